@@ -1,0 +1,87 @@
+#pragma once
+// Trace: a decoded eventlog. It owns the (decompressed) bytes of the file, the header's event-type
+// table, and every event as an Event handle, split per engine and stably sorted by time within each
+// engine (files are not sorted; GHC even writes some events out of order inside a block).
+// Events outside blocks, and in blocks of the global buffer (cap 0xFFFF), live in `global`.
+// A global time-ordered view is a k-way merge: forEachInTimeOrder.
+//
+// Immutable once read; safe to share between threads for reading.
+#include "sparkscope/core/event.h"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace sparkscope::core {
+
+// One declaration of the header's event-type table, kept byte for byte so a writer can reproduce it.
+struct EventTypeDecl {
+    uint16_t number = 0;
+    uint16_t size = 0; // payload size, or kVariableSize
+    std::string description;
+    std::string extra; // the "extra info" bytes (Mercury: extension records)
+
+    bool isVariable() const noexcept { return size == kVariableSize; }
+};
+
+struct Header {
+    std::vector<EventTypeDecl> types; // in file order
+
+    const EventTypeDecl* find(uint16_t number) const noexcept;
+    // Mercury extension record: the GHC event this one extends (e.g. 114 -> 38), or -1.
+    int extends(uint16_t number) const noexcept;
+};
+
+// A problem that did not stop reading (truncation, a block whose size lies, ...).
+struct Warning {
+    std::string message;
+    uint64_t byteOffset = 0;
+};
+
+enum class Compression { None, Gzip, Zstd, Bzip2 };
+
+class Trace {
+public:
+    std::string path; // as given to the reader ("<memory>" for buffers)
+    uint64_t fileSize = 0; // bytes on disk (compressed size for compressed input)
+    Compression compression = Compression::None;
+    Header header;
+    std::vector<Warning> warnings;
+    bool truncated = false; // the stream ended before DATA_END
+
+    std::vector<std::vector<Event>> engines; // index = engine number; each stably sorted by time
+    std::vector<Event> global; // no engine; stably sorted by time
+
+    // The decoded stream (header included): Event::offset indexes into it.
+    std::span<const uint8_t> bytes() const noexcept { return { m_bytes ? m_bytes->data() : nullptr, m_bytes ? m_bytes->size() : 0 }; }
+    void setBytes(std::shared_ptr<const std::vector<uint8_t>> bytes) { m_bytes = std::move(bytes); }
+
+    Payload payload(const Event& e) const noexcept
+    {
+        auto all = bytes();
+        if (e.endOffset() > all.size())
+            return {};
+        return Payload(all.subspan(e.payloadOffset(), e.payloadSize));
+    }
+
+    size_t eventCount() const noexcept;
+    size_t engineCount() const noexcept { return engines.size(); }
+    // Time span, set by the reader: the earliest event time, and the latest of event times and
+    // block end times (0 and 0 for an empty trace).
+    uint64_t firstTimeNs = 0;
+    uint64_t lastTimeNs = 0;
+
+    // Calls f(const Event&) for every event in global time order (ties: global first, then by
+    // engine number, then file order). O(n log k) for k engines.
+    template <class F>
+    void forEachInTimeOrder(F&& f) const;
+
+private:
+    std::shared_ptr<const std::vector<uint8_t>> m_bytes;
+};
+
+} // namespace sparkscope::core
+
+#include "sparkscope/core/trace_merge.h"

@@ -1,0 +1,13 @@
+# Fails if any file under core/ or runtime/ includes a Qt header (<Q...> or "Q...").
+file(GLOB_RECURSE files ${ROOT}/core/*.h ${ROOT}/core/*.cpp ${ROOT}/runtime/*.h ${ROOT}/runtime/*.cpp)
+set(bad "")
+foreach(f ${files})
+  file(STRINGS ${f} lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"]Q")
+  if(lines)
+    list(APPEND bad ${f})
+  endif()
+endforeach()
+if(bad)
+  message(FATAL_ERROR "Qt headers included in core/runtime: ${bad}")
+endif()
+message(STATUS "checked ${CMAKE_ARGC} args; no Qt header in core/ or runtime/")
