@@ -3,6 +3,7 @@
 // what SparkScope knows about each: its name, its canonical payload size and a description.
 // Identify events by number (and declared size), never by the header's description text.
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 namespace sparkscope::core {
@@ -132,5 +133,7 @@ struct EventTypeInfo {
 const EventTypeInfo* knownEventType(uint16_t number) noexcept;
 // The name of `number`, or "UNKNOWN_<n>" style text is left to callers: returns "UNKNOWN" here.
 std::string_view eventTypeName(uint16_t number) noexcept;
+// Every entry of the table, sorted by number.
+std::span<const EventTypeInfo> knownEventTypes() noexcept;
 
 } // namespace sparkscope::core

@@ -8,6 +8,7 @@
 #include "sparkscope/core/trace.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -52,10 +53,22 @@ public:
     // Closes any open block, appends DATA_END and returns the whole file.
     std::vector<uint8_t> finish();
 
+    // Bytes written so far (header included).
+    size_t size() const noexcept { return m_out.size(); }
+    // The engine of the open block, or std::nullopt when no block is open.
+    std::optional<uint16_t> openBlockEngine() const noexcept
+    {
+        return m_blockStart == SIZE_MAX ? std::nullopt : std::optional<uint16_t>(m_blockEngine);
+    }
+    const Header& header() const noexcept { return m_header; }
+
 private:
     Header m_header;
     std::vector<uint8_t> m_out;
     size_t m_blockStart = SIZE_MAX;
+    uint16_t m_blockEngine = kNoEngine;
+    uint64_t m_blockLastTimeNs = 0; // latest event time in the open block (its default end time)
+    std::vector<int32_t> m_sizes; // declared size by event number; -1 when not declared
 };
 
 // Re-encodes a decoded trace: its header verbatim, then each engine's events in blocks.
