@@ -1,0 +1,73 @@
+#pragma once
+// Engine states: what each engine (GHC: capability) was doing at every instant of the trace,
+// derived from its events. The timeline draws these bars and builds its level-of-detail index on
+// them; the metrics derive CPUS_OVER_TIME and ENGINE_STATE_TIME from them.
+//
+// Per engine, one left-to-right scan of its (time-sorted) events drives a small state machine:
+//   RUN_THREAD(c)                   -> Running(c)      until the next STOP_THREAD on that engine
+//   GC_START .. GC_END              -> Gc              (GC_WORK / GC_IDLE / GC_DONE stay in Gc; GC
+//                                                      overrides Running, and after GC_END the engine
+//                                                      returns to the state it had before GC_START)
+//   108 / 109 / 112 (Mercury)       -> Searching       until success (RUN_THREAD, 114, 115) or 111;
+//                                                      ignored while Running or in GC
+//   ENGINE_SLEEPING (111)           -> Sleeping        until the engine's next event of any kind
+//   anything else / no information  -> Idle
+// A RUN_THREAD while already Running closes the previous run (a lost STOP_THREAD); a STOP_THREAD
+// while not Running is ignored. check_model.h reports both.
+//
+// Invariants of the result, for every engine e:
+//   - intervals[e] is sorted, non-overlapping and gap-free, and covers exactly
+//     [trace.firstTimeNs, trace.lastTimeNs] (an engine without events is one Idle interval);
+//   - no interval is empty and no two neighbours have the same (state, context);
+//   - context == kNoContext unless state == Running.
+// Cost: linear in the events; engines are scanned in parallel (TBB). Thread safety: the result is
+// a plain value, immutable after the call.
+#include "sparkscope/core/step_function.h"
+#include "sparkscope/core/trace.h"
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace sparkscope::core {
+
+inline constexpr uint32_t kNoContext = 0xFFFFFFFF;
+
+enum class EngineState : uint8_t { Idle = 0, Running = 1, Gc = 2, Searching = 3, Sleeping = 4 };
+inline constexpr size_t kEngineStateCount = 5;
+// "idle", "running", "gc", "searching", "sleeping": stable names used in the metrics file.
+std::string_view engineStateName(EngineState state) noexcept;
+
+struct StateInterval {
+    uint64_t startNs = 0;
+    uint64_t endNs = 0; // exclusive
+    uint32_t context = kNoContext; // the running context (GHC: thread id) when Running
+    EngineState state = EngineState::Idle;
+
+    uint64_t durationNs() const noexcept { return endNs - startNs; }
+    bool operator==(const StateInterval&) const = default;
+};
+
+// Per-engine state intervals for a whole trace (see the file comment for the rules and invariants).
+struct EngineStates {
+    uint64_t firstNs = 0; // = trace.firstTimeNs
+    uint64_t lastNs = 0; // = trace.lastTimeNs
+    std::vector<std::vector<StateInterval>> engines; // index = engine number
+
+    size_t engineCount() const noexcept { return engines.size(); }
+    // Total time of each state on one engine (indexed by EngineState), optionally within [fromNs, toNs).
+    std::array<uint64_t, kEngineStateCount> timeInStates(
+        size_t engine, uint64_t fromNs = 0, uint64_t toNs = UINT64_MAX) const;
+    // The interval of `engine` containing t, or nullptr outside [firstNs, lastNs). O(log n).
+    const StateInterval* at(size_t engine, uint64_t t) const noexcept;
+};
+
+// Derives the intervals. Parallel over engines; O(events).
+EngineStates computeEngineStates(const Trace& trace);
+
+// CPUS_OVER_TIME: number of engines in the Running state at each instant, over [firstNs, lastNs).
+// Its integral is the total running time summed over engines. O(n log n) in intervals.
+StepFunction cpusOverTime(const EngineStates& states);
+
+} // namespace sparkscope::core

@@ -1,0 +1,68 @@
+#pragma once
+// StepFunction: a piecewise-constant integer curve over time, such as CPUS_OVER_TIME, RUNNABLE_SELF
+// or SPARK_DEQUE_SIZE, with fast range queries for the metrics and the timeline.
+//
+// Representation: sorted breakpoints (timeNs, value) with strictly increasing times; value v_i holds
+// on [t_i, t_{i+1}) and the last value on [t_last, endNs). Outside [beginNs, endNs) the function is 0.
+// Beside the breakpoints it keeps
+//   - a prefix-integral array P[i] = integral over [beginNs, t_i), so integral(a, b) is two binary
+//     searches and two multiply-adds: O(log n), and an average over any pixel is a lookup;
+//   - an implicit segment tree of the step values (2n entries), so max(a, b) is O(log n).
+// Integrals are exact int64 (value x ns); callers keep value x duration below 2^63 (a 64-engine
+// curve over 4 years of nanoseconds still fits).
+//
+// Immutable after construction; safe to query from many threads. Memory: 32 bytes per breakpoint.
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace sparkscope::core {
+
+class StepFunction {
+public:
+    struct Step {
+        int64_t timeNs = 0;
+        int64_t value = 0;
+        bool operator==(const Step&) const = default;
+    };
+
+    StepFunction() = default;
+    // `steps` sorted by time (equal times: the last one wins); steps at or after endNs are dropped,
+    // and consecutive equal values are merged. beginNs is the first step's time.
+    StepFunction(std::vector<Step> steps, int64_t endNs);
+    // From changes: each Step is a (time, delta). Deltas need not be sorted; the function starts at
+    // value 0 at beginNs and ends at endNs. O(n log n) for the sort.
+    static StepFunction fromDeltas(std::vector<Step> deltas, int64_t beginNs, int64_t endNs);
+    // Pointwise sum of several functions (e.g. per-engine curves into one). O(total log k).
+    static StepFunction sum(const std::vector<const StepFunction*>& parts);
+
+    bool empty() const noexcept { return m_steps.empty(); }
+    int64_t beginNs() const noexcept { return m_steps.empty() ? 0 : m_steps.front().timeNs; }
+    int64_t endNs() const noexcept { return m_endNs; }
+    const std::vector<Step>& steps() const noexcept { return m_steps; }
+
+    // Value at t (0 outside [beginNs, endNs)). O(log n).
+    int64_t valueAt(int64_t t) const noexcept;
+    // Integral over [a, b) (0 when b <= a). O(log n).
+    int64_t integral(int64_t a, int64_t b) const noexcept;
+    // Maximum over [a, b) intersected with the domain (0 when that is empty). O(log n).
+    int64_t max(int64_t a, int64_t b) const noexcept;
+    // Time-weighted average over [a, b): integral / (b - a); 0 when b <= a.
+    double average(int64_t a, int64_t b) const noexcept;
+    // Time spent at each value over [a, b) ∩ domain. O(log n + steps in range).
+    std::map<int64_t, int64_t> timeAtEachValue(int64_t a, int64_t b) const;
+
+private:
+    void buildIndexes();
+    // Index of the step whose interval contains t (t within the domain).
+    size_t stepIndex(int64_t t) const noexcept;
+    int64_t integralFromBegin(int64_t t) const noexcept; // t clamped into the domain
+
+    std::vector<Step> m_steps;
+    int64_t m_endNs = 0;
+    std::vector<int64_t> m_prefix; // m_prefix[i] = integral over [beginNs, t_i)
+    std::vector<int64_t> m_maxTree; // implicit segment tree: leaves at [n, 2n)
+};
+
+} // namespace sparkscope::core

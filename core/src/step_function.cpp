@@ -1,0 +1,164 @@
+// StepFunction: breakpoints + prefix integral + max segment tree (see the header for the layout).
+// Why a segment tree and not a sparse table: a sparse table answers max in O(1) but costs n log n
+// memory, too much for a 10-million-breakpoint curve; the timeline queries a few thousand ranges per
+// frame, for which O(log n) is plenty.
+#include "sparkscope/core/step_function.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace sparkscope::core {
+
+StepFunction::StepFunction(std::vector<Step> steps, int64_t endNs)
+    : m_endNs(endNs)
+{
+    m_steps.reserve(steps.size());
+    for (size_t i = 0; i < steps.size(); ++i) {
+        const Step& s = steps[i];
+        if (s.timeNs >= endNs)
+            break;
+        if (!m_steps.empty() && m_steps.back().timeNs == s.timeNs) {
+            m_steps.back().value = s.value; // equal times: the last one wins
+            if (m_steps.size() >= 2 && m_steps[m_steps.size() - 2].value == s.value)
+                m_steps.pop_back();
+            continue;
+        }
+        if (!m_steps.empty() && m_steps.back().value == s.value)
+            continue;
+        m_steps.push_back(s);
+    }
+    if (m_steps.empty())
+        m_endNs = 0;
+    buildIndexes();
+}
+
+StepFunction StepFunction::fromDeltas(std::vector<Step> deltas, int64_t beginNs, int64_t endNs)
+{
+    std::sort(deltas.begin(), deltas.end(), [](const Step& a, const Step& b) { return a.timeNs < b.timeNs; });
+    std::vector<Step> steps;
+    steps.reserve(deltas.size() + 1);
+    steps.push_back({ beginNs, 0 });
+    int64_t value = 0;
+    for (const Step& d : deltas) {
+        value += d.value;
+        const int64_t t = std::max(d.timeNs, beginNs);
+        if (steps.back().timeNs == t)
+            steps.back().value = value;
+        else
+            steps.push_back({ t, value });
+    }
+    return StepFunction(std::move(steps), endNs);
+}
+
+StepFunction StepFunction::sum(const std::vector<const StepFunction*>& parts)
+{
+    std::vector<Step> deltas;
+    int64_t begin = std::numeric_limits<int64_t>::max(), end = std::numeric_limits<int64_t>::min();
+    for (const StepFunction* f : parts) {
+        if (!f || f->empty())
+            continue;
+        begin = std::min(begin, f->beginNs());
+        end = std::max(end, f->endNs());
+        int64_t previous = 0;
+        for (const Step& s : f->steps()) {
+            deltas.push_back({ s.timeNs, s.value - previous });
+            previous = s.value;
+        }
+        deltas.push_back({ f->endNs(), -previous });
+    }
+    if (deltas.empty())
+        return {};
+    return fromDeltas(std::move(deltas), begin, end);
+}
+
+void StepFunction::buildIndexes()
+{
+    const size_t n = m_steps.size();
+    m_prefix.assign(n, 0);
+    for (size_t i = 1; i < n; ++i)
+        m_prefix[i] = m_prefix[i - 1] + m_steps[i - 1].value * (m_steps[i].timeNs - m_steps[i - 1].timeNs);
+    m_maxTree.assign(2 * n, 0);
+    for (size_t i = 0; i < n; ++i)
+        m_maxTree[n + i] = m_steps[i].value;
+    for (size_t i = n; i-- > 1;)
+        m_maxTree[i] = std::max(m_maxTree[2 * i], m_maxTree[2 * i + 1]);
+}
+
+size_t StepFunction::stepIndex(int64_t t) const noexcept
+{
+    auto it
+        = std::upper_bound(m_steps.begin(), m_steps.end(), t, [](int64_t v, const Step& s) { return v < s.timeNs; });
+    return static_cast<size_t>(it - m_steps.begin()) - 1;
+}
+
+int64_t StepFunction::valueAt(int64_t t) const noexcept
+{
+    if (m_steps.empty() || t < beginNs() || t >= m_endNs)
+        return 0;
+    return m_steps[stepIndex(t)].value;
+}
+
+int64_t StepFunction::integralFromBegin(int64_t t) const noexcept
+{
+    if (m_steps.empty() || t <= beginNs())
+        return 0;
+    t = std::min(t, m_endNs);
+    const size_t i = stepIndex(t);
+    return m_prefix[i] + m_steps[i].value * (t - m_steps[i].timeNs);
+}
+
+int64_t StepFunction::integral(int64_t a, int64_t b) const noexcept
+{
+    if (b <= a)
+        return 0;
+    return integralFromBegin(b) - integralFromBegin(a);
+}
+
+int64_t StepFunction::max(int64_t a, int64_t b) const noexcept
+{
+    if (m_steps.empty())
+        return 0;
+    a = std::max(a, beginNs());
+    b = std::min(b, m_endNs);
+    if (b <= a)
+        return 0;
+    const size_t n = m_steps.size();
+    size_t lo = stepIndex(a) + n, hi = stepIndex(b - 1) + n + 1; // leaves [lo, hi)
+    int64_t best = std::numeric_limits<int64_t>::min();
+    while (lo < hi) {
+        if (lo & 1)
+            best = std::max(best, m_maxTree[lo++]);
+        if (hi & 1)
+            best = std::max(best, m_maxTree[--hi]);
+        lo >>= 1;
+        hi >>= 1;
+    }
+    return best;
+}
+
+double StepFunction::average(int64_t a, int64_t b) const noexcept
+{
+    if (b <= a)
+        return 0.0;
+    return static_cast<double>(integral(a, b)) / static_cast<double>(b - a);
+}
+
+std::map<int64_t, int64_t> StepFunction::timeAtEachValue(int64_t a, int64_t b) const
+{
+    std::map<int64_t, int64_t> out;
+    if (m_steps.empty())
+        return out;
+    a = std::max(a, beginNs());
+    b = std::min(b, m_endNs);
+    if (b <= a)
+        return out;
+    for (size_t i = stepIndex(a); i < m_steps.size() && m_steps[i].timeNs < b; ++i) {
+        const int64_t from = std::max(a, m_steps[i].timeNs);
+        const int64_t to = std::min(b, i + 1 < m_steps.size() ? m_steps[i + 1].timeNs : m_endNs);
+        if (to > from)
+            out[m_steps[i].value] += to - from;
+    }
+    return out;
+}
+
+} // namespace sparkscope::core
