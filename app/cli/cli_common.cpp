@@ -1,0 +1,145 @@
+#include "cli/cli_common.h"
+
+#include "sparkscope/core/event_types.h"
+#include "sparkscope/core/reader.h"
+
+#include <algorithm>
+#include <charconv>
+
+namespace sparkscope::cli {
+
+namespace {
+    std::vector<Command>& commandList()
+    {
+        static std::vector<Command> list;
+        return list;
+    }
+    std::vector<RegisteredCheck>& checkList()
+    {
+        static std::vector<RegisteredCheck> list;
+        return list;
+    }
+} // namespace
+
+RegisterCommand::RegisterCommand(Command command)
+{
+    auto& list = commandList();
+    list.push_back(command);
+    std::sort(list.begin(), list.end(), [](const Command& a, const Command& b) { return a.name < b.name; });
+}
+
+const std::vector<Command>& commands() { return commandList(); }
+
+RegisterCheck::RegisterCheck(std::string_view name, TraceCheck check)
+{
+    auto& list = checkList();
+    list.push_back({ name, check });
+    std::sort(list.begin(), list.end(), [](const RegisteredCheck& a, const RegisteredCheck& b) {
+        if ((a.name == "structure") != (b.name == "structure"))
+            return a.name == "structure";
+        return a.name < b.name;
+    });
+}
+
+const std::vector<RegisteredCheck>& checks() { return checkList(); }
+
+int usageError(std::string_view message, std::string_view usage)
+{
+    std::fprintf(stderr, "sparkscope-cli: %.*s\n\n%.*s", static_cast<int>(message.size()), message.data(),
+        static_cast<int>(usage.size()), usage.data());
+    return kExitBadInput;
+}
+
+std::optional<ParsedArgs> parseArgs(const std::vector<std::string>& args, const std::set<std::string>& valueOptions,
+    const std::set<std::string>& flagOptions, std::string_view usage)
+{
+    ParsedArgs out;
+    bool optionsEnded = false;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (optionsEnded || a.size() < 2 || a[0] != '-') {
+            out.positional.push_back(a);
+            continue;
+        }
+        if (a == "--") {
+            optionsEnded = true;
+            continue;
+        }
+        if (a == "-h" || a == "--help") {
+            out.flags.insert("--help");
+            continue;
+        }
+        const size_t eq = a.find('=');
+        const std::string name = a.substr(0, eq);
+        if (valueOptions.count(name)) {
+            if (eq != std::string::npos) {
+                out.values[name] = a.substr(eq + 1);
+            } else if (i + 1 < args.size()) {
+                out.values[name] = args[++i];
+            } else {
+                usageError("option " + name + " needs a value", usage);
+                return std::nullopt;
+            }
+        } else if (flagOptions.count(name) && eq == std::string::npos) {
+            out.flags.insert(name);
+        } else {
+            usageError("unknown option " + a, usage);
+            return std::nullopt;
+        }
+    }
+    return out;
+}
+
+std::optional<uint64_t> parseUnsigned(std::string_view text)
+{
+    uint64_t v = 0;
+    auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size())
+        return std::nullopt;
+    return v;
+}
+
+std::optional<core::Trace> loadTrace(const std::string& path)
+{
+    auto result = core::readTrace(path);
+    if (!result) {
+        std::fprintf(stderr, "sparkscope-cli: %s: %s\n", path.c_str(), result.error().toString().c_str());
+        return std::nullopt;
+    }
+    return std::move(result).value();
+}
+
+std::string eventName(uint16_t type)
+{
+    if (core::knownEventType(type))
+        return std::string(core::eventTypeName(type));
+    return "UNKNOWN_" + std::to_string(type);
+}
+
+void Output::flush()
+{
+    if (!m_failed && !m_buf.empty()) {
+        if (std::fwrite(m_buf.data(), 1, m_buf.size(), stdout) != m_buf.size() || std::fflush(stdout) != 0)
+            m_failed = true;
+    }
+    m_buf.clear();
+}
+
+void appendUnsigned(std::string& out, uint64_t v)
+{
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
+}
+
+void appendPadded(std::string& out, std::string_view text, size_t width, bool right)
+{
+    const size_t pad = text.size() < width ? width - text.size() : 0;
+    if (right)
+        out.append(pad, ' ');
+    out.append(text);
+    if (!right)
+        out.append(pad, ' ');
+}
+
+} // namespace sparkscope::cli

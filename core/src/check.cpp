@@ -1,0 +1,138 @@
+// Structural checks (see check.h). Each check is one pass over the header or the events; the
+// per-engine inversion count uses the fact that each engine's events are already sorted by time
+// (stably): an event whose file offset is below the largest offset seen so far in time order was
+// written after an event with a later time.
+#include "sparkscope/core/check.h"
+
+#include "sparkscope/core/event_types.h"
+
+#include <algorithm>
+#include <optional>
+#include <unordered_map>
+
+namespace sparkscope::core {
+
+namespace {
+
+    // The smallest payload size any known layout of `number` has (older GHCs and Mercury wrote
+    // shorter forms of a few events); std::nullopt when SparkScope cannot tell.
+    std::optional<uint16_t> smallestLayout(uint16_t number, uint16_t canonical)
+    {
+        switch (number) {
+        case ev::StopThread:
+            return 6; // GHC < 7.7 and Mercury
+        case ev::GcStatsGhc:
+            return 50; // before par_balanced_copied
+        case ev::NonmovingHeapCensus:
+            return 13; // before GHC 9.10
+        case ev::OsProcessPid:
+        case ev::OsProcessPpid:
+            return 4; // Mercury: the pid alone
+        case 13:
+        case 14:
+        case ev::RunSparkOld:
+        case ev::StealSparkOld:
+            return std::nullopt; // deprecated; GHC 6.12 declared 5 and 6 with other sizes
+        default:
+            return canonical;
+        }
+    }
+
+    std::string engineText(uint16_t engine) { return engine == kNoEngine ? "-" : std::to_string(engine); }
+
+    void checkHeader(const Trace& trace, std::vector<Problem>& out)
+    {
+        std::unordered_map<uint16_t, const EventTypeDecl*> seen;
+        for (const auto& decl : trace.header.types) {
+            const std::string what = "header: event type " + std::to_string(decl.number);
+            if (auto [it, fresh] = seen.emplace(decl.number, &decl); !fresh) {
+                if (it->second->size != decl.size)
+                    out.push_back({ 0, kNoEngine,
+                        what + " is declared twice, with sizes " + std::to_string(it->second->size) + " and "
+                            + std::to_string(decl.size) });
+                continue;
+            }
+            const EventTypeInfo* info = knownEventType(decl.number);
+            if (!info)
+                continue;
+            const std::string name = " (" + std::string(info->name) + ")";
+            if (info->size == kVariableSize && !decl.isVariable()) {
+                out.push_back({ 0, kNoEngine,
+                    what + name + " is declared with fixed size " + std::to_string(decl.size)
+                        + " but is a variable-size event" });
+            } else if (info->size != kVariableSize && decl.isVariable()) {
+                out.push_back({ 0, kNoEngine,
+                    what + name + " is declared variable-size but has a fixed size of " + std::to_string(info->size) });
+            } else if (info->size != kVariableSize) {
+                const auto smallest = smallestLayout(decl.number, info->size);
+                if (smallest && decl.size < *smallest)
+                    out.push_back({ 0, kNoEngine,
+                        what + name + " is declared with size " + std::to_string(decl.size)
+                            + ", smaller than any known layout (" + std::to_string(*smallest) + " bytes)" });
+            }
+        }
+    }
+
+    void checkBlocks(const Trace& trace, const std::vector<Event>& events, std::vector<Problem>& out)
+    {
+        for (const auto& e : events) {
+            if (e.type != ev::BlockMarker)
+                continue;
+            const Payload p = trace.payload(e);
+            if (p.size() < 14)
+                continue;
+            const uint64_t endNs = p.u64(4);
+            const uint16_t cap = p.u16(12);
+            if (endNs == 0)
+                out.push_back({ e.timeNs, e.engine,
+                    "the block of engine " + engineText(cap) + " at byte " + std::to_string(e.offset)
+                        + " was never closed (end time 0)" });
+            else if (endNs < e.timeNs)
+                out.push_back({ e.timeNs, e.engine,
+                    "the block of engine " + engineText(cap) + " at byte " + std::to_string(e.offset) + " ends at "
+                        + std::to_string(endNs) + " ns, before it begins" });
+        }
+    }
+
+    void countInversions(const std::vector<Event>& events, uint16_t engine, std::vector<Problem>& out)
+    {
+        uint64_t maxOffset = 0;
+        size_t inversions = 0;
+        uint64_t firstNs = 0;
+        for (const auto& e : events) {
+            if (e.offset < maxOffset) {
+                if (inversions == 0)
+                    firstNs = e.timeNs;
+                ++inversions;
+            }
+            maxOffset = std::max(maxOffset, e.offset);
+        }
+        if (inversions > 0)
+            out.push_back({ firstNs, engine,
+                std::to_string(inversions) + " event(s) of "
+                    + (engine == kNoEngine ? "the global buffer" : "this engine")
+                    + " are written after events with a later time (timestamps run backwards in the file; the first at "
+                    + std::to_string(firstNs) + " ns)",
+                true });
+    }
+
+} // namespace
+
+std::vector<Problem> checkStructure(const Trace& trace)
+{
+    std::vector<Problem> out;
+    for (const auto& w : trace.warnings)
+        out.push_back({ 0, kNoEngine, w.message + " (at byte " + std::to_string(w.byteOffset) + ")" });
+    if (trace.truncated && trace.warnings.empty())
+        out.push_back({ trace.lastTimeNs, kNoEngine, "the file ends before DATA_END" });
+    checkHeader(trace, out);
+    checkBlocks(trace, trace.global, out);
+    for (const auto& engine : trace.engines)
+        checkBlocks(trace, engine, out);
+    countInversions(trace.global, kNoEngine, out);
+    for (size_t i = 0; i < trace.engines.size(); ++i)
+        countInversions(trace.engines[i], static_cast<uint16_t>(i), out);
+    return out;
+}
+
+} // namespace sparkscope::core
