@@ -1,12 +1,113 @@
+// sparkscope: the desktop app.
+//   sparkscope [TRACE] [--screenshot OUT.png] [--size WxH] [--range FROM_NS:TO_NS]
+// With --screenshot the window is rendered once the trace has loaded and saved to OUT.png, and the
+// program exits (0 on success, 1 when the trace cannot be opened or the image cannot be written).
+// Without a display (no DISPLAY / WAYLAND_DISPLAY), it runs offscreen.
 #include "ui/main_window.h"
+#include "ui/timeline/timeline_widget.h"
+#include "ui/timeline/zoom_state.h"
 
 #include <QApplication>
+#include <QCommandLineParser>
+#include <QImage>
+#include <QTimer>
+
+#include <cstdio>
+#include <cstdlib>
 
 int main(int argc, char** argv)
 {
+    const bool wantsScreenshot = [&] {
+        for (int i = 1; i < argc; ++i)
+            if (qstrcmp(argv[i], "--screenshot") == 0)
+                return true;
+        return false;
+    }();
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
+        && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") && wantsScreenshot)
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("SparkScope"));
+    QApplication::setOrganizationName(QStringLiteral("SparkScope"));
+    QApplication::setApplicationVersion(QStringLiteral(SPARKSCOPE_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("SparkScope: explore the timeline of a parallel program's trace."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(
+        QStringLiteral("TRACE"), QStringLiteral("Eventlog to open (plain, .gz, .zst or .bz2)."));
+    QCommandLineOption screenshot(QStringLiteral("screenshot"),
+        QStringLiteral("Render the window to OUT.png and exit."), QStringLiteral("OUT.png"));
+    QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Window size for --screenshot (default 1600x1000)."),
+        QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    QCommandLineOption range(QStringLiteral("range"), QStringLiteral("Show [FROM_NS, TO_NS) (trace timestamps)."),
+        QStringLiteral("FROM_NS:TO_NS"));
+    parser.addOptions({ screenshot, size, range });
+    parser.process(app);
+
+    auto fail = [](const QString& message) {
+        std::fprintf(stderr, "sparkscope: %s\n", qPrintable(message));
+        return 1;
+    };
+    QSize windowSize;
+    {
+        const QStringList wh = parser.value(size).split(QLatin1Char('x'));
+        bool okW = false, okH = false;
+        if (wh.size() == 2)
+            windowSize = QSize(wh[0].toInt(&okW), wh[1].toInt(&okH));
+        if (!okW || !okH || windowSize.width() < 200 || windowSize.height() < 150)
+            return fail(
+                QStringLiteral("--size: expected WxH with W >= 200 and H >= 150, got '%1'").arg(parser.value(size)));
+    }
+    std::optional<sparkscope::ui::TimeWindow> shownRange;
+    if (parser.isSet(range)) {
+        const QStringList parts = parser.value(range).split(QLatin1Char(':'));
+        bool okA = false, okB = false;
+        if (parts.size() == 2)
+            shownRange = sparkscope::ui::TimeWindow { parts[0].toLongLong(&okA), parts[1].toLongLong(&okB) };
+        if (!okA || !okB || shownRange->endNs <= shownRange->startNs)
+            return fail(
+                QStringLiteral("--range: expected FROM_NS:TO_NS with FROM < TO, got '%1'").arg(parser.value(range)));
+    }
+    const QStringList args = parser.positionalArguments();
+    if (parser.isSet(screenshot) && args.isEmpty())
+        return fail(QStringLiteral("--screenshot needs a TRACE"));
+
     sparkscope::ui::MainWindow window;
+    if (parser.isSet(screenshot) || parser.isSet(size))
+        window.resize(windowSize);
+    auto applyRange = [&] {
+        if (shownRange)
+            window.zoom()->zoomTo(*shownRange);
+    };
+    int exitCode = 0;
+    if (parser.isSet(screenshot)) {
+        const QString out = parser.value(screenshot);
+        QObject::connect(&window, &sparkscope::ui::MainWindow::traceShown, &window, [&] {
+            applyRange();
+            // Let layouts settle and the window paint once, then grab it.
+            QTimer::singleShot(200, &window, [&] {
+                const QImage image = window.grab().toImage();
+                if (!image.save(out)) {
+                    exitCode = fail(QStringLiteral("cannot write %1").arg(out));
+                } else {
+                    std::printf("sparkscope: wrote %s (%dx%d)\n", qPrintable(out), image.width(), image.height());
+                }
+                QApplication::exit(exitCode);
+            });
+        });
+        QObject::connect(&window, &sparkscope::ui::MainWindow::loadFailed, &window, [&](const QString& message) {
+            exitCode = fail(message);
+            QApplication::exit(exitCode);
+        });
+    } else {
+        QObject::connect(&window, &sparkscope::ui::MainWindow::traceShown, &window, applyRange);
+    }
     window.show();
-    return QApplication::exec();
+    if (!args.isEmpty())
+        window.openTrace(args.first());
+    const int rc = QApplication::exec();
+    return exitCode ? exitCode : rc;
 }

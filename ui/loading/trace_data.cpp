@@ -1,0 +1,178 @@
+#include "ui/loading/trace_data.h"
+
+#include "sparkscope/core/engine_states.h"
+#include "sparkscope/core/event_types.h"
+#include "sparkscope/core/reader.h"
+
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+
+namespace sparkscope::ui {
+
+using namespace sparkscope::core;
+
+TickKind tickKindOf(uint16_t type) noexcept
+{
+    switch (type) {
+    case ev::SparkCreate:
+    case ev::MerSparkCreate:
+    case ev::CreateSparkThread:
+        return TickKind::SparkCreate;
+    case ev::SparkRun:
+    case ev::MerSparkRun:
+    case ev::RunSparkOld:
+        return TickKind::SparkRun;
+    case ev::SparkSteal:
+    case ev::MerSparkSteal:
+    case ev::StealSparkOld:
+        return TickKind::SparkSteal;
+    case ev::MerStartParConj:
+    case ev::MerEndParConj:
+    case ev::MerEndParConjunct:
+        return TickKind::Conjunction;
+    case ev::MerFutCreate:
+    case ev::MerFutWaitNoSuspend:
+    case ev::MerFutWaitSuspended:
+    case ev::MerFutSignal:
+        return TickKind::Future;
+    case ev::CreateThread:
+    case ev::ThreadRunnable:
+    case ev::MigrateThread:
+    case ev::ThreadWakeup:
+    case ev::MerReleaseContext:
+    case ev::MerReuseContext:
+        return TickKind::Thread;
+    case ev::LogMsg:
+    case ev::UserMsg:
+    case ev::UserMarker:
+        return TickKind::Message;
+    case ev::RequestSeqGc:
+    case ev::RequestParGc:
+    case ev::SparkDud:
+    case ev::SparkOverflow:
+    case ev::SparkFizzle:
+    case ev::SparkGc:
+    case ev::Shutdown:
+        return TickKind::Other;
+    default:
+        return TickKind::Count;
+    }
+}
+
+const char* tickKindName(TickKind kind) noexcept
+{
+    switch (kind) {
+    case TickKind::SparkCreate:
+        return "spark created";
+    case TickKind::SparkRun:
+        return "spark run";
+    case TickKind::SparkSteal:
+        return "spark stolen";
+    case TickKind::Conjunction:
+        return "conjunction start/end";
+    case TickKind::Future:
+        return "future create/wait/signal";
+    case TickKind::Thread:
+        return "context created/woken/migrated";
+    case TickKind::Message:
+        return "message/marker";
+    case TickKind::Other:
+        return "other";
+    case TickKind::Count:
+        break;
+    }
+    return "";
+}
+
+std::pair<size_t, size_t> TraceData::instantRange(size_t engine, int64_t fromNs, int64_t toNs) const
+{
+    const auto& idx = instants[engine];
+    const auto& events = trace->engines[engine];
+    auto timeLess = [&](uint32_t i, int64_t t) { return int64_t(events[i].timeNs) < t; };
+    const size_t a = size_t(std::lower_bound(idx.begin(), idx.end(), fromNs, timeLess) - idx.begin());
+    const size_t b = size_t(std::lower_bound(idx.begin() + a, idx.end(), toNs, timeLess) - idx.begin());
+    return { a, b };
+}
+
+std::shared_ptr<const TraceData> buildTraceData(Trace trace, const std::atomic<bool>* cancel)
+{
+    auto cancelled = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
+    auto data = std::make_shared<TraceData>();
+    auto shared = std::make_shared<const Trace>(std::move(trace));
+    data->trace = shared;
+    data->startNs = int64_t(shared->firstTimeNs);
+    data->endNs = std::max<int64_t>(int64_t(shared->lastTimeNs), data->startNs + 1);
+
+    {
+        EngineStates states = computeEngineStates(*shared);
+        if (cancelled())
+            return nullptr;
+        data->cpus = cpusOverTime(states);
+        std::vector<std::vector<LodSpan>> spans(states.engines.size());
+        tbb::parallel_for(size_t(0), spans.size(), [&](size_t e) {
+            auto& in = states.engines[e];
+            spans[e].reserve(in.size());
+            for (const StateInterval& s : in)
+                spans[e].push_back({ s.startNs, s.endNs, s.context, uint8_t(s.state) });
+            std::vector<StateInterval>().swap(in); // free as we go: peak memory matters
+        });
+        if (cancelled())
+            return nullptr;
+        data->lod
+            = LodIndex::build(std::move(spans), kEngineStateCount, uint64_t(data->startNs), uint64_t(data->endNs));
+    }
+    if (cancelled())
+        return nullptr;
+
+    data->instants.resize(shared->engines.size());
+    tbb::parallel_for(size_t(0), shared->engines.size(), [&](size_t e) {
+        const auto& events = shared->engines[e];
+        auto& out = data->instants[e];
+        for (size_t i = 0; i < events.size(); ++i)
+            if (tickKindOf(events[i].type) != TickKind::Count)
+                out.push_back(uint32_t(i));
+        out.shrink_to_fit();
+    });
+
+    auto addMarkers = [&](const std::vector<Event>& events) {
+        for (const Event& e : events)
+            if (e.type == ev::UserMarker) {
+                auto text = shared->payload(e).text(0);
+                if (auto nul = text.find('\0'); nul != std::string_view::npos)
+                    text = text.substr(0, nul);
+                data->markers.push_back({ int64_t(e.timeNs), std::string(text), e.engine });
+            }
+    };
+    addMarkers(shared->global);
+    for (const auto& events : shared->engines)
+        addMarkers(events);
+    std::stable_sort(data->markers.begin(), data->markers.end(),
+        [](const Marker& a, const Marker& b) { return a.timeNs < b.timeNs; });
+    return data;
+}
+
+Result<std::shared_ptr<const TraceData>> loadTraceData(
+    const std::string& path, const std::function<void(int)>& progress, const std::atomic<bool>* cancel)
+{
+    ReadOptions options;
+    options.cancel = cancel;
+    if (progress)
+        options.progress = [&progress](uint64_t done, uint64_t total) {
+            // Reading is ~80% of the work; indexing the rest.
+            progress(total ? int(800.0 * double(done) / double(total)) : 0);
+        };
+    Result<Trace> trace = readTrace(path, options);
+    if (!trace)
+        return trace.error();
+    if (progress)
+        progress(820);
+    auto data = buildTraceData(std::move(trace).value(), cancel);
+    if (!data)
+        return Error { ErrorCode::Cancelled, "cancelled", std::nullopt };
+    if (progress)
+        progress(1000);
+    return data;
+}
+
+} // namespace sparkscope::ui

@@ -1,0 +1,55 @@
+#pragma once
+// TraceData: a loaded trace plus every index the views paint from — engine-state level-of-detail
+// pyramid, CPUs-over-time step function, per-engine instant events, user markers. Built once on a
+// worker thread (buildTraceData), immutable afterwards and shared read-only by all views
+// (std::shared_ptr<const TraceData>). Memory: the trace, plus ~24 bytes per engine-state interval,
+// the pyramid (bounded) and 4 bytes per instant event.
+#include "sparkscope/core/lod_index.h"
+#include "sparkscope/core/result.h"
+#include "sparkscope/core/step_function.h"
+#include "sparkscope/core/trace.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sparkscope::ui {
+
+// What an instant event is drawn as (ticks on an engine row).
+enum class TickKind : uint8_t { SparkCreate, SparkRun, SparkSteal, Conjunction, Future, Thread, Message, Other, Count };
+// The tick kind of an event type, or TickKind::Count for events that are not drawn as ticks
+// (durations such as RUN_THREAD/GC_START, bookkeeping such as block markers).
+TickKind tickKindOf(uint16_t type) noexcept;
+const char* tickKindName(TickKind kind) noexcept;
+
+struct Marker {
+    int64_t timeNs = 0;
+    std::string label;
+    uint16_t engine = core::kNoEngine;
+};
+
+struct TraceData {
+    std::shared_ptr<const core::Trace> trace;
+    core::LodIndex lod; // state = core::EngineState value, label = context id (kNoContext if none)
+    core::StepFunction cpus; // CPUS_OVER_TIME
+    std::vector<std::vector<uint32_t>> instants; // per engine: indexes into trace->engines[e], time order
+    std::vector<Marker> markers; // USER_MARKER events, by time
+    int64_t startNs = 0;
+    int64_t endNs = 1;
+
+    size_t engineCount() const noexcept { return lod.engineCount(); }
+    const core::Event& instant(size_t engine, size_t i) const { return trace->engines[engine][instants[engine][i]]; }
+    // Indexes [first, last) into instants[engine] of the events with time in [fromNs, toNs).
+    std::pair<size_t, size_t> instantRange(size_t engine, int64_t fromNs, int64_t toNs) const;
+};
+
+// Builds the indexes of a decoded trace (TBB-parallel per engine). Returns null when `cancel` became true.
+std::shared_ptr<const TraceData> buildTraceData(core::Trace trace, const std::atomic<bool>* cancel = nullptr);
+
+// Reads and indexes `path` on the calling thread. progress(permille) is called now and then.
+core::Result<std::shared_ptr<const TraceData>> loadTraceData(
+    const std::string& path, const std::function<void(int)>& progress = {}, const std::atomic<bool>* cancel = nullptr);
+
+} // namespace sparkscope::ui

@@ -1,0 +1,253 @@
+#include "ui/timeline/timeline_widget.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+
+namespace sparkscope::ui {
+
+TimelineWidget::TimelineWidget(ZoomState* zoom, QWidget* parent)
+    : QWidget(parent)
+    , m_zoom(zoom)
+    , m_palette(FramePalette::fromPalette(palette()))
+{
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setMinimumSize(400, 200);
+    connect(m_zoom, &ZoomState::windowChanged, this, [this] { update(); });
+    connect(m_zoom, &ZoomState::selectionChanged, this, [this] { update(); });
+    connect(m_zoom, &ZoomState::cursorChanged, this, [this] { update(); });
+}
+
+QSize TimelineWidget::sizeHint() const { return { 1200, 500 }; }
+
+void TimelineWidget::setData(std::shared_ptr<const TraceData> data)
+{
+    m_data = std::move(data);
+    m_frame.reset();
+    if (m_data)
+        m_zoom->reset(m_data->startNs, m_data->endNs);
+    update();
+}
+
+Viewport TimelineWidget::viewport() const { return { width(), height(), devicePixelRatioF(), m_zoom->window() }; }
+
+TimeAxis TimelineWidget::axis() const
+{
+    if (m_frame && m_frame->viewport == viewport())
+        return m_frame->axis;
+    const TimeWindow w = m_zoom->window();
+    return { w.startNs, w.endNs, FrameLayout::kGutter, std::max(1.0, double(width()) - FrameLayout::kGutter - 4) };
+}
+
+const Frame& TimelineWidget::currentFrame()
+{
+    const Viewport v = viewport();
+    if (!m_frame || !(m_frame->viewport == v)) {
+        QElapsedTimer timer;
+        timer.start();
+        m_frame = frame(*m_data, v);
+        m_lastBuildMs = double(timer.nsecsElapsed()) / 1e6;
+    }
+    return *m_frame;
+}
+
+void TimelineWidget::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    if (!m_data) {
+        painter.fillRect(rect(), m_palette.background);
+        painter.setPen(m_palette.text);
+        painter.drawText(
+            rect(), Qt::AlignCenter, tr("Open a trace: File ▸ Open, a recent file, or drop an eventlog here."));
+        return;
+    }
+    const Frame& f = currentFrame();
+    paintFrame(painter, f, m_palette);
+
+    const TimeAxis& ax = f.axis;
+    const double bottom = f.layout.contentHeight(f.engines);
+    QFont font = painter.font();
+    font.setPixelSize(11);
+    painter.setFont(font);
+    // Selection with its duration.
+    if (auto sel = m_zoom->selection()) {
+        const double x0 = ax.xOf(sel->startNs), x1 = ax.xOf(sel->endNs);
+        QColor fill = palette().color(QPalette::Highlight);
+        fill.setAlpha(50);
+        painter.fillRect(
+            QRectF(x0, f.layout.kRulerHeight, std::max(1.0, x1 - x0), bottom - f.layout.kRulerHeight), fill);
+        painter.setPen(palette().color(QPalette::Highlight));
+        painter.drawLine(QLineF(x0, f.layout.kRulerHeight, x0, bottom));
+        painter.drawLine(QLineF(x1, f.layout.kRulerHeight, x1, bottom));
+        const QString text = formatDuration(sel->spanNs());
+        QRectF box(std::max(x0, ax.left) + 2, f.layout.kRulerHeight + 2,
+            painter.fontMetrics().horizontalAdvance(text) + 8, 15);
+        painter.fillRect(box, palette().color(QPalette::Highlight));
+        painter.setPen(palette().color(QPalette::HighlightedText));
+        painter.drawText(box, Qt::AlignCenter, text);
+    }
+    // Cursor line with the time under the mouse.
+    if (auto c = m_zoom->cursorNs()) {
+        const double x = ax.xOf(*c);
+        if (x >= ax.left && x <= ax.left + ax.width) {
+            painter.setPen(QPen(m_palette.text, 0, Qt::DotLine));
+            painter.drawLine(QLineF(x, f.layout.kRulerHeight, x, bottom));
+            const QString text = formatDuration(*c - m_data->startNs, 7);
+            const double w = painter.fontMetrics().horizontalAdvance(text) + 8;
+            QRectF box(std::min(x + 2, double(width()) - w), 1, w, 14);
+            painter.fillRect(box, m_palette.text);
+            painter.setPen(m_palette.background);
+            painter.drawText(box, Qt::AlignCenter, text);
+        }
+    }
+}
+
+void TimelineWidget::pan(double pixels)
+{
+    const TimeWindow w = m_zoom->window();
+    const int64_t d = std::llround(pixels * axis().nsPerPixel());
+    m_zoom->moveTo({ w.startNs + d, w.endNs + d });
+}
+
+void TimelineWidget::mousePressEvent(QMouseEvent* event)
+{
+    if (!m_data)
+        return;
+    m_pressPos = event->position();
+    m_pressNs = axis().timeAt(event->position().x());
+    m_pressWindow = m_zoom->window();
+    if (event->button() == Qt::LeftButton && !(event->modifiers() & Qt::ShiftModifier))
+        m_drag = Drag::Select;
+    else
+        m_drag = Drag::Pan;
+    if (m_drag == Drag::Pan)
+        setCursor(Qt::ClosedHandCursor);
+}
+
+void TimelineWidget::mouseMoveEvent(QMouseEvent* event)
+{
+    if (!m_data)
+        return;
+    const int64_t t = axis().timeAt(event->position().x());
+    m_zoom->setCursor(t);
+    Q_EMIT hoveredTimeChanged(t);
+    if (m_drag == Drag::Select && std::abs(event->position().x() - m_pressPos.x()) >= 3)
+        m_zoom->setSelection(TimeWindow { std::min(m_pressNs, t), std::max(m_pressNs, t) });
+    else if (m_drag == Drag::Pan) {
+        const double dx = event->position().x() - m_pressPos.x();
+        const int64_t d = std::llround(dx * (double(m_pressWindow.spanNs()) / axis().width));
+        m_zoom->moveTo({ m_pressWindow.startNs - d, m_pressWindow.endNs - d });
+    }
+}
+
+void TimelineWidget::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (m_drag == Drag::Select && std::abs(event->position().x() - m_pressPos.x()) < 3)
+        m_zoom->setSelection(std::nullopt); // a click clears the selection
+    else if (m_drag == Drag::Pan && m_zoom->window() != m_pressWindow) {
+        // Record the pan as one history step.
+        const TimeWindow now = m_zoom->window();
+        m_zoom->moveTo(m_pressWindow);
+        m_zoom->zoomTo(now);
+    }
+    m_drag = Drag::None;
+    unsetCursor();
+}
+
+void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    if (!m_data)
+        return;
+    if (m_zoom->selection())
+        m_zoom->zoomToSelection();
+    else
+        m_zoom->zoomBy(2.0, axis().timeAt(event->position().x()));
+}
+
+void TimelineWidget::wheelEvent(QWheelEvent* event)
+{
+    if (!m_data)
+        return;
+    const QPoint delta = event->angleDelta();
+    if (event->modifiers() & Qt::ControlModifier) {
+        const double factor = std::pow(2.0, double(delta.y()) / 240.0); // one notch = √2
+        m_zoom->moveTo(zoomWindow(m_zoom->window(), factor, axis().timeAt(event->position().x())));
+    } else {
+        const int d = delta.x() != 0 ? delta.x() : delta.y();
+        pan(-double(d) / 120.0 * axis().width / 10.0);
+    }
+    event->accept();
+}
+
+void TimelineWidget::keyPressEvent(QKeyEvent* event)
+{
+    if (!m_data)
+        return QWidget::keyPressEvent(event);
+    const TimeWindow w = m_zoom->window();
+    const int64_t centre = m_zoom->cursorNs().value_or(w.startNs + w.spanNs() / 2);
+    switch (event->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        m_zoom->zoomBy(2.0, centre);
+        break;
+    case Qt::Key_Minus:
+        m_zoom->zoomBy(0.5, centre);
+        break;
+    case Qt::Key_Left:
+        pan(-axis().width / 8);
+        break;
+    case Qt::Key_Right:
+        pan(axis().width / 8);
+        break;
+    case Qt::Key_Home:
+        m_zoom->zoomTo({ m_data->startNs, m_data->startNs + w.spanNs() });
+        break;
+    case Qt::Key_End:
+        m_zoom->zoomTo({ m_data->endNs - w.spanNs(), m_data->endNs });
+        break;
+    case Qt::Key_0:
+        m_zoom->zoomToFit();
+        break;
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+        m_zoom->zoomToSelection();
+        break;
+    case Qt::Key_Escape:
+        m_zoom->setSelection(std::nullopt);
+        break;
+    default:
+        QWidget::keyPressEvent(event);
+    }
+}
+
+void TimelineWidget::leaveEvent(QEvent*) { m_zoom->setCursor(std::nullopt); }
+
+void TimelineWidget::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
+        m_palette = FramePalette::fromPalette(palette());
+        update();
+    }
+    QWidget::changeEvent(event);
+}
+
+bool TimelineWidget::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip && m_data) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = describeAt(*m_data, currentFrame(), help->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+} // namespace sparkscope::ui

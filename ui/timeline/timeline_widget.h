@@ -1,0 +1,63 @@
+#pragma once
+// TimelineWidget: paints the cached Frame of the current viewport and turns mouse and keyboard input
+// into ZoomState changes. Left-drag selects a range, middle/right-drag pans, Ctrl+wheel zooms
+// around the mouse, plain wheel pans, double-click zooms to the selection (or 2× at the point).
+// Keys: + - zoom, ←/→ pan, Home/End, 0 fit, Enter zoom to selection, Esc clear selection.
+// GUI thread only. A frame is rebuilt only when the window, size, DPR or data change.
+#include "ui/loading/trace_data.h"
+#include "ui/timeline/frame.h"
+#include "ui/timeline/zoom_state.h"
+
+#include <QElapsedTimer>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+namespace sparkscope::ui {
+
+class TimelineWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineWidget(ZoomState* zoom, QWidget* parent = nullptr);
+
+    void setData(std::shared_ptr<const TraceData> data);
+    const std::shared_ptr<const TraceData>& data() const { return m_data; }
+    ZoomState* zoom() const { return m_zoom; }
+    Viewport viewport() const;
+    // The current frame (built if needed).
+    const Frame& currentFrame();
+    double lastFrameBuildMs() const { return m_lastBuildMs; }
+    QSize sizeHint() const override;
+
+Q_SIGNALS:
+    void hoveredTimeChanged(qint64 timeNs);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    void changeEvent(QEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    void pan(double pixels);
+    TimeAxis axis() const;
+
+    ZoomState* m_zoom;
+    std::shared_ptr<const TraceData> m_data;
+    std::optional<Frame> m_frame;
+    FramePalette m_palette;
+    double m_lastBuildMs = 0;
+    enum class Drag { None, Select, Pan } m_drag = Drag::None;
+    QPointF m_pressPos;
+    int64_t m_pressNs = 0;
+    TimeWindow m_pressWindow;
+};
+
+} // namespace sparkscope::ui
