@@ -103,7 +103,9 @@ namespace {
 
         const unsigned threads
             = options.threads ? options.threads : static_cast<unsigned>(std::max(1, tbb::info::default_concurrency()));
-        tbb::task_arena arena(static_cast<int>(threads));
+        // More ranges than cores is fine; more worker threads than cores is not.
+        tbb::task_arena arena(
+            static_cast<int>(std::min<unsigned>(threads, unsigned(tbb::info::default_concurrency()))));
 
         std::atomic<uint64_t> decoded { 0 };
         const uint64_t streamBytes = bytes.size() - dataStart;

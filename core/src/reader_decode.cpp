@@ -204,7 +204,8 @@ DecodeOutcome decodeEvents(std::span<const uint8_t> bytes, uint64_t begin, uint6
         const uint16_t type = loadBE16(d + pos);
         if (type == kDataEnd) [[unlikely]] {
             out.stop = DecodeStop::DataEnd;
-            if (st.remaining > 0)
+            // GHC flushes DATA_END with the last block, whose size then counts its 2 bytes.
+            if (st.remaining > 2)
                 addWarning(out.warnings,
                     "the block at byte " + std::to_string(st.blockOffset) + " declares " + std::to_string(st.remaining)
                         + " more bytes than come before DATA_END",
@@ -353,7 +354,9 @@ RangePlan planRanges(std::span<const uint8_t> bytes, uint64_t dataStart, const S
         } else {
             next = pos + 10 + sizes.size[type];
         }
-        if (next > n)
+        // A block that reaches the end of the stream (GHC counts DATA_END in the last block) is left
+        // to the tail, which handles DATA_END and truncation.
+        if (next >= n)
             break;
         pos = next;
         if (pos - plan.cuts.back() >= targetBytes) {
