@@ -114,9 +114,9 @@ TraceClock::TraceClock(bool allowTsc)
     if (ticks <= 0 || ns <= 0)
         return;
     m_mult = static_cast<uint64_t>(ns / ticks * 4294967296.0);
-    // Make both clocks agree on "now" = ns since m_start.
-    uint64_t sinceStart = static_cast<uint64_t>((t1 - m_start).count());
-    m_tsc0 = c1 - static_cast<uint64_t>(static_cast<double>(sinceStart) * ticks / ns);
+    // Time zero is the end of the calibration, for both clocks.
+    m_start = t1;
+    m_tsc0 = c1;
     m_useTsc = true;
 #else
     (void)allowTsc;
@@ -170,7 +170,8 @@ core::Result<std::unique_ptr<TraceSink>> TraceSink::open(
         core::storeBE16(p + 4, static_cast<uint16_t>(e));
         putEvent(bytes, core::ev::CapsetAssignCap, 0, p, 6, false);
     }
-    putMarker(&bytes[markerAt], 0, static_cast<uint32_t>(bytes.size() - markerAt), 0, core::kNoEngine);
+    putMarker(&bytes[markerAt], 0, static_cast<uint32_t>(bytes.size() - markerAt), std::max<uint64_t>(clock.nowNs(), 1),
+        core::kNoEngine);
     sink->writeBlock(bytes.data(), bytes.size());
     if (sink->failed())
         return core::Error { core::ErrorCode::Io, "cannot write trace file '" + path + "'", std::nullopt };
@@ -202,7 +203,9 @@ void TraceSink::postGlobal(uint16_t type, uint64_t timeNs, const uint8_t* payloa
     try {
         std::vector<uint8_t> block(EngineTraceBuffer::kMarkerBytes);
         putEvent(block, type, timeNs, payload, size, variable);
-        putMarker(block.data(), timeNs, static_cast<uint32_t>(block.size()), timeNs, core::kNoEngine);
+        // End time = when the block is written (a block ending at 0 reads as never closed).
+        putMarker(block.data(), timeNs, static_cast<uint32_t>(block.size()), std::max<uint64_t>(m_clock->nowNs(), 1),
+            core::kNoEngine);
         writeBlock(block.data(), block.size());
     } catch (...) {
         m_failed.store(true, std::memory_order_relaxed);
