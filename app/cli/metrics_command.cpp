@@ -1,0 +1,89 @@
+// `sparkscope-cli metrics`: computes every metric of docs/metrics.md and writes the metrics file
+// (JSON or CSV) with core::formatMetrics, the same function the app's export uses. Also registers
+// the semantic model check with `check`.
+#include "cli/cli_common.h"
+
+#include "sparkscope/core/check_model.h"
+#include "sparkscope/core/metrics.h"
+#include "sparkscope/core/metrics_export.h"
+#include "sparkscope/core/writer.h"
+
+namespace sparkscope::cli {
+
+namespace {
+
+    constexpr std::string_view kUsage
+        = "usage: sparkscope-cli metrics TRACE [--format json|csv] [-o FILE] [--csc N] [--instances]\n"
+          "                              [--from NS --to NS]\n\n"
+          "Writes the metrics file (docs/metrics.md): whole-program, engine, conjunction, conjunct,\n"
+          "future and scheduling metrics, as JSON (default) or CSV (scope,id,metric,statistic,value).\n"
+          "  -o FILE       write to FILE instead of stdout\n"
+          "  --csc N       call-sequence count of a sequential run: adds NANOSECS_PER_CALL\n"
+          "  --instances   also list every conjunction instance\n"
+          "  --from/--to   restrict to [NS, NS) (trace time in nanoseconds)\n";
+
+    int runMetrics(const std::vector<std::string>& args)
+    {
+        auto parsed = parseArgs(args, { "--format", "-o", "--csc", "--from", "--to" }, { "--instances" }, kUsage);
+        if (!parsed)
+            return kExitBadInput;
+        if (parsed->flag("--help")) {
+            std::fwrite(kUsage.data(), 1, kUsage.size(), stdout);
+            return kExitOk;
+        }
+        if (parsed->positional.size() != 1)
+            return usageError(parsed->positional.empty() ? "metrics needs a TRACE" : "metrics takes one TRACE", kUsage);
+        core::MetricsOptions options;
+        core::MetricsFormat format = core::MetricsFormat::Json;
+        if (auto f = parsed->value("--format")) {
+            if (*f == "csv")
+                format = core::MetricsFormat::Csv;
+            else if (*f != "json")
+                return usageError("--format must be json or csv, not '" + *f + "'", kUsage);
+        }
+        auto number = [&](const char* name, uint64_t& into) -> bool {
+            auto v = parsed->value(name);
+            if (!v)
+                return true;
+            auto n = parseUnsigned(*v);
+            if (!n)
+                return false;
+            into = *n;
+            return true;
+        };
+        uint64_t csc = 0;
+        if (!number("--csc", csc) || !number("--from", options.fromNs) || !number("--to", options.toNs))
+            return usageError("--csc, --from and --to take a whole non-negative number", kUsage);
+        if (parsed->value("--csc")) {
+            if (csc == 0)
+                return usageError("--csc must be positive", kUsage);
+            options.callCount = csc;
+        }
+        if (options.toNs <= options.fromNs)
+            return usageError("--to must be after --from", kUsage);
+        options.instances = parsed->flag("--instances");
+
+        auto trace = loadTrace(parsed->positional.front());
+        if (!trace)
+            return kExitBadInput;
+        const std::string text = core::formatMetrics(core::computeMetrics(*trace, options), format);
+        if (auto file = parsed->value("-o")) {
+            auto written = core::writeFile(*file, { reinterpret_cast<const uint8_t*>(text.data()), text.size() });
+            if (!written) {
+                std::fprintf(stderr, "sparkscope-cli: %s\n", written.error().toString().c_str());
+                return kExitBadInput;
+            }
+            return kExitOk;
+        }
+        Output out;
+        out << text;
+        return kExitOk;
+    }
+
+    const RegisterCommand kRegistered { { "metrics", "write the metrics file (JSON or CSV) of a trace", kUsage,
+        &runMetrics } };
+    const RegisterCheck kModel { "model", &core::checkModel };
+
+} // namespace
+
+} // namespace sparkscope::cli

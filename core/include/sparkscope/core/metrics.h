@@ -1,0 +1,107 @@
+#pragma once
+// Metric derivation: every metric of the metrics specification (docs/metrics.md), computed from a
+// Trace through its engine states (engine_states.h) and its parallel model (par_model.h).
+//
+// The result has two faces:
+//   - typed curves (StepFunction) the UI draws and queries by time range: CPUS_OVER_TIME, contexts
+//     runnable / blocked over time, SPARK_DEQUE_SIZE per engine, and, per conjunction instance on
+//     demand, RUNNABLE_SELF[_AND_DESC], RUNNING_SELF[_AND_DESC] and AVAIL_CPUS (conjunctionCurves);
+//   - a report: sections (program, engines, conjunctions, conjuncts, futures, scheduling) of groups
+//     (an engine, a static id, a (static id, position), ...) of metrics keyed exactly as in the
+//     specification. metrics_export.h writes it as JSON or CSV; the CLI and the app use the same code.
+//
+// Summaries: count, min, max, mean, population variance and sum over the complete instances of a
+// group (incomplete instances are counted in INSTANCES and left out). Curves are summarised per
+// instance as max and time-weighted average over its lifetime, and those per-instance values are in
+// turn summarised per group.
+//
+// Cost: engine states and curves O(n log n); the model one linear pass; per-instance curves with
+// descendants O(events x nesting depth); groups are computed in parallel with TBB. Thread safety:
+// computeMetrics is reentrant; results are plain values.
+#include "sparkscope/core/engine_states.h"
+#include "sparkscope/core/par_model.h"
+#include "sparkscope/core/step_function.h"
+#include "sparkscope/core/trace.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace sparkscope::core {
+
+// count / min / max / mean / variance (population) / sum of a set of values (all 0 when empty).
+struct Stat {
+    uint64_t count = 0;
+    double min = 0, max = 0, mean = 0, variance = 0, sum = 0;
+    static Stat of(const std::vector<double>& values);
+};
+
+using Scalar = std::variant<int64_t, double, std::string>;
+
+// One metric: a Stat, or named scalar fields and named sub-statistics (e.g. a curve's per-instance
+// max and average, each summarised as a Stat). Field order is the output order.
+struct MetricValue {
+    std::optional<Stat> stat;
+    std::vector<std::pair<std::string, Scalar>> fields;
+    std::vector<std::pair<std::string, Stat>> subStats;
+};
+
+struct MetricGroup {
+    std::string id; // e.g. "all", "0" (an engine), "fib.m:12" (a static id), "fib.m:12/2"
+    std::vector<std::pair<std::string, MetricValue>> metrics; // key -> value, in output order
+};
+
+struct MetricSection {
+    std::string name; // program, engines, conjunctions, conjuncts, futures, scheduling
+    std::vector<MetricGroup> groups;
+};
+
+struct MetricsOptions {
+    std::optional<uint64_t> callCount; // --csc N: the sequential call-sequence count (NANOSECS_PER_CALL)
+    bool instances = false; // --instances: list every conjunction instance too
+    uint64_t fromNs = 0; // --from / --to: restrict whole-program figures and instances to [from, to)
+    uint64_t toNs = UINT64_MAX;
+};
+
+// The parts of a trace the `trace` section describes.
+struct TraceSummary {
+    std::string path;
+    uint64_t fileSize = 0;
+    uint64_t engines = 0;
+    uint64_t firstNs = 0, lastNs = 0;
+    uint64_t eventCount = 0;
+    std::vector<std::string> warnings;
+};
+
+struct Metrics {
+    TraceSummary trace;
+    MetricsOptions options;
+    EngineStates engineStates;
+    ParModel model;
+    StepFunction cpusOverTime;
+    StepFunction contextsRunnable; // contexts Runnable (not running) at t
+    StepFunction contextsBlocked;
+    std::vector<StepFunction> sparkDequeSize; // per engine
+    std::vector<MetricSection> sections; // program, engines, conjunctions, conjuncts, futures, scheduling
+
+    const MetricSection* section(const std::string& name) const;
+    // The metric `key` of group `id` in `section`, or nullptr.
+    const MetricValue* find(const std::string& section, const std::string& id, const std::string& key) const;
+};
+
+Metrics computeMetrics(const Trace& trace, const MetricsOptions& options = {});
+
+// Per-instance curves of conjunction instance j over [start, end) (empty for an instance that never
+// ended). AVAIL_CPUS = engines - (CPUS_OVER_TIME - RUNNING_SELF_AND_DESC).
+struct ConjunctionCurves {
+    StepFunction runnableSelf, runnableSelfAndDesc, runningSelf, runningSelfAndDesc, availCpus;
+};
+ConjunctionCurves conjunctionCurves(const ParModel& model, const StepFunction& cpus, size_t engines, uint32_t j);
+
+// Per-conjunct split of TIME_AS_CONTEXT: {blocked, runnable, running}; they sum to end - start.
+std::array<uint64_t, 3> conjunctTimeSplit(const ParModel& model, uint32_t conjunct);
+
+} // namespace sparkscope::core

@@ -1,0 +1,176 @@
+#pragma once
+// ParModel: the parallel-execution model reconstructed from a trace's events — unique conjunction
+// instances (reused dynamic ids renamed apart), their conjuncts with positions, the conjunction
+// tree, futures with their waits and signals, and each context's state over time. Every
+// conjunction, conjunct and future metric (metrics.h) and the semantic check (check_model.h) is
+// computed from it.
+//
+// The pre-pass (metrics.md "Pre-pass: unique instances") is one forward walk over the events in
+// global time order (Trace::forEachInTimeOrder), with these rules:
+//   - START_PAR_CONJ(dyn, static) on engine E opens a new conjunction instance; its first conjunct
+//     (position 1) starts there, in the context running on E. FUTURE_CREATEs that context posted
+//     since its previous START_PAR_CONJ belong to the new instance.
+//   - SPARK_CREATE(dyn, spark) adds the next conjunct (position 2, 3, ... in creation order) to the
+//     open instance with that dyn id; it exists as a spark from then on.
+//   - SPARK_RUN / SPARK_STEAL(spark) starts that conjunct's execution. Its context is the one running
+//     on that engine, or else the next context to RUN_THREAD there.
+//   - A context keeps a stack of the conjuncts it is executing (a conjunct that starts a nested
+//     conjunction stays on the stack under the nested one's conjunct). END_PAR_CONJUNCT(dyn) ends
+//     the innermost open conjunct of that conjunction in the posting context.
+//   - END_PAR_CONJ(dyn) closes the open instance with that dyn id and retires its futures, so the
+//     same address may name a later conjunction or future.
+//   - The parent of a conjunction is the innermost conjunct of the starting context at its start.
+// Context states: Running between RUN_THREAD and STOP_THREAD; Blocked from FUT_WAIT_SUSPENDED or a
+// blocking STOP_THREAD (status 4, or GHC's 6..18 and 20) until THREAD_RUNNABLE / THREAD_WAKEUP /
+// RUN_THREAD; Finished after STOP_THREAD(5) or RELEASE_CONTEXT; Runnable otherwise (from creation).
+//
+// Damaged input never stops the pass: an END without START, a spark run twice or never created, a
+// conjunction that never ends (truncated file), ... is recorded in `problems` (with time and engine)
+// and the affected instance gets complete = false; summaries leave incomplete instances out.
+//
+// Cost: O(n log k) for the merge plus O(1) hash-map work per event. Immutable after build; safe to
+// share between threads for reading.
+#include "sparkscope/core/check.h"
+#include "sparkscope/core/trace.h"
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace sparkscope::core {
+
+inline constexpr uint32_t kNoIndex = 0xFFFFFFFF;
+
+enum class ContextState : uint8_t { Runnable = 0, Running = 1, Blocked = 2, Finished = 3 };
+
+struct ConjunctionInstance {
+    uint64_t dynId = 0;
+    uint32_t staticId = 0; // INTERN_STRING id of the source location
+    uint64_t startNs = 0;
+    uint64_t endNs = 0; // valid when ended
+    uint16_t startEngine = kNoEngine;
+    uint16_t endEngine = kNoEngine;
+    uint32_t startContext = kNoIndex; // index into ParModel::contexts
+    uint32_t parentConjunct = kNoIndex; // index into ParModel::conjuncts
+    uint32_t depth = 0; // 0 for a root conjunction
+    std::vector<uint32_t> conjuncts; // by position: conjuncts[k-1] is position k
+    std::vector<uint32_t> futures; // indexes into ParModel::futures
+    bool ended = false;
+    bool complete = false; // ended, and every conjunct ended before it
+};
+
+struct ConjunctInstance {
+    uint32_t conjunction = kNoIndex;
+    uint32_t position = 0; // 1-based
+    bool fromSpark = false; // false for position 1 (run by the starting context)
+    uint32_t sparkId = 0;
+    uint64_t sparkCreateNs = 0;
+    uint16_t sparkEngine = kNoEngine; // engine whose deque held the spark
+    bool started = false;
+    bool stolen = false;
+    uint64_t startNs = 0; // START_PAR_CONJ for position 1, SPARK_RUN/SPARK_STEAL otherwise
+    uint16_t startEngine = kNoEngine;
+    bool ended = false;
+    uint64_t endNs = 0; // END_PAR_CONJUNCT
+    uint16_t endEngine = kNoEngine;
+    uint32_t context = kNoIndex; // index into ParModel::contexts of the executing context, once bound
+    bool complete = false;
+};
+
+struct FutureWait {
+    uint64_t timeNs = 0;
+    bool suspended = false; // 106 (before the signal) rather than 105
+    uint32_t context = kNoIndex; // index into ParModel::contexts
+    uint32_t conjunct = kNoIndex; // the waiting conjunct (innermost of the context), if any
+    uint16_t engine = kNoEngine;
+};
+
+struct FutureInstance {
+    uint64_t futureId = 0;
+    uint32_t nameId = 0; // INTERN_STRING id of the variable name
+    uint32_t conjunction = kNoIndex; // the instance it was created for
+    uint64_t createNs = 0;
+    bool signalled = false;
+    uint64_t signalNs = 0;
+    uint32_t signalConjunct = kNoIndex;
+    uint32_t signalCount = 0;
+    std::vector<FutureWait> waits;
+    bool complete = false; // signalled exactly once, and its conjunction is complete
+};
+
+// One piece of a context's life: from startNs until the next segment's start (or the trace end).
+struct ContextSegment {
+    uint64_t startNs = 0;
+    ContextState state = ContextState::Runnable;
+    uint16_t engine = kNoEngine; // the engine when Running
+    uint32_t top = kNoIndex; // innermost conjunct being executed, if any
+};
+
+// A context id is given a new timeline when it is created again after it finished (ids are reused).
+struct ContextTimeline {
+    uint32_t id = 0;
+    std::vector<ContextSegment> segments; // sorted; a new one whenever state, engine or top changes
+};
+
+class ParModel {
+public:
+    std::vector<ConjunctionInstance> conjunctions; // in start order
+    std::vector<ConjunctInstance> conjuncts;
+    std::vector<FutureInstance> futures;
+    std::vector<ContextTimeline> contexts; // in order of first appearance
+    std::unordered_map<uint32_t, std::string> strings; // INTERN_STRING id -> text
+    std::vector<Problem> problems; // contradictions found by the pass, in time order
+    uint64_t endNs = 0; // the trace's last time: open segments end here
+
+    size_t incompleteConjunctions = 0;
+    size_t incompleteConjuncts = 0;
+    size_t incompleteFutures = 0;
+
+    // Spark deque changes per engine (+1 created, -1 run locally or stolen from it), in time order.
+    struct DequeChange {
+        uint16_t engine;
+        uint64_t timeNs;
+        int32_t delta;
+    };
+    std::vector<DequeChange> dequeChanges;
+    // A context that had blocked running again: where it last ran and where it resumed.
+    struct Resume {
+        uint64_t timeNs;
+        uint16_t fromEngine, toEngine;
+    };
+    std::vector<Resume> resumes;
+
+    // Extra counts used by the whole-program metrics.
+    uint64_t contextsCreated = 0, contextsReused = 0, contextsReleased = 0;
+
+    // "file.m:12" for a static id, or "static#<id>" when the trace has no such string.
+    std::string staticName(uint32_t staticId) const;
+    std::string stringOr(uint32_t id, const char* prefix) const;
+
+    // Conjunction instances started directly inside conjunct k (its children in the conjunction tree).
+    std::span<const uint32_t> childConjunctions(uint32_t conjunct) const noexcept
+    {
+        if (conjunct + 1 >= m_childOffsets.size())
+            return {};
+        return { m_children.data() + m_childOffsets[conjunct],
+            m_childOffsets[conjunct + 1] - m_childOffsets[conjunct] };
+    }
+
+    // Time a context spent in each ContextState within [a, b), innermost-conjunct-agnostic.
+    // Returns {runnable, running, blocked, finished}. O(log n + segments in range).
+    std::array<uint64_t, 4> contextTimeInStates(uint32_t contextIndex, uint64_t a, uint64_t b) const;
+
+    // Fills the child index (called once by buildParModel).
+    void indexChildren();
+
+private:
+    std::vector<uint32_t> m_childOffsets; // CSR: children of conjunct k are m_children[off[k], off[k+1])
+    std::vector<uint32_t> m_children;
+};
+
+ParModel buildParModel(const Trace& trace);
+
+} // namespace sparkscope::core

@@ -1,0 +1,1101 @@
+// Metric derivation (see metrics.h and docs/metrics.md for every definition and every choice the
+// specification left open). Structure: engine states (parallel per engine) and the model pass run
+// first; then each section is filled from them. Per-instance work (curves of each conjunction
+// instance, per-engine event scans) runs in parallel with TBB; groups are then summarised in a
+// deterministic order (sorted ids) so the output is byte-for-byte stable across runs.
+#include "sparkscope/core/metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tbb/parallel_for.h>
+
+namespace sparkscope::core {
+
+Stat Stat::of(const std::vector<double>& values)
+{
+    Stat s;
+    if (values.empty())
+        return s;
+    s.count = values.size();
+    s.min = values.front();
+    s.max = values.front();
+    long double sum = 0;
+    for (double v : values) {
+        sum += v;
+        s.min = std::min(s.min, v);
+        s.max = std::max(s.max, v);
+    }
+    s.sum = static_cast<double>(sum);
+    const long double mean = sum / static_cast<long double>(values.size());
+    s.mean = static_cast<double>(mean);
+    long double sq = 0;
+    for (double v : values)
+        sq += (v - mean) * (v - mean);
+    s.variance = static_cast<double>(sq / static_cast<long double>(values.size()));
+    return s;
+}
+
+const MetricSection* Metrics::section(const std::string& name) const
+{
+    for (const auto& s : sections)
+        if (s.name == name)
+            return &s;
+    return nullptr;
+}
+
+const MetricValue* Metrics::find(const std::string& sectionName, const std::string& id, const std::string& key) const
+{
+    const MetricSection* s = section(sectionName);
+    if (!s)
+        return nullptr;
+    for (const auto& g : s->groups)
+        if (g.id == id)
+            for (const auto& [k, v] : g.metrics)
+                if (k == key)
+                    return &v;
+    return nullptr;
+}
+
+namespace {
+
+    using I = int64_t;
+
+    MetricValue statValue(const std::vector<double>& values)
+    {
+        MetricValue v;
+        v.stat = Stat::of(values);
+        return v;
+    }
+
+    MetricValue fieldsValue(std::vector<std::pair<std::string, Scalar>> fields)
+    {
+        MetricValue v;
+        v.fields = std::move(fields);
+        return v;
+    }
+
+    double ratio(double a, double b) { return b == 0 ? 0.0 : a / b; }
+
+    // Overlap of [a, b) with [from, to).
+    uint64_t overlap(uint64_t a, uint64_t b, uint64_t from, uint64_t to)
+    {
+        const uint64_t x = std::max(a, from), y = std::min(b, to);
+        return y > x ? y - x : 0;
+    }
+
+    // Adds the context-segment pieces of [a, b) of context c to the deltas: +1 on `runnable` while
+    // not blocked, +1 on `running` while running. With `onlyTop`, only pieces where `conjunct` is the
+    // innermost conjunct of the context count.
+    void addContextPieces(const ParModel& m, uint32_t c, uint64_t a, uint64_t b, uint32_t conjunct, bool onlyTop,
+        std::vector<StepFunction::Step>& runnable, std::vector<StepFunction::Step>& running)
+    {
+        if (b <= a)
+            return;
+        if (c == kNoIndex) {
+            if (!onlyTop) {
+                runnable.push_back({ I(a), 1 });
+                runnable.push_back({ I(b), -1 });
+            }
+            return;
+        }
+        const auto& segs = m.contexts[c].segments;
+        auto it = std::upper_bound(
+            segs.begin(), segs.end(), a, [](uint64_t t, const ContextSegment& s) { return t < s.startNs; });
+        if (it != segs.begin())
+            --it;
+        for (; it != segs.end() && it->startNs < b; ++it) {
+            const uint64_t next = (it + 1 != segs.end()) ? (it + 1)->startNs : std::max(m.endNs, b);
+            const uint64_t from = std::max(a, it->startNs), to = std::min(b, next);
+            if (to <= from)
+                continue;
+            // Before the conjunct is bound to its context (spark started, context not yet running) the
+            // context's own top is something else; the conjunct is then runnable on its own.
+            if (onlyTop && it->top != conjunct)
+                continue;
+            if (it->state == ContextState::Blocked)
+                continue;
+            runnable.push_back({ I(from), 1 });
+            runnable.push_back({ I(to), -1 });
+            if (it->state == ContextState::Running) {
+                running.push_back({ I(from), 1 });
+                running.push_back({ I(to), -1 });
+            }
+        }
+    }
+
+    // Time the conjunct's context was bound: the first segment at or after its start with it on the
+    // context's stack is not tracked directly, so the binding time is found as the first segment
+    // whose top is the conjunct (or the start itself).
+    uint64_t bindTime(const ParModel& m, const ConjunctInstance& g, uint32_t k)
+    {
+        if (g.context == kNoIndex)
+            return g.endNs;
+        const auto& segs = m.contexts[g.context].segments;
+        auto it = std::lower_bound(
+            segs.begin(), segs.end(), g.startNs, [](const ContextSegment& s, uint64_t t) { return s.startNs < t; });
+        for (; it != segs.end() && it->startNs <= g.endNs; ++it)
+            if (it->top == k)
+                return std::max(it->startNs, g.startNs);
+        return g.startNs;
+    }
+
+    // Pieces of one conjunct: spark phase, the unbound start (runnable), then its context's pieces.
+    void addConjunct(const ParModel& m, uint32_t k, bool onlyTop, uint64_t endLimit,
+        std::vector<StepFunction::Step>& runnable, std::vector<StepFunction::Step>& running)
+    {
+        const ConjunctInstance& g = m.conjuncts[k];
+        const uint64_t end = g.ended ? g.endNs : endLimit;
+        if (g.fromSpark) {
+            const uint64_t sparkEnd = g.started ? std::min(g.startNs, end) : end;
+            if (sparkEnd > g.sparkCreateNs) {
+                runnable.push_back({ I(g.sparkCreateNs), 1 });
+                runnable.push_back({ I(sparkEnd), -1 });
+            }
+        }
+        if (!g.started)
+            return;
+        const uint64_t bound = std::min(bindTime(m, g, k), end);
+        if (bound > g.startNs) {
+            runnable.push_back({ I(g.startNs), 1 });
+            runnable.push_back({ I(bound), -1 });
+        }
+        addContextPieces(m, g.context, bound, end, k, onlyTop, runnable, running);
+    }
+
+} // namespace
+
+std::array<uint64_t, 3> conjunctTimeSplit(const ParModel& m, uint32_t k)
+{
+    // {blocked, runnable, running}; the unbound start and Finished/Runnable context time are runnable.
+    const ConjunctInstance& g = m.conjuncts[k];
+    std::array<uint64_t, 3> out {};
+    if (!g.started || !g.ended || g.endNs < g.startNs)
+        return out;
+    const uint64_t bound = std::min(bindTime(m, g, k), g.endNs);
+    std::array<uint64_t, 4> s {};
+    if (g.context != kNoIndex)
+        s = m.contextTimeInStates(g.context, bound, g.endNs);
+    out[0] = s[size_t(ContextState::Blocked)];
+    out[2] = s[size_t(ContextState::Running)];
+    out[1] = (g.endNs - g.startNs) - out[0] - out[2];
+    return out;
+}
+
+ConjunctionCurves conjunctionCurves(const ParModel& m, const StepFunction& cpus, size_t engines, uint32_t j)
+{
+    ConjunctionCurves c;
+    const ConjunctionInstance& ci = m.conjunctions[j];
+    if (!ci.ended)
+        return c;
+    const I a = I(ci.startNs), b = I(ci.endNs);
+    if (b <= a)
+        return c;
+    std::vector<StepFunction::Step> rs, ns, rd, nd;
+    for (uint32_t k : ci.conjuncts)
+        addConjunct(m, k, false, ci.endNs, rs, ns);
+    // Descendants: every conjunct of every conjunction in the subtree, counted while innermost.
+    std::vector<uint32_t> todo { j };
+    while (!todo.empty()) {
+        const uint32_t x = todo.back();
+        todo.pop_back();
+        for (uint32_t k : m.conjunctions[x].conjuncts) {
+            addConjunct(m, k, true, ci.endNs, rd, nd);
+            for (uint32_t child : m.childConjunctions(k))
+                todo.push_back(child);
+        }
+    }
+    auto clip = [&](std::vector<StepFunction::Step>& v) {
+        for (auto& s : v)
+            s.timeNs = std::clamp(s.timeNs, a, b);
+    };
+    clip(rs), clip(ns), clip(rd), clip(nd);
+    c.runnableSelf = StepFunction::fromDeltas(rs, a, b);
+    c.runningSelf = StepFunction::fromDeltas(ns, a, b);
+    c.runnableSelfAndDesc = StepFunction::fromDeltas(rd, a, b);
+    c.runningSelfAndDesc = StepFunction::fromDeltas(nd, a, b);
+    // AVAIL_CPUS = N - CPUS(t) + RUNNING_SELF_AND_DESC(t)
+    std::vector<StepFunction::Step> av = nd;
+    av.push_back({ a, I(engines) });
+    const auto& steps = cpus.steps();
+    int64_t previous = 0;
+    if (!steps.empty()) {
+        previous = cpus.valueAt(a);
+        av.push_back({ a, -previous });
+        auto it = std::upper_bound(
+            steps.begin(), steps.end(), a, [](I t, const StepFunction::Step& s) { return t < s.timeNs; });
+        for (; it != steps.end() && it->timeNs < b; ++it) {
+            av.push_back({ it->timeNs, -(it->value - previous) });
+            previous = it->value;
+        }
+    }
+    c.availCpus = StepFunction::fromDeltas(std::move(av), a, b);
+    return c;
+}
+
+} // namespace sparkscope::core
+
+namespace sparkscope::core {
+namespace {
+
+    struct Range {
+        uint64_t from, to;
+        bool contains(uint64_t t) const { return t >= from && t < to; }
+    };
+
+    // What one engine's event scan yields (search episodes, steal attempts, spark events, counters).
+    struct EngineScan {
+        std::array<uint64_t, 3> tries {}, successes {}; // 0 global queue, 1 local deque, 2 steal
+        std::vector<double> timeToFind, timeToSleep;
+        struct Attempt {
+            uint64_t start, end;
+            uint16_t engine;
+            bool productive;
+        };
+        std::vector<Attempt> steals;
+        uint64_t created = 0, runLocal = 0, stolen = 0, dud = 0, overflowed = 0, fizzled = 0, gcd = 0;
+        bool hasCounters = false;
+        std::array<uint64_t, 7> countersBefore {}, countersLast {}; // SPARK_COUNTERS before / within the range
+        std::vector<uint64_t> workTimes; // 103 / 35 / 3: work made available
+    };
+
+    EngineScan scanEngine(const Trace& trace, uint16_t engine, Range r)
+    {
+        EngineScan s;
+        bool inEpisode = false, stealOpen = false;
+        uint64_t episodeStart = 0, stealStart = 0;
+        int lastSource = 0;
+        auto closeSteal = [&](uint64_t t, bool productive) {
+            if (stealOpen && r.contains(stealStart))
+                s.steals.push_back({ stealStart, t, engine, productive });
+            stealOpen = false;
+        };
+        for (const Event& e : trace.engines[engine]) {
+            const uint64_t t = e.timeNs;
+            const bool in = r.contains(t);
+            switch (e.type) {
+            case ev::MerLookingForGlobalContext:
+            case ev::MerLookingForLocalSpark:
+            case ev::MerWorkStealing: {
+                const int source = e.type == ev::MerLookingForGlobalContext ? 0
+                    : e.type == ev::MerLookingForLocalSpark                 ? 1
+                                                                            : 2;
+                if (!inEpisode) {
+                    inEpisode = true;
+                    episodeStart = t;
+                }
+                if (in)
+                    ++s.tries[size_t(source)];
+                lastSource = source;
+                if (source == 2 && !stealOpen) {
+                    stealOpen = true;
+                    stealStart = t;
+                }
+                break;
+            }
+            case ev::RunThread:
+            case ev::MerSparkRun:
+            case ev::MerSparkSteal: {
+                if (e.type == ev::MerSparkRun && in)
+                    ++s.runLocal;
+                if (e.type == ev::MerSparkSteal && in)
+                    ++s.stolen;
+                if (!inEpisode)
+                    break;
+                const int source = e.type == ev::RunThread ? lastSource : e.type == ev::MerSparkRun ? 1 : 2;
+                if (r.contains(episodeStart)) {
+                    ++s.successes[size_t(source)];
+                    s.timeToFind.push_back(double(t - episodeStart));
+                }
+                closeSteal(t, e.type != ev::RunThread);
+                inEpisode = false;
+                break;
+            }
+            case ev::MerEngineSleeping:
+                if (inEpisode && r.contains(episodeStart))
+                    s.timeToSleep.push_back(double(t - episodeStart));
+                closeSteal(t, false);
+                inEpisode = false;
+                break;
+            case ev::MerSparkCreate:
+            case ev::SparkCreate:
+                if (in)
+                    ++s.created;
+                s.workTimes.push_back(t);
+                break;
+            case ev::ThreadRunnable:
+                s.workTimes.push_back(t);
+                break;
+            case ev::SparkRun:
+                if (in)
+                    ++s.runLocal;
+                break;
+            case ev::SparkSteal:
+                if (in)
+                    ++s.stolen;
+                break;
+            case ev::SparkDud:
+                s.dud += in;
+                break;
+            case ev::SparkOverflow:
+                s.overflowed += in;
+                break;
+            case ev::SparkFizzle:
+                s.fizzled += in;
+                break;
+            case ev::SparkGc:
+                s.gcd += in;
+                break;
+            case ev::SparkCounters: {
+                const Payload p = trace.payload(e);
+                std::array<uint64_t, 7> v;
+                for (size_t i = 0; i < 7; ++i)
+                    v[i] = p.u64(8 * i);
+                if (t < r.from)
+                    s.countersBefore = v;
+                else if (t < r.to) {
+                    s.countersLast = v;
+                    s.hasCounters = true;
+                }
+                break;
+            }
+            default:
+                break;
+            }
+        }
+        return s;
+    }
+
+    // Counter i of SPARK_COUNTERS order (created, dud, overflowed, converted, gcd, fizzled): with
+    // SPARK_COUNTERS (GHC) their change over the range wins; otherwise the individual spark events
+    // count (converted = run locally + stolen).
+    uint64_t sparkCountsField(const EngineScan& s, size_t i)
+    {
+        if (s.hasCounters)
+            return s.countersLast[i] - std::min(s.countersLast[i], s.countersBefore[i]);
+        const uint64_t fromEvents[] = { s.created, s.dud, s.overflowed, s.runLocal + s.stolen, s.gcd, s.fizzled, 0 };
+        return fromEvents[i];
+    }
+
+    MetricValue sparkCounts(const EngineScan& s)
+    {
+        return fieldsValue({ { "created", I(sparkCountsField(s, 0)) }, { "run_local", I(s.runLocal) },
+            { "stolen", I(s.stolen) }, { "dud", I(sparkCountsField(s, 1)) },
+            { "overflowed", I(sparkCountsField(s, 2)) }, { "converted", I(sparkCountsField(s, 3)) },
+            { "fizzled", I(sparkCountsField(s, 5)) }, { "gcd", I(sparkCountsField(s, 4)) } });
+    }
+
+    MetricValue curveSummary(const StepFunction& f, Range r)
+    {
+        return fieldsValue({ { "max", f.max(I(r.from), I(r.to)) }, { "average", f.average(I(r.from), I(r.to)) } });
+    }
+
+    // The granularity profile: counts per log2 bucket of TIME_RUNNING, and the cumulative form.
+    MetricValue granularity(const std::vector<double>& running)
+    {
+        std::vector<int64_t> buckets;
+        for (double v : running) {
+            const uint64_t ns = uint64_t(v);
+            const size_t b = ns <= 1 ? 0 : size_t(63 - __builtin_clzll(ns));
+            if (buckets.size() <= b)
+                buckets.resize(b + 1, 0);
+            ++buckets[b];
+        }
+        MetricValue out;
+        int64_t cumulative = 0;
+        for (size_t b = 0; b < buckets.size(); ++b)
+            out.fields.push_back({ "log2_" + std::to_string(b), buckets[b] });
+        for (size_t b = 0; b < buckets.size(); ++b) {
+            cumulative += buckets[b];
+            out.fields.push_back({ "cumulative_log2_" + std::to_string(b), cumulative });
+        }
+        return out;
+    }
+
+    // OUT_OF_ORDER_* (docs/metrics.md "Scheduling order"): pairs (A, B) are the conjuncts of one
+    // conjunction instance with A left of B; a conjunct's state includes its spark phase (waiting)
+    // and its context's states. One sweep per instance over its conjuncts' pieces: at each moment
+    //   out-of-order pairs       = sum over i<j of waiting_i * running_j   (prefix sums of waiting_i)
+    //   pairs where A or B runs  = C(n,2) - C(n - #running, 2)
+    //   blocking pairs           = the out-of-order pairs whose A produces a future some context is
+    //                              suspended on (from its FUT_WAIT_SUSPENDED to the signal).
+    struct OutOfOrder {
+        double outOfOrder = 0, eitherRunning = 0, blocking = 0;
+    };
+
+    OutOfOrder outOfOrder(const ParModel& m, uint32_t j,
+        const std::vector<std::vector<std::pair<uint64_t, uint64_t>>>& blockingByConjunct)
+    {
+        OutOfOrder o;
+        const ConjunctionInstance& ci = m.conjunctions[j];
+        const size_t n = ci.conjuncts.size();
+        if (n < 2 || !ci.ended)
+            return o;
+        struct Change {
+            int64_t t;
+            uint32_t i;
+            int8_t runnable, running, blocking;
+        };
+        std::vector<Change> changes;
+        for (size_t i = 0; i < n; ++i) {
+            std::vector<StepFunction::Step> rn, ru;
+            addConjunct(m, ci.conjuncts[i], false, ci.endNs, rn, ru);
+            for (auto& s : rn)
+                changes.push_back({ s.timeNs, uint32_t(i), int8_t(s.value), 0, 0 });
+            for (auto& s : ru)
+                changes.push_back({ s.timeNs, uint32_t(i), 0, int8_t(s.value), 0 });
+            for (auto& [a, b] : blockingByConjunct[ci.conjuncts[i]]) {
+                changes.push_back({ int64_t(a), uint32_t(i), 0, 0, 1 });
+                changes.push_back({ int64_t(b), uint32_t(i), 0, 0, -1 });
+            }
+        }
+        std::sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) { return a.t < b.t; });
+        std::vector<int> runnable(n, 0), running(n, 0), blocking(n, 0);
+        for (size_t c = 0; c < changes.size();) {
+            const int64_t t = changes[c].t;
+            for (; c < changes.size() && changes[c].t == t; ++c) {
+                runnable[changes[c].i] += changes[c].runnable;
+                running[changes[c].i] += changes[c].running;
+                blocking[changes[c].i] += changes[c].blocking;
+            }
+            if (c == changes.size())
+                break;
+            const double dt = double(changes[c].t - t);
+            double waitingBefore = 0, blockingWaitingBefore = 0, pairs = 0, blockPairs = 0;
+            size_t nRunning = 0;
+            for (size_t i = 0; i < n; ++i) {
+                const bool run = running[i] > 0, wait = runnable[i] > 0 && !run;
+                if (run) {
+                    pairs += waitingBefore;
+                    blockPairs += blockingWaitingBefore;
+                    ++nRunning;
+                }
+                waitingBefore += wait;
+                blockingWaitingBefore += wait && blocking[i] > 0;
+            }
+            const double idle = double(n - nRunning);
+            o.outOfOrder += pairs * dt;
+            o.blocking += blockPairs * dt;
+            o.eitherRunning += (double(n) * double(n - 1) / 2 - idle * (idle - 1) / 2) * dt;
+        }
+        return o;
+    }
+
+    void computeScheduling(const ParModel& m, Range r, MetricSection& section)
+    {
+        // Suspended-wait intervals, registered on the producing conjunct and all its ancestors.
+        std::vector<std::vector<std::pair<uint64_t, uint64_t>>> blocking(m.conjuncts.size());
+        for (const FutureInstance& f : m.futures) {
+            if (!f.signalled || f.signalConjunct == kNoIndex)
+                continue;
+            for (const FutureWait& w : f.waits) {
+                if (!w.suspended || w.timeNs >= f.signalNs)
+                    continue;
+                for (uint32_t k = f.signalConjunct; k != kNoIndex;
+                     k = m.conjunctions[m.conjuncts[k].conjunction].parentConjunct)
+                    blocking[k].push_back({ w.timeNs, f.signalNs });
+            }
+        }
+        std::vector<OutOfOrder> per(m.conjunctions.size());
+        tbb::parallel_for(size_t(0), m.conjunctions.size(), [&](size_t j) {
+            if (m.conjunctions[j].complete && r.contains(m.conjunctions[j].startNs))
+                per[j] = outOfOrder(m, uint32_t(j), blocking);
+        });
+        struct Group {
+            std::vector<double> probability, blocks;
+            OutOfOrder total;
+        };
+        std::map<std::string, Group> groups;
+        Group all;
+        for (size_t j = 0; j < per.size(); ++j) {
+            const ConjunctionInstance& ci = m.conjunctions[j];
+            if (!ci.complete || !r.contains(ci.startNs) || ci.conjuncts.size() < 2)
+                continue;
+            Group& g = groups[m.staticName(ci.staticId)];
+            for (Group* x : { &g, &all }) {
+                x->total.outOfOrder += per[j].outOfOrder;
+                x->total.eitherRunning += per[j].eitherRunning;
+                x->total.blocking += per[j].blocking;
+                if (per[j].eitherRunning > 0)
+                    x->probability.push_back(per[j].outOfOrder / per[j].eitherRunning);
+                if (per[j].outOfOrder > 0)
+                    x->blocks.push_back(per[j].blocking / per[j].outOfOrder);
+            }
+        }
+        auto emit = [&](const std::string& id, const Group& g) {
+            MetricGroup out { id, {} };
+            MetricValue p;
+            p.fields = { { "out_of_order_ns", g.total.outOfOrder }, { "either_running_ns", g.total.eitherRunning },
+                { "probability", ratio(g.total.outOfOrder, g.total.eitherRunning) } };
+            p.subStats.push_back({ "per_instance", Stat::of(g.probability) });
+            out.metrics.push_back({ "OUT_OF_ORDER_PROBABILITY", p });
+            MetricValue b;
+            b.fields
+                = { { "blocking_ns", g.total.blocking }, { "fraction", ratio(g.total.blocking, g.total.outOfOrder) } };
+            b.subStats.push_back({ "per_instance", Stat::of(g.blocks) });
+            out.metrics.push_back({ "OUT_OF_ORDER_SCHEDULING_BLOCKS_ANOTHER_CONTEXT", b });
+            section.groups.push_back(std::move(out));
+        };
+        emit("all", all);
+        for (const auto& [id, g] : groups)
+            emit(id, g);
+    }
+
+    struct InstanceValues {
+        bool use = false;
+        double time = 0;
+        double rsMax = 0, rsAvg = 0, rdMax = 0, rdAvg = 0, nsMax = 0, nsAvg = 0, ndMax = 0, ndAvg = 0, avMax = 0,
+               avAvg = 0;
+        double continueOnBefore = 0, continueOnLast = 0;
+    };
+
+} // namespace
+
+Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
+{
+    Metrics out;
+    out.options = options;
+    out.trace = { trace.path, trace.fileSize, trace.engines.size(), trace.firstTimeNs, trace.lastTimeNs,
+        trace.eventCount(), {} };
+    for (const auto& w : trace.warnings)
+        out.trace.warnings.push_back(w.message + " (at byte " + std::to_string(w.byteOffset) + ")");
+
+    out.engineStates = computeEngineStates(trace);
+    out.model = buildParModel(trace);
+    out.cpusOverTime = cpusOverTime(out.engineStates);
+    const ParModel& m = out.model;
+    const size_t nEngines = trace.engines.size();
+    const uint64_t first = out.engineStates.firstNs, last = out.engineStates.lastNs;
+    Range r { std::max(options.fromNs, first), std::min(options.toNs, last) };
+    if (r.to < r.from)
+        r.to = r.from;
+
+    // ---- curves over time -------------------------------------------------------------------
+    {
+        std::vector<StepFunction::Step> runnable, blocked;
+        for (const auto& ctx : m.contexts)
+            for (size_t i = 0; i < ctx.segments.size(); ++i) {
+                const auto& seg = ctx.segments[i];
+                const uint64_t end = i + 1 < ctx.segments.size() ? ctx.segments[i + 1].startNs : last;
+                auto* v = seg.state == ContextState::Runnable ? &runnable
+                    : seg.state == ContextState::Blocked      ? &blocked
+                                                              : nullptr;
+                if (v && end > seg.startNs) {
+                    v->push_back({ I(seg.startNs), 1 });
+                    v->push_back({ I(end), -1 });
+                }
+            }
+        out.contextsRunnable = StepFunction::fromDeltas(std::move(runnable), I(first), I(last));
+        out.contextsBlocked = StepFunction::fromDeltas(std::move(blocked), I(first), I(last));
+        std::vector<std::vector<StepFunction::Step>> deque(nEngines);
+        for (const auto& d : m.dequeChanges)
+            if (d.engine < nEngines)
+                deque[d.engine].push_back({ I(d.timeNs), d.delta });
+        out.sparkDequeSize.resize(nEngines);
+        tbb::parallel_for(size_t(0), nEngines, [&](size_t e) {
+            out.sparkDequeSize[e] = StepFunction::fromDeltas(std::move(deque[e]), I(first), I(last));
+        });
+    }
+
+    // ---- per-engine scans -------------------------------------------------------------------
+    std::vector<EngineScan> scans(nEngines);
+    tbb::parallel_for(size_t(0), nEngines, [&](size_t e) { scans[e] = scanEngine(trace, uint16_t(e), r); });
+
+    // ---- GC collections: the union over engines of Gc intervals --------------------------------
+    std::vector<std::pair<uint64_t, uint64_t>> gcs;
+    {
+        std::vector<std::pair<uint64_t, uint64_t>> all;
+        for (const auto& engine : out.engineStates.engines)
+            for (const auto& s : engine)
+                if (s.state == EngineState::Gc)
+                    all.push_back({ s.startNs, s.endNs });
+        std::sort(all.begin(), all.end());
+        for (const auto& iv : all) {
+            if (!gcs.empty() && iv.first <= gcs.back().second)
+                gcs.back().second = std::max(gcs.back().second, iv.second);
+            else
+                gcs.push_back(iv);
+        }
+    }
+
+    MetricSection program { "program", {} };
+    MetricGroup all { "all", {} };
+    {
+        MetricValue cpus;
+        cpus.fields.push_back({ "max", out.cpusOverTime.max(I(r.from), I(r.to)) });
+        cpus.fields.push_back({ "average", out.cpusOverTime.average(I(r.from), I(r.to)) });
+        const auto levels = out.cpusOverTime.timeAtEachValue(I(r.from), I(r.to));
+        const double span = double(r.to - r.from);
+        for (size_t k = 0; k <= nEngines; ++k) {
+            auto it = levels.find(I(k));
+            cpus.fields.push_back({ "fraction_at_" + std::to_string(k),
+                it == levels.end() || span == 0 ? 0.0 : double(it->second) / span });
+        }
+        all.metrics.push_back({ "CPUS_OVER_TIME", cpus });
+    }
+    std::vector<double> gcDurations;
+    uint64_t gcTotal = 0;
+    for (const auto& g : gcs) {
+        const uint64_t d = overlap(g.first, g.second, r.from, r.to);
+        if (d > 0) {
+            gcDurations.push_back(double(d));
+            gcTotal += d;
+        }
+    }
+    all.metrics.push_back({ "GC_STATS", statValue(gcDurations) });
+    const uint64_t total = r.to - r.from;
+    all.metrics.push_back({ "MUTATOR_VS_GC_TIME",
+        fieldsValue(
+            { { "total_ns", I(total) }, { "gc_ns", I(gcTotal) }, { "mutator_ns", I(total - std::min(total, gcTotal)) },
+                { "gc_fraction", ratio(double(gcTotal), double(total)) },
+                { "productivity", total == 0 ? 0.0 : 1.0 - ratio(double(gcTotal), double(total)) } }) });
+    const int64_t userNs = out.cpusOverTime.integral(I(r.from), I(r.to));
+    if (options.callCount && *options.callCount > 0)
+        all.metrics.push_back({ "NANOSECS_PER_CALL",
+            fieldsValue({ { "value", double(userNs) / double(*options.callCount) },
+                { "call_count", I(*options.callCount) }, { "user_time_ns", userNs } }) });
+    {
+        EngineScan sum;
+        for (const auto& s : scans) {
+            sum.created += sparkCountsField(s, 0);
+            sum.runLocal += s.runLocal;
+            sum.stolen += s.stolen;
+            sum.dud += sparkCountsField(s, 1);
+            sum.overflowed += sparkCountsField(s, 2);
+            sum.fizzled += sparkCountsField(s, 5);
+            sum.gcd += sparkCountsField(s, 4);
+        }
+        MetricValue v = sparkCounts(sum);
+        uint64_t converted = 0;
+        for (const auto& s : scans)
+            converted += sparkCountsField(s, 3);
+        for (auto& [k, f] : v.fields)
+            if (k == "converted")
+                f = I(converted);
+        all.metrics.push_back({ "SPARK_COUNTS", v });
+    }
+    all.metrics.push_back({ "CONTEXT_COUNTS",
+        fieldsValue({ { "created", I(m.contextsCreated) }, { "reused", I(m.contextsReused) },
+            { "released", I(m.contextsReleased) }, { "runnable_max", out.contextsRunnable.max(I(r.from), I(r.to)) },
+            { "runnable_average", out.contextsRunnable.average(I(r.from), I(r.to)) },
+            { "blocked_max", out.contextsBlocked.max(I(r.from), I(r.to)) },
+            { "blocked_average", out.contextsBlocked.average(I(r.from), I(r.to)) } }) });
+    all.metrics.push_back({ "INCOMPLETE_INSTANCES",
+        fieldsValue({ { "conjunctions", I(m.incompleteConjunctions) }, { "conjuncts", I(m.incompleteConjuncts) },
+            { "futures", I(m.incompleteFutures) }, { "problems", I(m.problems.size()) } }) });
+
+    // ---- GHC: heap figures (49-51) and the per-generation GC table (53) -----------------------
+    {
+        bool anyHeap = false;
+        uint64_t maxSize = 0, maxLive = 0, allocLast = 0, allocBefore = 0;
+        struct Gen {
+            uint64_t collections = 0, parallel = 0;
+            std::vector<double> pauses;
+        };
+        std::map<uint16_t, Gen> gens;
+        auto visit = [&](const Event& e) {
+            const uint64_t t = e.timeNs;
+            switch (e.type) {
+            case ev::HeapAllocated:
+            case ev::HeapSize:
+            case ev::HeapLive: {
+                const uint64_t v = trace.payload(e).u64(4);
+                if (e.type == ev::HeapAllocated && t < r.from)
+                    allocBefore = std::max(allocBefore, v);
+                if (!r.contains(t))
+                    break;
+                anyHeap = true;
+                if (e.type == ev::HeapAllocated)
+                    allocLast = std::max(allocLast, v);
+                else if (e.type == ev::HeapSize)
+                    maxSize = std::max(maxSize, v);
+                else
+                    maxLive = std::max(maxLive, v);
+                break;
+            }
+            case ev::GcStatsGhc: {
+                if (!r.contains(t))
+                    break;
+                const Payload p = trace.payload(e);
+                Gen& g = gens[p.u16(4)];
+                ++g.collections;
+                if (p.u32(30) > 1)
+                    ++g.parallel;
+                // The collection this report belongs to: the last one starting at or before it.
+                auto it = std::upper_bound(
+                    gcs.begin(), gcs.end(), t, [](uint64_t x, const auto& c) { return x < c.first; });
+                if (it != gcs.begin())
+                    g.pauses.push_back(double(std::prev(it)->second - std::prev(it)->first));
+                break;
+            }
+            default:
+                break;
+            }
+        };
+        for (const auto& e : trace.global)
+            visit(e);
+        for (const auto& engine : trace.engines)
+            for (const auto& e : engine)
+                visit(e);
+        if (anyHeap) {
+            const uint64_t allocated = allocLast - std::min(allocLast, allocBefore);
+            const double mutatorSeconds = double(total - std::min(total, gcTotal)) / 1e9;
+            all.metrics.push_back({ "HEAP",
+                fieldsValue({ { "max_heap_size_bytes", I(maxSize) }, { "max_live_bytes", I(maxLive) },
+                    { "total_allocated_bytes", I(allocated) },
+                    { "allocation_rate_bytes_per_s",
+                        mutatorSeconds == 0 ? 0.0 : double(allocated) / mutatorSeconds } }) });
+        }
+        program.groups.push_back(std::move(all));
+        for (auto& [gen, g] : gens) {
+            const Stat pauses = Stat::of(g.pauses);
+            program.groups.push_back({ "gen" + std::to_string(gen),
+                { { "GC_GENERATION",
+                    fieldsValue({ { "collections", I(g.collections) }, { "parallel_collections", I(g.parallel) },
+                        { "elapsed_ns", pauses.sum }, { "mean_pause_ns", pauses.mean },
+                        { "max_pause_ns", pauses.max } }) } } });
+        }
+    }
+
+    // ---- engines ----------------------------------------------------------------------------
+    MetricSection engines { "engines", {} };
+    {
+        std::vector<uint64_t> work;
+        for (const auto& s : scans)
+            work.insert(work.end(), s.workTimes.begin(), s.workTimes.end());
+        std::sort(work.begin(), work.end());
+        // Steal contention: attempts of all engines, grouped by transitive overlap.
+        std::vector<EngineScan::Attempt> attempts;
+        for (const auto& s : scans)
+            attempts.insert(attempts.end(), s.steals.begin(), s.steals.end());
+        std::sort(attempts.begin(), attempts.end(),
+            [](const auto& a, const auto& b) { return std::tie(a.start, a.engine) < std::tie(b.start, b.engine); });
+        struct Contention {
+            uint64_t attempts = 0, conflicts = 0, productive = 0;
+            std::vector<double> durations;
+            std::map<size_t, std::pair<uint64_t, uint64_t>> byEngines; // engines -> (count, duration)
+        };
+        std::vector<Contention> perEngine(nEngines + 1); // last = total
+        for (size_t i = 0; i < attempts.size();) {
+            size_t j = i;
+            uint64_t end = attempts[i].end;
+            while (j + 1 < attempts.size() && attempts[j + 1].start < end)
+                end = std::max(end, attempts[++j].end);
+            std::vector<uint16_t> involved;
+            bool productive = false;
+            for (size_t k = i; k <= j; ++k) {
+                involved.push_back(attempts[k].engine);
+                productive = productive || attempts[k].productive;
+                if (attempts[k].engine < nEngines)
+                    ++perEngine[attempts[k].engine].attempts;
+                ++perEngine[nEngines].attempts;
+            }
+            std::sort(involved.begin(), involved.end());
+            involved.erase(std::unique(involved.begin(), involved.end()), involved.end());
+            if (involved.size() >= 2) {
+                const uint64_t d = end - attempts[i].start;
+                auto record = [&](Contention& c) {
+                    ++c.conflicts;
+                    c.productive += productive;
+                    c.durations.push_back(double(d));
+                    c.byEngines[involved.size()].first += 1;
+                    c.byEngines[involved.size()].second += d;
+                };
+                for (uint16_t e : involved)
+                    if (e < nEngines)
+                        record(perEngine[e]);
+                record(perEngine[nEngines]);
+            }
+            i = j + 1;
+        }
+        auto contentionValue = [](const Contention& c) {
+            const Stat d = Stat::of(c.durations);
+            MetricValue v = fieldsValue({ { "attempts", I(c.attempts) }, { "conflicts", I(c.conflicts) },
+                { "productive_conflicts", I(c.productive) },
+                { "conflicts_per_attempt", ratio(double(c.conflicts), double(c.attempts)) },
+                { "productive_conflicts_per_attempt", ratio(double(c.productive), double(c.attempts)) },
+                { "conflict_time_total_ns", d.sum }, { "conflict_time_mean_ns", d.mean },
+                { "conflict_time_max_ns", d.max } });
+            for (const auto& [n, cd] : c.byEngines) {
+                v.fields.push_back(
+                    { "share_count_" + std::to_string(n) + "_engines", ratio(double(cd.first), double(c.conflicts)) });
+                v.fields.push_back({ "share_time_" + std::to_string(n) + "_engines", ratio(double(cd.second), d.sum) });
+            }
+            return v;
+        };
+        auto searchValue = [](const std::array<uint64_t, 3>& tries, const std::array<uint64_t, 3>& ok) {
+            MetricValue v;
+            const char* names[] = { "global_queue", "local_deque", "steal" };
+            for (size_t i = 0; i < 3; ++i) {
+                v.fields.push_back({ std::string(names[i]) + "_tries", I(tries[i]) });
+                v.fields.push_back({ std::string(names[i]) + "_successes", I(ok[i]) });
+                v.fields.push_back({ std::string(names[i]) + "_success_rate", ratio(double(ok[i]), double(tries[i])) });
+            }
+            return v;
+        };
+        std::array<uint64_t, 3> allTries {}, allOk {};
+        std::vector<double> allFind, allSleep, allWake;
+        std::array<uint64_t, kEngineStateCount> allStates {};
+        for (size_t e = 0; e < nEngines; ++e) {
+            const EngineScan& s = scans[e];
+            MetricGroup g { std::to_string(e), {} };
+            const auto st = out.engineStates.timeInStates(e, r.from, r.to);
+            MetricValue states;
+            for (size_t i = 0; i < kEngineStateCount; ++i) {
+                states.fields.push_back({ std::string(engineStateName(EngineState(i))) + "_ns", I(st[i]) });
+                allStates[i] += st[i];
+            }
+            g.metrics.push_back({ "ENGINE_STATE_TIME", states });
+            g.metrics.push_back({ "SPARK_COUNTS", sparkCounts(s) });
+            g.metrics.push_back({ "SPARK_DEQUE_SIZE", curveSummary(out.sparkDequeSize[e], r) });
+            g.metrics.push_back({ "ENGINE_SEARCH_SUCCESS", searchValue(s.tries, s.successes) });
+            g.metrics.push_back({ "ENGINE_TIME_TO_FIND_WORK", statValue(s.timeToFind) });
+            g.metrics.push_back({ "ENGINE_TIME_TO_SLEEP", statValue(s.timeToSleep) });
+            // Wake latency: per woken sleep, wake time - the first work made available during it.
+            std::vector<double> wake;
+            for (const auto& iv : out.engineStates.engines[e])
+                if (iv.state == EngineState::Sleeping && iv.endNs < last && r.contains(iv.endNs)) {
+                    auto w = std::lower_bound(work.begin(), work.end(), iv.startNs);
+                    if (w != work.end() && *w < iv.endNs)
+                        wake.push_back(double(iv.endNs - *w));
+                }
+            g.metrics.push_back({ "ENGINE_WAKE_LATENCY", statValue(wake) });
+            g.metrics.push_back({ "STEAL_CONTENTION", contentionValue(perEngine[e]) });
+            for (size_t i = 0; i < 3; ++i) {
+                allTries[i] += s.tries[i];
+                allOk[i] += s.successes[i];
+            }
+            allFind.insert(allFind.end(), s.timeToFind.begin(), s.timeToFind.end());
+            allSleep.insert(allSleep.end(), s.timeToSleep.begin(), s.timeToSleep.end());
+            allWake.insert(allWake.end(), wake.begin(), wake.end());
+            engines.groups.push_back(std::move(g));
+        }
+        MetricGroup t { "all", {} };
+        MetricValue states;
+        for (size_t i = 0; i < kEngineStateCount; ++i)
+            states.fields.push_back({ std::string(engineStateName(EngineState(i))) + "_ns", I(allStates[i]) });
+        t.metrics.push_back({ "ENGINE_STATE_TIME", states });
+        t.metrics.push_back({ "ENGINE_SEARCH_SUCCESS", searchValue(allTries, allOk) });
+        t.metrics.push_back({ "ENGINE_TIME_TO_FIND_WORK", statValue(allFind) });
+        t.metrics.push_back({ "ENGINE_TIME_TO_SLEEP", statValue(allSleep) });
+        t.metrics.push_back({ "ENGINE_WAKE_LATENCY", statValue(allWake) });
+        t.metrics.push_back({ "STEAL_CONTENTION", contentionValue(perEngine[nEngines]) });
+        uint64_t resumes = 0, same = 0;
+        for (const auto& rs : m.resumes)
+            if (r.contains(rs.timeNs)) {
+                ++resumes;
+                same += rs.fromEngine == rs.toEngine;
+            }
+        t.metrics.push_back({ "CONTEXT_RESUME_LOCALITY",
+            fieldsValue({ { "resumes", I(resumes) }, { "same_engine", I(same) },
+                { "fraction", ratio(double(same), double(resumes)) } }) });
+        engines.groups.push_back(std::move(t));
+    }
+
+    // ---- conjunctions and conjuncts ---------------------------------------------------------
+    MetricSection conjunctions { "conjunctions", {} }, conjunctsSection { "conjuncts", {} };
+    std::vector<InstanceValues> iv(m.conjunctions.size());
+    tbb::parallel_for(size_t(0), m.conjunctions.size(), [&](size_t j) {
+        const ConjunctionInstance& ci = m.conjunctions[j];
+        if (!ci.complete || !r.contains(ci.startNs))
+            return;
+        InstanceValues& v = iv[j];
+        v.use = true;
+        const auto c = conjunctionCurves(m, out.cpusOverTime, nEngines, uint32_t(j));
+        const I a = I(ci.startNs), b = I(ci.endNs);
+        v.time = double(ci.endNs - ci.startNs);
+        v.rsMax = double(c.runnableSelf.max(a, b)), v.rsAvg = c.runnableSelf.average(a, b);
+        v.rdMax = double(c.runnableSelfAndDesc.max(a, b)), v.rdAvg = c.runnableSelfAndDesc.average(a, b);
+        v.nsMax = double(c.runningSelf.max(a, b)), v.nsAvg = c.runningSelf.average(a, b);
+        v.ndMax = double(c.runningSelfAndDesc.max(a, b)), v.ndAvg = c.runningSelfAndDesc.average(a, b);
+        v.avMax = double(c.availCpus.max(a, b)), v.avAvg = c.availCpus.average(a, b);
+        v.continueOnBefore = ci.endEngine == ci.startEngine ? 1.0 : 0.0;
+        uint32_t lastConjunct = ci.conjuncts.front();
+        for (uint32_t k : ci.conjuncts)
+            if (m.conjuncts[k].endNs >= m.conjuncts[lastConjunct].endNs)
+                lastConjunct = k;
+        v.continueOnLast = m.conjuncts[lastConjunct].endEngine == ci.endEngine ? 1.0 : 0.0;
+    });
+    {
+        struct ConjGroup {
+            uint64_t complete = 0, incomplete = 0;
+            std::vector<double> time, rsMax, rsAvg, rdMax, rdAvg, nsMax, nsAvg, ndMax, ndAvg, avMax, avAvg, before,
+                lastv, running;
+        };
+        struct ConjunctGroup {
+            std::vector<double> asSpark, asContext, blocked, runnable, running, after;
+        };
+        std::map<std::string, ConjGroup> groups;
+        std::map<std::pair<std::string, uint32_t>, ConjunctGroup> cgroups;
+        std::vector<double> allRunning;
+        for (size_t j = 0; j < m.conjunctions.size(); ++j) {
+            const ConjunctionInstance& ci = m.conjunctions[j];
+            if (!r.contains(ci.startNs))
+                continue;
+            const std::string name = m.staticName(ci.staticId);
+            ConjGroup& g = groups[name];
+            if (!iv[j].use) {
+                ++g.incomplete;
+                continue;
+            }
+            ++g.complete;
+            const InstanceValues& v = iv[j];
+            g.time.push_back(v.time);
+            g.rsMax.push_back(v.rsMax), g.rsAvg.push_back(v.rsAvg), g.rdMax.push_back(v.rdMax),
+                g.rdAvg.push_back(v.rdAvg);
+            g.nsMax.push_back(v.nsMax), g.nsAvg.push_back(v.nsAvg), g.ndMax.push_back(v.ndMax),
+                g.ndAvg.push_back(v.ndAvg);
+            g.avMax.push_back(v.avMax), g.avAvg.push_back(v.avAvg);
+            g.before.push_back(v.continueOnBefore), g.lastv.push_back(v.continueOnLast);
+            for (uint32_t k : ci.conjuncts) {
+                const ConjunctInstance& cj = m.conjuncts[k];
+                ConjunctGroup& cg = cgroups[{ name, cj.position }];
+                if (cj.fromSpark)
+                    cg.asSpark.push_back(double(cj.startNs - cj.sparkCreateNs));
+                cg.asContext.push_back(double(cj.endNs - cj.startNs));
+                const auto split = conjunctTimeSplit(m, k);
+                cg.blocked.push_back(double(split[0]));
+                cg.runnable.push_back(double(split[1]));
+                cg.running.push_back(double(split[2]));
+                cg.after.push_back(double(ci.endNs - cj.endNs));
+                g.running.push_back(double(split[2]));
+                allRunning.push_back(double(split[2]));
+            }
+        }
+        auto curve = [](const std::vector<double>& mx, const std::vector<double>& avg) {
+            MetricValue v;
+            v.subStats.push_back({ "max", Stat::of(mx) });
+            v.subStats.push_back({ "average", Stat::of(avg) });
+            return v;
+        };
+        for (auto& [name, g] : groups) {
+            MetricGroup out { name, {} };
+            out.metrics.push_back(
+                { "INSTANCES", fieldsValue({ { "complete", I(g.complete) }, { "incomplete", I(g.incomplete) } }) });
+            out.metrics.push_back({ "PARCONJ_TIME", statValue(g.time) });
+            out.metrics.push_back({ "PARCONJ_RUNNABLE_SELF", curve(g.rsMax, g.rsAvg) });
+            out.metrics.push_back({ "PARCONJ_RUNNABLE_SELF_AND_DESC", curve(g.rdMax, g.rdAvg) });
+            out.metrics.push_back({ "PARCONJ_RUNNING_SELF", curve(g.nsMax, g.nsAvg) });
+            out.metrics.push_back({ "PARCONJ_RUNNING_SELF_AND_DESC", curve(g.ndMax, g.ndAvg) });
+            out.metrics.push_back({ "PARCONJ_AVAIL_CPUS", curve(g.avMax, g.avAvg) });
+            out.metrics.push_back({ "PARCONJ_CONTINUE_ON_BEFORE", statValue(g.before) });
+            out.metrics.push_back({ "PARCONJ_CONTINUE_ON_LAST", statValue(g.lastv) });
+            out.metrics.push_back({ "CONJUNCT_GRANULARITY", granularity(g.running) });
+            conjunctions.groups.push_back(std::move(out));
+        }
+        if (options.instances)
+            for (size_t j = 0; j < m.conjunctions.size(); ++j) {
+                const ConjunctionInstance& ci = m.conjunctions[j];
+                if (!r.contains(ci.startNs))
+                    continue;
+                const InstanceValues& v = iv[j];
+                MetricGroup g { "instance:" + std::to_string(j), {} };
+                g.metrics.push_back({ "INSTANCE",
+                    fieldsValue({ { "static_id", m.staticName(ci.staticId) }, { "dyn_id", I(ci.dynId) },
+                        { "start_ns", I(ci.startNs) }, { "end_ns", ci.ended ? I(ci.endNs) : I(-1) },
+                        { "conjuncts", I(ci.conjuncts.size()) },
+                        { "parent_instance",
+                            ci.parentConjunct == kNoIndex ? I(-1) : I(m.conjuncts[ci.parentConjunct].conjunction) },
+                        { "complete", I(ci.complete) } }) });
+                if (v.use) {
+                    g.metrics.push_back({ "PARCONJ_TIME", fieldsValue({ { "value", v.time } }) });
+                    g.metrics.push_back(
+                        { "PARCONJ_RUNNABLE_SELF", fieldsValue({ { "max", v.rsMax }, { "average", v.rsAvg } }) });
+                    g.metrics.push_back({ "PARCONJ_RUNNABLE_SELF_AND_DESC",
+                        fieldsValue({ { "max", v.rdMax }, { "average", v.rdAvg } }) });
+                    g.metrics.push_back(
+                        { "PARCONJ_RUNNING_SELF", fieldsValue({ { "max", v.nsMax }, { "average", v.nsAvg } }) });
+                    g.metrics.push_back({ "PARCONJ_RUNNING_SELF_AND_DESC",
+                        fieldsValue({ { "max", v.ndMax }, { "average", v.ndAvg } }) });
+                    g.metrics.push_back(
+                        { "PARCONJ_AVAIL_CPUS", fieldsValue({ { "max", v.avMax }, { "average", v.avAvg } }) });
+                }
+                conjunctions.groups.push_back(std::move(g));
+            }
+        for (auto& [key, cg] : cgroups) {
+            MetricGroup out { key.first + "/" + std::to_string(key.second), {} };
+            if (!cg.asSpark.empty())
+                out.metrics.push_back({ "CONJUNCT_TIME_AS_SPARK", statValue(cg.asSpark) });
+            out.metrics.push_back({ "CONJUNCT_TIME_AS_CONTEXT", statValue(cg.asContext) });
+            out.metrics.push_back({ "CONJUNCT_TIME_BLOCKED", statValue(cg.blocked) });
+            out.metrics.push_back({ "CONJUNCT_TIME_RUNNABLE", statValue(cg.runnable) });
+            out.metrics.push_back({ "CONJUNCT_TIME_RUNNING", statValue(cg.running) });
+            out.metrics.push_back({ "CONJUNCT_TIME_AFTER", statValue(cg.after) });
+            conjunctsSection.groups.push_back(std::move(out));
+        }
+        program.groups.front().metrics.push_back({ "CONJUNCT_GRANULARITY", granularity(allRunning) });
+    }
+
+    // ---- futures ----------------------------------------------------------------------------
+    MetricSection futures { "futures", {} };
+    {
+        struct FutureGroup {
+            std::vector<double> first, allw, waitedEnd, signalEnd;
+            uint64_t firstSuspended = 0, firstTotal = 0, allSuspended = 0, allTotal = 0, incomplete = 0;
+        };
+        std::map<std::string, FutureGroup> groups;
+        for (const FutureInstance& f : m.futures) {
+            if (f.conjunction == kNoIndex || !r.contains(m.conjunctions[f.conjunction].startNs))
+                continue;
+            const std::string key
+                = m.staticName(m.conjunctions[f.conjunction].staticId) + "/" + m.stringOr(f.nameId, "var#");
+            FutureGroup& g = groups[key];
+            if (!f.complete) {
+                ++g.incomplete;
+                continue;
+            }
+            std::vector<uint32_t> seen; // consuming conjuncts (first waits)
+            bool anySuspended = false;
+            for (const FutureWait& w : f.waits) {
+                const double d = double(I(w.timeNs) - I(f.signalNs));
+                g.allw.push_back(d);
+                ++g.allTotal;
+                g.allSuspended += w.suspended;
+                anySuspended = anySuspended || w.suspended;
+                const uint32_t who = w.conjunct != kNoIndex ? w.conjunct : kNoIndex - 1 - w.context;
+                if (std::find(seen.begin(), seen.end(), who) == seen.end()) {
+                    seen.push_back(who);
+                    g.first.push_back(d);
+                    ++g.firstTotal;
+                    g.firstSuspended += w.suspended;
+                }
+            }
+            if (f.signalConjunct != kNoIndex && m.conjuncts[f.signalConjunct].ended) {
+                const double d = double(I(m.conjuncts[f.signalConjunct].endNs) - I(f.signalNs));
+                g.signalEnd.push_back(d);
+                if (anySuspended)
+                    g.waitedEnd.push_back(d);
+            }
+        }
+        for (auto& [key, g] : groups) {
+            MetricGroup out { key, {} };
+            out.metrics.push_back({ "INSTANCES",
+                fieldsValue({ { "complete", I(g.signalEnd.size()) }, { "incomplete", I(g.incomplete) } }) });
+            out.metrics.push_back({ "FUTURE_SUSPEND_TIME_FIRST_WAITS", statValue(g.first) });
+            out.metrics.push_back({ "FUTURE_SUSPEND_TIME_ALL_WAITS", statValue(g.allw) });
+            out.metrics.push_back({ "FUTURE_SUSPEND_PROBABILITY_FIRST_WAIT",
+                fieldsValue(
+                    { { "suspended", I(g.firstSuspended) }, { "no_suspend", I(g.firstTotal - g.firstSuspended) },
+                        { "probability", ratio(double(g.firstSuspended), double(g.firstTotal)) } }) });
+            out.metrics.push_back({ "FUTURE_SUSPEND_PROBABILITY_ALL_WAITS",
+                fieldsValue({ { "suspended", I(g.allSuspended) }, { "no_suspend", I(g.allTotal - g.allSuspended) },
+                    { "probability", ratio(double(g.allSuspended), double(g.allTotal)) } }) });
+            out.metrics.push_back({ "WAITED_FUTURE_SIGNAL_TO_CONJUNCT_END_TIME", statValue(g.waitedEnd) });
+            out.metrics.push_back({ "FUTURE_SIGNAL_TO_CONJUNCT_END_TIME", statValue(g.signalEnd) });
+            futures.groups.push_back(std::move(out));
+        }
+    }
+
+    MetricSection scheduling { "scheduling", {} };
+    computeScheduling(m, r, scheduling);
+
+    out.sections.push_back(std::move(program));
+    out.sections.push_back(std::move(engines));
+    out.sections.push_back(std::move(conjunctions));
+    out.sections.push_back(std::move(conjunctsSection));
+    out.sections.push_back(std::move(futures));
+    out.sections.push_back(std::move(scheduling));
+    return out;
+}
+
+} // namespace sparkscope::core

@@ -1,0 +1,530 @@
+// The pre-pass of metrics.md: one forward walk in global time order that renames reused dynamic ids
+// apart and reconstructs conjunction instances, conjuncts, futures and context timelines (rules in
+// par_model.h). Why one sequential pass rather than per-engine parallel work: conjunctions, sparks
+// and futures cross engines (a spark created on one engine runs on another), so the walk needs the
+// global order; it does O(1) hash-map work per event, and everything after it (metrics.cpp) is
+// parallel per static id.
+#include "sparkscope/core/par_model.h"
+
+#include "sparkscope/core/engine_states.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <unordered_set>
+
+namespace sparkscope::core {
+
+std::string ParModel::stringOr(uint32_t id, const char* prefix) const
+{
+    auto it = strings.find(id);
+    if (it != strings.end())
+        return it->second;
+    return std::string(prefix) + std::to_string(id);
+}
+
+std::string ParModel::staticName(uint32_t staticId) const { return stringOr(staticId, "static#"); }
+
+std::array<uint64_t, 4> ParModel::contextTimeInStates(uint32_t contextIndex, uint64_t a, uint64_t b) const
+{
+    std::array<uint64_t, 4> out {};
+    if (contextIndex >= contexts.size() || b <= a)
+        return out;
+    const auto& segs = contexts[contextIndex].segments;
+    auto it = std::upper_bound(
+        segs.begin(), segs.end(), a, [](uint64_t t, const ContextSegment& s) { return t < s.startNs; });
+    if (it != segs.begin())
+        --it;
+    for (; it != segs.end() && it->startNs < b; ++it) {
+        const uint64_t next = (it + 1 != segs.end()) ? (it + 1)->startNs : std::max(endNs, b);
+        const uint64_t from = std::max(a, it->startNs), to = std::min(b, next);
+        if (to > from)
+            out[static_cast<size_t>(it->state)] += to - from;
+    }
+    return out;
+}
+
+namespace {
+
+    bool isBlockingStatus(uint16_t status) { return status == 4 || (status >= 6 && status <= 18) || status == 20; }
+
+    class Builder {
+    public:
+        Builder(const Trace& trace, ParModel& m)
+            : m_trace(trace)
+            , m(m)
+        {
+            m.endNs = trace.lastTimeNs;
+            m_engines.resize(trace.engines.size());
+        }
+
+        void run()
+        {
+            m_trace.forEachInTimeOrder([&](const Event& e) { onEvent(e); });
+            finish();
+        }
+
+    private:
+        struct EngineCursor {
+            uint32_t running = kNoIndex; // context index
+            uint32_t pendingConjunct = kNoIndex; // spark started, waiting for a context
+        };
+        struct ContextCursor {
+            ContextState state = ContextState::Runnable;
+            uint16_t engine = kNoEngine;
+            std::vector<uint32_t> stack; // conjunct indexes, innermost last
+            std::vector<uint32_t> pendingFutures;
+            bool suspendedWait = false;
+            uint64_t suspendedAtNs = 0;
+            uint16_t suspendedEngine = kNoEngine;
+            uint16_t lastEngine = kNoEngine; // where it last ran
+            bool wokenBlocked = false; // made runnable after blocking, not yet running again
+        };
+
+        void problem(const Event& e, std::string message)
+        {
+            m.problems.push_back({ e.timeNs, e.engine, std::move(message), false });
+        }
+
+        uint32_t context(uint32_t id, uint64_t t, bool createFresh = false)
+        {
+            auto it = m_contextById.find(id);
+            if (it != m_contextById.end() && !(createFresh && m_ctx[it->second].state == ContextState::Finished))
+                return it->second;
+            const uint32_t index = static_cast<uint32_t>(m.contexts.size());
+            m.contexts.push_back({ id, { { t, ContextState::Runnable, kNoEngine, kNoIndex } } });
+            m_ctx.emplace_back();
+            m_contextById[id] = index;
+            return index;
+        }
+
+        // Records the context's (state, engine, top) at t if it changed.
+        void touch(uint32_t c, uint64_t t)
+        {
+            ContextCursor& cc = m_ctx[c];
+            const uint32_t top = cc.stack.empty() ? kNoIndex : cc.stack.back();
+            const uint16_t engine = cc.state == ContextState::Running ? cc.engine : kNoEngine;
+            auto& segs = m.contexts[c].segments;
+            const ContextSegment& last = segs.back();
+            if (last.state == cc.state && last.engine == engine && last.top == top)
+                return;
+            if (last.startNs == t)
+                segs.pop_back(); // zero-length piece: replaced
+            if (!segs.empty() && segs.back().state == cc.state && segs.back().engine == engine
+                && segs.back().top == top)
+                return;
+            segs.push_back({ t, cc.state, engine, top });
+        }
+
+        uint32_t runningOn(const Event& e) const
+        {
+            return e.engine < m_engines.size() ? m_engines[e.engine].running : kNoIndex;
+        }
+
+        uint32_t topOf(uint32_t c) const
+        {
+            return (c == kNoIndex || m_ctx[c].stack.empty()) ? kNoIndex : m_ctx[c].stack.back();
+        }
+
+        void bindConjunct(uint32_t conjunct, uint32_t c, uint64_t t)
+        {
+            m.conjuncts[conjunct].context = c;
+            m_ctx[c].stack.push_back(conjunct);
+            touch(c, t);
+        }
+
+        void onEvent(const Event& e)
+        {
+            const Payload p = m_trace.payload(e);
+            const uint64_t t = e.timeNs;
+            if (e.engine != kNoEngine && e.engine >= m_engines.size())
+                m_engines.resize(e.engine + 1u);
+            switch (e.type) {
+            case ev::InternString: {
+                if (p.size() >= 4) {
+                    std::string_view text = p.text(0).substr(0, p.size() - 4);
+                    while (!text.empty() && text.back() == '\0')
+                        text.remove_suffix(1);
+                    m.strings[p.u32(p.size() - 4)] = std::string(text);
+                }
+                break;
+            }
+            case ev::CreateThread:
+                ++m.contextsCreated;
+                context(p.u32(0), t, true);
+                break;
+            case ev::MerReuseContext:
+                ++m.contextsReused;
+                context(p.u32(0), t, true);
+                break;
+            case ev::MerReleaseContext: {
+                ++m.contextsReleased;
+                const uint32_t c = context(p.u32(0), t);
+                m_ctx[c].state = ContextState::Finished;
+                touch(c, t);
+                break;
+            }
+            case ev::RunThread: {
+                if (!e.hasEngine())
+                    break;
+                const uint32_t c = context(p.u32(0), t);
+                ContextCursor& cc = m_ctx[c];
+                EngineCursor& ec = m_engines[e.engine];
+                if (cc.state == ContextState::Running && cc.engine != e.engine)
+                    problem(e,
+                        "context " + std::to_string(p.u32(0)) + " runs on engine " + std::to_string(e.engine)
+                            + " while still running on engine " + std::to_string(cc.engine));
+                if (cc.state == ContextState::Running && cc.engine < m_engines.size()
+                    && m_engines[cc.engine].running == c)
+                    m_engines[cc.engine].running = kNoIndex;
+                if (ec.running != kNoIndex && ec.running != c) {
+                    // A lost STOP_THREAD: the previous context stops here.
+                    m_ctx[ec.running].state = ContextState::Runnable;
+                    touch(ec.running, t);
+                }
+                cc.suspendedWait = false;
+                if ((cc.state == ContextState::Blocked || cc.wokenBlocked) && cc.lastEngine != kNoEngine)
+                    m.resumes.push_back({ t, cc.lastEngine, e.engine });
+                cc.wokenBlocked = false;
+                cc.state = ContextState::Running;
+                cc.engine = e.engine;
+                cc.lastEngine = e.engine;
+                ec.running = c;
+                if (ec.pendingConjunct != kNoIndex) {
+                    const uint32_t k = ec.pendingConjunct;
+                    ec.pendingConjunct = kNoIndex;
+                    bindConjunct(k, c, t);
+                }
+                touch(c, t);
+                break;
+            }
+            case ev::StopThread: {
+                if (!e.hasEngine())
+                    break;
+                const uint32_t c = context(p.u32(0), t);
+                ContextCursor& cc = m_ctx[c];
+                const uint16_t status = p.u16(4);
+                if (m_engines[e.engine].running == c)
+                    m_engines[e.engine].running = kNoIndex;
+                if (status == kStopFinished)
+                    cc.state = ContextState::Finished;
+                else if (isBlockingStatus(status))
+                    cc.state = ContextState::Blocked;
+                else if (cc.state != ContextState::Blocked)
+                    cc.state = ContextState::Runnable;
+                touch(c, t);
+                break;
+            }
+            case ev::ThreadRunnable:
+            case ev::ThreadWakeup: {
+                const uint32_t c = context(p.u32(0), t);
+                if (m_ctx[c].state == ContextState::Blocked) {
+                    m_ctx[c].state = ContextState::Runnable;
+                    m_ctx[c].wokenBlocked = true;
+                    touch(c, t);
+                }
+                break;
+            }
+            case ev::MerFutCreate: {
+                const uint32_t c = runningOn(e);
+                const uint32_t f = static_cast<uint32_t>(m.futures.size());
+                FutureInstance fi;
+                fi.futureId = p.u64(0);
+                fi.nameId = p.u32(8);
+                fi.createNs = t;
+                m.futures.push_back(fi);
+                m_activeFuture[fi.futureId] = f;
+                if (c != kNoIndex)
+                    m_ctx[c].pendingFutures.push_back(f);
+                else
+                    problem(e, "FUT_CREATE on an engine that runs no context");
+                break;
+            }
+            case ev::MerStartParConj: {
+                const uint64_t dyn = p.u64(0);
+                const uint32_t c = runningOn(e);
+                if (c == kNoIndex)
+                    problem(e, "START_PAR_CONJ on an engine that runs no context");
+                auto open = m_openConj.find(dyn);
+                if (open != m_openConj.end()) {
+                    problem(
+                        e, "START_PAR_CONJ for dyn id " + hex(dyn) + " while an instance with that id is still open");
+                    m_openConj.erase(open);
+                }
+                const uint32_t j = static_cast<uint32_t>(m.conjunctions.size());
+                ConjunctionInstance ci;
+                ci.dynId = dyn;
+                ci.staticId = p.u32(8);
+                ci.startNs = t;
+                ci.startEngine = e.engine;
+                ci.startContext = c;
+                ci.parentConjunct = topOf(c);
+                if (ci.parentConjunct != kNoIndex)
+                    ci.depth = m.conjunctions[m.conjuncts[ci.parentConjunct].conjunction].depth + 1;
+                if (c != kNoIndex) {
+                    ci.futures = std::move(m_ctx[c].pendingFutures);
+                    m_ctx[c].pendingFutures.clear();
+                    for (uint32_t f : ci.futures)
+                        m.futures[f].conjunction = j;
+                }
+                const uint32_t k = static_cast<uint32_t>(m.conjuncts.size());
+                ci.conjuncts.push_back(k);
+                m.conjunctions.push_back(std::move(ci));
+                ConjunctInstance g1;
+                g1.conjunction = j;
+                g1.position = 1;
+                g1.started = true;
+                g1.startNs = t;
+                g1.startEngine = e.engine;
+                m.conjuncts.push_back(g1);
+                m_openConj[dyn] = j;
+                if (c != kNoIndex)
+                    bindConjunct(k, c, t);
+                break;
+            }
+            case ev::MerSparkCreate:
+            case ev::SparkCreate: {
+                if (e.hasEngine())
+                    m.dequeChanges.push_back({ e.engine, t, +1 });
+                if (e.type == ev::SparkCreate)
+                    break;
+                const uint64_t dyn = p.u64(0);
+                auto open = m_openConj.find(dyn);
+                if (open == m_openConj.end()) {
+                    problem(e, "SPARK_CREATE for dyn id " + hex(dyn) + ", which names no open conjunction");
+                    break;
+                }
+                ConjunctionInstance& ci = m.conjunctions[open->second];
+                const uint32_t k = static_cast<uint32_t>(m.conjuncts.size());
+                ConjunctInstance g;
+                g.conjunction = open->second;
+                g.position = static_cast<uint32_t>(ci.conjuncts.size() + 1);
+                g.fromSpark = true;
+                g.sparkId = p.u32(8);
+                g.sparkCreateNs = t;
+                g.sparkEngine = e.engine;
+                ci.conjuncts.push_back(k);
+                m.conjuncts.push_back(g);
+                if (m_sparks.count(g.sparkId))
+                    problem(e, "spark id " + std::to_string(g.sparkId) + " created again before it ran");
+                m_sparks[g.sparkId] = k;
+                break;
+            }
+            case ev::MerSparkRun:
+            case ev::MerSparkSteal: {
+                const bool stolen = e.type == ev::MerSparkSteal;
+                const uint32_t spark = stolen ? p.u32(2) : p.u32(0);
+                auto it = m_sparks.find(spark);
+                if (it == m_sparks.end()) {
+                    problem(e,
+                        std::string(stolen ? "SPARK_STEAL" : "SPARK_RUN") + " of spark " + std::to_string(spark)
+                            + (m_sparksRun.count(spark) ? ", which already ran" : ", which was never created"));
+                    break;
+                }
+                const uint32_t k = it->second;
+                m_sparks.erase(it);
+                m_sparksRun.insert(spark);
+                ConjunctInstance& g = m.conjuncts[k];
+                g.started = true;
+                g.stolen = stolen;
+                g.startNs = t;
+                g.startEngine = e.engine;
+                if (g.sparkEngine != kNoEngine)
+                    m.dequeChanges.push_back({ g.sparkEngine, t, -1 });
+                if (!e.hasEngine())
+                    break;
+                const uint32_t c = runningOn(e);
+                if (c != kNoIndex)
+                    bindConjunct(k, c, t);
+                else
+                    m_engines[e.engine].pendingConjunct = k;
+                break;
+            }
+            case ev::SparkRun:
+            case ev::SparkSteal:
+                // GHC: the spark's owner deque shrinks (steal: the victim's).
+                if (e.type == ev::SparkSteal && p.u16(0) < m_engines.size())
+                    m.dequeChanges.push_back({ p.u16(0), t, -1 });
+                else if (e.hasEngine())
+                    m.dequeChanges.push_back({ e.engine, t, -1 });
+                break;
+            case ev::MerEndParConjunct: {
+                const uint64_t dyn = p.u64(0);
+                auto open = m_openConj.find(dyn);
+                if (open == m_openConj.end()) {
+                    problem(e, "END_PAR_CONJUNCT for dyn id " + hex(dyn) + ", which names no open conjunction");
+                    break;
+                }
+                const uint32_t j = open->second;
+                const uint32_t c = runningOn(e);
+                uint32_t k = kNoIndex;
+                if (c != kNoIndex) {
+                    auto& stack = m_ctx[c].stack;
+                    for (size_t i = stack.size(); i-- > 0;)
+                        if (m.conjuncts[stack[i]].conjunction == j) {
+                            k = stack[i];
+                            if (i + 1 != stack.size())
+                                problem(e, "END_PAR_CONJUNCT ends a conjunct under a still open nested conjunct");
+                            stack.erase(stack.begin() + static_cast<std::ptrdiff_t>(i));
+                            break;
+                        }
+                }
+                if (k == kNoIndex) {
+                    problem(
+                        e, "END_PAR_CONJUNCT for dyn id " + hex(dyn) + " with no open conjunct in the running context");
+                    break;
+                }
+                ConjunctInstance& g = m.conjuncts[k];
+                g.ended = true;
+                g.endNs = t;
+                g.endEngine = e.engine;
+                touch(c, t);
+                break;
+            }
+            case ev::MerEndParConj: {
+                const uint64_t dyn = p.u64(0);
+                auto open = m_openConj.find(dyn);
+                if (open == m_openConj.end()) {
+                    problem(e, "END_PAR_CONJ for dyn id " + hex(dyn) + " without a START_PAR_CONJ");
+                    break;
+                }
+                const uint32_t j = open->second;
+                m_openConj.erase(open);
+                ConjunctionInstance& ci = m.conjunctions[j];
+                ci.ended = true;
+                ci.endNs = t;
+                ci.endEngine = e.engine;
+                bool allEnded = true;
+                for (uint32_t k : ci.conjuncts)
+                    allEnded = allEnded && m.conjuncts[k].ended;
+                if (!allEnded)
+                    problem(e, "END_PAR_CONJ for dyn id " + hex(dyn) + " before all its conjuncts ended");
+                ci.complete = allEnded;
+                for (uint32_t f : ci.futures) {
+                    auto af = m_activeFuture.find(m.futures[f].futureId);
+                    if (af != m_activeFuture.end() && af->second == f)
+                        m_activeFuture.erase(af);
+                }
+                break;
+            }
+            case ev::MerFutWaitNoSuspend:
+            case ev::MerFutWaitSuspended: {
+                const uint64_t fid = p.u64(0);
+                auto af = m_activeFuture.find(fid);
+                const bool suspended = e.type == ev::MerFutWaitSuspended;
+                const uint32_t c = runningOn(e);
+                if (af == m_activeFuture.end()) {
+                    problem(e, "wait on unknown future " + hex(fid));
+                } else {
+                    m.futures[af->second].waits.push_back({ t, suspended, c, topOf(c), e.engine });
+                }
+                if (suspended && c != kNoIndex) {
+                    ContextCursor& cc = m_ctx[c];
+                    cc.state = ContextState::Blocked;
+                    cc.suspendedWait = true;
+                    cc.suspendedAtNs = t;
+                    cc.suspendedEngine = e.engine;
+                    touch(c, t);
+                }
+                break;
+            }
+            case ev::MerFutSignal: {
+                const uint64_t fid = p.u64(0);
+                auto af = m_activeFuture.find(fid);
+                if (af == m_activeFuture.end()) {
+                    problem(e, "signal of unknown future " + hex(fid));
+                    break;
+                }
+                FutureInstance& f = m.futures[af->second];
+                if (f.signalled) {
+                    problem(e, "future " + hex(fid) + " signalled again");
+                } else {
+                    f.signalled = true;
+                    f.signalNs = t;
+                    f.signalConjunct = topOf(runningOn(e));
+                }
+                ++f.signalCount;
+                break;
+            }
+            default:
+                break;
+            }
+        }
+
+        void finish()
+        {
+            Event none;
+            none.timeNs = m.endNs;
+            for (const auto& [dyn, j] : m_openConj) {
+                (void)j;
+                problem(none, "conjunction with dyn id " + hex(dyn) + " never ended (truncated trace?)");
+            }
+            for (size_t c = 0; c < m_ctx.size(); ++c)
+                if (m_ctx[c].suspendedWait)
+                    m.problems.push_back({ m_ctx[c].suspendedAtNs, m_ctx[c].suspendedEngine,
+                        "context " + std::to_string(m.contexts[c].id) + " suspended on a future and never ran again",
+                        false });
+            for (auto& ci : m.conjunctions)
+                if (!ci.complete)
+                    ++m.incompleteConjunctions;
+            for (auto& g : m.conjuncts) {
+                const ConjunctionInstance& ci = m.conjunctions[g.conjunction];
+                g.complete = ci.complete && g.started && g.ended && g.endNs <= ci.endNs;
+                if (!g.complete)
+                    ++m.incompleteConjuncts;
+            }
+            for (auto& f : m.futures) {
+                f.complete = f.signalled && f.signalCount == 1 && f.conjunction != kNoIndex
+                    && m.conjunctions[f.conjunction].complete;
+                if (!f.complete)
+                    ++m.incompleteFutures;
+            }
+            std::stable_sort(m.problems.begin(), m.problems.end(),
+                [](const Problem& a, const Problem& b) { return a.timeNs < b.timeNs; });
+        }
+
+        static std::string hex(uint64_t v)
+        {
+            char buf[24];
+            std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+            return buf;
+        }
+
+    private:
+        const Trace& m_trace;
+        ParModel& m;
+        std::vector<EngineCursor> m_engines;
+        std::vector<ContextCursor> m_ctx;
+        std::unordered_map<uint32_t, uint32_t> m_contextById;
+        std::unordered_map<uint64_t, uint32_t> m_openConj;
+        std::unordered_map<uint64_t, uint32_t> m_activeFuture;
+        std::unordered_map<uint32_t, uint32_t> m_sparks;
+        std::unordered_set<uint32_t> m_sparksRun;
+    };
+
+} // namespace
+
+void ParModel::indexChildren()
+{
+    m_childOffsets.assign(conjuncts.size() + 1, 0);
+    for (const auto& ci : conjunctions)
+        if (ci.parentConjunct != kNoIndex)
+            ++m_childOffsets[ci.parentConjunct + 1];
+    for (size_t i = 1; i < m_childOffsets.size(); ++i)
+        m_childOffsets[i] += m_childOffsets[i - 1];
+    m_children.assign(m_childOffsets.back(), 0);
+    std::vector<uint32_t> fill(m_childOffsets.begin(), m_childOffsets.end() - 1);
+    for (uint32_t j = 0; j < conjunctions.size(); ++j)
+        if (conjunctions[j].parentConjunct != kNoIndex)
+            m_children[fill[conjunctions[j].parentConjunct]++] = j;
+}
+
+ParModel buildParModel(const Trace& trace)
+{
+    ParModel m;
+    Builder b(trace, m);
+    b.run();
+    m.indexChildren();
+    return m;
+}
+
+} // namespace sparkscope::core
