@@ -257,8 +257,9 @@ int quicksort(Runner& run, const Options& opt)
 // ---------------------------------------------------------------------------------------------
 // pipeline: three conjuncts linked by futures, one future per item and stage:
 //   produce: a[i] = f(i)  &  transform: b[i] = g(a[i])  &  consume: sum of h(b[i]).
-// The transform and consume stages wait on futures that are often not signalled yet, so their
-// contexts suspend and resume; the trace shows the waits.
+// The stages cost 2, 1 and 1/2 units per item, so the later stages catch up with the earlier ones
+// and wait on futures that are not signalled yet: their contexts suspend and resume, and the
+// trace shows the producer as the bottleneck.
 
 uint64_t spin(uint64_t x, long work)
 {
@@ -274,7 +275,7 @@ int pipeline(Runner& run, const Options& opt)
     uint64_t ns = run.time([&] {
         if (run.mode == Mode::Seq) {
             for (long i = 0; i < items; ++i)
-                r += spin(spin(spin(uint64_t(i), work), work), work) >> 8;
+                r += spin(spin(spin(uint64_t(i), 2 * work), work), work / 2) >> 8;
         } else if (run.mode == Mode::Tbb) {
             long next = 0;
             uint64_t sum = 0;
@@ -285,12 +286,12 @@ int pipeline(Runner& run, const Options& opt)
                             fc.stop();
                             return 0;
                         }
-                        return spin(uint64_t(next++), work);
+                        return spin(uint64_t(next++), 2 * work);
                     })
                     & tbb::make_filter<uint64_t, uint64_t>(
                         tbb::filter_mode::parallel, [&](uint64_t a) { return spin(a, work); })
                     & tbb::make_filter<uint64_t, void>(
-                        tbb::filter_mode::serial_in_order, [&](uint64_t b) { sum += spin(b, work) >> 8; }));
+                        tbb::filter_mode::serial_in_order, [&](uint64_t b) { sum += spin(b, work / 2) >> 8; }));
             r = sum;
         } else {
             std::vector<std::unique_ptr<rt::Future<uint64_t>>> a(static_cast<size_t>(items)),
@@ -302,7 +303,7 @@ int pipeline(Runner& run, const Options& opt)
             rt::parConj(
                 [&] {
                     for (long i = 0; i < items; ++i)
-                        a[size_t(i)]->signal(spin(uint64_t(i), work));
+                        a[size_t(i)]->signal(spin(uint64_t(i), 2 * work));
                 },
                 [&] {
                     for (long i = 0; i < items; ++i)
@@ -310,13 +311,13 @@ int pipeline(Runner& run, const Options& opt)
                 },
                 [&] {
                     for (long i = 0; i < items; ++i)
-                        r += spin(b[size_t(i)]->wait(), work) >> 8;
+                        r += spin(b[size_t(i)]->wait(), work / 2) >> 8;
                 });
         }
     });
     uint64_t want = 0;
     for (long i = 0; i < items; ++i)
-        want += spin(spin(spin(uint64_t(i), work), work), work) >> 8;
+        want += spin(spin(spin(uint64_t(i), 2 * work), work), work / 2) >> 8;
     std::printf("pipeline items=%ld work=%ld result=%" PRIu64 "\nelapsed_ns=%" PRIu64 "\n", items, work, r, ns);
     return r == want ? 0 : 1;
 }
