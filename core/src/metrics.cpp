@@ -412,19 +412,23 @@ namespace {
         return out;
     }
 
-    // OUT_OF_ORDER_* (docs/metrics.md "Scheduling order"): pairs (A, B) are the conjuncts of one
-    // conjunction instance with A left of B; a conjunct's state includes its spark phase (waiting)
-    // and its context's states. One sweep per instance over its conjuncts' pieces: at each moment
-    //   out-of-order pairs       = sum over i<j of waiting_i * running_j   (prefix sums of waiting_i)
-    //   pairs where A or B runs  = C(n,2) - C(n - #running, 2)
-    //   blocking pairs           = the out-of-order pairs whose A produces a future some context is
-    //                              suspended on (from its FUT_WAIT_SUSPENDED to the signal).
+    // OUT_OF_ORDER_* (docs/metrics.md "Scheduling order"). A is logically before B when, at the
+    // conjunction instance J where their ancestry splits, A is in the subtree of conjunct Gi and B in
+    // that of Gj with i < j; so each pair is counted at exactly one J. Items are conjuncts, each in
+    // its innermost-only state (a conjunct whose context runs a nested conjunct is represented by
+    // that nested conjunct) plus its spark phase (waiting). With, per subtree i at time t,
+    // w_i = waiting items, r_i = running items, n_i = items, and bw_i = waiting items that produce a
+    // future some context is suspended on (from its FUT_WAIT_SUSPENDED to the signal):
+    //   out-of-order pairs      = sum over i<j of w_i * r_j
+    //   pairs where A or B runs = sum over i<j of r_i n_j + r_j n_i - r_i r_j
+    //   blocking pairs          = sum over i<j of bw_i * r_j
+    // One sweep per instance over the changes of its subtree: O(changes x conjuncts per instance).
     struct OutOfOrder {
         double outOfOrder = 0, eitherRunning = 0, blocking = 0;
     };
 
-    OutOfOrder outOfOrder(const ParModel& m, uint32_t j,
-        const std::vector<std::vector<std::pair<uint64_t, uint64_t>>>& blockingByConjunct)
+    OutOfOrder outOfOrder(
+        const ParModel& m, uint32_t j, const std::vector<std::vector<std::pair<uint64_t, uint64_t>>>& producing)
     {
         OutOfOrder o;
         const ConjunctionInstance& ci = m.conjunctions[j];
@@ -433,50 +437,72 @@ namespace {
             return o;
         struct Change {
             int64_t t;
-            uint32_t i;
+            uint32_t item;
             int8_t runnable, running, blocking;
         };
         std::vector<Change> changes;
+        std::vector<uint32_t> itemGroup;
+        std::vector<double> groupSize(n, 0);
         for (size_t i = 0; i < n; ++i) {
-            std::vector<StepFunction::Step> rn, ru;
-            addConjunct(m, ci.conjuncts[i], false, ci.endNs, rn, ru);
-            for (auto& s : rn)
-                changes.push_back({ s.timeNs, uint32_t(i), int8_t(s.value), 0, 0 });
-            for (auto& s : ru)
-                changes.push_back({ s.timeNs, uint32_t(i), 0, int8_t(s.value), 0 });
-            for (auto& [a, b] : blockingByConjunct[ci.conjuncts[i]]) {
-                changes.push_back({ int64_t(a), uint32_t(i), 0, 0, 1 });
-                changes.push_back({ int64_t(b), uint32_t(i), 0, 0, -1 });
+            std::vector<uint32_t> todo { ci.conjuncts[i] };
+            while (!todo.empty()) {
+                const uint32_t k = todo.back();
+                todo.pop_back();
+                const uint32_t item = uint32_t(itemGroup.size());
+                itemGroup.push_back(uint32_t(i));
+                groupSize[i] += 1;
+                std::vector<StepFunction::Step> rn, ru;
+                addConjunct(m, k, true, ci.endNs, rn, ru);
+                for (auto& s : rn)
+                    changes.push_back({ s.timeNs, item, int8_t(s.value), 0, 0 });
+                for (auto& s : ru)
+                    changes.push_back({ s.timeNs, item, 0, int8_t(s.value), 0 });
+                for (auto& [a, b] : producing[k]) {
+                    changes.push_back({ int64_t(a), item, 0, 0, 1 });
+                    changes.push_back({ int64_t(b), item, 0, 0, -1 });
+                }
+                for (uint32_t child : m.childConjunctions(k))
+                    for (uint32_t kk : m.conjunctions[child].conjuncts)
+                        todo.push_back(kk);
             }
         }
         std::sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) { return a.t < b.t; });
-        std::vector<int> runnable(n, 0), running(n, 0), blocking(n, 0);
+        const size_t items = itemGroup.size();
+        std::vector<int> runnable(items, 0), running(items, 0), blocking(items, 0);
+        std::vector<double> w(n, 0), r(n, 0), bw(n, 0);
+        auto account = [&](uint32_t item, double sign) {
+            const size_t g = itemGroup[item];
+            const bool run = running[item] > 0, wait = runnable[item] > 0 && !run;
+            r[g] += sign * run;
+            w[g] += sign * wait;
+            bw[g] += sign * (wait && blocking[item] > 0);
+        };
         for (size_t c = 0; c < changes.size();) {
             const int64_t t = changes[c].t;
             for (; c < changes.size() && changes[c].t == t; ++c) {
-                runnable[changes[c].i] += changes[c].runnable;
-                running[changes[c].i] += changes[c].running;
-                blocking[changes[c].i] += changes[c].blocking;
+                const Change& ch = changes[c];
+                account(ch.item, -1);
+                runnable[ch.item] += ch.runnable;
+                running[ch.item] += ch.running;
+                blocking[ch.item] += ch.blocking;
+                account(ch.item, +1);
             }
             if (c == changes.size())
                 break;
             const double dt = double(changes[c].t - t);
-            double waitingBefore = 0, blockingWaitingBefore = 0, pairs = 0, blockPairs = 0;
-            size_t nRunning = 0;
+            double wBefore = 0, bwBefore = 0, rBefore = 0, nBefore = 0, pairs = 0, blockPairs = 0, either = 0;
             for (size_t i = 0; i < n; ++i) {
-                const bool run = running[i] > 0, wait = runnable[i] > 0 && !run;
-                if (run) {
-                    pairs += waitingBefore;
-                    blockPairs += blockingWaitingBefore;
-                    ++nRunning;
-                }
-                waitingBefore += wait;
-                blockingWaitingBefore += wait && blocking[i] > 0;
+                pairs += wBefore * r[i];
+                blockPairs += bwBefore * r[i];
+                either += rBefore * groupSize[i] + r[i] * nBefore - rBefore * r[i];
+                wBefore += w[i];
+                bwBefore += bw[i];
+                rBefore += r[i];
+                nBefore += groupSize[i];
             }
-            const double idle = double(n - nRunning);
             o.outOfOrder += pairs * dt;
             o.blocking += blockPairs * dt;
-            o.eitherRunning += (double(n) * double(n - 1) / 2 - idle * (idle - 1) / 2) * dt;
+            o.eitherRunning += either * dt;
         }
         return o;
     }

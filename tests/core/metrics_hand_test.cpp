@@ -1,0 +1,302 @@
+// Metrics on hand-built traces: every expected value below is worked out by hand in the comments.
+// Traces go through the real writer and reader (TraceBuilder::roundTrip).
+#include "sparkscope/core/check_model.h"
+#include "sparkscope/core/metrics.h"
+#include "sparkscope/core/reader.h"
+#include "support/trace_builder.h"
+
+#include <catch2/catch.hpp>
+
+using namespace sparkscope::core;
+using sparkscope::test::TraceBuilder;
+
+namespace {
+
+const Stat& stat(const Metrics& m, const std::string& section, const std::string& id, const std::string& key)
+{
+    const MetricValue* v = m.find(section, id, key);
+    INFO(section << "/" << id << "/" << key);
+    REQUIRE(v);
+    REQUIRE(v->stat);
+    return *v->stat;
+}
+
+double field(const Metrics& m, const std::string& section, const std::string& id, const std::string& key,
+    const std::string& name)
+{
+    const MetricValue* v = m.find(section, id, key);
+    INFO(section << "/" << id << "/" << key << "." << name);
+    REQUIRE(v);
+    for (const auto& [k, x] : v->fields)
+        if (k == name)
+            return std::holds_alternative<int64_t>(x) ? double(std::get<int64_t>(x)) : std::get<double>(x);
+    FAIL("no field " << name);
+    return 0;
+}
+
+const Stat& subStat(const Metrics& m, const std::string& section, const std::string& id, const std::string& key,
+    const std::string& name)
+{
+    const MetricValue* v = m.find(section, id, key);
+    REQUIRE(v);
+    for (const auto& [k, s] : v->subStats)
+        if (k == name)
+            return s;
+    FAIL("no sub-statistic " << name);
+    static Stat none;
+    return none;
+}
+
+} // namespace
+
+TEST_CASE("metrics of a two-conjunct conjunction across two engines", "[core][metrics]")
+{
+    TraceBuilder b(2);
+    b.internString(0, 1, "fib.m:10");
+    // ctx 1 runs on engine 0 from 0; it starts conjunction 0xA at 100 (G1 starts) and sparks G2 at 110.
+    b.runThread(0, 0, 1).startParConj(0, 100, 0xA, 1).sparkCreate(0, 110, 0xA, 5);
+    // engine 1 searches from 105 (local deque, then steal) and steals spark 5 at 120 (G2 starts);
+    // a new context 2 runs it from 130.
+    b.lookingForLocal(1, 105)
+        .workStealing(1, 115)
+        .sparkSteal(1, 120, 0, 5)
+        .createThread(1, 125, 2)
+        .runThread(1, 130, 2);
+    // G1 ends at 200; ctx 1 blocks at the barrier at 210. G2 ends at 300; ctx 1 is made runnable at
+    // 305; ctx 2 finishes at 310; ctx 1 resumes on engine 0 at 330 and ends the conjunction at 340.
+    b.endParConjunct(0, 200, 0xA).stopThread(0, 210, 1, kStopBlocked);
+    b.endParConjunct(1, 300, 0xA).threadRunnable(1, 305, 1).stopThread(1, 310, 2, kStopFinished);
+    b.runThread(0, 330, 1).endParConj(0, 340, 0xA).stopThread(0, 400, 1, kStopFinished);
+    b.endAt(400);
+    const Trace trace = b.roundTrip();
+    CHECK(checkModel(trace).empty());
+    const Metrics m = computeMetrics(trace);
+
+    // PARCONJ_TIME = 340 - 100 = 240
+    CHECK(stat(m, "conjunctions", "fib.m:10", "PARCONJ_TIME").mean == 240);
+    // G1: as context [100,200) all running; after = 340 - 200 = 140.
+    CHECK(stat(m, "conjuncts", "fib.m:10/1", "CONJUNCT_TIME_AS_CONTEXT").sum == 100);
+    CHECK(stat(m, "conjuncts", "fib.m:10/1", "CONJUNCT_TIME_RUNNING").sum == 100);
+    CHECK(stat(m, "conjuncts", "fib.m:10/1", "CONJUNCT_TIME_AFTER").sum == 140);
+    CHECK(m.find("conjuncts", "fib.m:10/1", "CONJUNCT_TIME_AS_SPARK") == nullptr); // absent for G1
+    // G2: spark 110 -> 120 = 10; as context [120,300) = 180: runnable [120,130) while no context ran
+    // it, running [130,300) = 170; after = 340 - 300 = 40.
+    CHECK(stat(m, "conjuncts", "fib.m:10/2", "CONJUNCT_TIME_AS_SPARK").sum == 10);
+    CHECK(stat(m, "conjuncts", "fib.m:10/2", "CONJUNCT_TIME_AS_CONTEXT").sum == 180);
+    CHECK(stat(m, "conjuncts", "fib.m:10/2", "CONJUNCT_TIME_RUNNABLE").sum == 10);
+    CHECK(stat(m, "conjuncts", "fib.m:10/2", "CONJUNCT_TIME_RUNNING").sum == 170);
+    CHECK(stat(m, "conjuncts", "fib.m:10/2", "CONJUNCT_TIME_BLOCKED").sum == 0);
+    CHECK(stat(m, "conjuncts", "fib.m:10/2", "CONJUNCT_TIME_AFTER").sum == 40);
+
+    // RUNNABLE_SELF over [100,340): [100,110) 1, [110,200) 2, [200,300) 1, [300,340) 0
+    //   integral 10 + 180 + 100 = 290, max 2.
+    CHECK(subStat(m, "conjunctions", "fib.m:10", "PARCONJ_RUNNABLE_SELF", "max").mean == 2);
+    CHECK(subStat(m, "conjunctions", "fib.m:10", "PARCONJ_RUNNABLE_SELF", "average").mean == Approx(290.0 / 240));
+    // RUNNING_SELF: [100,130) 1, [130,200) 2, [200,300) 1: integral 30 + 140 + 100 = 270.
+    CHECK(subStat(m, "conjunctions", "fib.m:10", "PARCONJ_RUNNING_SELF", "average").mean == Approx(270.0 / 240));
+    CHECK(
+        subStat(m, "conjunctions", "fib.m:10", "PARCONJ_RUNNING_SELF_AND_DESC", "average").mean == Approx(270.0 / 240));
+    // CPUS: engine 0 runs [0,210) and [330,400), engine 1 [130,310).
+    // AVAIL = 2 - CPUS + RUNNING_SELF_AND_DESC: [100,130) 2, [130,200) 2, [200,210) 1, [210,300) 2,
+    //   [300,310) 1, [310,330) 2, [330,340) 1: integral 60+140+10+180+10+40+10 = 450.
+    CHECK(subStat(m, "conjunctions", "fib.m:10", "PARCONJ_AVAIL_CPUS", "max").mean == 2);
+    CHECK(subStat(m, "conjunctions", "fib.m:10", "PARCONJ_AVAIL_CPUS", "average").mean == Approx(450.0 / 240));
+    // Starts and ends on engine 0: continue-on-before 1; the last conjunct (G2) ended on engine 1: 0.
+    CHECK(stat(m, "conjunctions", "fib.m:10", "PARCONJ_CONTINUE_ON_BEFORE").mean == 1);
+    CHECK(stat(m, "conjunctions", "fib.m:10", "PARCONJ_CONTINUE_ON_LAST").mean == 0);
+
+    // CPUS_OVER_TIME over [0,400): running 210 + 70 + 180 = 460 ns.
+    CHECK(m.cpusOverTime.integral(0, 400) == 460);
+    CHECK(field(m, "program", "all", "CPUS_OVER_TIME", "average") == Approx(460.0 / 400));
+    CHECK(field(m, "program", "all", "CPUS_OVER_TIME", "fraction_at_2") == Approx(80.0 / 400)); // [130,210)
+    // Engine 1: one search episode from 105, success (steal) at 120: 15 ns; local 1 try 0 successes.
+    CHECK(stat(m, "engines", "1", "ENGINE_TIME_TO_FIND_WORK").sum == 15);
+    CHECK(field(m, "engines", "1", "ENGINE_SEARCH_SUCCESS", "steal_successes") == 1);
+    CHECK(field(m, "engines", "1", "ENGINE_SEARCH_SUCCESS", "local_deque_tries") == 1);
+    CHECK(field(m, "engines", "1", "ENGINE_SEARCH_SUCCESS", "local_deque_successes") == 0);
+    CHECK(field(m, "engines", "1", "SPARK_COUNTS", "stolen") == 1);
+    CHECK(field(m, "engines", "0", "SPARK_COUNTS", "created") == 1);
+    // Deque of engine 0: 1 during [110,120), over [0,400): max 1, average 10/400.
+    CHECK(field(m, "engines", "0", "SPARK_DEQUE_SIZE", "max") == 1);
+    CHECK(field(m, "engines", "0", "SPARK_DEQUE_SIZE", "average") == Approx(10.0 / 400));
+    // ctx 1 blocked on engine 0 and resumed on engine 0.
+    CHECK(field(m, "engines", "all", "CONTEXT_RESUME_LOCALITY", "fraction") == 1);
+    // Out of order: G1 never waits, so 0 of the time when G1 [100,200) or G2 [130,300) runs (200 ns).
+    CHECK(field(m, "scheduling", "fib.m:10", "OUT_OF_ORDER_PROBABILITY", "out_of_order_ns") == 0);
+    CHECK(field(m, "scheduling", "fib.m:10", "OUT_OF_ORDER_PROBABILITY", "either_running_ns") == 200);
+}
+
+TEST_CASE("metrics of futures waited on before and after their signal", "[core][metrics]")
+{
+    TraceBuilder b(2);
+    b.internString(0, 1, "fib.m:10").internString(0, 2, "X");
+    b.runThread(0, 0, 1).futureCreate(0, 90, 0xF, 2).startParConj(0, 100, 0xB, 1).sparkCreate(0, 105, 0xB, 7);
+    // G2 stolen at 110, context 2 runs it from 112; it waits on X at 120 before the signal (suspends).
+    b.sparkSteal(1, 110, 0, 7)
+        .runThread(1, 112, 2)
+        .futureWaitSuspended(1, 120, 0xF)
+        .stopThread(1, 125, 2, kStopBlocked);
+    // G1 signals X at 150 and wakes ctx 2 at 152; ctx 2 runs again at 160 and waits again at 170
+    // (no suspend), ends G2 at 200.
+    b.futureSignal(0, 150, 0xF).threadRunnable(0, 152, 2);
+    b.runThread(1, 160, 2)
+        .futureWaitNoSuspend(1, 170, 0xF)
+        .endParConjunct(1, 200, 0xB)
+        .stopThread(1, 205, 2, kStopFinished);
+    b.endParConjunct(0, 180, 0xB).stopThread(0, 185, 1, kStopBlocked).threadRunnable(1, 202, 1);
+    b.runThread(0, 210, 1).endParConj(0, 220, 0xB).stopThread(0, 230, 1, kStopFinished);
+    const Trace trace = b.roundTrip();
+    CHECK(checkModel(trace).empty());
+    const Metrics m = computeMetrics(trace);
+    const std::string id = "fib.m:10/X";
+    // First wait of the one consumer (G2): 120 - 150 = -30 (suspended 30 ns).
+    CHECK(stat(m, "futures", id, "FUTURE_SUSPEND_TIME_FIRST_WAITS").count == 1);
+    CHECK(stat(m, "futures", id, "FUTURE_SUSPEND_TIME_FIRST_WAITS").sum == -30);
+    // All waits: -30 and 170 - 150 = +20: mean -5, variance ((-25)^2 + 25^2) / 2 = 625.
+    const Stat& all = stat(m, "futures", id, "FUTURE_SUSPEND_TIME_ALL_WAITS");
+    CHECK(all.count == 2);
+    CHECK(all.min == -30);
+    CHECK(all.max == 20);
+    CHECK(all.mean == -5);
+    CHECK(all.variance == 625);
+    CHECK(field(m, "futures", id, "FUTURE_SUSPEND_PROBABILITY_FIRST_WAIT", "probability") == 1);
+    CHECK(field(m, "futures", id, "FUTURE_SUSPEND_PROBABILITY_ALL_WAITS", "probability") == 0.5);
+    // Signal at 150 by G1, which ends at 180: 30; someone was blocked, so the WAITED variant too.
+    CHECK(stat(m, "futures", id, "FUTURE_SIGNAL_TO_CONJUNCT_END_TIME").sum == 30);
+    CHECK(stat(m, "futures", id, "WAITED_FUTURE_SIGNAL_TO_CONJUNCT_END_TIME").sum == 30);
+    // G2 [110,200) = 90: runnable [110,112) unbound + [152,160) woken = 10, running [112,120) +
+    // [160,200) = 48, blocked from the suspending wait at 120 to the wake-up at 152 = 32.
+    CHECK(stat(m, "conjuncts", "fib.m:10/2", "CONJUNCT_TIME_BLOCKED").sum == 32);
+    CHECK(stat(m, "conjuncts", "fib.m:10/2", "CONJUNCT_TIME_RUNNABLE").sum == 10);
+    CHECK(stat(m, "conjuncts", "fib.m:10/2", "CONJUNCT_TIME_RUNNING").sum == 48);
+}
+
+TEST_CASE("metrics of nested conjunctions count descendants and out-of-order scheduling", "[core][metrics]")
+{
+    TraceBuilder b(2);
+    b.internString(0, 1, "outer").internString(0, 3, "inner");
+    // ctx 1 on engine 0: A = (G1 & G2) starts at 100, G2's spark s1 at 110; inside G1, B = (H1 & H2)
+    // starts at 120, H2's spark s2 at 125; H1 ends at 150; ctx 1 runs s2 itself at 160 (H2 until 170);
+    // B ends at 175; G1 ends at 190; ctx 1 blocks at 195, resumes at 210 and ends A at 220.
+    b.runThread(0, 0, 1).startParConj(0, 100, 0xA, 1).sparkCreate(0, 110, 0xA, 1);
+    b.startParConj(0, 120, 0xB, 3).sparkCreate(0, 125, 0xB, 2).endParConjunct(0, 150, 0xB);
+    b.sparkRun(0, 160, 2).endParConjunct(0, 170, 0xB).endParConj(0, 175, 0xB);
+    b.endParConjunct(0, 190, 0xA).stopThread(0, 195, 1, kStopBlocked);
+    // engine 1 steals s1 (G2) at 130 and runs it in ctx 2 until 200.
+    b.sparkSteal(1, 130, 0, 1).runThread(1, 130, 2).endParConjunct(1, 200, 0xA).stopThread(1, 205, 2, kStopFinished);
+    b.threadRunnable(1, 206, 1).runThread(0, 210, 1).endParConj(0, 220, 0xA).stopThread(0, 230, 1, kStopFinished);
+    const Trace trace = b.roundTrip();
+    CHECK(checkModel(trace).empty());
+    const Metrics m = computeMetrics(trace);
+    const ParModel& pm = m.model;
+    REQUIRE(pm.conjunctions.size() == 2);
+    CHECK(pm.conjunctions[1].parentConjunct == pm.conjunctions[0].conjuncts[0]); // B inside A's G1
+    CHECK(pm.conjunctions[1].depth == 1);
+    // A over [100,220): RUNNABLE_SELF: G1 [100,190) + G2 spark [110,130) and running [130,200):
+    //   [100,110) 1, [110,190) 2, [190,200) 1: integral 10 + 160 + 10 = 180, max 2.
+    CHECK(subStat(m, "conjunctions", "outer", "PARCONJ_RUNNABLE_SELF", "average").mean == Approx(180.0 / 120));
+    // RUNNABLE_SELF_AND_DESC: ctx 1's innermost conjunct is always in A's tree during [100,190) (1),
+    //   plus H2's spark [125,160) (1), plus G2 [110,200) (1):
+    //   [100,110) 1, [110,125) 2, [125,160) 3, [160,190) 2, [190,200) 1: 10+30+105+60+10 = 215, max 3.
+    CHECK(subStat(m, "conjunctions", "outer", "PARCONJ_RUNNABLE_SELF_AND_DESC", "max").mean == 3);
+    CHECK(subStat(m, "conjunctions", "outer", "PARCONJ_RUNNABLE_SELF_AND_DESC", "average").mean == Approx(215.0 / 120));
+    // RUNNING_SELF_AND_DESC: ctx 1 [100,190) and ctx 2 [130,200): 90 + 70 = 160, max 2.
+    CHECK(subStat(m, "conjunctions", "outer", "PARCONJ_RUNNING_SELF_AND_DESC", "average").mean == Approx(160.0 / 120));
+    // B over [120,175): H1 [120,150), H2 spark [125,160) then running [160,170):
+    //   [120,125) 1, [125,150) 2, [150,170) 1: 5 + 50 + 20 = 75.
+    CHECK(stat(m, "conjunctions", "inner", "PARCONJ_TIME").sum == 55);
+    CHECK(subStat(m, "conjunctions", "inner", "PARCONJ_RUNNABLE_SELF", "average").mean == Approx(75.0 / 55));
+    // Out of order at A: pairs (G1,G2), (H1,G2), (H2,G2). H2 waits as a spark [125,160) while G2 runs
+    // [130,160): 30 ns out of order. Time where A or B of some pair runs (r_i n_j + r_j n_i - r_i r_j
+    // with n_1 = 3, n_2 = 1): [100,130) 1 x 30, [130,190) 3 x 60, [190,200) 3 x 10 = 240.
+    CHECK(field(m, "scheduling", "outer", "OUT_OF_ORDER_PROBABILITY", "out_of_order_ns") == 30);
+    CHECK(field(m, "scheduling", "outer", "OUT_OF_ORDER_PROBABILITY", "either_running_ns") == 240);
+    CHECK(field(m, "scheduling", "outer", "OUT_OF_ORDER_PROBABILITY", "probability") == Approx(0.125));
+    // At B: H1 never waits: 0 of [120,150) + [160,170) = 40.
+    CHECK(field(m, "scheduling", "inner", "OUT_OF_ORDER_PROBABILITY", "either_running_ns") == 40);
+    CHECK(field(m, "scheduling", "all", "OUT_OF_ORDER_PROBABILITY", "probability") == Approx(30.0 / 280));
+}
+
+TEST_CASE("metrics rename reused dynamic ids apart", "[core][metrics]")
+{
+    TraceBuilder b(1);
+    b.internString(0, 1, "loop.m:3");
+    b.runThread(0, 0, 1);
+    // Two instances with dyn id 0xA: [100,150) and [200,280); each G2 is run locally by ctx 1.
+    b.startParConj(0, 100, 0xA, 1).sparkCreate(0, 110, 0xA, 1).endParConjunct(0, 120, 0xA);
+    b.sparkRun(0, 125, 1).endParConjunct(0, 140, 0xA).endParConj(0, 150, 0xA);
+    b.startParConj(0, 200, 0xA, 1).sparkCreate(0, 210, 0xA, 2).endParConjunct(0, 230, 0xA);
+    b.sparkRun(0, 235, 2).endParConjunct(0, 270, 0xA).endParConj(0, 280, 0xA);
+    b.stopThread(0, 300, 1, kStopFinished);
+    const Trace trace = b.roundTrip();
+    CHECK(checkModel(trace).empty());
+    const Metrics m = computeMetrics(trace);
+    // PARCONJ_TIME 50 and 80: mean 65, variance (15^2 + 15^2) / 2 = 225.
+    const Stat& t = stat(m, "conjunctions", "loop.m:3", "PARCONJ_TIME");
+    CHECK(t.count == 2);
+    CHECK(t.min == 50);
+    CHECK(t.max == 80);
+    CHECK(t.mean == 65);
+    CHECK(t.variance == 225);
+    CHECK(t.sum == 130);
+    // G2 as spark: 125 - 110 = 15 and 235 - 210 = 25.
+    CHECK(stat(m, "conjuncts", "loop.m:3/2", "CONJUNCT_TIME_AS_SPARK").mean == 20);
+    // Run by the same engine: continue-on-last is 1 for both.
+    CHECK(stat(m, "conjunctions", "loop.m:3", "PARCONJ_CONTINUE_ON_LAST").mean == 1);
+}
+
+TEST_CASE("damaged and truncated traces mark instances incomplete and report problems", "[core][metrics]")
+{
+    TraceBuilder b(2);
+    b.internString(0, 1, "a.m:1");
+    b.runThread(0, 0, 1);
+    b.endParConjunct(0, 50, 0x99); // END_PAR_CONJUNCT for nothing
+    b.futureWaitNoSuspend(0, 60, 0x77); // wait on an unknown future
+    b.startParConj(0, 100, 0xA, 1).sparkCreate(0, 110, 0xA, 1).endParConjunct(0, 120, 0xA);
+    b.sparkRun(0, 125, 1).sparkRun(1, 126, 1); // spark run twice
+    b.endParConjunct(0, 140, 0xA).endParConj(0, 150, 0xA);
+    b.runThread(1, 160, 1); // ctx 1 on two engines at once
+    b.startParConj(0, 200, 0xB, 1); // never ends: truncated
+    b.endAt(300);
+    const Trace trace = b.roundTrip();
+    const auto problems = checkModel(trace);
+    auto has = [&](const std::string& text, uint64_t t, uint16_t engine) {
+        for (const auto& p : problems)
+            if (p.message.find(text) != std::string::npos && p.timeNs == t && p.engine == engine)
+                return true;
+        return false;
+    };
+    CHECK(has("END_PAR_CONJUNCT", 50, 0));
+    CHECK(has("unknown future", 60, 0));
+    CHECK(has("already ran", 126, 1));
+    CHECK(has("while still running on engine 0", 160, 1));
+    CHECK(has("never ended", 300, kNoEngine));
+    const Metrics m = computeMetrics(trace);
+    CHECK(field(m, "conjunctions", "a.m:1", "INSTANCES", "complete") == 1);
+    CHECK(field(m, "conjunctions", "a.m:1", "INSTANCES", "incomplete") == 1);
+    CHECK(stat(m, "conjunctions", "a.m:1", "PARCONJ_TIME").count == 1);
+    CHECK(field(m, "program", "all", "INCOMPLETE_INSTANCES", "conjunctions") == 1);
+}
+
+TEST_CASE("metrics survive an eventlog cut at every length", "[core][metrics]")
+{
+    TraceBuilder b(2);
+    b.internString(0, 1, "a.m:1");
+    b.runThread(0, 0, 1).startParConj(0, 100, 0xA, 1).sparkCreate(0, 110, 0xA, 1);
+    b.sparkSteal(1, 120, 0, 1).runThread(1, 120, 2).endParConjunct(1, 150, 0xA).stopThread(1, 155, 2, kStopFinished);
+    b.endParConjunct(0, 160, 0xA).endParConj(0, 170, 0xA).stopThread(0, 180, 1, kStopFinished);
+    const Trace full = b.roundTrip();
+    std::vector<uint8_t> bytes(full.bytes().begin(), full.bytes().end());
+    size_t readable = 0;
+    for (size_t cut = 0; cut < bytes.size(); cut += 3) {
+        auto t
+            = readTraceFromBytes(std::vector<uint8_t>(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(cut)));
+        if (!t)
+            continue;
+        ++readable;
+        const Metrics m = computeMetrics(t.value());
+        const MetricValue* inc = m.find("program", "all", "INCOMPLETE_INSTANCES");
+        REQUIRE(inc);
+    }
+    CHECK(readable > 0);
+}
