@@ -33,9 +33,11 @@ namespace {
         if (v.stat && v.fields.empty() && v.subStats.empty())
             return statJson(*v.stat);
         Json j = Json::object();
-        if (v.stat)
-            for (auto& [k, x] : statJson(*v.stat).items())
+        if (v.stat) {
+            const Json st = statJson(*v.stat);
+            for (const auto& [k, x] : st.items())
                 j[k] = x;
+        }
         for (const auto& [k, x] : v.fields)
             j[k] = scalarJson(x);
         for (const auto& [k, s] : v.subStats)
@@ -111,7 +113,8 @@ std::string metricsToCsv(const Metrics& m)
             + "\n";
     };
     row("file", "file", "format_version", "value", std::to_string(kMetricsFormatVersion));
-    for (const auto& [k, v] : traceJson(m).items()) {
+    const Json trace = traceJson(m), range = rangeJson(m); // named: items() must not outlive its object
+    for (const auto& [k, v] : trace.items()) {
         if (v.is_array()) {
             for (size_t i = 0; i < v.size(); ++i)
                 row("trace", "trace", k, std::to_string(i), csvNumber(v[i]));
@@ -119,19 +122,23 @@ std::string metricsToCsv(const Metrics& m)
             row("trace", "trace", k, "value", csvNumber(v));
         }
     }
-    for (const auto& [k, v] : rangeJson(m).items())
+    for (const auto& [k, v] : range.items())
         row("range", "range", k, "value", csvNumber(v));
     for (const auto& section : m.sections)
         for (const auto& g : section.groups)
             for (const auto& [key, value] : g.metrics) {
-                if (value.stat)
-                    for (const auto& [sk, sv] : statJson(*value.stat).items())
+                if (value.stat) {
+                    const Json st = statJson(*value.stat);
+                    for (const auto& [sk, sv] : st.items())
                         row(section.name, g.id, key, sk, csvNumber(sv));
+                }
                 for (const auto& [fk, fv] : value.fields)
                     row(section.name, g.id, key, fk, csvNumber(scalarJson(fv)));
-                for (const auto& [sub, st] : value.subStats)
-                    for (const auto& [sk, sv] : statJson(st).items())
+                for (const auto& [sub, st] : value.subStats) {
+                    const Json sj = statJson(st);
+                    for (const auto& [sk, sv] : sj.items())
                         row(section.name, g.id, key + "." + sub, sk, csvNumber(sv));
+                }
             }
     return out;
 }
