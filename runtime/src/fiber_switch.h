@@ -14,6 +14,7 @@
 #endif
 #if defined(__SANITIZE_ADDRESS__)
 #define SPARKSCOPE_ASAN 1
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
 

@@ -92,6 +92,11 @@ namespace {
         }
         void deallocate(ctx::stack_context& s) noexcept
         {
+#if SPARKSCOPE_ASAN
+            // ASan leaves the redzones of the frames that ran here poisoned; clear them so memory that
+            // later reuses these pages (any mmap) does not report false stack-buffer errors.
+            ASAN_UNPOISON_MEMORY_REGION(static_cast<char*>(s.sp) - s.size, s.size);
+#endif
             ctx::protected_fixedsize_stack inner(size);
             inner.deallocate(s);
         }

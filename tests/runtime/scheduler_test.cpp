@@ -105,7 +105,7 @@ TEST_CASE("parConjN runs a number of conjuncts chosen at run time", "[runtime]")
 
 TEST_CASE("deep recursion inside conjuncts and deeply nested conjunctions work", "[runtime]")
 {
-    auto rt = makeRuntime(2, 2 * 1024 * 1024);
+    auto rt = makeRuntime(2, 16 * 1024 * 1024); // room for unoptimised sanitizer builds too
     // A chain of 2,000 nested conjunctions: each level's first conjunct is the next level.
     struct Chain {
         static uint64_t run(int depth)
