@@ -45,12 +45,20 @@ namespace {
             if (!m_options.progress || of == 0)
                 return;
             const double fraction = std::min(1.0, double(done) / double(of));
-            m_options.progress(m_base + static_cast<uint64_t>(fraction * double(m_span)), m_total);
+            const uint64_t value = m_base + static_cast<uint64_t>(fraction * double(m_span));
+            // Never report less than before (a parallel attempt that falls back starts over).
+            uint64_t last = m_last.load();
+            while (value > last || (value == last && last == 0))
+                if (m_last.compare_exchange_weak(last, value)) {
+                    m_options.progress(value, m_total);
+                    break;
+                }
         }
 
     private:
         const ReadOptions& m_options;
         uint64_t m_base, m_span, m_total;
+        mutable std::atomic<uint64_t> m_last { 0 };
     };
 
     bool isCancelled(const ReadOptions& options)

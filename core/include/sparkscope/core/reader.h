@@ -16,6 +16,8 @@ namespace sparkscope::core {
 struct ReadOptions {
     unsigned threads = 0; // 0 = all hardware threads, 1 = single-threaded decoding
     // Called now and then with (bytes done, bytes total); may be called from worker threads.
+    // done/total only grows. readTrace: total = 2 x the file size, the first half reading (and
+    // decompressing) the file, the second decoding; readTraceFromBytes: decoding only.
     std::function<void(uint64_t done, uint64_t total)> progress;
     // When it becomes true, reading stops within ~100 ms with ErrorCode::Cancelled.
     const std::atomic<bool>* cancel = nullptr;
