@@ -218,7 +218,6 @@ bool EventlogWriter::event(uint16_t type, uint64_t timeNs, std::span<const uint8
     } else if (payload.size() != declared) {
         return false;
     }
-    m_out.reserve(m_out.size() + 12 + payload.size());
     put16(m_out, type);
     put64(m_out, timeNs);
     if (declared == kVariableSize)
@@ -227,6 +226,13 @@ bool EventlogWriter::event(uint16_t type, uint64_t timeNs, std::span<const uint8
     if (m_blockStart != SIZE_MAX)
         m_blockLastTimeNs = std::max(m_blockLastTimeNs, timeNs);
     return true;
+}
+
+std::vector<uint8_t> EventlogWriter::finishInsideBlock(uint64_t endTimeNs)
+{
+    put16(m_out, kDataEnd);
+    endBlock(endTimeNs);
+    return std::move(m_out);
 }
 
 std::vector<uint8_t> EventlogWriter::finish()
@@ -251,6 +257,7 @@ std::vector<uint8_t> writeTrace(const Trace& trace)
     std::sort(order.begin(), order.end(), [](const Event* a, const Event* b) { return a->offset < b->offset; });
 
     EventlogWriter out(trace.header);
+    out.reserve(trace.bytes().size() + 64);
     bool open = false;
     uint16_t openEngine = kNoEngine; // engine of the open block's events (cap 0xFFFF = kNoEngine)
     uint64_t openEnd = UINT64_MAX; // end offset of the original block, UINT64_MAX if unknown
@@ -295,6 +302,10 @@ std::vector<uint8_t> writeTrace(const Trace& trace)
             openLastTimeNs = std::max(openLastTimeNs, e->timeNs);
         out.event(e->type, e->timeNs, p.bytes());
     }
+    // GHC writes DATA_END into its global buffer before the last flush, so the last block's size
+    // counts those 2 bytes: keep that.
+    if (open && openIsOriginal && !order.empty() && openEnd == order.back()->endOffset() + 2)
+        return out.finishInsideBlock(openEndTimeNs);
     close();
     return out.finish();
 }

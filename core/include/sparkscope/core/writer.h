@@ -52,7 +52,12 @@ public:
     bool event(uint16_t type, uint64_t timeNs, std::span<const uint8_t> payload);
     // Closes any open block, appends DATA_END and returns the whole file.
     std::vector<uint8_t> finish();
+    // As finish(), but DATA_END goes inside the open block (counted in its size), as GHC writes its
+    // global buffer at shutdown.
+    std::vector<uint8_t> finishInsideBlock(uint64_t endTimeNs);
 
+    // Makes room for `bytes` bytes of output in total (an optimisation; never required).
+    void reserve(size_t bytes) { m_out.reserve(bytes); }
     // Bytes written so far (header included).
     size_t size() const noexcept { return m_out.size(); }
     // The engine of the open block, or std::nullopt when no block is open.
