@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
 
 namespace sparkscope::core {
 
@@ -257,7 +258,44 @@ namespace {
         bool hasCounters = false;
         std::array<uint64_t, 7> countersBefore {}, countersLast {}; // SPARK_COUNTERS before / within the range
         std::vector<uint64_t> workTimes; // 103 / 35 / 3: work made available
+        // SPARK_DEQUE_SIZE: +1 / -1 on this engine's deque (sorted), and -1s on victims' deques.
+        std::vector<StepFunction::Step> dequeOwn;
+        std::vector<std::pair<uint16_t, uint64_t>> dequeStolenFrom; // (victim, time), sorted by time
+        // GHC heap figures (49-51) and GC_STATS_GHC reports (time, generation, parallel threads).
+        bool anyHeap = false;
+        uint64_t maxSize = 0, maxLive = 0, allocLast = 0, allocBefore = 0;
+        struct GcReport {
+            uint64_t timeNs;
+            uint16_t generation;
+            uint32_t threads;
+        };
+        std::vector<GcReport> gcReports;
     };
+
+    // Heap and GC_STATS_GHC events, wherever they are (engines or the global buffer).
+    void scanHeapEvent(const Trace& trace, const Event& e, Range r, EngineScan& s)
+    {
+        const uint64_t t = e.timeNs;
+        if (e.type == ev::GcStatsGhc) {
+            if (r.contains(t)) {
+                const Payload p = trace.payload(e);
+                s.gcReports.push_back({ t, p.u16(4), p.u32(30) });
+            }
+            return;
+        }
+        const uint64_t v = trace.payload(e).u64(4);
+        if (e.type == ev::HeapAllocated && t < r.from)
+            s.allocBefore = std::max(s.allocBefore, v);
+        if (!r.contains(t))
+            return;
+        s.anyHeap = true;
+        if (e.type == ev::HeapAllocated)
+            s.allocLast = std::max(s.allocLast, v);
+        else if (e.type == ev::HeapSize)
+            s.maxSize = std::max(s.maxSize, v);
+        else
+            s.maxLive = std::max(s.maxLive, v);
+    }
 
     EngineScan scanEngine(const Trace& trace, uint16_t engine, Range r)
     {
@@ -296,10 +334,14 @@ namespace {
             case ev::RunThread:
             case ev::MerSparkRun:
             case ev::MerSparkSteal: {
-                if (e.type == ev::MerSparkRun && in)
-                    ++s.runLocal;
-                if (e.type == ev::MerSparkSteal && in)
-                    ++s.stolen;
+                if (e.type == ev::MerSparkRun) {
+                    s.runLocal += in;
+                    s.dequeOwn.push_back({ I(t), -1 });
+                }
+                if (e.type == ev::MerSparkSteal) {
+                    s.stolen += in;
+                    s.dequeStolenFrom.push_back({ trace.payload(e).u16(0), t });
+                }
                 if (!inEpisode)
                     break;
                 const int source = e.type == ev::RunThread ? lastSource : e.type == ev::MerSparkRun ? 1 : 2;
@@ -322,17 +364,24 @@ namespace {
                 if (in)
                     ++s.created;
                 s.workTimes.push_back(t);
+                s.dequeOwn.push_back({ I(t), +1 });
+                break;
+            case ev::HeapAllocated:
+            case ev::HeapSize:
+            case ev::HeapLive:
+            case ev::GcStatsGhc:
+                scanHeapEvent(trace, e, r, s);
                 break;
             case ev::ThreadRunnable:
                 s.workTimes.push_back(t);
                 break;
             case ev::SparkRun:
-                if (in)
-                    ++s.runLocal;
+                s.runLocal += in;
+                s.dequeOwn.push_back({ I(t), -1 });
                 break;
             case ev::SparkSteal:
-                if (in)
-                    ++s.stolen;
+                s.stolen += in;
+                s.dequeStolenFrom.push_back({ trace.payload(e).u16(0), t });
                 break;
             case ev::SparkDud:
                 s.dud += in;
@@ -586,15 +635,26 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
     for (const auto& w : trace.warnings)
         out.trace.warnings.push_back(w.message + " (at byte " + std::to_string(w.byteOffset) + ")");
 
-    out.engineStates = computeEngineStates(trace);
-    out.model = buildParModel(trace);
-    out.cpusOverTime = cpusOverTime(out.engineStates);
-    const ParModel& m = out.model;
-    const size_t nEngines = trace.engines.size();
-    const uint64_t first = out.engineStates.firstNs, last = out.engineStates.lastNs;
-    Range r { std::max(options.fromNs, first), std::min(options.toNs, last) };
+    Range r { std::max(options.fromNs, trace.firstTimeNs), std::min(options.toNs, std::max(trace.lastTimeNs, trace.firstTimeNs)) };
     if (r.to < r.from)
         r.to = r.from;
+    const size_t nEngines = trace.engines.size();
+    // Three independent passes at once: engine states (parallel per engine inside), the model pass
+    // (sequential), and the per-engine scans (parallel per engine).
+    std::vector<EngineScan> scans(nEngines);
+    tbb::parallel_invoke(
+        [&] {
+            out.engineStates = computeEngineStates(trace);
+            out.cpusOverTime = cpusOverTime(out.engineStates);
+        },
+        [&] { out.model = buildParModel(trace); },
+        [&] { tbb::parallel_for(size_t(0), nEngines, [&](size_t e) { scans[e] = scanEngine(trace, uint16_t(e), r); }); });
+    EngineScan globalScan;
+    for (const Event& e : trace.global)
+        if (e.type == ev::HeapAllocated || e.type == ev::HeapSize || e.type == ev::HeapLive || e.type == ev::GcStatsGhc)
+            scanHeapEvent(trace, e, r, globalScan);
+    const ParModel& m = out.model;
+    const uint64_t first = out.engineStates.firstNs, last = out.engineStates.lastNs;
 
     // ---- curves over time -------------------------------------------------------------------
     {
@@ -603,29 +663,25 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
             for (size_t i = 0; i < ctx.segments.size(); ++i) {
                 const auto& seg = ctx.segments[i];
                 const uint64_t end = i + 1 < ctx.segments.size() ? ctx.segments[i + 1].startNs : last;
-                auto* v = seg.state == ContextState::Runnable ? &runnable
-                    : seg.state == ContextState::Blocked      ? &blocked
-                                                              : nullptr;
+                auto* v = seg.state == ContextState::Runnable ? &runnable : seg.state == ContextState::Blocked ? &blocked : nullptr;
                 if (v && end > seg.startNs) {
                     v->push_back({ I(seg.startNs), 1 });
                     v->push_back({ I(end), -1 });
                 }
             }
-        out.contextsRunnable = StepFunction::fromDeltas(std::move(runnable), I(first), I(last));
-        out.contextsBlocked = StepFunction::fromDeltas(std::move(blocked), I(first), I(last));
-        std::vector<std::vector<StepFunction::Step>> deque(nEngines);
-        for (const auto& d : m.dequeChanges)
-            if (d.engine < nEngines)
-                deque[d.engine].push_back({ I(d.timeNs), d.delta });
+        tbb::parallel_invoke([&] { out.contextsRunnable = StepFunction::fromDeltas(std::move(runnable), I(first), I(last)); },
+                             [&] { out.contextsBlocked = StepFunction::fromDeltas(std::move(blocked), I(first), I(last)); });
+        // Each engine's deque: its own changes (sorted) merged with the steals from it (sorted per thief).
         out.sparkDequeSize.resize(nEngines);
         tbb::parallel_for(size_t(0), nEngines, [&](size_t e) {
-            out.sparkDequeSize[e] = StepFunction::fromDeltas(std::move(deque[e]), I(first), I(last));
+            std::vector<StepFunction::Step> deltas = std::move(scans[e].dequeOwn);
+            for (const auto& thief : scans)
+                for (const auto& [victim, t] : thief.dequeStolenFrom)
+                    if (victim == e)
+                        deltas.push_back({ I(t), -1 });
+            out.sparkDequeSize[e] = StepFunction::fromDeltas(std::move(deltas), I(first), I(last));
         });
     }
-
-    // ---- per-engine scans -------------------------------------------------------------------
-    std::vector<EngineScan> scans(nEngines);
-    tbb::parallel_for(size_t(0), nEngines, [&](size_t e) { scans[e] = scanEngine(trace, uint16_t(e), r); });
 
     // ---- GC collections: the union over engines of Gc intervals --------------------------------
     std::vector<std::pair<uint64_t, uint64_t>> gcs;
@@ -712,57 +768,33 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
 
     // ---- GHC: heap figures (49-51) and the per-generation GC table (53) -----------------------
     {
-        bool anyHeap = false;
-        uint64_t maxSize = 0, maxLive = 0, allocLast = 0, allocBefore = 0;
+        EngineScan heap = globalScan;
+        std::vector<EngineScan::GcReport> reports = globalScan.gcReports;
+        for (const auto& sc : scans) {
+            heap.anyHeap = heap.anyHeap || sc.anyHeap;
+            heap.maxSize = std::max(heap.maxSize, sc.maxSize);
+            heap.maxLive = std::max(heap.maxLive, sc.maxLive);
+            heap.allocLast = std::max(heap.allocLast, sc.allocLast);
+            heap.allocBefore = std::max(heap.allocBefore, sc.allocBefore);
+            reports.insert(reports.end(), sc.gcReports.begin(), sc.gcReports.end());
+        }
+        const bool anyHeap = heap.anyHeap;
+        const uint64_t maxSize = heap.maxSize, maxLive = heap.maxLive, allocLast = heap.allocLast, allocBefore = heap.allocBefore;
         struct Gen {
             uint64_t collections = 0, parallel = 0;
             std::vector<double> pauses;
         };
         std::map<uint16_t, Gen> gens;
-        auto visit = [&](const Event& e) {
-            const uint64_t t = e.timeNs;
-            switch (e.type) {
-            case ev::HeapAllocated:
-            case ev::HeapSize:
-            case ev::HeapLive: {
-                const uint64_t v = trace.payload(e).u64(4);
-                if (e.type == ev::HeapAllocated && t < r.from)
-                    allocBefore = std::max(allocBefore, v);
-                if (!r.contains(t))
-                    break;
-                anyHeap = true;
-                if (e.type == ev::HeapAllocated)
-                    allocLast = std::max(allocLast, v);
-                else if (e.type == ev::HeapSize)
-                    maxSize = std::max(maxSize, v);
-                else
-                    maxLive = std::max(maxLive, v);
-                break;
-            }
-            case ev::GcStatsGhc: {
-                if (!r.contains(t))
-                    break;
-                const Payload p = trace.payload(e);
-                Gen& g = gens[p.u16(4)];
-                ++g.collections;
-                if (p.u32(30) > 1)
-                    ++g.parallel;
-                // The collection this report belongs to: the last one starting at or before it.
-                auto it = std::upper_bound(
-                    gcs.begin(), gcs.end(), t, [](uint64_t x, const auto& c) { return x < c.first; });
-                if (it != gcs.begin())
-                    g.pauses.push_back(double(std::prev(it)->second - std::prev(it)->first));
-                break;
-            }
-            default:
-                break;
-            }
-        };
-        for (const auto& e : trace.global)
-            visit(e);
-        for (const auto& engine : trace.engines)
-            for (const auto& e : engine)
-                visit(e);
+        for (const auto& rep : reports) {
+            Gen& g = gens[rep.generation];
+            ++g.collections;
+            if (rep.threads > 1)
+                ++g.parallel;
+            // The collection this report belongs to: the last one starting at or before it.
+            auto it = std::upper_bound(gcs.begin(), gcs.end(), rep.timeNs, [](uint64_t x, const auto& c) { return x < c.first; });
+            if (it != gcs.begin())
+                g.pauses.push_back(double(std::prev(it)->second - std::prev(it)->first));
+        }
         if (anyHeap) {
             const uint64_t allocated = allocLast - std::min(allocLast, allocBefore);
             const double mutatorSeconds = double(total - std::min(total, gcTotal)) / 1e9;
@@ -786,10 +818,18 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
     // ---- engines ----------------------------------------------------------------------------
     MetricSection engines { "engines", {} };
     {
+        // Work-available times for ENGINE_WAKE_LATENCY, only needed when some engine slept: each
+        // engine's list is sorted already, so they are merged rather than sorted.
         std::vector<uint64_t> work;
-        for (const auto& s : scans)
-            work.insert(work.end(), s.workTimes.begin(), s.workTimes.end());
-        std::sort(work.begin(), work.end());
+        bool anySleep = false;
+        for (const auto& engine : out.engineStates.engines)
+            for (const auto& iv : engine)
+                anySleep = anySleep || iv.state == EngineState::Sleeping;
+        if (anySleep)
+            for (const auto& s : scans) {
+                const auto middle = work.insert(work.end(), s.workTimes.begin(), s.workTimes.end());
+                std::inplace_merge(work.begin(), middle, work.end());
+            }
         // Steal contention: attempts of all engines, grouped by transitive overlap.
         std::vector<EngineScan::Attempt> attempts;
         for (const auto& s : scans)

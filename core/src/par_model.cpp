@@ -281,12 +281,7 @@ namespace {
                     bindConjunct(k, c, t);
                 break;
             }
-            case ev::MerSparkCreate:
-            case ev::SparkCreate: {
-                if (e.hasEngine())
-                    m.dequeChanges.push_back({ e.engine, t, +1 });
-                if (e.type == ev::SparkCreate)
-                    break;
+            case ev::MerSparkCreate: {
                 const uint64_t dyn = p.u64(0);
                 auto open = m_openConj.find(dyn);
                 if (open == m_openConj.end()) {
@@ -328,8 +323,6 @@ namespace {
                 g.stolen = stolen;
                 g.startNs = t;
                 g.startEngine = e.engine;
-                if (g.sparkEngine != kNoEngine)
-                    m.dequeChanges.push_back({ g.sparkEngine, t, -1 });
                 if (!e.hasEngine())
                     break;
                 const uint32_t c = runningOn(e);
@@ -339,14 +332,6 @@ namespace {
                     m_engines[e.engine].pendingConjunct = k;
                 break;
             }
-            case ev::SparkRun:
-            case ev::SparkSteal:
-                // GHC: the spark's owner deque shrinks (steal: the victim's).
-                if (e.type == ev::SparkSteal && p.u16(0) < m_engines.size())
-                    m.dequeChanges.push_back({ p.u16(0), t, -1 });
-                else if (e.hasEngine())
-                    m.dequeChanges.push_back({ e.engine, t, -1 });
-                break;
             case ev::MerEndParConjunct: {
                 const uint64_t dyn = p.u64(0);
                 auto open = m_openConj.find(dyn);

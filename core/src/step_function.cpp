@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <tbb/parallel_sort.h>
 
 namespace sparkscope::core {
 
@@ -34,7 +35,15 @@ StepFunction::StepFunction(std::vector<Step> steps, int64_t endNs)
 
 StepFunction StepFunction::fromDeltas(std::vector<Step> deltas, int64_t beginNs, int64_t endNs)
 {
-    std::sort(deltas.begin(), deltas.end(), [](const Step& a, const Step& b) { return a.timeNs < b.timeNs; });
+    // Deltas often arrive sorted (a per-engine pass); large unsorted ones are sorted in parallel.
+    // Equal times are summed, so the sort need not be stable.
+    auto byTime = [](const Step& a, const Step& b) { return a.timeNs < b.timeNs; };
+    if (!std::is_sorted(deltas.begin(), deltas.end(), byTime)) {
+        if (deltas.size() > 100000)
+            tbb::parallel_sort(deltas.begin(), deltas.end(), byTime);
+        else
+            std::sort(deltas.begin(), deltas.end(), byTime);
+    }
     std::vector<Step> steps;
     steps.reserve(deltas.size() + 1);
     steps.push_back({ beginNs, 0 });

@@ -129,13 +129,6 @@ public:
     size_t incompleteConjuncts = 0;
     size_t incompleteFutures = 0;
 
-    // Spark deque changes per engine (+1 created, -1 run locally or stolen from it), in time order.
-    struct DequeChange {
-        uint16_t engine;
-        uint64_t timeNs;
-        int32_t delta;
-    };
-    std::vector<DequeChange> dequeChanges;
     // A context that had blocked running again: where it last ran and where it resumed.
     struct Resume {
         uint64_t timeNs;
