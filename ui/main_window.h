@@ -22,6 +22,7 @@ class TimelineWidget;
 class ZoomState;
 class EventsPanel;
 class BookmarksPanel;
+class BookmarksModel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -60,6 +61,7 @@ private:
     TimelineWidget* m_timeline;
     EventsPanel* m_events = nullptr;
     BookmarksPanel* m_bookmarks = nullptr;
+    BookmarksModel* m_bookmarkModel = nullptr;
     QFrame* m_messageBar;
     QLabel* m_messageLabel;
     QProgressBar* m_progress;

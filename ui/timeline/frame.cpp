@@ -76,6 +76,14 @@ long FrameLayout::engineAt(double y, size_t engines) const
     return row < long(engines) ? row : -1;
 }
 
+void FrameLayout::fitTo(double height, size_t engines)
+{
+    const double spare = height - kRulerHeight - 4 - kRowsGap - kLegendHeight - 8;
+    kCurveHeight = std::clamp(spare * 0.3, 90.0, 220.0);
+    kRowHeight = std::clamp((spare - kCurveHeight) / double(std::max<size_t>(1, engines)), 26.0, 56.0);
+    kBarHeight = std::round(kRowHeight * 0.7);
+}
+
 size_t Frame::primitiveCount() const
 {
     size_t n = curve.size() + curveLevels.size() + rulerTicks.size() + texts.size() + rowBackgrounds.size();
@@ -128,11 +136,13 @@ namespace {
 
 } // namespace
 
-Frame frame(const TraceData& data, const Viewport& viewport)
+Frame frame(const TraceData& data, const Viewport& viewport, const std::vector<Marker>* bookmarks)
 {
+    const std::vector<Marker>& marks = bookmarks ? *bookmarks : data.markers;
     Frame f;
     f.viewport = viewport;
     f.engines = data.engineCount();
+    f.layout.fitTo(double(viewport.height), f.engines);
     const FrameLayout& L = f.layout;
     const double dpr = std::max(1.0, viewport.devicePixelRatio);
     f.axis = { viewport.window.startNs, std::max(viewport.window.endNs, viewport.window.startNs + 1), L.kGutter,
@@ -141,6 +151,7 @@ Frame frame(const TraceData& data, const Viewport& viewport)
     const long columns = std::max(1L, std::lround(axis.width * dpr));
     const double colW = axis.width / double(columns);
     const int64_t traceStart = data.startNs, traceEnd = data.endNs;
+    const int64_t labelOrigin = 0; // labels show trace timestamps (GHC: since RTS start), as --range takes them
     const double xTraceStart = std::max(axis.left, axis.xOf(traceStart));
     const double xTraceEnd = std::min(axis.left + axis.width, axis.xOf(traceEnd));
 
@@ -149,14 +160,18 @@ Frame frame(const TraceData& data, const Viewport& viewport)
     for (long i = 0; i <= columns; ++i)
         bounds[size_t(i)] = axis.boundary(i, columns);
 
+    auto columnMid = [&](long i) {
+        return axis.startNs + int64_t(std::floor((double(i) + 0.5) * double(axis.spanNs()) / double(columns)));
+    };
+
     // Ruler.
     const int64_t step = rulerStep(axis.nsPerPixel(), 110);
     const double bottom = L.contentHeight(f.engines);
     {
-        const int64_t rel0 = axis.startNs - traceStart;
+        const int64_t rel0 = axis.startNs - labelOrigin;
         int64_t first = (rel0 >= 0 ? (rel0 + step - 1) / step : -((-rel0) / step)) * step;
-        for (int64_t rel = first; traceStart + rel <= axis.endNs; rel += step) {
-            const double x = axis.xOf(traceStart + rel);
+        for (int64_t rel = first; labelOrigin + rel <= axis.endNs; rel += step) {
+            const double x = axis.xOf(labelOrigin + rel);
             f.rulerTicks.emplace_back(x, L.kRulerHeight - 8, x, L.kRulerHeight);
             f.rulerTicks.emplace_back(x, L.curveTop(), x, bottom); // faint grid
             f.texts.push_back({ QPointF(x + 3, L.kRulerHeight - 11), rulerLabel(rel, step), FrameText::Ruler });
@@ -170,7 +185,13 @@ Frame frame(const TraceData& data, const Viewport& viewport)
         bool open = false;
         double lastX = 0;
         for (long i = 0; i < columns; ++i) {
-            const int64_t a = std::max(bounds[size_t(i)], traceStart), b = std::min(bounds[size_t(i) + 1], traceEnd);
+            int64_t a = std::max(bounds[size_t(i)], traceStart), b = std::min(bounds[size_t(i) + 1], traceEnd);
+            if (a == b && bounds[size_t(i)] == bounds[size_t(i) + 1]) {
+                a = columnMid(i); // below 1 ns per column: the nanosecond the column's middle falls in
+                b = a + 1;
+                if (a < traceStart || b > traceEnd)
+                    a = b;
+            }
             if (a >= b) {
                 if (open) {
                     f.curve << QPointF(lastX, curveBottom);
@@ -239,6 +260,13 @@ Frame frame(const TraceData& data, const Viewport& viewport)
                 total += d[s];
             }
             prev = cur;
+            if (total == 0 && bounds[size_t(i)] == bounds[size_t(i) + 1] && columnMid(i) >= traceStart) {
+                // Zoomed in below 1 ns per column: the column shows the nanosecond it falls in.
+                const uint64_t t = uint64_t(columnMid(i));
+                data.lod.busy(e, t, t + 1, std::span(d).first(S));
+                for (unsigned s = 0; s < S; ++s)
+                    total += d[s];
+            }
             if (total == 0) {
                 flush(i);
                 continue;
@@ -297,10 +325,10 @@ Frame frame(const TraceData& data, const Viewport& viewport)
 
     // User markers: labelled vertical lines across the curve and the rows.
     {
-        auto lo = std::lower_bound(data.markers.begin(), data.markers.end(), axis.startNs,
-            [](const Marker& m, int64_t t) { return m.timeNs < t; });
-        auto hi = std::lower_bound(
-            lo, data.markers.end(), axis.endNs, [](const Marker& m, int64_t t) { return m.timeNs < t; });
+        auto lo = std::lower_bound(
+            marks.begin(), marks.end(), axis.startNs, [](const Marker& m, int64_t t) { return m.timeNs < t; });
+        auto hi
+            = std::lower_bound(lo, marks.end(), axis.endNs, [](const Marker& m, int64_t t) { return m.timeNs < t; });
         const bool labels = (hi - lo) <= columns / 40;
         double lastLabelEnd = -1e9;
         for (auto it = lo; it != hi; ++it) {
@@ -426,20 +454,21 @@ void paintFrame(QPainter& painter, const Frame& f, const FramePalette& palette)
     painter.restore();
 }
 
-QString describeAt(const TraceData& data, const Frame& f, QPointF pos)
+QString describeAt(const TraceData& data, const Frame& f, QPointF pos, const std::vector<Marker>* bookmarks)
 {
+    const std::vector<Marker>& marks = bookmarks ? *bookmarks : data.markers;
     const TimeAxis& axis = f.axis;
     if (pos.x() < axis.left || pos.x() > axis.left + axis.width)
         return {};
     const double pixelNs = axis.nsPerPixel();
     const int64_t t = axis.timeAt(pos.x());
     const int64_t a = axis.timeAt(pos.x() - 0.5), b = std::max(a + 1, axis.timeAt(pos.x() + 0.5));
-    auto at = [&](int64_t ns) { return formatDuration(ns - data.startNs, 6); };
+    auto at = [&](int64_t ns) { return formatDuration(ns, 9); };
 
     // Markers within 3 px.
-    for (const Marker& m : data.markers) {
+    for (const Marker& m : marks) {
         if (std::abs(axis.xOf(m.timeNs) - pos.x()) <= 3 && pos.y() >= f.layout.curveTop())
-            return QStringLiteral("User marker \"%1\"\nat %2").arg(QString::fromStdString(m.label), at(m.timeNs));
+            return QStringLiteral("Bookmark \"%1\"\nat %2").arg(QString::fromStdString(m.label), at(m.timeNs));
         if (m.timeNs > t + int64_t(4 * pixelNs))
             break;
     }

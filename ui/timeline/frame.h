@@ -67,9 +67,9 @@ struct Viewport {
 struct FrameLayout {
     static constexpr double kGutter = 86; // engine names
     static constexpr double kRulerHeight = 26;
-    static constexpr double kCurveHeight = 90;
-    static constexpr double kRowHeight = 26;
-    static constexpr double kBarHeight = 18;
+    double kCurveHeight = 90; // the rest grow with the available height (see fitTo)
+    double kRowHeight = 26;
+    double kBarHeight = 18;
     static constexpr double kRowsGap = 8;
 
     double curveTop() const { return kRulerHeight + 4; }
@@ -80,6 +80,8 @@ struct FrameLayout {
     long engineAt(double y, size_t engines) const;
     double contentHeight(size_t engines) const { return rowsTop() + double(engines) * kRowHeight + 4; }
     static constexpr double kLegendHeight = 40;
+    // Grows the curve and the rows to use a viewport of `height` logical pixels (within limits).
+    void fitTo(double height, size_t engines);
 };
 
 struct FrameText {
@@ -105,14 +107,15 @@ struct Frame {
     size_t primitiveCount() const;
 };
 
-// The pure frame function.
-Frame frame(const TraceData& data, const Viewport& viewport);
+// The pure frame function. `bookmarks` (labelled vertical lines) defaults to the trace's markers.
+Frame frame(const TraceData& data, const Viewport& viewport, const std::vector<Marker>* bookmarks = nullptr);
 
 // Replays a frame. Works for any paint device (widget, QImage, QSvgGenerator, QPdfWriter).
 void paintFrame(QPainter& painter, const Frame& frame, const FramePalette& palette);
 
 // What is under (x, y) — state span or tick — as tooltip text, or an empty string.
-QString describeAt(const TraceData& data, const Frame& frame, QPointF pos);
+QString describeAt(
+    const TraceData& data, const Frame& frame, QPointF pos, const std::vector<Marker>* bookmarks = nullptr);
 
 // "1.234 s", "12.5 ms", "350 µs", "120 ns" with about `digits` significant digits.
 QString formatDuration(int64_t ns, int digits = 4);

@@ -34,6 +34,19 @@ void TimelineWidget::setData(std::shared_ptr<const TraceData> data)
     update();
 }
 
+void TimelineWidget::setBookmarks(const std::vector<Marker>* bookmarks)
+{
+    m_bookmarks = bookmarks;
+    m_frame.reset();
+    update();
+}
+
+void TimelineWidget::setOverlay(Overlay overlay)
+{
+    m_overlay = std::move(overlay);
+    update();
+}
+
 Viewport TimelineWidget::viewport() const { return { width(), height(), devicePixelRatioF(), m_zoom->window() }; }
 
 TimeAxis TimelineWidget::axis() const
@@ -50,7 +63,7 @@ const Frame& TimelineWidget::currentFrame()
     if (!m_frame || !(m_frame->viewport == v)) {
         QElapsedTimer timer;
         timer.start();
-        m_frame = frame(*m_data, v);
+        m_frame = frame(*m_data, v, m_bookmarks);
         m_lastBuildMs = double(timer.nsecsElapsed()) / 1e6;
     }
     return *m_frame;
@@ -68,6 +81,8 @@ void TimelineWidget::paintEvent(QPaintEvent*)
     }
     const Frame& f = currentFrame();
     paintFrame(painter, f, m_palette);
+    if (m_overlay)
+        m_overlay(painter, f);
 
     const TimeAxis& ax = f.axis;
     const double bottom = f.layout.contentHeight(f.engines);
@@ -97,7 +112,7 @@ void TimelineWidget::paintEvent(QPaintEvent*)
         if (x >= ax.left && x <= ax.left + ax.width) {
             painter.setPen(QPen(m_palette.text, 0, Qt::DotLine));
             painter.drawLine(QLineF(x, f.layout.kRulerHeight, x, bottom));
-            const QString text = formatDuration(*c - m_data->startNs, 7);
+            const QString text = formatDuration(*c, 7);
             const double w = painter.fontMetrics().horizontalAdvance(text) + 8;
             QRectF box(std::min(x + 2, double(width()) - w), 1, w, 14);
             painter.fillRect(box, m_palette.text);
@@ -136,6 +151,8 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent* event)
     const int64_t t = axis().timeAt(event->position().x());
     m_zoom->setCursor(t);
     Q_EMIT hoveredTimeChanged(t);
+    if (m_drag == Drag::None)
+        Q_EMIT pointerMoved(event->position());
     if (m_drag == Drag::Select && std::abs(event->position().x() - m_pressPos.x()) >= 3)
         m_zoom->setSelection(TimeWindow { std::min(m_pressNs, t), std::max(m_pressNs, t) });
     else if (m_drag == Drag::Pan) {
@@ -147,9 +164,10 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent* event)
 
 void TimelineWidget::mouseReleaseEvent(QMouseEvent* event)
 {
-    if (m_drag == Drag::Select && std::abs(event->position().x() - m_pressPos.x()) < 3)
+    if (m_drag == Drag::Select && std::abs(event->position().x() - m_pressPos.x()) < 3) {
         m_zoom->setSelection(std::nullopt); // a click clears the selection
-    else if (m_drag == Drag::Pan && m_zoom->window() != m_pressWindow) {
+        Q_EMIT clickedAt(event->position(), event->globalPosition().toPoint());
+    } else if (m_drag == Drag::Pan && m_zoom->window() != m_pressWindow) {
         // Record the pan as one history step.
         const TimeWindow now = m_zoom->window();
         m_zoom->moveTo(m_pressWindow);
@@ -240,7 +258,7 @@ bool TimelineWidget::event(QEvent* event)
 {
     if (event->type() == QEvent::ToolTip && m_data) {
         auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = describeAt(*m_data, currentFrame(), help->pos());
+        const QString text = describeAt(*m_data, currentFrame(), help->pos(), m_bookmarks);
         if (text.isEmpty())
             QToolTip::hideText();
         else

@@ -11,6 +11,8 @@
 #include <QElapsedTimer>
 #include <QWidget>
 
+#include <functional>
+
 #include <memory>
 #include <optional>
 
@@ -22,6 +24,8 @@ public:
     explicit TimelineWidget(ZoomState* zoom, QWidget* parent = nullptr);
 
     void setData(std::shared_ptr<const TraceData> data);
+    // Bookmarks drawn as labelled lines (the vector must outlive the widget or be reset); null = the trace's markers.
+    void setBookmarks(const std::vector<Marker>* bookmarks);
     const std::shared_ptr<const TraceData>& data() const { return m_data; }
     ZoomState* zoom() const { return m_zoom; }
     Viewport viewport() const;
@@ -29,9 +33,15 @@ public:
     const Frame& currentFrame();
     double lastFrameBuildMs() const { return m_lastBuildMs; }
     QSize sizeHint() const override;
+    // Hook for the metric panels (ui/hover): painted after the frame, with the frame's geometry.
+    using Overlay = std::function<void(QPainter&, const Frame&)>;
+    void setOverlay(Overlay overlay);
 
 Q_SIGNALS:
     void hoveredTimeChanged(qint64 timeNs);
+    // Hooks for the metric panels (ui/hover): the pointer moved over / clicked (no drag) at pos.
+    void pointerMoved(QPointF pos);
+    void clickedAt(QPointF pos, QPoint globalPos);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -52,7 +62,9 @@ private:
     ZoomState* m_zoom;
     std::shared_ptr<const TraceData> m_data;
     std::optional<Frame> m_frame;
+    const std::vector<Marker>* m_bookmarks = nullptr;
     FramePalette m_palette;
+    Overlay m_overlay;
     double m_lastBuildMs = 0;
     enum class Drag { None, Select, Pan } m_drag = Drag::None;
     QPointF m_pressPos;

@@ -1,0 +1,182 @@
+#include "support/test_data.h"
+#include "support/trace_builder.h"
+#include "ui/export/timeline_export.h"
+#include "ui/timeline/frame.h"
+
+#include "sparkscope/core/event_types.h"
+
+#include <catch2/catch.hpp>
+
+#include <QFileInfo>
+#include <QImage>
+#include <QPainter>
+#include <random>
+#include <set>
+
+using namespace sparkscope;
+using namespace sparkscope::ui;
+
+namespace {
+
+// Engine 0: runs context 1 over [100, 600), GC over [700, 800), idle otherwise.
+// Engine 1: runs context 2 over the whole [0, 1000).
+// So CPUs over time is 1 on [0,100), 2 on [100,600), 1 on [600,1000).
+std::shared_ptr<const TraceData> handTrace()
+{
+    test::TraceBuilder b(2);
+    b.runThread(1, 0, 2).runThread(0, 100, 1).stopThread(0, 600, 1, core::kStopFinished);
+    b.gcStart(0, 700).gcEnd(0, 800).sparkCreate(0, 300, 0x10, 1).stopThread(1, 1000, 2, core::kStopFinished);
+    b.endAt(1000);
+    return buildTraceData(b.build());
+}
+
+double totalWidth(const std::vector<QRectF>& rects, double top, double bottom)
+{
+    double w = 0;
+    for (const QRectF& r : rects)
+        if (r.top() >= top - 1e-9 && r.bottom() <= bottom + 1e-9)
+            w += r.width() * r.height();
+    return w;
+}
+
+} // namespace
+
+TEST_CASE("frame draws each engine's states with exact widths", "[ui][frame]")
+{
+    auto data = handTrace();
+    REQUIRE(data->engineCount() == 2);
+    for (double dpr : { 1.0, 2.0 }) {
+        // Plot width 1000 px for 1000 ns: 1 ns per logical pixel.
+        const Viewport v { int(FrameLayout::kGutter) + 1000 + 4, 400, dpr, { 0, 1000 } };
+        const Frame f = frame(*data, v);
+        CHECK(f.axis.width == 1000.0);
+        const FrameLayout& L = f.layout;
+        const double bar = L.kBarHeight;
+        auto area = [&](Ink ink, size_t engine) {
+            return totalWidth(f.rects[size_t(ink)], L.barTop(engine), L.barTop(engine) + bar) / bar;
+        };
+        CHECK(area(Ink::Running, 0) == Approx(500));
+        CHECK(area(Ink::Gc, 0) == Approx(100));
+        CHECK(area(Ink::Idle, 0) == Approx(400));
+        CHECK(area(Ink::Running, 1) == Approx(1000));
+        CHECK(area(Ink::Gc, 1) == 0);
+        // The spark-created tick is shown (few events) at x of t = 300.
+        REQUIRE(f.lines[size_t(Ink::TickSparkCreate)].size() == 1);
+        CHECK(f.lines[size_t(Ink::TickSparkCreate)][0].x1() == Approx(L.kGutter + 300));
+    }
+}
+
+TEST_CASE("frame's CPUs curve is the exact average per column", "[ui][frame]")
+{
+    auto data = handTrace();
+    // 10 columns of 100 ns: averages 1, 2, 2, 2, 2, 2, 1, 1, 1, 1 engines.
+    const Viewport v { int(FrameLayout::kGutter) + 10 + 4, 400, 1.0, { 0, 1000 } };
+    const Frame f = frame(*data, v);
+    const double bottom = f.layout.curveTop() + f.layout.kCurveHeight;
+    std::vector<double> heights;
+    for (const QPointF& p : f.curve)
+        if (p.y() < bottom)
+            heights.push_back((bottom - p.y()) / f.layout.kCurveHeight * 2);
+    // Two points (left and right edge) per column.
+    REQUIRE(heights.size() == 20);
+    const double want[] = { 1, 2, 2, 2, 2, 2, 1, 1, 1, 1 };
+    for (size_t i = 0; i < 10; ++i) {
+        CHECK(heights[2 * i] == Approx(want[i]));
+        CHECK(heights[2 * i + 1] == Approx(want[i]));
+    }
+    CHECK(f.curveLevels.size() == 2); // dashed lines at 1 and 2 engines
+}
+
+TEST_CASE("a column that is partly running shows that fraction of the bar", "[ui][frame]")
+{
+    auto data = handTrace();
+    // One column over [0, 1000) on engine 0: running 50%, GC 10%, idle 40% of the bar height.
+    const Viewport v { int(FrameLayout::kGutter) + 1 + 4, 400, 1.0, { 0, 1000 } };
+    const Frame f = frame(*data, v);
+    auto height = [&](Ink ink) {
+        double h = 0;
+        for (const QRectF& r : f.rects[size_t(ink)])
+            if (r.top() >= f.layout.barTop(0) && r.bottom() <= f.layout.barTop(0) + f.layout.kBarHeight)
+                h += r.height();
+        return h / f.layout.kBarHeight;
+    };
+    CHECK(height(Ink::Running) == Approx(0.5).margin(0.5 / f.layout.kBarHeight));
+    CHECK(height(Ink::Gc) == Approx(0.1).margin(0.5 / f.layout.kBarHeight));
+    CHECK(height(Ink::Idle) == Approx(0.4).margin(1.0 / f.layout.kBarHeight));
+}
+
+TEST_CASE("frame size depends on pixels, not on the number of spans", "[ui][frame]")
+{
+    // 4 engines × 200'000 random spans: the frame still has at most a few rectangles per column.
+    std::mt19937_64 rng(3);
+    std::vector<std::vector<core::LodSpan>> spans(4);
+    std::vector<core::StepFunction::Step> deltas;
+    for (auto& engine : spans) {
+        uint64_t t = 0;
+        for (int i = 0; i < 200'000; ++i) {
+            const uint64_t len = 1 + rng() % 50;
+            const uint8_t state = uint8_t(rng() % 5);
+            engine.push_back({ t, t + len, uint32_t(i), state });
+            if (state == 1) {
+                deltas.push_back({ int64_t(t), 1 });
+                deltas.push_back({ int64_t(t + len), -1 });
+            }
+            t += len;
+        }
+    }
+    auto data = std::make_shared<TraceData>();
+    auto trace = std::make_shared<core::Trace>();
+    trace->engines.resize(4);
+    data->trace = trace;
+    data->instants.resize(4);
+    data->startNs = 0;
+    data->endNs = 5'000'000;
+    data->cpus = core::StepFunction::fromDeltas(deltas, 0, data->endNs);
+    data->lod = core::LodIndex::build(std::move(spans), 5, 0, uint64_t(data->endNs));
+    const Viewport v { 1600, 1000, 1.0, { 0, data->endNs } };
+    const Frame f = frame(*data, v);
+    size_t rects = 0;
+    for (size_t i = 0; i <= size_t(Ink::Sleeping); ++i)
+        rects += f.rects[i].size();
+    CHECK(rects <= 4 * 5 * size_t(f.axis.width + 1));
+    CHECK(f.curve.size() <= 2 * size_t(f.axis.width + 1) + 2);
+}
+
+TEST_CASE("tooltips say what is under the mouse", "[ui][frame]")
+{
+    auto data = handTrace();
+    const Viewport v { int(FrameLayout::kGutter) + 1000 + 4, 400, 1.0, { 0, 1000 } };
+    const Frame f = frame(*data, v);
+    const double y0 = f.layout.barTop(0) + 2;
+    const QString running = describeAt(*data, f, QPointF(f.axis.xOf(200), y0));
+    CHECK(running.contains(QStringLiteral("running context 1")));
+    CHECK(running.contains(QStringLiteral("engine 0")));
+    CHECK(running.contains(QStringLiteral("500 ns")));
+    CHECK(describeAt(*data, f, QPointF(f.axis.xOf(750), y0)).contains(QStringLiteral("GC")));
+    CHECK(describeAt(*data, f, QPointF(f.axis.xOf(300), y0)).contains(QStringLiteral("SPARK")));
+    CHECK(describeAt(*data, f, QPointF(f.axis.xOf(300), f.layout.curveTop() + 5))
+              .contains(QStringLiteral("CPUs running: 2.00")));
+    CHECK(describeAt(*data, f, QPointF(5, y0)).isEmpty()); // the gutter
+}
+
+TEST_CASE("exported images are not blank and vector exports are written", "[ui][export]")
+{
+    auto data = handTrace();
+    const Viewport v { 800, 400, 2.0, { 0, 1000 } };
+    const FramePalette palette = FramePalette::fromPalette(QPalette());
+    const QImage image = renderTimelineImage(*data, v, palette);
+    CHECK(image.size() == QSize(1600, 800));
+    std::set<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3)
+            colours.insert(image.pixel(x, y));
+    CHECK(colours.size() > 8);
+    CHECK(colours.count(palette.ink[size_t(Ink::Running)].rgb()) == 1);
+    const QString dir = QString::fromStdString(test::scratchDir("ui-export").string());
+    for (const char* name : { "t.png", "t.svg", "t.pdf" }) {
+        const QString path = dir + QLatin1Char('/') + QLatin1String(name);
+        CHECK(exportTimeline(path, *data, v, palette).isEmpty());
+        CHECK(QFileInfo(path).size() > 200);
+    }
+    CHECK_FALSE(exportTimeline(dir + QStringLiteral("/t.bmpx"), *data, v, palette).isEmpty());
+}

@@ -1,0 +1,116 @@
+#include "support/test_data.h"
+#include "support/trace_builder.h"
+#include "ui/loading/trace_loader.h"
+#include "ui/main_window.h"
+
+#include "sparkscope/core/writer.h"
+
+#include <QSignalSpy>
+#include <QTest>
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+using namespace sparkscope;
+using namespace sparkscope::ui;
+
+namespace {
+
+std::string writeBytes(const std::string& dir, const std::string& name, const std::vector<uint8_t>& bytes)
+{
+    const std::string path = test::scratchDir(dir).string() + "/" + name;
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    return path;
+}
+
+std::vector<uint8_t> smallEventlog()
+{
+    core::EventlogWriter w(core::mercuryHeader());
+    w.beginBlock(0, 0);
+    core::PayloadBuilder run;
+    run.u32(1);
+    for (uint64_t t = 0; t < 200; ++t)
+        w.event(core::ev::RunThread, 10 + t * 100, run.span());
+    w.endBlock(20'000);
+    return w.finish();
+}
+
+} // namespace
+
+TEST_CASE("loading a file that is not an eventlog fails with what and where", "[ui][loading]")
+{
+    const std::string path = writeBytes("ui-load-bad", "bad.eventlog", { 'n', 'o', 't', ' ', 'a', 'n', ' ', 'e', 'v' });
+    auto result = loadTraceData(path);
+    REQUIRE_FALSE(result.ok());
+    CHECK_FALSE(result.error().message.empty());
+
+    auto missing = loadTraceData(path + ".missing");
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.error().code == core::ErrorCode::Io);
+}
+
+TEST_CASE("a truncated eventlog loads with a warning", "[ui][loading]")
+{
+    std::vector<uint8_t> bytes = smallEventlog();
+    bytes.resize(bytes.size() - 500); // cut in the middle of the events
+    const std::string path = writeBytes("ui-load-trunc", "cut.eventlog", bytes);
+    auto result = loadTraceData(path);
+    REQUIRE(result.ok());
+    CHECK(result.value()->trace->truncated);
+    CHECK_FALSE(traceWarnings(*result.value()).isEmpty());
+}
+
+TEST_CASE("the loader reports failures and truncation through the main window's message bar", "[ui][loading]")
+{
+    MainWindow window;
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    QSignalSpy shown(&window, &MainWindow::traceShown);
+    const std::string bad = writeBytes("ui-window-bad", "bad.eventlog", { 1, 2, 3, 4, 5, 6, 7, 8 });
+    window.openTrace(QString::fromStdString(bad));
+    REQUIRE(failed.wait(10'000));
+    CHECK(window.message().contains(QStringLiteral("Could not open")));
+    CHECK(window.message().contains(QStringLiteral("bad.eventlog")));
+
+    std::vector<uint8_t> cut = smallEventlog();
+    cut.resize(cut.size() - 500);
+    window.openTrace(QString::fromStdString(writeBytes("ui-window-cut", "cut.eventlog", cut)));
+    REQUIRE(shown.wait(10'000));
+    CHECK(window.message().startsWith(QStringLiteral("Warning")));
+}
+
+TEST_CASE("the newest load wins", "[ui][loading]")
+{
+    TraceLoader loader;
+    QSignalSpy loaded(&loader, &TraceLoader::loaded);
+    QSignalSpy failed(&loader, &TraceLoader::failed);
+    const std::string good = writeBytes("ui-newest", "good.eventlog", smallEventlog());
+    loader.load(QStringLiteral("/nonexistent/first.eventlog"));
+    loader.load(QString::fromStdString(good));
+    REQUIRE(loaded.wait(10'000));
+    CHECK(loaded.count() == 1);
+    CHECK(loaded.at(0).at(1).toString().endsWith(QStringLiteral("good.eventlog")));
+    QTest::qWait(200);
+    CHECK(failed.count() == 0); // the superseded load's failure was dropped
+}
+
+TEST_CASE("the shared GHC eventlog loads and indexes every engine", "[ui][loading]")
+{
+    auto path = test::sharedTestData("ghc/parfib-12-30.eventlog");
+    if (!path)
+        return;
+    auto result = loadTraceData(path->string());
+    REQUIRE(result.ok());
+    const TraceData& data = *result.value();
+    CHECK(data.engineCount() == 2);
+    CHECK(data.trace->eventCount() > 13'000);
+    // Every engine's states cover the whole trace exactly.
+    std::array<uint64_t, core::LodIndex::kMaxStates> busy {};
+    for (size_t e = 0; e < data.engineCount(); ++e) {
+        data.lod.busy(e, uint64_t(data.startNs), uint64_t(data.endNs), busy);
+        uint64_t total = 0;
+        for (unsigned s = 0; s < data.lod.stateCount(); ++s)
+            total += busy[s];
+        CHECK(total == uint64_t(data.endNs - data.startNs));
+    }
+}

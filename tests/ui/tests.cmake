@@ -1,0 +1,12 @@
+# Screenshot test: the real app under Xvfb on a shared GHC eventlog and a demo trace; checks the
+# images are not blank. Images are left in <build>/screenshots for people to look at.
+if(SPARKSCOPE_BUILD_UI)
+  find_package(Python3 COMPONENTS Interpreter)
+  if(Python3_FOUND)
+    add_test(NAME "ui: screenshots of the real window under Xvfb are not blank"
+      COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/screenshot_test.py
+        --app $<TARGET_FILE:sparkscope> --demo $<TARGET_FILE:sparkscope-demo>
+        --out ${PROJECT_BINARY_DIR}/screenshots --shared ${SPARKSCOPE_SHARED_DIR})
+    set_tests_properties("ui: screenshots of the real window under Xvfb are not blank" PROPERTIES LABELS ui TIMEOUT 600)
+  endif()
+endif()

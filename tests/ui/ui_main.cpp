@@ -1,0 +1,16 @@
+// The UI test layer's main: Catch2 with a QApplication, offscreen (no display needed).
+// (tests/support's catch_main.cpp supplies main() to the other layers; this object file supplies
+// main() and Catch's implementation here, so the linker never pulls catch_main.o from the archive.)
+#define CATCH_CONFIG_RUNNER
+#include <catch2/catch.hpp>
+
+#include <QApplication>
+
+int main(int argc, char** argv)
+{
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("SparkScopeTests"));
+    QApplication::setApplicationName(QStringLiteral("sparkscope-ui-tests"));
+    return Catch::Session().run(argc, argv);
+}
