@@ -162,15 +162,17 @@ const StateInterval* EngineStates::at(size_t engine, uint64_t t) const noexcept
 
 StepFunction cpusOverTime(const EngineStates& states)
 {
-    std::vector<StepFunction::Step> deltas;
-    for (const auto& engine : states.engines)
-        for (const StateInterval& s : engine)
+    // One sorted run of deltas per engine, merged (O(n log engines)).
+    std::vector<std::vector<StepFunction::Step>> runs(states.engines.size());
+    tbb::parallel_for(size_t(0), states.engines.size(), [&](size_t e) {
+        for (const StateInterval& s : states.engines[e])
             if (s.state == EngineState::Running) {
-                deltas.push_back({ static_cast<int64_t>(s.startNs), 1 });
-                deltas.push_back({ static_cast<int64_t>(s.endNs), -1 });
+                runs[e].push_back({ static_cast<int64_t>(s.startNs), 1 });
+                runs[e].push_back({ static_cast<int64_t>(s.endNs), -1 });
             }
-    return StepFunction::fromDeltas(
-        std::move(deltas), static_cast<int64_t>(states.firstNs), static_cast<int64_t>(states.lastNs));
+    });
+    return StepFunction::fromSortedDeltaRuns(std::move(runs), static_cast<int64_t>(states.firstNs),
+                                             static_cast<int64_t>(states.lastNs));
 }
 
 } // namespace sparkscope::core

@@ -658,28 +658,35 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
 
     // ---- curves over time -------------------------------------------------------------------
     {
-        std::vector<StepFunction::Step> runnable, blocked;
-        for (const auto& ctx : m.contexts)
-            for (size_t i = 0; i < ctx.segments.size(); ++i) {
-                const auto& seg = ctx.segments[i];
-                const uint64_t end = i + 1 < ctx.segments.size() ? ctx.segments[i + 1].startNs : last;
-                auto* v = seg.state == ContextState::Runnable ? &runnable : seg.state == ContextState::Blocked ? &blocked : nullptr;
+        // Contexts runnable / blocked: one sorted run of deltas per context, merged.
+        std::vector<std::vector<StepFunction::Step>> runnable(m.contexts.size()), blocked(m.contexts.size());
+        tbb::parallel_for(size_t(0), m.contexts.size(), [&](size_t c) {
+            const auto& segs = m.contexts[c].segments;
+            for (size_t i = 0; i < segs.size(); ++i) {
+                const auto& seg = segs[i];
+                const uint64_t end = i + 1 < segs.size() ? segs[i + 1].startNs : last;
+                auto* v = seg.state == ContextState::Runnable ? &runnable[c] : seg.state == ContextState::Blocked ? &blocked[c] : nullptr;
                 if (v && end > seg.startNs) {
                     v->push_back({ I(seg.startNs), 1 });
                     v->push_back({ I(end), -1 });
                 }
             }
-        tbb::parallel_invoke([&] { out.contextsRunnable = StepFunction::fromDeltas(std::move(runnable), I(first), I(last)); },
-                             [&] { out.contextsBlocked = StepFunction::fromDeltas(std::move(blocked), I(first), I(last)); });
+        });
+        tbb::parallel_invoke(
+            [&] { out.contextsRunnable = StepFunction::fromSortedDeltaRuns(std::move(runnable), I(first), I(last)); },
+            [&] { out.contextsBlocked = StepFunction::fromSortedDeltaRuns(std::move(blocked), I(first), I(last)); });
         // Each engine's deque: its own changes (sorted) merged with the steals from it (sorted per thief).
         out.sparkDequeSize.resize(nEngines);
         tbb::parallel_for(size_t(0), nEngines, [&](size_t e) {
-            std::vector<StepFunction::Step> deltas = std::move(scans[e].dequeOwn);
-            for (const auto& thief : scans)
+            std::vector<std::vector<StepFunction::Step>> runs;
+            runs.push_back(std::move(scans[e].dequeOwn));
+            for (const auto& thief : scans) {
+                runs.emplace_back();
                 for (const auto& [victim, t] : thief.dequeStolenFrom)
                     if (victim == e)
-                        deltas.push_back({ I(t), -1 });
-            out.sparkDequeSize[e] = StepFunction::fromDeltas(std::move(deltas), I(first), I(last));
+                        runs.back().push_back({ I(t), -1 });
+            }
+            out.sparkDequeSize[e] = StepFunction::fromSortedDeltaRuns(std::move(runs), I(first), I(last));
         });
     }
 

@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <queue>
+#include <tbb/parallel_for.h>
 #include <unordered_set>
 
 namespace sparkscope::core {
@@ -57,10 +59,51 @@ namespace {
             m_engines.resize(trace.engines.size());
         }
 
+        // Only a few event types matter to the model, and in GHC logs they are a tiny fraction (most
+        // events are spark events). So each engine's relevant events are picked out in parallel and
+        // only those are merged in time order (same tie rule as Trace::forEachInTimeOrder: time,
+        // then global before engines, then engine number, then file order).
         void run()
         {
-            m_trace.forEachInTimeOrder([&](const Event& e) { onEvent(e); });
+            std::vector<std::vector<const Event*>> lists(m_trace.engines.size() + 1);
+            tbb::parallel_for(size_t(0), lists.size(), [&](size_t i) {
+                const auto& events = i == 0 ? m_trace.global : m_trace.engines[i - 1];
+                for (const Event& e : events)
+                    if (relevant(e.type))
+                        lists[i].push_back(&e);
+            });
+            using Cursor = std::pair<size_t, size_t>; // (list, position)
+            auto later = [&](const Cursor& a, const Cursor& b) {
+                const uint64_t ta = lists[a.first][a.second]->timeNs, tb = lists[b.first][b.second]->timeNs;
+                return ta != tb ? ta > tb : a.first > b.first;
+            };
+            std::priority_queue<Cursor, std::vector<Cursor>, decltype(later)> heap(later);
+            for (size_t i = 0; i < lists.size(); ++i)
+                if (!lists[i].empty())
+                    heap.push({ i, 0 });
+            while (!heap.empty()) {
+                Cursor c = heap.top();
+                heap.pop();
+                onEvent(*lists[c.first][c.second]);
+                if (++c.second < lists[c.first].size())
+                    heap.push(c);
+            }
             finish();
+        }
+
+        static bool relevant(uint16_t type)
+        {
+            switch (type) {
+            case ev::CreateThread:
+            case ev::RunThread:
+            case ev::StopThread:
+            case ev::ThreadRunnable:
+            case ev::ThreadWakeup:
+            case ev::InternString:
+                return true;
+            default:
+                return type >= ev::MerStartParConj && type <= ev::MerReuseContext;
+            }
         }
 
     private:

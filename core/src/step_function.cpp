@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
 
 namespace sparkscope::core {
@@ -57,6 +58,27 @@ StepFunction StepFunction::fromDeltas(std::vector<Step> deltas, int64_t beginNs,
             steps.push_back({ t, value });
     }
     return StepFunction(std::move(steps), endNs);
+}
+
+StepFunction StepFunction::fromSortedDeltaRuns(std::vector<std::vector<Step>> runs, int64_t beginNs, int64_t endNs)
+{
+    auto byTime = [](const Step& a, const Step& b) { return a.timeNs < b.timeNs; };
+    std::erase_if(runs, [](const std::vector<Step>& r) { return r.empty(); });
+    while (runs.size() > 1) {
+        std::vector<std::vector<Step>> next((runs.size() + 1) / 2);
+        tbb::parallel_for(size_t(0), next.size(), [&](size_t i) {
+            if (2 * i + 1 == runs.size()) {
+                next[i] = std::move(runs[2 * i]);
+                return;
+            }
+            const auto& a = runs[2 * i];
+            const auto& b = runs[2 * i + 1];
+            next[i].resize(a.size() + b.size());
+            std::merge(a.begin(), a.end(), b.begin(), b.end(), next[i].begin(), byTime);
+        });
+        runs = std::move(next);
+    }
+    return fromDeltas(runs.empty() ? std::vector<Step> {} : std::move(runs.front()), beginNs, endNs);
 }
 
 StepFunction StepFunction::sum(const std::vector<const StepFunction*>& parts)

@@ -34,6 +34,9 @@ public:
     // From changes: each Step is a (time, delta). Deltas need not be sorted; the function starts at
     // value 0 at beginNs and ends at endNs. O(n log n) for the sort.
     static StepFunction fromDeltas(std::vector<Step> deltas, int64_t beginNs, int64_t endNs);
+    // The same from several runs of deltas, each already sorted by time (e.g. one per engine or per
+    // context): runs are merged pairwise, in parallel, in O(n log k) instead of sorting everything.
+    static StepFunction fromSortedDeltaRuns(std::vector<std::vector<Step>> runs, int64_t beginNs, int64_t endNs);
     // Pointwise sum of several functions (e.g. per-engine curves into one). O(total log k).
     static StepFunction sum(const std::vector<const StepFunction*>& parts);
 
