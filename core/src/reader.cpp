@@ -88,7 +88,7 @@ namespace {
                 for (auto& p : parts)
                     if (auto* v = pick(p, engine))
                         total += v->size();
-                target.reserve(total);
+                reserveEvents(target, total);
                 for (auto& p : parts)
                     if (auto* v = pick(p, engine)) {
                         target.insert(target.end(), v->begin(), v->end());

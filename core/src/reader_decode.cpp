@@ -33,6 +33,10 @@
 #include <algorithm>
 #include <string>
 
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
 namespace sparkscope::core::detail {
 
 namespace {
@@ -287,7 +291,7 @@ DecodeOutcome decodeEvents(std::span<const uint8_t> bytes, uint64_t begin, uint6
             // Room for the block's events (at most one per 10 bytes), growing geometrically.
             const uint64_t expected = std::min<uint64_t>(st.remaining, n - next) / kMinEventBytes + 1;
             if (target->capacity() - target->size() < expected)
-                target->reserve(std::max<size_t>(target->capacity() * 2, target->size() + expected));
+                reserveEvents(*target, std::max<size_t>(target->capacity() * 2, target->size() + expected));
             target->push_back(e);
             if (!st.lenient && st.remaining == 0) {
                 st.engine = kNoEngine;
@@ -369,6 +373,33 @@ RangePlan planRanges(std::span<const uint8_t> bytes, uint64_t dataStart, const S
         plan.tailSawMarker = sawMarker;
     }
     return plan;
+}
+
+void adviseHugePages(const void* p, size_t bytes) noexcept
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    constexpr uintptr_t kHuge = 2u << 20;
+    if (bytes < 2 * kHuge)
+        return;
+    const uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
+    const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(kHuge - 1);
+    if (end > begin)
+        ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
+void reserveEvents(std::vector<Event>& v, size_t capacity)
+{
+    if (capacity <= v.capacity())
+        return;
+    std::vector<Event> fresh;
+    fresh.reserve(capacity);
+    adviseHugePages(fresh.data(), capacity * sizeof(Event));
+    fresh.insert(fresh.end(), v.begin(), v.end());
+    v.swap(fresh);
 }
 
 void stableSortByTime(std::vector<Event>& v)

@@ -6,6 +6,8 @@
 // data (a trace compressed on the fly by a killed program) keeps what came out, with a warning.
 #include "reader_input.h"
 
+#include "reader_decode.h"
+
 #include <boost/iostreams/device/array.hpp>
 #include <boost/iostreams/filter/bzip2.hpp>
 #include <boost/iostreams/filter/gzip.hpp>
@@ -82,6 +84,7 @@ namespace {
                     + std::to_string(total) + " decompressed bytes (" + failure + ")",
                 total });
         out.bytes.reserve(total);
+        adviseHugePages(out.bytes.data(), total);
         for (auto& c : chunks) {
             out.bytes.insert(out.bytes.end(), c.begin(), c.end());
             std::vector<uint8_t>().swap(c);
@@ -170,6 +173,8 @@ Result<LoadedInput> loadFile(const std::string& path, const std::atomic<bool>* c
     LoadedInput out;
     out.fileSize = fileSize;
     try {
+        out.bytes.reserve(fileSize);
+        adviseHugePages(out.bytes.data(), fileSize);
         out.bytes.resize(fileSize);
     } catch (const std::bad_alloc&) {
         ::close(fd);

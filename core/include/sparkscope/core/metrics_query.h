@@ -1,0 +1,92 @@
+#pragma once
+// Metric queries for interactive views: which conjunction, conjunct or future a trace event belongs
+// to (ParEventIndex), the metric values of ONE instance keyed exactly like the report's summaries
+// (instanceMetrics), the set of instances and events that belong to an instance (instanceMembers),
+// and the instances of a static id. The app's hover menus and conjunction list are built on these,
+// so the UI never derives a metric itself.
+//
+// Why an index by (time, type, engine): the timeline hit-tests an Event it drew (a tick at a time on
+// an engine row); the parallel model records, for every instance, the time and engine of each event
+// that made it (START/END_PAR_CONJ, SPARK_CREATE/RUN/STEAL, END_PAR_CONJUNCT, FUT_CREATE/WAIT/SIGNAL).
+// Sorting those records once (O(n log n), 16 bytes each) makes every hover lookup a binary search:
+// O(log n), well inside one frame on 10-million-event traces.
+//
+// Thread safety: every function is pure; ParEventIndex is immutable after build.
+#include "sparkscope/core/metrics.h"
+#include "sparkscope/core/par_model.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sparkscope::core {
+
+enum class OwnerKind : uint8_t { None, Conjunction, Conjunct, Future };
+
+// What an event belongs to: index into ParModel::conjunctions, ::conjuncts or ::futures.
+// For a future's wait or signal, `conjunct` is the conjunct it happened in (kNoIndex if none).
+struct EventOwner {
+    OwnerKind kind = OwnerKind::None;
+    uint32_t index = kNoIndex;
+    uint32_t conjunct = kNoIndex;
+    bool operator==(const EventOwner&) const = default;
+};
+
+class ParEventIndex {
+public:
+    static ParEventIndex build(const ParModel& model);
+    // The owner of the event of `type` at `timeNs` on `engine` (kNoEngine: any engine), or None.
+    // FUT_CREATE and FUT_SIGNAL match on time and type only (the model does not keep their engine).
+    EventOwner ownerOf(uint16_t type, uint64_t timeNs, uint16_t engine) const noexcept;
+    size_t size() const noexcept { return m_entries.size(); }
+
+private:
+    struct Entry {
+        uint64_t timeNs;
+        uint32_t index;
+        uint32_t conjunct;
+        uint16_t type;
+        uint16_t engine;
+    };
+    std::vector<Entry> m_entries; // sorted by (time, type, engine)
+};
+
+// One per-instance figure: (metric key, statistic) e.g. ("PARCONJ_RUNNABLE_SELF", "max").
+struct InstanceFigure {
+    std::string key;
+    std::string statistic; // "value", "max", "average", "count", ...
+    double value = 0;
+};
+
+// The per-instance values of an owner, with the same keys the report summarises per static id
+// (conjunctions), per (static id, position) (conjuncts) or per (static id, variable) (futures).
+// Empty for incomplete instances, as the summaries leave them out. Conjunction curves are computed
+// here (O(events of the instance's subtree)); everything else is O(waits).
+std::vector<InstanceFigure> instanceMetrics(const Metrics& metrics, EventOwner owner);
+
+// The report group (section, id) whose summaries an owner's instance takes part in:
+// ("conjunctions", "f.m:12"), ("conjuncts", "f.m:12/2") or ("futures", "f.m:12/x").
+std::pair<std::string, std::string> summaryGroupOf(const ParModel& model, EventOwner owner);
+
+// Curve metric keys of a conjunction instance, in the order of ConjunctionCurves' members.
+inline constexpr const char* kConjunctionCurveKeys[] = { "PARCONJ_RUNNABLE_SELF", "PARCONJ_RUNNABLE_SELF_AND_DESC",
+    "PARCONJ_RUNNING_SELF", "PARCONJ_RUNNING_SELF_AND_DESC", "PARCONJ_AVAIL_CPUS" };
+// The curve of `key` (one of kConjunctionCurveKeys) among `curves`, or nullptr.
+const StepFunction* curveOf(const ConjunctionCurves& curves, const std::string& key);
+
+// Everything that belongs to an instance, for highlighting: the conjunctions (the instance's own,
+// or a conjunct's / future's conjunction), the conjuncts (a conjunction's own and those of nested
+// conjunctions started inside them), and the futures of those conjunctions.
+struct InstanceMembers {
+    std::vector<uint32_t> conjunctions, conjuncts, futures;
+};
+InstanceMembers instanceMembers(const ParModel& model, EventOwner owner);
+
+// Conjunction instances of one static id (by name as ParModel::staticName gives it), in start order.
+std::vector<uint32_t> conjunctionsOfStatic(const ParModel& model, const std::string& staticName);
+
+// True when the trace declares SparkScope/Mercury parallel-conjunction events (100-116); GHC
+// eventlogs do not, and have no conjunctions or futures.
+bool declaresConjunctionEvents(const Trace& trace) noexcept;
+
+} // namespace sparkscope::core

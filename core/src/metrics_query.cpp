@@ -1,0 +1,298 @@
+// Metric queries for interactive views (see metrics_query.h). The per-instance values repeat, for one
+// instance, exactly the per-instance step of computeMetrics (the values it then summarises per
+// group), built from the same public pieces: conjunctionCurves, conjunctTimeSplit and the model's
+// records. The tests compare them with the report's `--instances` groups and summaries.
+#include "sparkscope/core/metrics_query.h"
+
+#include "sparkscope/core/event_types.h"
+
+#include <algorithm>
+#include <tuple>
+#include <unordered_map>
+
+namespace sparkscope::core {
+
+namespace {
+    auto entryKey(uint64_t t, uint16_t type, uint16_t engine) { return std::make_tuple(t, type, engine); }
+} // namespace
+
+ParEventIndex ParEventIndex::build(const ParModel& m)
+{
+    ParEventIndex x;
+    auto& v = x.m_entries;
+    v.reserve(m.conjunctions.size() * 2 + m.conjuncts.size() * 3 + m.futures.size() * 3);
+    for (uint32_t j = 0; j < m.conjunctions.size(); ++j) {
+        const ConjunctionInstance& c = m.conjunctions[j];
+        v.push_back({ c.startNs, j, kNoIndex, ev::MerStartParConj, c.startEngine });
+        if (c.ended)
+            v.push_back({ c.endNs, j, kNoIndex, ev::MerEndParConj, c.endEngine });
+    }
+    for (uint32_t k = 0; k < m.conjuncts.size(); ++k) {
+        const ConjunctInstance& g = m.conjuncts[k];
+        if (g.fromSpark) {
+            v.push_back({ g.sparkCreateNs, k, kNoIndex, ev::MerSparkCreate, g.sparkEngine });
+            if (g.started)
+                v.push_back({ g.startNs, k, kNoIndex, g.stolen ? ev::MerSparkSteal : ev::MerSparkRun, g.startEngine });
+        }
+        if (g.ended)
+            v.push_back({ g.endNs, k, kNoIndex, ev::MerEndParConjunct, g.endEngine });
+    }
+    for (uint32_t f = 0; f < m.futures.size(); ++f) {
+        const FutureInstance& fi = m.futures[f];
+        v.push_back({ fi.createNs, f, kNoIndex, ev::MerFutCreate, kNoEngine });
+        if (fi.signalled)
+            v.push_back({ fi.signalNs, f, fi.signalConjunct, ev::MerFutSignal, kNoEngine });
+        for (const FutureWait& w : fi.waits)
+            v.push_back({ w.timeNs, f, w.conjunct,
+                w.suspended ? ev::MerFutWaitSuspended : ev::MerFutWaitNoSuspend, w.engine });
+    }
+    std::sort(v.begin(), v.end(), [](const Entry& a, const Entry& b) {
+        return entryKey(a.timeNs, a.type, a.engine) < entryKey(b.timeNs, b.type, b.engine);
+    });
+    return x;
+}
+
+EventOwner ParEventIndex::ownerOf(uint16_t type, uint64_t timeNs, uint16_t engine) const noexcept
+{
+    OwnerKind kind = OwnerKind::None;
+    switch (type) {
+    case ev::MerStartParConj:
+    case ev::MerEndParConj:
+        kind = OwnerKind::Conjunction;
+        break;
+    case ev::MerSparkCreate:
+    case ev::MerSparkRun:
+    case ev::MerSparkSteal:
+    case ev::MerEndParConjunct:
+        kind = OwnerKind::Conjunct;
+        break;
+    case ev::MerFutCreate:
+    case ev::MerFutSignal:
+    case ev::MerFutWaitSuspended:
+    case ev::MerFutWaitNoSuspend:
+        kind = OwnerKind::Future;
+        break;
+    default:
+        return {};
+    }
+    auto lo = std::lower_bound(m_entries.begin(), m_entries.end(), entryKey(timeNs, type, 0),
+        [](const Entry& e, const auto& key) { return entryKey(e.timeNs, e.type, e.engine) < key; });
+    const Entry* any = nullptr;
+    for (auto it = lo; it != m_entries.end() && it->timeNs == timeNs && it->type == type; ++it) {
+        if (it->engine == engine)
+            return { kind, it->index, it->conjunct };
+        if (!any && (it->engine == kNoEngine || engine == kNoEngine))
+            any = &*it;
+    }
+    return any ? EventOwner { kind, any->index, any->conjunct } : EventOwner {};
+}
+
+const StepFunction* curveOf(const ConjunctionCurves& c, const std::string& key)
+{
+    const StepFunction* all[] = { &c.runnableSelf, &c.runnableSelfAndDesc, &c.runningSelf, &c.runningSelfAndDesc,
+        &c.availCpus };
+    for (size_t i = 0; i < std::size(kConjunctionCurveKeys); ++i)
+        if (key == kConjunctionCurveKeys[i])
+            return all[i];
+    return nullptr;
+}
+
+std::vector<InstanceFigure> instanceMetrics(const Metrics& metrics, EventOwner owner)
+{
+    const ParModel& m = metrics.model;
+    std::vector<InstanceFigure> out;
+    auto add = [&](const char* key, const char* stat, double value) { out.push_back({ key, stat, value }); };
+    switch (owner.kind) {
+    case OwnerKind::None:
+        break;
+    case OwnerKind::Conjunction: {
+        if (owner.index >= m.conjunctions.size())
+            break;
+        const ConjunctionInstance& ci = m.conjunctions[owner.index];
+        if (!ci.complete || ci.conjuncts.empty())
+            break;
+        const auto curves = conjunctionCurves(m, metrics.cpusOverTime, metrics.trace.engines, owner.index);
+        const int64_t a = int64_t(ci.startNs), b = int64_t(ci.endNs);
+        add("PARCONJ_TIME", "value", double(ci.endNs - ci.startNs));
+        for (const char* key : kConjunctionCurveKeys) {
+            const StepFunction* f = curveOf(curves, key);
+            add(key, "max", double(f->max(a, b)));
+            add(key, "average", f->average(a, b));
+        }
+        add("PARCONJ_CONTINUE_ON_BEFORE", "value", ci.endEngine == ci.startEngine ? 1.0 : 0.0);
+        uint32_t last = ci.conjuncts.front();
+        for (uint32_t k : ci.conjuncts)
+            if (m.conjuncts[k].endNs >= m.conjuncts[last].endNs)
+                last = k;
+        add("PARCONJ_CONTINUE_ON_LAST", "value", m.conjuncts[last].endEngine == ci.endEngine ? 1.0 : 0.0);
+        break;
+    }
+    case OwnerKind::Conjunct: {
+        if (owner.index >= m.conjuncts.size())
+            break;
+        const ConjunctInstance& g = m.conjuncts[owner.index];
+        if (g.conjunction == kNoIndex || !m.conjunctions[g.conjunction].complete || !g.started || !g.ended)
+            break;
+        const ConjunctionInstance& ci = m.conjunctions[g.conjunction];
+        if (g.fromSpark)
+            add("CONJUNCT_TIME_AS_SPARK", "value", double(g.startNs - g.sparkCreateNs));
+        add("CONJUNCT_TIME_AS_CONTEXT", "value", double(g.endNs - g.startNs));
+        const auto split = conjunctTimeSplit(m, owner.index);
+        add("CONJUNCT_TIME_BLOCKED", "value", double(split[0]));
+        add("CONJUNCT_TIME_RUNNABLE", "value", double(split[1]));
+        add("CONJUNCT_TIME_RUNNING", "value", double(split[2]));
+        add("CONJUNCT_TIME_AFTER", "value", double(ci.endNs - g.endNs));
+        break;
+    }
+    case OwnerKind::Future: {
+        if (owner.index >= m.futures.size())
+            break;
+        const FutureInstance& f = m.futures[owner.index];
+        if (!f.complete)
+            break;
+        std::vector<double> first, all;
+        std::vector<uint32_t> seen;
+        uint64_t firstSuspended = 0, allSuspended = 0;
+        bool anySuspended = false;
+        for (const FutureWait& w : f.waits) {
+            const double d = double(int64_t(w.timeNs) - int64_t(f.signalNs));
+            all.push_back(d);
+            allSuspended += w.suspended;
+            anySuspended = anySuspended || w.suspended;
+            const uint32_t who = w.conjunct != kNoIndex ? w.conjunct : kNoIndex - 1 - w.context;
+            if (std::find(seen.begin(), seen.end(), who) == seen.end()) {
+                seen.push_back(who);
+                first.push_back(d);
+                firstSuspended += w.suspended;
+            }
+        }
+        auto addStat = [&](const char* key, const std::vector<double>& values) {
+            const Stat s = Stat::of(values);
+            add(key, "count", double(s.count));
+            add(key, "min", s.min);
+            add(key, "max", s.max);
+            add(key, "mean", s.mean);
+        };
+        addStat("FUTURE_SUSPEND_TIME_FIRST_WAITS", first);
+        addStat("FUTURE_SUSPEND_TIME_ALL_WAITS", all);
+        add("FUTURE_SUSPEND_PROBABILITY_FIRST_WAIT", "suspended", double(firstSuspended));
+        add("FUTURE_SUSPEND_PROBABILITY_FIRST_WAIT", "no_suspend", double(first.size() - firstSuspended));
+        add("FUTURE_SUSPEND_PROBABILITY_ALL_WAITS", "suspended", double(allSuspended));
+        add("FUTURE_SUSPEND_PROBABILITY_ALL_WAITS", "no_suspend", double(all.size() - allSuspended));
+        if (f.signalConjunct != kNoIndex && m.conjuncts[f.signalConjunct].ended) {
+            const double d = double(int64_t(m.conjuncts[f.signalConjunct].endNs) - int64_t(f.signalNs));
+            add("FUTURE_SIGNAL_TO_CONJUNCT_END_TIME", "value", d);
+            if (anySuspended)
+                add("WAITED_FUTURE_SIGNAL_TO_CONJUNCT_END_TIME", "value", d);
+        }
+        break;
+    }
+    }
+    return out;
+}
+
+std::pair<std::string, std::string> summaryGroupOf(const ParModel& m, EventOwner owner)
+{
+    switch (owner.kind) {
+    case OwnerKind::Conjunction:
+        if (owner.index < m.conjunctions.size())
+            return { "conjunctions", m.staticName(m.conjunctions[owner.index].staticId) };
+        break;
+    case OwnerKind::Conjunct:
+        if (owner.index < m.conjuncts.size() && m.conjuncts[owner.index].conjunction != kNoIndex) {
+            const ConjunctInstance& g = m.conjuncts[owner.index];
+            return { "conjuncts",
+                m.staticName(m.conjunctions[g.conjunction].staticId) + "/" + std::to_string(g.position) };
+        }
+        break;
+    case OwnerKind::Future:
+        if (owner.index < m.futures.size() && m.futures[owner.index].conjunction != kNoIndex) {
+            const FutureInstance& f = m.futures[owner.index];
+            return { "futures",
+                m.staticName(m.conjunctions[f.conjunction].staticId) + "/" + m.stringOr(f.nameId, "var#") };
+        }
+        break;
+    case OwnerKind::None:
+        break;
+    }
+    return {};
+}
+
+InstanceMembers instanceMembers(const ParModel& m, EventOwner owner)
+{
+    InstanceMembers out;
+    auto addConjunction = [&](uint32_t j, bool withDescendants) {
+        std::vector<uint32_t> todo { j };
+        while (!todo.empty()) {
+            const uint32_t x = todo.back();
+            todo.pop_back();
+            out.conjunctions.push_back(x);
+            const ConjunctionInstance& ci = m.conjunctions[x];
+            out.futures.insert(out.futures.end(), ci.futures.begin(), ci.futures.end());
+            for (uint32_t k : ci.conjuncts) {
+                out.conjuncts.push_back(k);
+                if (withDescendants)
+                    for (uint32_t child : m.childConjunctions(k))
+                        todo.push_back(child);
+            }
+        }
+    };
+    switch (owner.kind) {
+    case OwnerKind::Conjunction:
+        if (owner.index < m.conjunctions.size())
+            addConjunction(owner.index, true);
+        break;
+    case OwnerKind::Conjunct:
+        if (owner.index < m.conjuncts.size()) {
+            out.conjuncts.push_back(owner.index);
+            for (uint32_t child : m.childConjunctions(owner.index))
+                addConjunction(child, true);
+            if (m.conjuncts[owner.index].conjunction != kNoIndex)
+                out.conjunctions.insert(out.conjunctions.begin(), m.conjuncts[owner.index].conjunction);
+        }
+        break;
+    case OwnerKind::Future:
+        if (owner.index < m.futures.size()) {
+            const FutureInstance& f = m.futures[owner.index];
+            out.futures.push_back(owner.index);
+            if (f.signalConjunct != kNoIndex)
+                out.conjuncts.push_back(f.signalConjunct);
+            for (const FutureWait& w : f.waits)
+                if (w.conjunct != kNoIndex)
+                    out.conjuncts.push_back(w.conjunct);
+            if (f.conjunction != kNoIndex)
+                out.conjunctions.push_back(f.conjunction);
+        }
+        break;
+    case OwnerKind::None:
+        break;
+    }
+    auto unique = [](std::vector<uint32_t>& v) {
+        std::sort(v.begin(), v.end());
+        v.erase(std::unique(v.begin(), v.end()), v.end());
+    };
+    unique(out.conjunctions), unique(out.conjuncts), unique(out.futures);
+    return out;
+}
+
+std::vector<uint32_t> conjunctionsOfStatic(const ParModel& m, const std::string& staticName)
+{
+    std::vector<uint32_t> out;
+    std::unordered_map<uint32_t, bool> match; // static id -> name matches (names are few, instances many)
+    for (uint32_t j = 0; j < m.conjunctions.size(); ++j) {
+        const uint32_t s = m.conjunctions[j].staticId;
+        auto it = match.find(s);
+        if (it == match.end())
+            it = match.emplace(s, m.staticName(s) == staticName).first;
+        if (it->second)
+            out.push_back(j);
+    }
+    return out;
+}
+
+bool declaresConjunctionEvents(const Trace& trace) noexcept
+{
+    return trace.header.find(ev::MerStartParConj) != nullptr;
+}
+
+} // namespace sparkscope::core
