@@ -171,8 +171,8 @@ StepFunction cpusOverTime(const EngineStates& states)
                 runs[e].push_back({ static_cast<int64_t>(s.endNs), -1 });
             }
     });
-    return StepFunction::fromSortedDeltaRuns(std::move(runs), static_cast<int64_t>(states.firstNs),
-                                             static_cast<int64_t>(states.lastNs));
+    return StepFunction::fromSortedDeltaRuns(
+        std::move(runs), static_cast<int64_t>(states.firstNs), static_cast<int64_t>(states.lastNs));
 }
 
 } // namespace sparkscope::core

@@ -635,7 +635,8 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
     for (const auto& w : trace.warnings)
         out.trace.warnings.push_back(w.message + " (at byte " + std::to_string(w.byteOffset) + ")");
 
-    Range r { std::max(options.fromNs, trace.firstTimeNs), std::min(options.toNs, std::max(trace.lastTimeNs, trace.firstTimeNs)) };
+    Range r { std::max(options.fromNs, trace.firstTimeNs),
+        std::min(options.toNs, std::max(trace.lastTimeNs, trace.firstTimeNs)) };
     if (r.to < r.from)
         r.to = r.from;
     const size_t nEngines = trace.engines.size();
@@ -648,7 +649,9 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
             out.cpusOverTime = cpusOverTime(out.engineStates);
         },
         [&] { out.model = buildParModel(trace); },
-        [&] { tbb::parallel_for(size_t(0), nEngines, [&](size_t e) { scans[e] = scanEngine(trace, uint16_t(e), r); }); });
+        [&] {
+            tbb::parallel_for(size_t(0), nEngines, [&](size_t e) { scans[e] = scanEngine(trace, uint16_t(e), r); });
+        });
     EngineScan globalScan;
     for (const Event& e : trace.global)
         if (e.type == ev::HeapAllocated || e.type == ev::HeapSize || e.type == ev::HeapLive || e.type == ev::GcStatsGhc)
@@ -665,7 +668,9 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
             for (size_t i = 0; i < segs.size(); ++i) {
                 const auto& seg = segs[i];
                 const uint64_t end = i + 1 < segs.size() ? segs[i + 1].startNs : last;
-                auto* v = seg.state == ContextState::Runnable ? &runnable[c] : seg.state == ContextState::Blocked ? &blocked[c] : nullptr;
+                auto* v = seg.state == ContextState::Runnable ? &runnable[c]
+                    : seg.state == ContextState::Blocked      ? &blocked[c]
+                                                              : nullptr;
                 if (v && end > seg.startNs) {
                     v->push_back({ I(seg.startNs), 1 });
                     v->push_back({ I(end), -1 });
@@ -786,7 +791,8 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
             reports.insert(reports.end(), sc.gcReports.begin(), sc.gcReports.end());
         }
         const bool anyHeap = heap.anyHeap;
-        const uint64_t maxSize = heap.maxSize, maxLive = heap.maxLive, allocLast = heap.allocLast, allocBefore = heap.allocBefore;
+        const uint64_t maxSize = heap.maxSize, maxLive = heap.maxLive, allocLast = heap.allocLast,
+                       allocBefore = heap.allocBefore;
         struct Gen {
             uint64_t collections = 0, parallel = 0;
             std::vector<double> pauses;
@@ -798,7 +804,8 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
             if (rep.threads > 1)
                 ++g.parallel;
             // The collection this report belongs to: the last one starting at or before it.
-            auto it = std::upper_bound(gcs.begin(), gcs.end(), rep.timeNs, [](uint64_t x, const auto& c) { return x < c.first; });
+            auto it = std::upper_bound(
+                gcs.begin(), gcs.end(), rep.timeNs, [](uint64_t x, const auto& c) { return x < c.first; });
             if (it != gcs.begin())
                 g.pauses.push_back(double(std::prev(it)->second - std::prev(it)->first));
         }

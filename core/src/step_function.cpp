@@ -1,7 +1,8 @@
 // StepFunction: breakpoints + prefix integral + max segment tree (see the header for the layout).
-// Why a segment tree and not a sparse table: a sparse table answers max in O(1) but costs n log n
-// memory, too much for a 10-million-breakpoint curve; the timeline queries a few thousand ranges per
-// frame, for which O(log n) is plenty.
+// Why block maxima in a segment tree and not a sparse table: a sparse table answers max in O(1) but
+// costs n log n memory, too much for a 10-million-breakpoint curve (GHC logs give spark-pool curves
+// that long); one maximum per block of 32 steps costs 0.5 byte per step, and a query is two partial
+// blocks plus O(log n) tree nodes, plenty for the few thousand ranges the timeline asks per frame.
 #include "sparkscope/core/step_function.h"
 
 #include <algorithm>
@@ -108,10 +109,12 @@ void StepFunction::buildIndexes()
     m_prefix.assign(n, 0);
     for (size_t i = 1; i < n; ++i)
         m_prefix[i] = m_prefix[i - 1] + m_steps[i - 1].value * (m_steps[i].timeNs - m_steps[i - 1].timeNs);
-    m_maxTree.assign(2 * n, 0);
+    // Max index: the maximum of each block of kMaxBlock steps, in an implicit segment tree.
+    const size_t blocks = (n + kMaxBlock - 1) / kMaxBlock;
+    m_maxTree.assign(2 * blocks, std::numeric_limits<int64_t>::min());
     for (size_t i = 0; i < n; ++i)
-        m_maxTree[n + i] = m_steps[i].value;
-    for (size_t i = n; i-- > 1;)
+        m_maxTree[blocks + i / kMaxBlock] = std::max(m_maxTree[blocks + i / kMaxBlock], m_steps[i].value);
+    for (size_t i = blocks; i-- > 1;)
         m_maxTree[i] = std::max(m_maxTree[2 * i], m_maxTree[2 * i + 1]);
 }
 
@@ -153,9 +156,21 @@ int64_t StepFunction::max(int64_t a, int64_t b) const noexcept
     b = std::min(b, m_endNs);
     if (b <= a)
         return 0;
-    const size_t n = m_steps.size();
-    size_t lo = stepIndex(a) + n, hi = stepIndex(b - 1) + n + 1; // leaves [lo, hi)
+    const size_t first = stepIndex(a), last = stepIndex(b - 1); // steps [first, last]
     int64_t best = std::numeric_limits<int64_t>::min();
+    const size_t firstBlock = first / kMaxBlock, lastBlock = last / kMaxBlock;
+    if (lastBlock - firstBlock < 2) {
+        for (size_t i = first; i <= last; ++i)
+            best = std::max(best, m_steps[i].value);
+        return best;
+    }
+    // Partial blocks at both ends step by step, whole blocks in between through the tree.
+    for (size_t i = first; i < (firstBlock + 1) * kMaxBlock; ++i)
+        best = std::max(best, m_steps[i].value);
+    for (size_t i = lastBlock * kMaxBlock; i <= last; ++i)
+        best = std::max(best, m_steps[i].value);
+    const size_t blocks = m_maxTree.size() / 2;
+    size_t lo = firstBlock + 1 + blocks, hi = lastBlock + blocks; // tree leaves [lo, hi)
     while (lo < hi) {
         if (lo & 1)
             best = std::max(best, m_maxTree[lo++]);

@@ -68,15 +68,15 @@ int main(int argc, char** argv)
     getrusage(RUSAGE_SELF, &usage);
     const double total = median(totalS), read = median(readS), metrics = median(metricsS), json = median(jsonS);
     std::printf("%s: %zu events, %zu conjunction instances, metrics file %zu bytes (median of %d runs)\n", path.c_str(),
-                events, conjunctions, jsonBytes, runs);
+        events, conjunctions, jsonBytes, runs);
     std::printf("  readTrace        %7.3f s  %7.1f M events/s\n", read, double(events) / read / 1e6);
     std::printf("  computeMetrics   %7.3f s  %7.1f M events/s\n", metrics, double(events) / metrics / 1e6);
     std::printf("  metricsToJson    %7.3f s\n", json);
     std::printf("  end to end       %7.3f s  %7.1f M events/s   (target >= 10 M events/s)\n", total,
-                double(events) / total / 1e6);
+        double(events) / total / 1e6);
     std::printf("  peak RSS         %7.0f MB  (%.0f bytes/event)\n", double(usage.ru_maxrss) / 1024,
-                double(usage.ru_maxrss) * 1024 / double(events));
-    std::printf("RESULT events=%zu total_s=%.6f read_s=%.6f metrics_s=%.6f json_s=%.6f rss_kb=%ld\n", events, total, read,
-                metrics, json, usage.ru_maxrss);
+        double(usage.ru_maxrss) * 1024 / double(events));
+    std::printf("RESULT events=%zu total_s=%.6f read_s=%.6f metrics_s=%.6f json_s=%.6f rss_kb=%ld\n", events, total,
+        read, metrics, json, usage.ru_maxrss);
     return 0;
 }

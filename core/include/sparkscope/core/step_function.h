@@ -7,11 +7,12 @@
 // Beside the breakpoints it keeps
 //   - a prefix-integral array P[i] = integral over [beginNs, t_i), so integral(a, b) is two binary
 //     searches and two multiply-adds: O(log n), and an average over any pixel is a lookup;
-//   - an implicit segment tree of the step values (2n entries), so max(a, b) is O(log n).
+//   - the maximum of each block of 32 steps in an implicit segment tree, so max(a, b) is
+//     O(log n + 64) and costs 0.5 byte per step.
 // Integrals are exact int64 (value x ns); callers keep value x duration below 2^63 (a 64-engine
 // curve over 4 years of nanoseconds still fits).
 //
-// Immutable after construction; safe to query from many threads. Memory: 32 bytes per breakpoint.
+// Immutable after construction; safe to query from many threads. Memory: ~25 bytes per breakpoint.
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -65,7 +66,8 @@ private:
     std::vector<Step> m_steps;
     int64_t m_endNs = 0;
     std::vector<int64_t> m_prefix; // m_prefix[i] = integral over [beginNs, t_i)
-    std::vector<int64_t> m_maxTree; // implicit segment tree: leaves at [n, 2n)
+    static constexpr size_t kMaxBlock = 32;
+    std::vector<int64_t> m_maxTree; // implicit segment tree over block maxima: leaves at [blocks, 2 blocks)
 };
 
 } // namespace sparkscope::core
