@@ -9,3 +9,12 @@ foreach(src ${SPARKSCOPE_BENCH_SOURCES})
   target_link_libraries(sparkscope-${stem}-bench PRIVATE sparkscope_core TBB::tbb)
   sparkscope_warnings(sparkscope-${stem}-bench)
 endforeach()
+
+# The timeline benchmark needs the Qt UI library (absent with SPARKSCOPE_BUILD_UI=OFF).
+if(TARGET sparkscope-ui-bench)
+  if(TARGET sparkscope_ui)
+    target_link_libraries(sparkscope-ui-bench PRIVATE sparkscope_ui)
+  else()
+    set_target_properties(sparkscope-ui-bench PROPERTIES EXCLUDE_FROM_ALL ON)
+  endif()
+endif()

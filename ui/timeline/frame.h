@@ -12,6 +12,7 @@
 #include "ui/timeline/time_axis.h"
 
 #include <QColor>
+#include <QImage>
 #include <QLineF>
 #include <QPalette>
 #include <QPolygonF>
@@ -98,7 +99,16 @@ struct Frame {
     std::array<std::vector<QRectF>, kInkCount> rects; // grouped by colour
     std::array<std::vector<QLineF>, kInkCount> lines; // ticks and markers, grouped by colour
     std::vector<QRectF> rowBackgrounds;
-    QPolygonF curve; // closed: baseline, points at column centres, baseline
+    // The same state bars as `rects`, as one indexed-colour image per engine row (pixel = Ink index,
+    // 255 = nothing): raster devices blit these instead of filling thousands of 1-px rectangles.
+    struct Strip {
+        QRectF target; // logical pixels
+        QImage pixels; // Format_Indexed8, device pixels
+    };
+    std::vector<Strip> strips;
+    Strip curveStrip; // the curve as an indexed image: 1 = area under it, 2 = its outline
+    QPolygonF curve; // outline: baseline, the top edge of every column, baseline
+    std::vector<QRectF> curveBars; // the area under the curve, one rect per run of equal columns
     std::vector<QLineF> curveLevels; // dashed, one per whole engine
     std::vector<QLineF> rulerTicks;
     std::vector<FrameText> texts;
