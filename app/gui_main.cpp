@@ -1,8 +1,11 @@
 // sparkscope: the desktop app.
 //   sparkscope [TRACE] [--screenshot OUT.png] [--size WxH] [--range FROM_NS:TO_NS]
+//   sparkscope TRACE --export-metrics FILE [--format json|csv] [--csc N] [--instances] [--from NS --to NS]
+// --export-metrics writes the metrics file without a window, byte for byte as `sparkscope-cli metrics`.
 // With --screenshot the window is rendered once the trace has loaded and saved to OUT.png, and the
 // program exits (0 on success, 1 when the trace cannot be opened or the image cannot be written).
 // Without a display (no DISPLAY / WAYLAND_DISPLAY), it runs offscreen.
+#include "ui/export/metrics_export_action.h"
 #include "ui/main_window.h"
 #include "ui/timeline/timeline_widget.h"
 #include "ui/timeline/zoom_state.h"
@@ -19,7 +22,7 @@ int main(int argc, char** argv)
 {
     const bool wantsScreenshot = [&] {
         for (int i = 1; i < argc; ++i)
-            if (qstrcmp(argv[i], "--screenshot") == 0)
+            if (qstrcmp(argv[i], "--screenshot") == 0 || qstrncmp(argv[i], "--export-metrics", 16) == 0)
                 return true;
         return false;
     }();
@@ -45,7 +48,36 @@ int main(int argc, char** argv)
     QCommandLineOption range(QStringLiteral("range"), QStringLiteral("Show [FROM_NS, TO_NS) (trace timestamps)."),
         QStringLiteral("FROM_NS:TO_NS"));
     parser.addOptions({ screenshot, size, range });
+    // Headless metrics export, with the options of `sparkscope-cli metrics`.
+    QCommandLineOption exportMetrics(QStringLiteral("export-metrics"),
+        QStringLiteral("Write the metrics file of TRACE to FILE (as sparkscope-cli metrics) and exit."),
+        QStringLiteral("FILE"));
+    QCommandLineOption metricsFormat(QStringLiteral("format"),
+        QStringLiteral("--export-metrics: json or csv (default: by the file name)."), QStringLiteral("FORMAT"));
+    QCommandLineOption metricsCsc(QStringLiteral("csc"),
+        QStringLiteral("--export-metrics: call-sequence count (NANOSECS_PER_CALL)."), QStringLiteral("N"));
+    QCommandLineOption metricsInstances(
+        QStringLiteral("instances"), QStringLiteral("--export-metrics: list every conjunction instance."));
+    QCommandLineOption metricsFrom(
+        QStringLiteral("from"), QStringLiteral("--export-metrics: range start (ns)."), QStringLiteral("NS"));
+    QCommandLineOption metricsTo(
+        QStringLiteral("to"), QStringLiteral("--export-metrics: range end (ns)."), QStringLiteral("NS"));
+    parser.addOptions({ exportMetrics, metricsFormat, metricsCsc, metricsInstances, metricsFrom, metricsTo });
     parser.process(app);
+    if (parser.isSet(exportMetrics)) {
+        if (parser.positionalArguments().size() != 1) {
+            std::fprintf(stderr, "sparkscope: --export-metrics needs exactly one TRACE\n");
+            return 2;
+        }
+        QStringList options;
+        for (const auto* o : { &metricsFormat, &metricsCsc, &metricsFrom, &metricsTo })
+            if (parser.isSet(*o))
+                options << QStringLiteral("--") + o->names().first() << parser.value(*o);
+        if (parser.isSet(metricsInstances))
+            options << QStringLiteral("--instances");
+        return sparkscope::ui::exportMetricsHeadless(
+            parser.positionalArguments().first(), parser.value(exportMetrics), options);
+    }
 
     auto fail = [](const QString& message) {
         std::fprintf(stderr, "sparkscope: %s\n", qPrintable(message));

@@ -5,6 +5,7 @@
 #include "ui/export/timeline_export.h"
 #include "ui/loading/trace_loader.h"
 #include "ui/models/bookmarks_model.h"
+#include "ui/panels/metrics_panels.h"
 #include "ui/timeline/timeline_widget.h"
 #include "ui/timeline/zoom_state.h"
 
@@ -191,6 +192,7 @@ MainWindow::MainWindow(QWidget *parent)
   addBookmark->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
   connect(m_bookmarkModel, &BookmarksModel::bookmarksChanged, this,
           [this] { m_timeline->setBookmarks(&m_bookmarkModel->bookmarks()); });
+  installMetricsPanels(this); // conjunctions, summary, engines and metric docks; hover menus; Export Metrics
   rebuildRecentMenu();
 }
 

@@ -43,8 +43,8 @@ ParEventIndex ParEventIndex::build(const ParModel& m)
         if (fi.signalled)
             v.push_back({ fi.signalNs, f, fi.signalConjunct, ev::MerFutSignal, kNoEngine });
         for (const FutureWait& w : fi.waits)
-            v.push_back({ w.timeNs, f, w.conjunct,
-                w.suspended ? ev::MerFutWaitSuspended : ev::MerFutWaitNoSuspend, w.engine });
+            v.push_back(
+                { w.timeNs, f, w.conjunct, w.suspended ? ev::MerFutWaitSuspended : ev::MerFutWaitNoSuspend, w.engine });
     }
     std::sort(v.begin(), v.end(), [](const Entry& a, const Entry& b) {
         return entryKey(a.timeNs, a.type, a.engine) < entryKey(b.timeNs, b.type, b.engine);
@@ -89,8 +89,8 @@ EventOwner ParEventIndex::ownerOf(uint16_t type, uint64_t timeNs, uint16_t engin
 
 const StepFunction* curveOf(const ConjunctionCurves& c, const std::string& key)
 {
-    const StepFunction* all[] = { &c.runnableSelf, &c.runnableSelfAndDesc, &c.runningSelf, &c.runningSelfAndDesc,
-        &c.availCpus };
+    const StepFunction* all[]
+        = { &c.runnableSelf, &c.runnableSelfAndDesc, &c.runningSelf, &c.runningSelfAndDesc, &c.availCpus };
     for (size_t i = 0; i < std::size(kConjunctionCurveKeys); ++i)
         if (key == kConjunctionCurveKeys[i])
             return all[i];

@@ -1,0 +1,290 @@
+// Panels: the core queries they are built on (event -> instance, per-instance values), hover hit
+// testing from the frame geometry and the hover menus, the conjunction list and its navigation,
+// the summary panel and the metrics export — checked against hand-worked answers and core's numbers.
+#include "panels_test_trace.h"
+
+#include "sparkscope/core/metrics_export.h"
+#include "sparkscope/core/metrics_query.h"
+#include "sparkscope/core/reader.h"
+#include "sparkscope/core/writer.h"
+#include "support/test_data.h"
+#include "ui/export/metrics_export_action.h"
+#include "ui/hover/hover_controller.h"
+#include "ui/loading/trace_data.h"
+#include "ui/panels/conjunctions_model.h"
+#include "ui/panels/conjunctions_panel.h"
+#include "ui/panels/granularity_chart.h"
+#include "ui/panels/metric_detail_panel.h"
+#include "ui/panels/metric_format.h"
+#include "ui/panels/summary_panel.h"
+#include "ui/timeline/frame.h"
+
+#include <catch2/catch.hpp>
+
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTest>
+
+using namespace sparkscope;
+using namespace sparkscope::ui;
+using core::OwnerKind;
+
+namespace {
+
+double figure(const std::vector<core::InstanceFigure>& figures, const char* key, const char* stat)
+{
+    for (const auto& f : figures)
+        if (f.key == key && f.statistic == stat)
+            return f.value;
+    FAIL("no figure " << key << "." << stat);
+    return 0;
+}
+
+std::shared_ptr<const core::Metrics> handMetrics(core::MetricsOptions options = {})
+{
+    static const core::Trace trace = test::panelsTraceBuilder().roundTrip();
+    return std::make_shared<const core::Metrics>(core::computeMetrics(trace, options));
+}
+
+} // namespace
+
+TEST_CASE("the event index finds the instance of every parallel event", "[ui][panels]")
+{
+    const auto metrics = handMetrics();
+    const core::ParModel& m = metrics->model;
+    REQUIRE(m.conjunctions.size() == 1);
+    REQUIRE(m.conjuncts.size() == 2);
+    REQUIRE(m.futures.size() == 1);
+    const auto index = core::ParEventIndex::build(m);
+    namespace ev = core::ev;
+    CHECK(index.ownerOf(ev::MerStartParConj, 200, 0) == core::EventOwner { OwnerKind::Conjunction, 0 });
+    CHECK(index.ownerOf(ev::MerEndParConj, 900, 0) == core::EventOwner { OwnerKind::Conjunction, 0 });
+    const uint32_t second = m.conjunctions[0].conjuncts[1];
+    CHECK(index.ownerOf(ev::MerSparkCreate, 250, 0) == core::EventOwner { OwnerKind::Conjunct, second });
+    CHECK(index.ownerOf(ev::MerSparkSteal, 400, 1) == core::EventOwner { OwnerKind::Conjunct, second });
+    CHECK(index.ownerOf(ev::MerEndParConjunct, 800, 1) == core::EventOwner { OwnerKind::Conjunct, second });
+    const auto wait = index.ownerOf(ev::MerFutWaitSuspended, 300, 0);
+    CHECK(wait.kind == OwnerKind::Future);
+    CHECK(wait.conjunct == m.conjunctions[0].conjuncts[0]); // the wait happened in conjunct 1
+    CHECK(index.ownerOf(ev::MerFutSignal, 600, 1).conjunct == second);
+    // Wrong engine, wrong time or an event that is not parallel: nothing.
+    CHECK(index.ownerOf(ev::MerSparkSteal, 400, 0).kind == OwnerKind::None);
+    CHECK(index.ownerOf(ev::MerStartParConj, 201, 0).kind == OwnerKind::None);
+    CHECK(index.ownerOf(ev::RunThread, 100, 0).kind == OwnerKind::None);
+}
+
+TEST_CASE("per-instance values match the hand-worked answers and the report", "[ui][panels]")
+{
+    const auto metrics = handMetrics({ .callCount = std::nullopt, .instances = true });
+    const core::ParModel& m = metrics->model;
+    const auto conj = core::instanceMetrics(*metrics, { OwnerKind::Conjunction, 0 });
+    CHECK(figure(conj, "PARCONJ_TIME", "value") == 700);
+    CHECK(figure(conj, "PARCONJ_CONTINUE_ON_BEFORE", "value") == 1);
+    CHECK(figure(conj, "PARCONJ_CONTINUE_ON_LAST", "value") == 0);
+    // Every per-instance value equals the report's --instances group and its one-instance summary.
+    for (const char* key : core::kConjunctionCurveKeys)
+        for (const char* stat : { "max", "average" }) {
+            const auto* inst = metrics->find("conjunctions", "instance:0", key);
+            REQUIRE(inst);
+            double reported = -1;
+            for (const auto& [name, v] : inst->fields)
+                if (name == stat)
+                    reported = std::get<double>(v);
+            CHECK(figure(conj, key, stat) == Approx(reported));
+        }
+    const uint32_t first = m.conjunctions[0].conjuncts[0], second = m.conjunctions[0].conjuncts[1];
+    const auto g2 = core::instanceMetrics(*metrics, { OwnerKind::Conjunct, second });
+    CHECK(figure(g2, "CONJUNCT_TIME_AS_SPARK", "value") == 150);
+    CHECK(figure(g2, "CONJUNCT_TIME_AS_CONTEXT", "value") == 400);
+    CHECK(figure(g2, "CONJUNCT_TIME_AFTER", "value") == 100);
+    CHECK(figure(g2, "CONJUNCT_TIME_BLOCKED", "value") + figure(g2, "CONJUNCT_TIME_RUNNABLE", "value")
+            + figure(g2, "CONJUNCT_TIME_RUNNING", "value")
+        == 400);
+    const auto g1 = core::instanceMetrics(*metrics, { OwnerKind::Conjunct, first });
+    CHECK(figure(g1, "CONJUNCT_TIME_AS_CONTEXT", "value") == 500);
+    CHECK(figure(g1, "CONJUNCT_TIME_AFTER", "value") == 200);
+    for (const char* key : { "CONJUNCT_TIME_BLOCKED", "CONJUNCT_TIME_RUNNING", "CONJUNCT_TIME_AS_CONTEXT" }) {
+        const auto* summary = metrics->find("conjuncts", "fib.m:12/1", key);
+        REQUIRE(summary);
+        CHECK(summary->stat->mean == figure(g1, key, "value"));
+    }
+    const auto fut = core::instanceMetrics(*metrics, { OwnerKind::Future, 0 });
+    CHECK(figure(fut, "FUTURE_SUSPEND_TIME_FIRST_WAITS", "mean") == -300);
+    CHECK(figure(fut, "FUTURE_SUSPEND_PROBABILITY_FIRST_WAIT", "suspended") == 1);
+    CHECK(figure(fut, "FUTURE_SIGNAL_TO_CONJUNCT_END_TIME", "value") == 200);
+    CHECK(figure(fut, "WAITED_FUTURE_SIGNAL_TO_CONJUNCT_END_TIME", "value") == 200);
+    CHECK(metrics->find("futures", "fib.m:12/x", "FUTURE_SIGNAL_TO_CONJUNCT_END_TIME")->stat->mean == 200);
+    CHECK(core::summaryGroupOf(m, { OwnerKind::Conjunct, second }).second == "fib.m:12/2");
+}
+
+TEST_CASE("hovering a tick at the position the frame drew it finds its instance and offers its metrics",
+    "[ui][panels][hover]")
+{
+    const auto metrics = handMetrics();
+    const auto data = buildTraceData(test::panelsTraceBuilder().roundTrip());
+    const auto index = core::ParEventIndex::build(metrics->model);
+    const Viewport v { int(FrameLayout::kGutter) + 1100 + 4, 500, 1.0, { 0, 1100 } };
+    const Frame f = frame(*data, v);
+    REQUIRE(f.ticksShown);
+    // START_PAR_CONJ at 200 on engine 0, a pixel off its tick.
+    auto hit = hitTest(*data, f, index, tickPosition(f, 0, 200) + QPointF(1, 0));
+    REQUIRE(hit);
+    CHECK(hit->owner == core::EventOwner { OwnerKind::Conjunction, 0 });
+    CHECK(hit->timeNs == 200);
+    auto choices = menuChoices(metrics->model, hit->owner);
+    CHECK(choices.size() == 8);
+    CHECK(choices.front().key == QStringLiteral("PARCONJ_TIME"));
+    // The spark steal on engine 1 is conjunct 2's; its menu offers TIME_AS_SPARK.
+    hit = hitTest(*data, f, index, tickPosition(f, 1, 400));
+    REQUIRE(hit);
+    CHECK(hit->owner.kind == OwnerKind::Conjunct);
+    choices = menuChoices(metrics->model, hit->owner);
+    CHECK(choices.front().key == QStringLiteral("CONJUNCT_TIME_AS_SPARK"));
+    // The wait on engine 0 offers the future's metrics then its conjunct's (position 1: no AS_SPARK).
+    hit = hitTest(*data, f, index, tickPosition(f, 0, 300));
+    REQUIRE(hit);
+    CHECK(hit->owner.kind == OwnerKind::Future);
+    choices = menuChoices(metrics->model, hit->owner);
+    CHECK(choices.size() == 6 + 5);
+    CHECK(choices[6].owner.kind == OwnerKind::Conjunct);
+    // Nothing parallel under the pointer: empty space, the wrong row, the gutter.
+    CHECK_FALSE(hitTest(*data, f, index, tickPosition(f, 0, 500)));
+    CHECK_FALSE(hitTest(*data, f, index, tickPosition(f, 1, 200)));
+    CHECK_FALSE(hitTest(*data, f, index, QPointF(5, tickPosition(f, 0, 200).y())));
+    // Highlighting the conjunction covers both engines: conjunct 1 on 0, conjunct 2 on 1.
+    const HighlightSet h = highlightFor(metrics->model, { OwnerKind::Conjunction, 0 });
+    bool on0 = false, on1 = false;
+    for (const auto& s : h.spans) {
+        on0 = on0 || (s.engine == 0 && s.startNs <= 200 && s.endNs >= 300);
+        on1 = on1 || (s.engine == 1 && s.startNs <= 410 && s.endNs >= 800);
+    }
+    CHECK(on0);
+    CHECK(on1);
+    CHECK(h.startNs == 200);
+    CHECK(h.endNs == 900);
+}
+
+TEST_CASE("the metric detail panel shows the instance value and the static-id summary", "[ui][panels]")
+{
+    const auto metrics = handMetrics();
+    MetricDetailPanel panel;
+    panel.showMetric(*metrics, { OwnerKind::Conjunction, 0 }, QStringLiteral("PARCONJ_TIME"));
+    CHECK(panel.shownValue(QStringLiteral("instance"), QStringLiteral("value")) == formatDuration(700));
+    CHECK(panel.shownValue(QStringLiteral("summary"), QStringLiteral("count")) == QStringLiteral("1"));
+    CHECK(panel.shownValue(QStringLiteral("summary"), QStringLiteral("mean")) == formatDuration(700));
+    panel.showMetric(*metrics, { OwnerKind::Conjunction, 0 }, QStringLiteral("PARCONJ_RUNNING_SELF"));
+    CHECK(panel.title().contains(QStringLiteral("curve")));
+    CHECK(!panel.shownValue(QStringLiteral("instance"), QStringLiteral("max")).isEmpty());
+    CHECK(!panel.shownValue(QStringLiteral("summary"), QStringLiteral("average.mean")).isEmpty());
+}
+
+TEST_CASE(
+    "the conjunction list is sortable and filterable, and steps the timeline through instances", "[ui][panels][list]")
+{
+    // Two static ids: "a.m:1" with two instances of 100 and 300 ns, "b.m:2" with one of 50 ns.
+    test::TraceBuilder b(1);
+    b.internString(0, 1, "a.m:1").internString(0, 2, "b.m:2").createThread(0, 0, 1).runThread(0, 10, 1);
+    b.startParConj(0, 100, 0xA, 1).endParConjunct(0, 200, 0xA).endParConj(0, 200, 0xA);
+    b.startParConj(0, 300, 0xA, 1).endParConjunct(0, 600, 0xA).endParConj(0, 600, 0xA);
+    b.startParConj(0, 700, 0xB, 2).endParConjunct(0, 750, 0xB).endParConj(0, 750, 0xB);
+    b.stopThread(0, 800, 1, core::kStopFinished).endAt(900);
+    const core::Trace trace = b.roundTrip();
+    auto metrics = std::make_shared<const core::Metrics>(core::computeMetrics(trace));
+
+    ConjunctionsPanel panel;
+    QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::Warning);
+    QAbstractItemModelTester proxyTester(panel.proxy(), QAbstractItemModelTester::FailureReportingMode::Warning);
+    QSignalSpy highlight(&panel, &ConjunctionsPanel::highlightRequested);
+    panel.setMetrics(metrics, true);
+    REQUIRE(panel.proxy()->rowCount() == 2);
+    // Sorted by total time, descending: a.m:1 (400 ns) first.
+    CHECK(panel.proxy()->index(0, 0).data().toString() == QStringLiteral("a.m:1"));
+    const int aRow = panel.model()->staticId(0) == QStringLiteral("a.m:1") ? 0 : 1;
+    CHECK(panel.model()->number(aRow, ConjunctionsModel::Instances) == 2);
+    CHECK(panel.model()->number(aRow, ConjunctionsModel::TimeMean)
+        == metrics->find("conjunctions", "a.m:1", "PARCONJ_TIME")->stat->mean);
+    CHECK(panel.model()->number(aRow, ConjunctionsModel::TimeMean) == 200);
+    panel.table()->sortByColumn(ConjunctionsModel::TimeMean, Qt::AscendingOrder);
+    CHECK(panel.proxy()->index(0, 0).data().toString() == QStringLiteral("b.m:2"));
+    panel.filter()->setText(QStringLiteral("A.M"));
+    CHECK(panel.proxy()->rowCount() == 1);
+    panel.filter()->clear();
+
+    REQUIRE(panel.selectStaticId(QStringLiteral("a.m:1")));
+    CHECK(panel.selectedStaticId() == QStringLiteral("a.m:1"));
+    CHECK(panel.instanceList()->count() == 2);
+    REQUIRE(!highlight.isEmpty());
+    CHECK(highlight.last().at(0).value<std::vector<uint32_t>>().size() == 2);
+    CHECK(panel.detail()->shownValue(QStringLiteral("summary"), QStringLiteral("mean")) == formatDuration(200));
+
+    QSignalSpy navigate(&panel, &ConjunctionsPanel::navigateTo);
+    panel.showNext();
+    panel.showNext();
+    REQUIRE(navigate.size() == 2);
+    auto window = navigate.at(1).at(0).value<TimeWindow>();
+    CHECK(window.startNs < 300);
+    CHECK(window.endNs > 600);
+    panel.showPrevious();
+    window = navigate.last().at(0).value<TimeWindow>();
+    CHECK(window.startNs < 100);
+    CHECK(window.endNs > 200);
+    CHECK(window.endNs < 300);
+    // The granularity chart of a.m:1: running times 100 and 300 ns land in buckets 6 and 8.
+    const auto& counts = panel.chart()->counts();
+    REQUIRE(counts.size() > 8);
+    CHECK(counts[6] == 1);
+    CHECK(counts[8] == 1);
+    CHECK(panel.chart()->cumulativeCounts()[8] == 2);
+}
+
+TEST_CASE("the summary panel shows core's program figures and asks for a call count", "[ui][panels][summary]")
+{
+    const auto metrics = handMetrics({ .callCount = 10 });
+    SummaryPanel panel;
+    QSignalSpy spy(&panel, &SummaryPanel::callCountChanged);
+    panel.setMetrics(metrics, true);
+    CHECK(panel.figure(QStringLiteral("Run time")) == formatDuration(1100));
+    const auto* npc = metrics->find("program", "all", "NANOSECS_PER_CALL");
+    REQUIRE(npc);
+    CHECK(panel.figure(QStringLiteral("NANOSECS_PER_CALL"))
+              .startsWith(QString::number(std::get<double>(npc->fields.front().second), 'f', 2)));
+    QTest::keyClicks(panel.callCountField(), QStringLiteral("1234"));
+    QTest::keyClick(panel.callCountField(), Qt::Key_Return);
+    REQUIRE(!spy.isEmpty());
+    CHECK(spy.last().at(0).value<std::optional<uint64_t>>() == std::optional<uint64_t>(1234));
+}
+
+TEST_CASE("exporting metrics writes exactly what the CLI's core functions write", "[ui][panels][export]")
+{
+    const core::Trace built = test::panelsTraceBuilder().roundTrip();
+    const QString dir = QString::fromStdString(test::scratchDir("panels-export").string());
+    const QString tracePath = dir + QStringLiteral("/hand.eventlog");
+    const auto bytes = core::writeTrace(built);
+    REQUIRE(core::writeFile(tracePath.toStdString(), bytes));
+    auto trace = core::readTrace(tracePath.toStdString());
+    REQUIRE(trace);
+    auto read = [](const QString& path) {
+        QFile f(path);
+        REQUIRE(f.open(QIODevice::ReadOnly));
+        return f.readAll().toStdString();
+    };
+    core::MetricsOptions options;
+    options.callCount = 99;
+    options.instances = true;
+    CHECK(writeMetricsFile(
+        dir + QStringLiteral("/m.csv"), trace.value(), options, metricsFormatForPath(QStringLiteral("m.csv")))
+              .isEmpty());
+    CHECK(read(dir + QStringLiteral("/m.csv")) == core::metricsToCsv(core::computeMetrics(trace.value(), options)));
+    CHECK(exportMetricsHeadless(tracePath, dir + QStringLiteral("/h.json"),
+              { QStringLiteral("--csc"), QStringLiteral("99"), QStringLiteral("--instances") })
+        == 0);
+    CHECK(read(dir + QStringLiteral("/h.json")) == core::metricsToJson(core::computeMetrics(trace.value(), options)));
+    CHECK(exportMetricsHeadless(tracePath, dir + QStringLiteral("/x.json"), { QStringLiteral("--bogus") }) == 2);
+    CHECK(exportMetricsHeadless(dir + QStringLiteral("/missing.eventlog"), dir + QStringLiteral("/x.json"), {}) == 2);
+}

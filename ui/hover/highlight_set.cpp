@@ -1,0 +1,190 @@
+#include "ui/hover/highlight_set.h"
+
+#include <QPainter>
+
+#include <algorithm>
+
+namespace sparkscope::ui {
+
+namespace {
+    using core::kNoIndex;
+
+    // The engine a context was running on at t, or kNoEngine.
+    uint16_t engineAt(const core::ParModel& m, uint32_t context, uint64_t t)
+    {
+        if (context == kNoIndex)
+            return core::kNoEngine;
+        const auto& segs = m.contexts[context].segments;
+        auto it = std::upper_bound(
+            segs.begin(), segs.end(), t, [](uint64_t x, const core::ContextSegment& s) { return x < s.startNs; });
+        if (it == segs.begin())
+            return core::kNoEngine;
+        --it;
+        return it->state == core::ContextState::Running ? it->engine : core::kNoEngine;
+    }
+
+    void addConjunct(const core::ParModel& m, uint32_t k, HighlightSet& out)
+    {
+        const core::ConjunctInstance& g = m.conjuncts[k];
+        if (g.fromSpark)
+            out.points.push_back({ g.sparkEngine, int64_t(g.sparkCreateNs) });
+        if (!g.started)
+            return;
+        if (g.fromSpark)
+            out.points.push_back({ g.startEngine, int64_t(g.startNs) });
+        const uint64_t end = g.ended ? g.endNs : m.endNs;
+        if (g.ended)
+            out.points.push_back({ g.endEngine, int64_t(g.endNs) });
+        if (g.context == kNoIndex)
+            return;
+        const auto& segs = m.contexts[g.context].segments;
+        auto it = std::upper_bound(segs.begin(), segs.end(), g.startNs,
+            [](uint64_t x, const core::ContextSegment& s) { return x < s.startNs; });
+        if (it != segs.begin())
+            --it;
+        for (; it != segs.end() && it->startNs < end; ++it) {
+            if (it->state != core::ContextState::Running)
+                continue;
+            const uint64_t next = (it + 1 != segs.end()) ? (it + 1)->startNs : end;
+            const uint64_t a = std::max(it->startNs, g.startNs), b = std::min(next, end);
+            if (b > a)
+                out.spans.push_back({ it->engine, int64_t(a), int64_t(b) });
+        }
+    }
+
+    void addMembers(const core::ParModel& m, const core::InstanceMembers& members, HighlightSet& out, size_t limit)
+    {
+        for (uint32_t j : members.conjunctions) {
+            const core::ConjunctionInstance& c = m.conjunctions[j];
+            out.points.push_back({ c.startEngine, int64_t(c.startNs) });
+            if (c.ended)
+                out.points.push_back({ c.endEngine, int64_t(c.endNs) });
+        }
+        size_t n = 0;
+        for (uint32_t k : members.conjuncts) {
+            if (++n > limit) {
+                out.truncated = true;
+                break;
+            }
+            addConjunct(m, k, out);
+        }
+        for (uint32_t f : members.futures) {
+            const core::FutureInstance& fi = m.futures[f];
+            if (fi.signalled && fi.signalConjunct != kNoIndex)
+                out.points.push_back(
+                    { engineAt(m, m.conjuncts[fi.signalConjunct].context, fi.signalNs), int64_t(fi.signalNs) });
+            for (const core::FutureWait& w : fi.waits)
+                out.points.push_back({ w.engine, int64_t(w.timeNs) });
+        }
+        std::erase_if(out.points, [](const HighlightSet::Point& p) { return p.engine == core::kNoEngine; });
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
+        for (const auto& s : out.spans)
+            lo = std::min(lo, s.startNs), hi = std::max(hi, s.endNs);
+        for (const auto& p : out.points)
+            lo = std::min(lo, p.timeNs), hi = std::max(hi, p.timeNs);
+        if (lo <= hi)
+            out.startNs = lo, out.endNs = hi;
+    }
+} // namespace
+
+HighlightSet highlightFor(const core::ParModel& m, core::EventOwner owner, size_t limit)
+{
+    HighlightSet out;
+    addMembers(m, core::instanceMembers(m, owner), out, limit);
+    return out;
+}
+
+HighlightSet highlightConjunctions(const core::ParModel& m, const std::vector<uint32_t>& conjunctions, size_t limit)
+{
+    core::InstanceMembers members;
+    for (uint32_t j : conjunctions) {
+        if (members.conjuncts.size() > limit)
+            break;
+        members.conjunctions.push_back(j);
+        const auto& ks = m.conjunctions[j].conjuncts;
+        members.conjuncts.insert(members.conjuncts.end(), ks.begin(), ks.end());
+        members.futures.insert(
+            members.futures.end(), m.conjunctions[j].futures.begin(), m.conjunctions[j].futures.end());
+    }
+    HighlightSet out;
+    addMembers(m, members, out, limit);
+    out.truncated = out.truncated || members.conjunctions.size() < conjunctions.size();
+    return out;
+}
+
+void paintHighlight(QPainter& painter, const Frame& f, const HighlightSet& set, const QColor& colour)
+{
+    const TimeAxis& ax = f.axis;
+    const double left = ax.left, right = ax.left + ax.width;
+    painter.save();
+    painter.setClipRect(QRectF(left, 0, ax.width, f.layout.contentHeight(f.engines)));
+    QColor fill = colour;
+    fill.setAlpha(70);
+    QPen outline(colour, 2);
+    for (const auto& s : set.spans) {
+        if (s.engine >= f.engines || s.endNs < ax.startNs || s.startNs > ax.endNs)
+            continue;
+        const double x0 = std::max(left - 2, ax.xOf(s.startNs)), x1 = std::min(right + 2, ax.xOf(s.endNs));
+        const QRectF r(x0, f.layout.barTop(s.engine) - 2, std::max(2.0, x1 - x0), f.layout.kBarHeight + 4);
+        painter.fillRect(r, fill);
+        painter.setPen(outline);
+        painter.drawRect(r);
+    }
+    painter.setPen(QPen(colour, 3));
+    for (const auto& p : set.points) {
+        if (p.engine >= f.engines || p.timeNs < ax.startNs || p.timeNs > ax.endNs)
+            continue;
+        const double x = ax.xOf(p.timeNs), top = f.layout.rowTop(p.engine);
+        painter.drawLine(QLineF(x, top, x, top + f.layout.kRowHeight));
+    }
+    painter.restore();
+}
+
+void paintCurveOverlay(
+    QPainter& painter, const Frame& f, const core::StepFunction& curve, const QString& name, const QColor& colour)
+{
+    if (curve.empty() || f.engines == 0)
+        return;
+    const TimeAxis& ax = f.axis;
+    const double bottom = f.layout.curveTop() + f.layout.kCurveHeight;
+    const double scale = f.layout.kCurveHeight / double(f.engines);
+    auto yOf = [&](int64_t v) { return bottom - double(std::clamp<int64_t>(v, 0, int64_t(f.engines) + 1)) * scale; };
+    QPolygonF line;
+    const auto& steps = curve.steps();
+    // Steps narrower than a pixel are merged by taking each pixel's maximum, so spikes stay visible.
+    for (size_t i = 0; i < steps.size(); ++i) {
+        const int64_t a = steps[i].timeNs, b = i + 1 < steps.size() ? steps[i + 1].timeNs : curve.endNs();
+        if (b < ax.startNs || a > ax.endNs)
+            continue;
+        const double x0 = std::clamp(ax.xOf(a), ax.left, ax.left + ax.width);
+        const double x1 = std::clamp(ax.xOf(b), ax.left, ax.left + ax.width);
+        const double y = yOf(steps[i].value);
+        if (!line.isEmpty() && std::abs(line.back().x() - x0) < 0.5 && x1 - x0 < 0.5) {
+            if (y < line.back().y())
+                line.back().setY(y);
+            continue;
+        }
+        if (!line.isEmpty())
+            line << QPointF(x0, line.back().y());
+        line << QPointF(x0, y) << QPointF(x1, y);
+    }
+    if (line.isEmpty())
+        return;
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    QColor band = colour;
+    band.setAlpha(35);
+    const double xs = std::clamp(ax.xOf(curve.beginNs()), ax.left, ax.left + ax.width);
+    const double xe = std::clamp(ax.xOf(curve.endNs()), ax.left, ax.left + ax.width);
+    painter.fillRect(QRectF(xs, f.layout.curveTop(), std::max(1.0, xe - xs), f.layout.kCurveHeight), band);
+    painter.setPen(QPen(colour, 2));
+    painter.drawPolyline(line);
+    QFont font = painter.font();
+    font.setPixelSize(11);
+    font.setBold(true);
+    painter.setFont(font);
+    painter.drawText(QPointF(std::max(ax.left, xs) + 4, f.layout.curveTop() + 12), name);
+    painter.restore();
+}
+
+} // namespace sparkscope::ui

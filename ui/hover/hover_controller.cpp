@@ -1,0 +1,241 @@
+#include "ui/hover/hover_controller.h"
+
+#include "sparkscope/core/event_types.h"
+#include "ui/panels/metrics_session.h"
+#include "ui/timeline/timeline_widget.h"
+
+#include <QElapsedTimer>
+#include <QMenu>
+#include <QPainter>
+
+namespace sparkscope::ui {
+
+namespace {
+    using core::OwnerKind;
+
+    const char* const kConjunctionKeys[] = { "PARCONJ_TIME", "PARCONJ_RUNNABLE_SELF", "PARCONJ_RUNNABLE_SELF_AND_DESC",
+        "PARCONJ_RUNNING_SELF", "PARCONJ_RUNNING_SELF_AND_DESC", "PARCONJ_AVAIL_CPUS", "PARCONJ_CONTINUE_ON_BEFORE",
+        "PARCONJ_CONTINUE_ON_LAST" };
+    const char* const kConjunctKeys[] = { "CONJUNCT_TIME_AS_SPARK", "CONJUNCT_TIME_AS_CONTEXT", "CONJUNCT_TIME_BLOCKED",
+        "CONJUNCT_TIME_RUNNABLE", "CONJUNCT_TIME_RUNNING", "CONJUNCT_TIME_AFTER" };
+    const char* const kFutureKeys[] = { "FUTURE_SUSPEND_TIME_FIRST_WAITS", "FUTURE_SUSPEND_TIME_ALL_WAITS",
+        "FUTURE_SUSPEND_PROBABILITY_FIRST_WAIT", "FUTURE_SUSPEND_PROBABILITY_ALL_WAITS",
+        "WAITED_FUTURE_SIGNAL_TO_CONJUNCT_END_TIME", "FUTURE_SIGNAL_TO_CONJUNCT_END_TIME" };
+} // namespace
+
+std::optional<HoverHit> hitTest(const TraceData& data, const Frame& f, const core::ParEventIndex& index, QPointF pos)
+{
+    if (!f.ticksShown || pos.x() < f.axis.left - 4 || pos.x() > f.axis.left + f.axis.width + 4)
+        return std::nullopt;
+    const long engine = f.layout.engineAt(pos.y(), f.engines);
+    if (engine < 0 || size_t(engine) >= data.instants.size())
+        return std::nullopt;
+    const size_t e = size_t(engine);
+    const auto [i0, i1] = data.instantRange(e, f.axis.timeAt(pos.x() - 4), f.axis.timeAt(pos.x() + 4) + 1);
+    std::optional<HoverHit> best;
+    double bestDistance = 4.5;
+    for (size_t i = i0; i < i1; ++i) {
+        const core::Event& ev = data.instant(e, i);
+        const double d = std::abs(f.axis.xOf(int64_t(ev.timeNs)) - pos.x());
+        if (d >= bestDistance)
+            continue;
+        const core::EventOwner owner = index.ownerOf(ev.type, ev.timeNs, uint16_t(e));
+        if (owner.kind == OwnerKind::None)
+            continue;
+        bestDistance = d;
+        best = HoverHit { uint16_t(e), i, ev.type, int64_t(ev.timeNs), owner };
+    }
+    return best;
+}
+
+QPointF tickPosition(const Frame& f, uint16_t engine, int64_t timeNs)
+{
+    return { f.axis.xOf(timeNs), f.layout.barTop(engine) + f.layout.kBarHeight / 2 };
+}
+
+bool isCurveMetric(const QString& key)
+{
+    for (const char* k : core::kConjunctionCurveKeys)
+        if (key == QLatin1String(k))
+            return true;
+    return false;
+}
+
+std::vector<MetricChoice> menuChoices(const core::ParModel& m, core::EventOwner owner)
+{
+    std::vector<MetricChoice> out;
+    auto conjunctChoices = [&](uint32_t k) {
+        if (k >= m.conjuncts.size())
+            return;
+        for (const char* key : kConjunctKeys) {
+            if (!m.conjuncts[k].fromSpark && QLatin1String(key) == QLatin1String("CONJUNCT_TIME_AS_SPARK"))
+                continue; // absent for the first conjunct
+            out.push_back({ { OwnerKind::Conjunct, k, core::kNoIndex }, QString::fromLatin1(key) });
+        }
+    };
+    switch (owner.kind) {
+    case OwnerKind::Conjunction:
+        for (const char* key : kConjunctionKeys)
+            out.push_back({ owner, QString::fromLatin1(key) });
+        break;
+    case OwnerKind::Conjunct:
+        conjunctChoices(owner.index);
+        break;
+    case OwnerKind::Future:
+        for (const char* key : kFutureKeys)
+            out.push_back({ owner, QString::fromLatin1(key) });
+        if (owner.conjunct != core::kNoIndex)
+            conjunctChoices(owner.conjunct);
+        break;
+    case OwnerKind::None:
+        break;
+    }
+    return out;
+}
+
+QString ownerTitle(const core::ParModel& m, core::EventOwner owner)
+{
+    const auto group = core::summaryGroupOf(m, owner);
+    switch (owner.kind) {
+    case OwnerKind::Conjunction:
+        return QStringLiteral("conjunction %1, instance #%2")
+            .arg(QString::fromStdString(group.second))
+            .arg(owner.index);
+    case OwnerKind::Conjunct: {
+        const auto& g = m.conjuncts[owner.index];
+        return QStringLiteral("conjunct %1 (position %2) of instance #%3")
+            .arg(QString::fromStdString(group.second))
+            .arg(g.position)
+            .arg(g.conjunction);
+    }
+    case OwnerKind::Future:
+        return QStringLiteral("future %1 of instance #%2")
+            .arg(QString::fromStdString(group.second))
+            .arg(m.futures[owner.index].conjunction);
+    case OwnerKind::None:
+        break;
+    }
+    return {};
+}
+
+HoverController::HoverController(TimelineWidget* timeline, MetricsSession* session, QObject* parent)
+    : QObject(parent)
+    , m_timeline(timeline)
+    , m_session(session)
+{
+    qRegisterMetaType<MetricChoice>();
+    m_timeline->setOverlay([this](QPainter& painter, const Frame& f) { paintOverlay(painter, f); });
+    connect(m_timeline, &TimelineWidget::pointerMoved, this, [this](QPointF pos) { hoverAt(pos); });
+    connect(m_timeline, &TimelineWidget::clickedAt, this, &HoverController::onClicked);
+    connect(m_session, &MetricsSession::fullReady, this, [this] {
+        m_hover = {};
+        m_pinned = {};
+        m_hoveredOwner.reset();
+        m_curve.reset();
+        m_timeline->update();
+    });
+}
+
+std::optional<HoverHit> HoverController::hoverAt(QPointF pos)
+{
+    QElapsedTimer timer;
+    timer.start();
+    const auto bundle = m_session->full();
+    std::optional<HoverHit> hit;
+    if (bundle && m_timeline->data())
+        hit = hitTest(*m_timeline->data(), m_timeline->currentFrame(), bundle->index, pos);
+    const std::optional<core::EventOwner> owner = hit ? std::optional(hit->owner) : std::nullopt;
+    if (owner != m_hoveredOwner) {
+        m_hoveredOwner = owner;
+        m_hover = owner ? highlightFor(bundle->metrics.model, *owner) : HighlightSet {};
+        m_timeline->update();
+        Q_EMIT hoveredChanged(owner ? ownerTitle(bundle->metrics.model, *owner) : QString());
+    }
+    m_lastHoverMs = double(timer.nsecsElapsed()) / 1e6;
+    return hit;
+}
+
+QMenu* HoverController::menuAt(QPointF pos)
+{
+    const auto hit = hoverAt(pos);
+    const auto bundle = m_session->full();
+    if (!hit || !bundle)
+        return nullptr;
+    const core::ParModel& m = bundle->metrics.model;
+    auto* menu = new QMenu(m_timeline);
+    menu->setObjectName(QStringLiteral("metricsHoverMenu"));
+    auto* title = menu->addAction(ownerTitle(m, hit->owner));
+    title->setEnabled(false);
+    menu->addSeparator();
+    core::EventOwner section = hit->owner;
+    for (const MetricChoice& c : menuChoices(m, hit->owner)) {
+        if (!(c.owner == section)) {
+            menu->addSeparator();
+            auto* sub = menu->addAction(ownerTitle(m, c.owner));
+            sub->setEnabled(false);
+            section = c.owner;
+        }
+        QString text = c.key;
+        if (isCurveMetric(c.key))
+            text += QStringLiteral("  (curve)");
+        auto* action = menu->addAction(text);
+        action->setData(QVariant::fromValue(c));
+        connect(action, &QAction::triggered, this, [this, c] { choose(c); });
+    }
+    return menu;
+}
+
+void HoverController::onClicked(QPointF pos, QPoint globalPos)
+{
+    QMenu* menu = menuAt(pos);
+    if (!menu)
+        return;
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(globalPos);
+}
+
+void HoverController::choose(const MetricChoice& choice)
+{
+    const auto bundle = m_session->full();
+    if (!bundle)
+        return;
+    m_curve.reset();
+    m_curveName.clear();
+    if (choice.owner.kind == OwnerKind::Conjunction && isCurveMetric(choice.key)) {
+        const auto curves = core::conjunctionCurves(
+            bundle->metrics.model, bundle->metrics.cpusOverTime, bundle->metrics.trace.engines, choice.owner.index);
+        if (const core::StepFunction* f = core::curveOf(curves, choice.key.toStdString()); f && !f->empty()) {
+            m_curve = *f;
+            m_curveName = QStringLiteral("%1 of instance #%2").arg(choice.key).arg(choice.owner.index);
+        }
+    }
+    m_pinned = highlightFor(bundle->metrics.model, choice.owner);
+    m_timeline->update();
+    Q_EMIT metricChosen(choice);
+}
+
+void HoverController::setPinned(HighlightSet set)
+{
+    m_pinned = std::move(set);
+    m_timeline->update();
+}
+
+void HoverController::clearCurve()
+{
+    m_curve.reset();
+    m_curveName.clear();
+    m_timeline->update();
+}
+
+void HoverController::paintOverlay(QPainter& painter, const Frame& f)
+{
+    const QColor accent = m_timeline->palette().color(QPalette::Highlight);
+    if (!m_pinned.empty())
+        paintHighlight(painter, f, m_pinned, QColor(230, 120, 0));
+    if (!m_hover.empty())
+        paintHighlight(painter, f, m_hover, accent);
+    if (m_curve)
+        paintCurveOverlay(painter, f, *m_curve, m_curveName, QColor(200, 30, 120));
+}
+
+} // namespace sparkscope::ui

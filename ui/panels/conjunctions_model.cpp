@@ -1,0 +1,124 @@
+#include "ui/panels/conjunctions_model.h"
+
+#include "ui/panels/metric_format.h"
+
+namespace sparkscope::ui {
+
+namespace {
+    double statOf(const core::MetricValue* v, const char* which, const char* sub = nullptr)
+    {
+        if (!v)
+            return 0;
+        const core::Stat* s = v->stat ? &*v->stat : nullptr;
+        if (sub)
+            for (const auto& [name, st] : v->subStats)
+                if (name == sub)
+                    s = &st;
+        if (!s)
+            return 0;
+        const std::string w = which;
+        return w == "mean" ? s->mean : w == "sum" ? s->sum : w == "max" ? s->max : w == "count" ? double(s->count) : 0;
+    }
+} // namespace
+
+ConjunctionsModel::ConjunctionsModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void ConjunctionsModel::setMetrics(std::shared_ptr<const core::Metrics> metrics)
+{
+    beginResetModel();
+    m_metrics = std::move(metrics);
+    m_rows.clear();
+    if (const core::MetricSection* s = m_metrics ? m_metrics->section("conjunctions") : nullptr) {
+        for (const core::MetricGroup& g : s->groups) {
+            if (g.id.rfind("instance:", 0) == 0)
+                continue;
+            auto find = [&](const char* key) -> const core::MetricValue* {
+                for (const auto& [k, v] : g.metrics)
+                    if (k == key)
+                        return &v;
+                return nullptr;
+            };
+            Row r;
+            r.name = QString::fromStdString(g.id);
+            r.values[Instances] = statOf(find("PARCONJ_TIME"), "count");
+            r.values[TimeMean] = statOf(find("PARCONJ_TIME"), "mean");
+            r.values[TimeTotal] = statOf(find("PARCONJ_TIME"), "sum");
+            r.values[TimeMax] = statOf(find("PARCONJ_TIME"), "max");
+            r.values[RunnableAvg] = statOf(find("PARCONJ_RUNNABLE_SELF"), "mean", "average");
+            r.values[RunningAvg] = statOf(find("PARCONJ_RUNNING_SELF"), "mean", "average");
+            r.values[ContinueBefore] = statOf(find("PARCONJ_CONTINUE_ON_BEFORE"), "mean");
+            r.values[ContinueLast] = statOf(find("PARCONJ_CONTINUE_ON_LAST"), "mean");
+            m_rows.push_back(std::move(r));
+        }
+    }
+    endResetModel();
+}
+
+int ConjunctionsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
+int ConjunctionsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QString ConjunctionsModel::staticId(int row) const
+{
+    return row >= 0 && row < int(m_rows.size()) ? m_rows[size_t(row)].name : QString();
+}
+
+double ConjunctionsModel::number(int row, Column column) const
+{
+    return row >= 0 && row < int(m_rows.size()) ? m_rows[size_t(row)].values[column] : 0;
+}
+
+QVariant ConjunctionsModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= int(m_rows.size()))
+        return {};
+    const Row& r = m_rows[size_t(index.row())];
+    const int c = index.column();
+    if (role == kSortRole)
+        return c == Name ? QVariant(r.name) : QVariant(r.values[size_t(c)]);
+    if (role == Qt::TextAlignmentRole)
+        return c == Name ? int(Qt::AlignLeft | Qt::AlignVCenter) : int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
+        return {};
+    const double v = r.values[size_t(c)];
+    switch (c) {
+    case Name:
+        return r.name;
+    case Instances:
+        return QString::number(qint64(v));
+    case TimeMean:
+    case TimeTotal:
+    case TimeMax:
+        return formatMetricNumber(QStringLiteral("PARCONJ_TIME"), QStringLiteral("mean"), v);
+    case RunnableAvg:
+    case RunningAvg:
+        return QString::number(v, 'f', 2);
+    default:
+        return QStringLiteral("%1%").arg(100.0 * v, 0, 'f', 0);
+    }
+}
+
+QVariant ConjunctionsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    static const char* const names[] = { "Conjunction", "Instances", "Time mean", "Time total", "Time max",
+        "Runnable avg", "Running avg", "Cont. before", "Cont. last" };
+    static const char* const tips[] = { "Static id: the source location of the parallel conjunction",
+        "Complete instances (PARCONJ_TIME count)", "PARCONJ_TIME mean", "PARCONJ_TIME sum", "PARCONJ_TIME max",
+        "PARCONJ_RUNNABLE_SELF: mean over instances of the time-weighted average",
+        "PARCONJ_RUNNING_SELF: mean over instances of the time-weighted average",
+        "PARCONJ_CONTINUE_ON_BEFORE: fraction of instances ended on the starting engine",
+        "PARCONJ_CONTINUE_ON_LAST: fraction of instances ended on the engine of the last conjunct" };
+    if (section < 0 || section >= ColumnCount)
+        return {};
+    if (role == Qt::DisplayRole)
+        return tr(names[section]);
+    if (role == Qt::ToolTipRole)
+        return tr(tips[section]);
+    return {};
+}
+
+} // namespace sparkscope::ui

@@ -1,0 +1,237 @@
+#include "ui/panels/conjunctions_panel.h"
+
+#include "sparkscope/core/metrics_query.h"
+#include "ui/panels/conjunctions_model.h"
+#include "ui/panels/granularity_chart.h"
+#include "ui/panels/metric_detail_panel.h"
+#include "ui/timeline/frame.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace sparkscope::ui {
+
+namespace {
+    const char* const kMetricKeys[] = { "PARCONJ_TIME", "PARCONJ_RUNNABLE_SELF", "PARCONJ_RUNNABLE_SELF_AND_DESC",
+        "PARCONJ_RUNNING_SELF", "PARCONJ_RUNNING_SELF_AND_DESC", "PARCONJ_AVAIL_CPUS", "PARCONJ_CONTINUE_ON_BEFORE",
+        "PARCONJ_CONTINUE_ON_LAST", "INSTANCES" };
+}
+
+ConjunctionsPanel::ConjunctionsPanel(QWidget* parent)
+    : QWidget(parent)
+    , m_model(new ConjunctionsModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+{
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(ConjunctionsModel::kSortRole);
+    m_proxy->setFilterKeyColumn(ConjunctionsModel::Name);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("Filter by source location…"));
+    m_filter->setClearButtonEnabled(true);
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+    layout->addWidget(m_filter);
+    m_note = new QLabel(this);
+    m_note->setWordWrap(true);
+    m_note->hide();
+    layout->addWidget(m_note);
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    m_table = new QTableView(split);
+    m_table->setObjectName(QStringLiteral("conjunctionTable"));
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(ConjunctionsModel::TimeTotal, Qt::DescendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] { onStaticChosen(); });
+
+    auto* details = new QWidget(split);
+    auto* dl = new QVBoxLayout(details);
+    dl->setContentsMargins(0, 0, 0, 0);
+    auto* metricRow = new QHBoxLayout;
+    metricRow->addWidget(new QLabel(tr("Metric:"), details));
+    m_metric = new QComboBox(details);
+    for (const char* k : kMetricKeys)
+        m_metric->addItem(QString::fromLatin1(k));
+    connect(m_metric, &QComboBox::currentIndexChanged, this, [this] { showMetricSummary(); });
+    metricRow->addWidget(m_metric, 1);
+    dl->addLayout(metricRow);
+    m_detail = new MetricDetailPanel(details);
+    dl->addWidget(m_detail, 2);
+    auto* navRow = new QHBoxLayout;
+    m_previous = new QPushButton(tr("◀ Previous"), details);
+    m_next = new QPushButton(tr("Next ▶"), details);
+    m_highlightAll = new QCheckBox(tr("Highlight all"), details);
+    m_highlightAll->setChecked(true);
+    connect(m_previous, &QPushButton::clicked, this, &ConjunctionsPanel::showPrevious);
+    connect(m_next, &QPushButton::clicked, this, &ConjunctionsPanel::showNext);
+    connect(m_highlightAll, &QCheckBox::toggled, this,
+        [this](bool on) { Q_EMIT highlightRequested(on ? m_instanceIds : std::vector<uint32_t> {}); });
+    navRow->addWidget(m_previous);
+    navRow->addWidget(m_next);
+    navRow->addWidget(m_highlightAll);
+    navRow->addStretch(1);
+    dl->addLayout(navRow);
+    m_instances = new QListWidget(details);
+    m_instances->setObjectName(QStringLiteral("conjunctionInstances"));
+    connect(m_instances, &QListWidget::currentRowChanged, this, &ConjunctionsPanel::goToInstance);
+    dl->addWidget(m_instances, 1);
+
+    auto* chartBox = new QWidget(split);
+    auto* cl = new QVBoxLayout(chartBox);
+    cl->setContentsMargins(0, 0, 0, 0);
+    auto* chartRow = new QHBoxLayout;
+    m_cumulative = new QCheckBox(tr("Cumulative"), chartBox);
+    m_overall = new QCheckBox(tr("Whole program"), chartBox);
+    connect(m_cumulative, &QCheckBox::toggled, this, [this](bool on) { m_chart->setCumulative(on); });
+    connect(m_overall, &QCheckBox::toggled, this, [this] { updateChart(); });
+    chartRow->addWidget(new QLabel(tr("Granularity profile (conjunct running time, log₂ buckets)"), chartBox), 1);
+    chartRow->addWidget(m_overall);
+    chartRow->addWidget(m_cumulative);
+    cl->addLayout(chartRow);
+    m_chart = new GranularityChart(chartBox);
+    cl->addWidget(m_chart, 1);
+    split->addWidget(m_table);
+    split->addWidget(details);
+    split->addWidget(chartBox);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    split->setStretchFactor(2, 2);
+    layout->addWidget(split, 1);
+    setMetrics(nullptr, true);
+}
+
+void ConjunctionsPanel::setMetrics(std::shared_ptr<const core::Metrics> metrics, bool conjunctionEvents)
+{
+    m_metrics = std::move(metrics);
+    m_model->setMetrics(m_metrics);
+    m_static.clear();
+    m_instanceIds.clear();
+    m_instances->clear();
+    m_detail->clear();
+    if (!m_metrics) {
+        m_note->setText(tr("Computing metrics…"));
+        m_note->show();
+    } else if (!conjunctionEvents) {
+        m_note->setText(tr("This is a GHC eventlog: a GHC program has no parallel conjunctions, conjuncts or futures, "
+                           "so this list is empty. See the Summary and Engines panels for what applies."));
+        m_note->show();
+    } else if (m_model->rowCount() == 0) {
+        m_note->setText(tr("No parallel conjunction ran in this trace."));
+        m_note->show();
+    } else
+        m_note->hide();
+    m_previous->setEnabled(false);
+    m_next->setEnabled(false);
+    updateChart();
+    if (m_proxy->rowCount() > 0)
+        m_table->selectRow(0);
+}
+
+bool ConjunctionsPanel::selectStaticId(const QString& name)
+{
+    for (int r = 0; r < m_proxy->rowCount(); ++r)
+        if (m_proxy->data(m_proxy->index(r, ConjunctionsModel::Name), ConjunctionsModel::kSortRole).toString()
+            == name) {
+            m_table->selectRow(r);
+            m_table->setCurrentIndex(m_proxy->index(r, 0));
+            return true;
+        }
+    return false;
+}
+
+void ConjunctionsPanel::onStaticChosen()
+{
+    const QModelIndex current = m_table->currentIndex();
+    m_static = current.isValid() ? m_model->staticId(m_proxy->mapToSource(current).row()) : QString();
+    m_instanceIds = m_metrics && !m_static.isEmpty()
+        ? core::conjunctionsOfStatic(m_metrics->model, m_static.toStdString())
+        : std::vector<uint32_t> {};
+    m_instances->blockSignals(true);
+    m_instances->clear();
+    for (uint32_t j : m_instanceIds) {
+        const core::ConjunctionInstance& c = m_metrics->model.conjunctions[j];
+        QString text = tr("#%1  at %2").arg(j).arg(formatDuration(int64_t(c.startNs), 9));
+        text += c.complete
+            ? tr("  for %1, %2 conjuncts").arg(formatDuration(int64_t(c.endNs - c.startNs))).arg(c.conjuncts.size())
+            : tr("  (incomplete)");
+        m_instances->addItem(text);
+    }
+    m_instances->blockSignals(false);
+    m_previous->setEnabled(!m_instanceIds.empty());
+    m_next->setEnabled(!m_instanceIds.empty());
+    showMetricSummary();
+    updateChart();
+    if (m_highlightAll->isChecked())
+        Q_EMIT highlightRequested(m_instanceIds);
+}
+
+void ConjunctionsPanel::showMetricSummary()
+{
+    if (!m_metrics || m_static.isEmpty()) {
+        m_detail->clear();
+        return;
+    }
+    m_detail->showSummary(*m_metrics, QStringLiteral("conjunctions"), m_static, m_metric->currentText());
+}
+
+int ConjunctionsPanel::currentInstance() const { return m_instances->currentRow(); }
+
+void ConjunctionsPanel::showNext()
+{
+    if (m_instanceIds.empty())
+        return;
+    const int row = m_instances->currentRow();
+    m_instances->setCurrentRow(row < 0 ? 0 : std::min(row + 1, int(m_instanceIds.size()) - 1));
+}
+
+void ConjunctionsPanel::showPrevious()
+{
+    if (m_instanceIds.empty())
+        return;
+    const int row = m_instances->currentRow();
+    m_instances->setCurrentRow(row <= 0 ? 0 : row - 1);
+}
+
+void ConjunctionsPanel::goToInstance(int row)
+{
+    if (!m_metrics || row < 0 || row >= int(m_instanceIds.size()))
+        return;
+    const core::ConjunctionInstance& c = m_metrics->model.conjunctions[m_instanceIds[size_t(row)]];
+    const int64_t start = int64_t(c.startNs);
+    const int64_t end = c.ended ? int64_t(c.endNs) : int64_t(m_metrics->model.endNs);
+    const int64_t margin = std::max<int64_t>(50, (end - start) / 10);
+    Q_EMIT navigateTo(TimeWindow { start - margin, end + margin });
+}
+
+void ConjunctionsPanel::updateChart()
+{
+    if (!m_metrics) {
+        m_chart->setHistogram(nullptr, QString());
+        return;
+    }
+    if (m_overall->isChecked() || m_static.isEmpty())
+        m_chart->setHistogram(m_metrics->find("program", "all", "CONJUNCT_GRANULARITY"), tr("whole program"));
+    else
+        m_chart->setHistogram(
+            m_metrics->find("conjunctions", m_static.toStdString(), "CONJUNCT_GRANULARITY"), m_static);
+}
+
+} // namespace sparkscope::ui

@@ -1,0 +1,87 @@
+#pragma once
+// ConjunctionsPanel: the conjunction list dock. A sortable, filterable table of static ids
+// (ConjunctionsModel behind a QSortFilterProxyModel); choosing one shows any conjunction metric
+// summarised over its instances (metric combo + MetricDetailPanel), lists its instances, steps the
+// timeline to each (previous / next) and asks for all of them to be highlighted; below, the
+// granularity profile of the chosen static id or of the whole program (GranularityChart).
+// GUI thread only.
+#include "sparkscope/core/metrics.h"
+#include "ui/timeline/time_axis.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace sparkscope::ui {
+
+class ConjunctionsModel;
+class GranularityChart;
+class MetricDetailPanel;
+
+class ConjunctionsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ConjunctionsPanel(QWidget* parent = nullptr);
+
+    // New metrics (null: computing); `conjunctionEvents` false says the trace cannot have any.
+    void setMetrics(std::shared_ptr<const core::Metrics> metrics, bool conjunctionEvents);
+
+    QTableView* table() const { return m_table; }
+    QSortFilterProxyModel* proxy() const { return m_proxy; }
+    ConjunctionsModel* model() const { return m_model; }
+    QLineEdit* filter() const { return m_filter; }
+    QComboBox* metricChoice() const { return m_metric; }
+    QListWidget* instanceList() const { return m_instances; }
+    MetricDetailPanel* detail() const { return m_detail; }
+    GranularityChart* chart() const { return m_chart; }
+    QString selectedStaticId() const { return m_static; }
+    const std::vector<uint32_t>& selectedInstances() const { return m_instanceIds; }
+    int currentInstance() const; // row in the instance list, -1 when none
+
+    // Selects the static id (by name) in the table; false when it is not listed (or filtered out).
+    bool selectStaticId(const QString& name);
+    void showNext();
+    void showPrevious();
+
+Q_SIGNALS:
+    // Show this window on the timeline (an instance with a margin).
+    void navigateTo(sparkscope::ui::TimeWindow window);
+    // Highlight these conjunction instances (empty: none).
+    void highlightRequested(std::vector<uint32_t> conjunctions);
+
+private:
+    void onStaticChosen();
+    void showMetricSummary();
+    void goToInstance(int row);
+    void updateChart();
+
+    std::shared_ptr<const core::Metrics> m_metrics;
+    ConjunctionsModel* m_model;
+    QSortFilterProxyModel* m_proxy;
+    QLineEdit* m_filter;
+    QTableView* m_table;
+    QLabel* m_note;
+    QComboBox* m_metric;
+    MetricDetailPanel* m_detail;
+    QListWidget* m_instances;
+    QPushButton* m_previous;
+    QPushButton* m_next;
+    QCheckBox* m_highlightAll;
+    QCheckBox* m_cumulative;
+    QCheckBox* m_overall;
+    GranularityChart* m_chart;
+    QString m_static;
+    std::vector<uint32_t> m_instanceIds;
+};
+
+} // namespace sparkscope::ui

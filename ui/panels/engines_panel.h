@@ -1,0 +1,27 @@
+#pragma once
+// EnginesPanel: the engine-behaviour metrics of the view metrics, per engine and in total — state
+// times (running, searching, sleeping, GC, idle) with shares, search success rates per source,
+// time to find work / to sleep, wake-up latency, steal contention, spark counts (per capability for
+// GHC eventlogs) and spark deque size — as an expandable tree. GUI thread only.
+#include "sparkscope/core/metrics.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QTreeWidget;
+
+namespace sparkscope::ui {
+
+class EnginesPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit EnginesPanel(QWidget* parent = nullptr);
+    void setMetrics(std::shared_ptr<const core::Metrics> metrics);
+    QTreeWidget* tree() const { return m_tree; }
+
+private:
+    QTreeWidget* m_tree;
+};
+
+} // namespace sparkscope::ui

@@ -1,0 +1,143 @@
+#include "ui/panels/metrics_panels.h"
+
+#include "ui/export/metrics_export_action.h"
+#include "ui/hover/hover_controller.h"
+#include "ui/main_window.h"
+#include "ui/panels/conjunctions_panel.h"
+#include "ui/panels/engines_panel.h"
+#include "ui/panels/metric_detail_panel.h"
+#include "ui/panels/metrics_session.h"
+#include "ui/panels/summary_panel.h"
+#include "ui/timeline/timeline_widget.h"
+#include "ui/timeline/zoom_state.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QStatusBar>
+#include <QTimer>
+
+namespace sparkscope::ui {
+
+MetricsPanels::MetricsPanels(MainWindow* window)
+    : QObject(window)
+    , m_window(window)
+    , m_session(new MetricsSession(this))
+{
+    setObjectName(QStringLiteral("metricsPanels"));
+    m_hover = new HoverController(window->timeline(), m_session, this);
+    m_conjunctions = new ConjunctionsPanel(window);
+    m_summary = new SummaryPanel(window);
+    m_engines = new EnginesPanel(window);
+    m_detail = new MetricDetailPanel(window);
+    auto dock = [&](QWidget* widget, const QString& title, const char* name, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, window);
+        d->setObjectName(QString::fromLatin1(name));
+        d->setWidget(widget);
+        window->addDockWidget(area, d);
+        return d;
+    };
+    m_conjunctionsDock = dock(m_conjunctions, tr("Conjunctions"), "conjunctionsDock", Qt::RightDockWidgetArea);
+    m_summaryDock = dock(m_summary, tr("Summary"), "summaryDock", Qt::RightDockWidgetArea);
+    m_enginesDock = dock(m_engines, tr("Engines"), "enginesDock", Qt::RightDockWidgetArea);
+    m_detailDock = dock(m_detail, tr("Metric"), "metricDetailDock", Qt::BottomDockWidgetArea);
+    window->tabifyDockWidget(m_conjunctionsDock, m_summaryDock);
+    window->tabifyDockWidget(m_summaryDock, m_enginesDock);
+    m_conjunctionsDock->raise();
+    window->resizeDocks({ m_conjunctionsDock }, { 460 }, Qt::Horizontal);
+
+    // Menus: File > Export Metrics… (before the separator above Quit) and the docks under View.
+    const auto menus = window->menuBar()->findChildren<QMenu*>(QString(), Qt::FindDirectChildrenOnly);
+    for (QMenu* menu : menus) {
+        const QString title = menu->title().remove(QLatin1Char('&'));
+        if (title == tr("File")) {
+            auto* action = new QAction(tr("Export &Metrics…"), menu);
+            action->setObjectName(QStringLiteral("exportMetricsAction"));
+            action->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
+            connect(action, &QAction::triggered, this, &MetricsPanels::exportMetrics);
+            QAction* before = nullptr;
+            for (QAction* a : menu->actions())
+                if (a->isSeparator()) {
+                    before = a;
+                    break;
+                }
+            menu->insertAction(before, action);
+        } else if (title == tr("View")) {
+            menu->addSeparator();
+            for (QDockWidget* d : { m_conjunctionsDock, m_summaryDock, m_enginesDock, m_detailDock })
+                menu->addAction(d->toggleViewAction());
+        }
+    }
+
+    connect(window, &MainWindow::traceShown, this, &MetricsPanels::onTraceShown);
+    connect(m_session, &MetricsSession::fullReady, this, [this] {
+        const auto full = m_session->full();
+        m_conjunctions->setMetrics(std::shared_ptr<const core::Metrics>(full, &full->metrics), full->conjunctionEvents);
+        m_window->statusBar()->showMessage(tr("Metrics ready (%1 ms)").arg(full->computeMs, 0, 'f', 0), 5000);
+    });
+    connect(m_session, &MetricsSession::viewReady, this, [this] {
+        const auto full = m_session->full();
+        m_summary->setMetrics(m_session->view(), !full || full->conjunctionEvents);
+        m_engines->setMetrics(m_session->view());
+    });
+    connect(m_session, &MetricsSession::computing, this, [this] { m_summary->setComputing(true); });
+    connect(m_summary, &SummaryPanel::callCountChanged, m_session, &MetricsSession::setCallCount);
+    // The selection restricts the summary and engine figures; debounced while it is being dragged.
+    auto* debounce = new QTimer(this);
+    debounce->setSingleShot(true);
+    debounce->setInterval(250);
+    connect(window->zoom(), &ZoomState::selectionChanged, debounce, qOverload<>(&QTimer::start));
+    connect(debounce, &QTimer::timeout, this, [this] {
+        const auto sel = m_window->zoom()->selection();
+        if (sel && sel->endNs > sel->startNs)
+            m_session->setRange(std::pair<uint64_t, uint64_t>(
+                uint64_t(std::max<int64_t>(0, sel->startNs)), uint64_t(std::max<int64_t>(1, sel->endNs))));
+        else
+            m_session->setRange(std::nullopt);
+    });
+    connect(m_conjunctions, &ConjunctionsPanel::navigateTo, window->zoom(), &ZoomState::zoomTo);
+    connect(m_conjunctions, &ConjunctionsPanel::highlightRequested, this, [this](std::vector<uint32_t> instances) {
+        const auto full = m_session->full();
+        m_hover->setPinned(full ? highlightConjunctions(full->metrics.model, instances) : HighlightSet {});
+    });
+    connect(m_hover, &HoverController::metricChosen, this, [this](const MetricChoice& choice) {
+        if (const auto full = m_session->full())
+            m_detail->showMetric(full->metrics, choice.owner, choice.key);
+        m_detailDock->show();
+        m_detailDock->raise();
+    });
+    connect(m_hover, &HoverController::hoveredChanged, this, [this](const QString& what) {
+        if (what.isEmpty())
+            m_window->statusBar()->clearMessage();
+        else
+            m_window->statusBar()->showMessage(tr("%1 — click for its metrics").arg(what));
+    });
+}
+
+void MetricsPanels::onTraceShown()
+{
+    const auto& data = m_window->timeline()->data();
+    m_conjunctions->setMetrics(nullptr, true);
+    m_summary->setMetrics(nullptr, true);
+    m_engines->setMetrics(nullptr);
+    m_detail->clear();
+    m_session->setTrace(data ? data->trace : nullptr);
+}
+
+void MetricsPanels::exportMetrics()
+{
+    const auto trace = m_session->trace();
+    if (!trace)
+        return;
+    const QString result = exportMetricsDialog(m_window, *trace, m_window->zoom(), m_session->viewOptions().callCount);
+    if (result.startsWith(tr("Error: ")))
+        QMessageBox::warning(m_window, tr("Export metrics"), result);
+    else if (!result.isEmpty())
+        m_window->statusBar()->showMessage(result, 5000);
+}
+
+MetricsPanels* installMetricsPanels(MainWindow* window) { return new MetricsPanels(window); }
+
+} // namespace sparkscope::ui

@@ -1,0 +1,60 @@
+#pragma once
+// MetricsPanels: puts the metrics into the main window — one call, installMetricsPanels(window),
+// from MainWindow's constructor. It owns the MetricsSession (background computation), adds the
+// docks (Conjunctions with the granularity chart, Summary, Engines, Metric detail), the hover
+// controller on the timeline, and File > Export Metrics…, and wires them: a shown trace starts the
+// computation; a selection or a call-sequence count recomputes the view metrics; list navigation
+// moves the timeline; hover-menu choices fill the detail panel. GUI thread only.
+#include <QObject>
+
+#include <memory>
+
+class QDockWidget;
+
+namespace sparkscope::ui {
+
+class MainWindow;
+class MetricsSession;
+class HoverController;
+class ConjunctionsPanel;
+class SummaryPanel;
+class EnginesPanel;
+class MetricDetailPanel;
+
+class MetricsPanels : public QObject {
+    Q_OBJECT
+public:
+    explicit MetricsPanels(MainWindow* window);
+
+    MetricsSession* session() const { return m_session; }
+    HoverController* hover() const { return m_hover; }
+    ConjunctionsPanel* conjunctions() const { return m_conjunctions; }
+    SummaryPanel* summary() const { return m_summary; }
+    EnginesPanel* engines() const { return m_engines; }
+    MetricDetailPanel* detail() const { return m_detail; }
+    QDockWidget* conjunctionsDock() const { return m_conjunctionsDock; }
+    QDockWidget* summaryDock() const { return m_summaryDock; }
+    QDockWidget* detailDock() const { return m_detailDock; }
+
+    void exportMetrics();
+
+private:
+    void onTraceShown();
+
+    MainWindow* m_window;
+    MetricsSession* m_session;
+    HoverController* m_hover;
+    ConjunctionsPanel* m_conjunctions;
+    SummaryPanel* m_summary;
+    EnginesPanel* m_engines;
+    MetricDetailPanel* m_detail;
+    QDockWidget* m_conjunctionsDock;
+    QDockWidget* m_summaryDock;
+    QDockWidget* m_enginesDock;
+    QDockWidget* m_detailDock;
+};
+
+// Creates the panels as a child of `window` (found again with window->findChild<MetricsPanels*>()).
+MetricsPanels* installMetricsPanels(MainWindow* window);
+
+} // namespace sparkscope::ui

@@ -1,0 +1,66 @@
+#pragma once
+// MetricsSession: the metrics of the trace on screen, computed in the background (QtConcurrent) by
+// core::computeMetrics — the same function `sparkscope-cli metrics` calls — once per trace, plus a
+// second result for the current "view" options (the selected time range and the call-sequence count
+// typed into the summary panel), recomputed when those change. The newest request wins: results of
+// superseded computations are dropped. Panels listen to fullReady / viewReady and fill in then.
+//
+// The full result also carries a ParEventIndex (event -> instance lookup) so hover responses are a
+// binary search. Results are immutable and shared (std::shared_ptr<const ...>); GUI thread only.
+#include "sparkscope/core/metrics.h"
+#include "sparkscope/core/metrics_query.h"
+#include "sparkscope/core/trace.h"
+
+#include <QObject>
+
+#include <memory>
+#include <optional>
+
+namespace sparkscope::ui {
+
+struct MetricsBundle {
+    std::shared_ptr<const core::Trace> trace;
+    core::Metrics metrics;
+    core::ParEventIndex index;
+    bool conjunctionEvents = true; // false for GHC eventlogs: no conjunctions or futures
+    double computeMs = 0;
+};
+
+class MetricsSession : public QObject {
+    Q_OBJECT
+public:
+    explicit MetricsSession(QObject* parent = nullptr);
+
+    // A new trace (or none): drops every result and starts computing the full metrics.
+    void setTrace(std::shared_ptr<const core::Trace> trace);
+    std::shared_ptr<const core::Trace> trace() const { return m_trace; }
+    // The whole-trace metrics (null until ready).
+    std::shared_ptr<const MetricsBundle> full() const { return m_full; }
+    // The metrics for the view options (the full ones while none is set; null until ready).
+    std::shared_ptr<const core::Metrics> view() const { return m_view; }
+    const core::MetricsOptions& viewOptions() const { return m_viewOptions; }
+    bool isComputing() const { return m_pending > 0; }
+
+    // Restricts the view metrics to [fromNs, toNs) (nullopt: the whole trace).
+    void setRange(std::optional<std::pair<uint64_t, uint64_t>> range);
+    // The sequential call-sequence count for NANOSECS_PER_CALL (nullopt or 0: absent).
+    void setCallCount(std::optional<uint64_t> count);
+
+Q_SIGNALS:
+    void computing();
+    void fullReady();
+    void viewReady();
+
+private:
+    void startView();
+
+    std::shared_ptr<const core::Trace> m_trace;
+    std::shared_ptr<const MetricsBundle> m_full;
+    std::shared_ptr<const core::Metrics> m_view;
+    core::MetricsOptions m_viewOptions;
+    quint64 m_fullGeneration = 0;
+    quint64 m_viewGeneration = 0;
+    int m_pending = 0;
+};
+
+} // namespace sparkscope::ui

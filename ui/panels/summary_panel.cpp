@@ -1,0 +1,167 @@
+#include "ui/panels/summary_panel.h"
+
+#include "ui/panels/metric_format.h"
+#include "ui/timeline/frame.h"
+
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QRegularExpressionValidator>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace sparkscope::ui {
+
+namespace {
+    double field(const core::MetricValue* v, const char* name)
+    {
+        if (!v)
+            return 0;
+        for (const auto& [n, s] : v->fields)
+            if (n == name) {
+                if (const auto* i = std::get_if<int64_t>(&s))
+                    return double(*i);
+                if (const auto* d = std::get_if<double>(&s))
+                    return *d;
+            }
+        return 0;
+    }
+    const char* const kLabels[] = { "Range", "Run time", "CPUs (max / average)", "GC", "Mutator / GC time",
+        "Productivity", "Sparks", "Contexts", "NANOSECS_PER_CALL" };
+} // namespace
+
+SummaryPanel::SummaryPanel(QWidget* parent)
+    : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    m_range = new QLabel(this);
+    m_note = new QLabel(this);
+    m_note->setWordWrap(true);
+    m_note->hide();
+    layout->addWidget(m_note);
+    m_form = new QFormLayout;
+    for (const char* label : kLabels) {
+        auto* value = new QLabel(QStringLiteral("—"), this);
+        value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        m_form->addRow(tr(label) + QLatin1Char(':'), value);
+        m_figures.push_back({ QString::fromLatin1(label), value });
+    }
+    m_callCount = new QLineEdit(this);
+    m_callCount->setObjectName(QStringLiteral("callCountField"));
+    m_callCount->setPlaceholderText(tr("call-sequence count of a sequential run"));
+    m_callCount->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9]{0,19}")), this));
+    m_callCount->setToolTip(tr("NANOSECS_PER_CALL = user time on all engines / this count (press Enter)"));
+    connect(m_callCount, &QLineEdit::editingFinished, this, [this] {
+        bool ok = false;
+        const qulonglong n = m_callCount->text().toULongLong(&ok);
+        Q_EMIT callCountChanged(ok && n > 0 ? std::optional<uint64_t>(n) : std::nullopt);
+    });
+    m_form->addRow(tr("Call-sequence count:"), m_callCount);
+    layout->addLayout(m_form);
+    m_tree = new QTreeWidget(this);
+    m_tree->setObjectName(QStringLiteral("programMetrics"));
+    m_tree->setColumnCount(2);
+    m_tree->setHeaderLabels({ tr("Metric"), tr("Value") });
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    layout->addWidget(m_tree, 1);
+    setMetrics(nullptr, true);
+}
+
+void SummaryPanel::setFigure(const QString& label, const QString& text)
+{
+    for (auto& [l, w] : m_figures)
+        if (l == label)
+            w->setText(text);
+}
+
+QString SummaryPanel::figure(const QString& label) const
+{
+    for (const auto& [l, w] : m_figures)
+        if (l == label)
+            return w->text();
+    return {};
+}
+
+void SummaryPanel::setComputing(bool computing)
+{
+    if (computing)
+        setFigure(QStringLiteral("Range"), figure(QStringLiteral("Range")) + tr("  (computing…)"));
+}
+
+void SummaryPanel::setMetrics(std::shared_ptr<const core::Metrics> metrics, bool conjunctionEvents)
+{
+    m_tree->clear();
+    if (!metrics) {
+        for (auto& [l, w] : m_figures)
+            w->setText(QStringLiteral("—"));
+        setFigure(QStringLiteral("Range"), tr("computing metrics…"));
+        m_note->hide();
+        return;
+    }
+    const core::Metrics& m = *metrics;
+    auto find = [&](const char* key) { return m.find("program", "all", key); };
+    const bool whole = m.options.fromNs == 0 && m.options.toNs == UINT64_MAX;
+    setFigure(QStringLiteral("Range"),
+        whole ? tr("whole trace (%1 – %2)")
+                    .arg(formatDuration(int64_t(m.trace.firstNs), 6), formatDuration(int64_t(m.trace.lastNs), 6))
+              : tr("selection %1 – %2")
+                    .arg(formatDuration(int64_t(m.options.fromNs), 6), formatDuration(int64_t(m.options.toNs), 6)));
+    const auto* mvg = find("MUTATOR_VS_GC_TIME");
+    setFigure(QStringLiteral("Run time"), formatDuration(int64_t(field(mvg, "total_ns"))));
+    const auto* cpus = find("CPUS_OVER_TIME");
+    setFigure(QStringLiteral("CPUs (max / average)"),
+        QStringLiteral("%1 / %2 of %3 engines")
+            .arg(field(cpus, "max"))
+            .arg(field(cpus, "average"), 0, 'f', 2)
+            .arg(m.trace.engines));
+    if (const auto* gc = find("GC_STATS"); gc && gc->stat)
+        setFigure(QStringLiteral("GC"),
+            gc->stat->count == 0
+                ? tr("no collections")
+                : tr("%1 collections, total %2, mean %3, max %4")
+                      .arg(gc->stat->count)
+                      .arg(formatDuration(int64_t(gc->stat->sum)), formatDuration(int64_t(gc->stat->mean)),
+                          formatDuration(int64_t(gc->stat->max))));
+    setFigure(QStringLiteral("Mutator / GC time"),
+        QStringLiteral("%1 / %2").arg(
+            formatDuration(int64_t(field(mvg, "mutator_ns"))), formatDuration(int64_t(field(mvg, "gc_ns")))));
+    setFigure(QStringLiteral("Productivity"), QStringLiteral("%1%").arg(100.0 * field(mvg, "productivity"), 0, 'f', 1));
+    const auto* sparks = find("SPARK_COUNTS");
+    setFigure(QStringLiteral("Sparks"),
+        tr("%1 created, %2 run locally, %3 stolen")
+            .arg(qint64(field(sparks, "created")))
+            .arg(qint64(field(sparks, "run_local")))
+            .arg(qint64(field(sparks, "stolen"))));
+    const auto* contexts = find("CONTEXT_COUNTS");
+    setFigure(QStringLiteral("Contexts"),
+        tr("%1 created, %2 reused, %3 released")
+            .arg(qint64(field(contexts, "created")))
+            .arg(qint64(field(contexts, "reused")))
+            .arg(qint64(field(contexts, "released"))));
+    if (const auto* npc = find("NANOSECS_PER_CALL"))
+        setFigure(QStringLiteral("NANOSECS_PER_CALL"),
+            tr("%1 ns per call (user time %2 / %3 calls)")
+                .arg(field(npc, "value"), 0, 'f', 2)
+                .arg(formatDuration(int64_t(field(npc, "user_time_ns"))))
+                .arg(qint64(field(npc, "call_count"))));
+    else
+        setFigure(QStringLiteral("NANOSECS_PER_CALL"), tr("absent: enter the call-sequence count below"));
+    if (!conjunctionEvents) {
+        m_note->setText(tr("GHC eventlog: shown are the ThreadScope summary (run, mutator and GC time, "
+                           "productivity, heap), the GC table per generation and per-capability spark counts "
+                           "(Engines panel). A GHC program has no parallel conjunctions or futures, so those "
+                           "metrics do not apply."));
+        m_note->show();
+    } else
+        m_note->hide();
+    if (const core::MetricSection* s = m.section("program"))
+        for (const core::MetricGroup& g : s->groups) {
+            auto* top = new QTreeWidgetItem(m_tree, { g.id == "all" ? tr("program") : QString::fromStdString(g.id) });
+            addMetricItems(m_tree, top, g);
+            top->setExpanded(true);
+        }
+}
+
+} // namespace sparkscope::ui

@@ -1,0 +1,50 @@
+#pragma once
+// SummaryPanel: the whole-program figures of the view metrics (MetricsSession::view — the selected
+// time range when there is one): run time, CPUs max / average, GC statistics, mutator vs GC and
+// productivity, spark and context counts, and NANOSECS_PER_CALL with a field for the sequential
+// call-sequence count (typing it asks the session to recompute). Below, every program-section
+// metric as a tree, which for GHC eventlogs includes the ThreadScope figures (HEAP, the
+// per-generation GC table), with a plain note that a GHC program has no conjunctions.
+// GUI thread only.
+#include "sparkscope/core/metrics.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QTreeWidget;
+
+namespace sparkscope::ui {
+
+class SummaryPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit SummaryPanel(QWidget* parent = nullptr);
+
+    void setMetrics(std::shared_ptr<const core::Metrics> metrics, bool conjunctionEvents);
+    void setComputing(bool computing);
+
+    QLineEdit* callCountField() const { return m_callCount; }
+    // The text of a summary line by its label ("Run time", "Productivity", ...); empty when absent.
+    QString figure(const QString& label) const;
+
+Q_SIGNALS:
+    // The person entered a call-sequence count (nullopt: cleared).
+    void callCountChanged(std::optional<uint64_t> count);
+
+private:
+    void setFigure(const QString& label, const QString& text);
+
+    QLabel* m_range;
+    QLabel* m_note;
+    QFormLayout* m_form;
+    QLineEdit* m_callCount;
+    QTreeWidget* m_tree;
+    std::vector<std::pair<QString, QLabel*>> m_figures;
+};
+
+} // namespace sparkscope::ui
