@@ -98,7 +98,7 @@ namespace {
         });
     }
 
-    Result<Trace> decodeStream(std::shared_ptr<std::vector<uint8_t>> bytesOwner, Trace trace,
+    Result<Trace> decodeStreamUnguarded(std::shared_ptr<std::vector<uint8_t>> bytesOwner, Trace trace,
         const ReadOptions& options, const ProgressMapper& progress)
     {
         const std::span<const uint8_t> bytes(*bytesOwner);
@@ -217,6 +217,19 @@ namespace {
         progress(streamBytes, streamBytes);
         trace.setBytes(std::move(bytesOwner));
         return trace;
+    }
+
+    // Memory is the one resource bad input can still exhaust (a huge valid-looking stream): report
+    // it as an error instead of letting std::bad_alloc cross the API.
+    Result<Trace> decodeStream(std::shared_ptr<std::vector<uint8_t>> bytesOwner, Trace trace,
+        const ReadOptions& options, const ProgressMapper& progress)
+    {
+        const std::string path = trace.path;
+        try {
+            return decodeStreamUnguarded(std::move(bytesOwner), std::move(trace), options, progress);
+        } catch (const std::bad_alloc&) {
+            return Error { ErrorCode::Io, "not enough memory to decode " + path, std::nullopt };
+        }
     }
 } // namespace
 

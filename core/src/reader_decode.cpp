@@ -53,6 +53,7 @@ namespace {
     constexpr uint64_t kCheckEveryBytes = 1u << 20; // cancel and progress granularity
     constexpr size_t kMaxWarnings = 100;
     constexpr uint64_t kMinEventBytes = 10;
+    constexpr uint64_t kMaxTrustedBlockBytes = 8u << 20;
 
     Error headerError(ErrorCode code, std::string message, uint64_t offset)
     {
@@ -288,8 +289,11 @@ DecodeOutcome decodeEvents(std::span<const uint8_t> bytes, uint64_t begin, uint6
             }
             e.engine = engine;
             target = &sink.forEngine(engine);
-            // Room for the block's events (at most one per 10 bytes), growing geometrically.
-            const uint64_t expected = std::min<uint64_t>(st.remaining, n - next) / kMinEventBytes + 1;
+            // Room for the block's events (at most one per 10 bytes), growing geometrically. The
+            // declared size is only trusted up to 8 MB (GHC's buffers are 2 MB), so lying sizes
+            // cannot make the reader reserve more than the data can fill.
+            const uint64_t expected
+                = std::min<uint64_t>({ uint64_t(st.remaining), n - next, kMaxTrustedBlockBytes }) / kMinEventBytes + 1;
             if (target->capacity() - target->size() < expected)
                 reserveEvents(*target, std::max<size_t>(target->capacity() * 2, target->size() + expected));
             target->push_back(e);
