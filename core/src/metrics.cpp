@@ -88,6 +88,22 @@ namespace {
     // Adds the context-segment pieces of [a, b) of context c to the deltas: +1 on `runnable` while
     // not blocked, +1 on `running` while running. With `onlyTop`, only pieces where `conjunct` is the
     // innermost conjunct of the context count.
+    void addPiece(uint64_t from, uint64_t to, ContextState state, std::vector<StepFunction::Step>& runnable,
+        std::vector<StepFunction::Step>& running)
+    {
+        if (to <= from || state == ContextState::Blocked)
+            return;
+        runnable.push_back({ I(from), 1 });
+        runnable.push_back({ I(to), -1 });
+        if (state == ContextState::Running) {
+            running.push_back({ I(from), 1 });
+            running.push_back({ I(to), -1 });
+        }
+    }
+
+    // Adds the pieces of [a, b) of conjunct k in context c to the deltas: +1 on `runnable` while
+    // not blocked, +1 on `running` while running. With `onlyTop`, only the pieces where k is the
+    // innermost conjunct of its context count (the precomputed top pieces: no search needed).
     void addContextPieces(const ParModel& m, uint32_t c, uint64_t a, uint64_t b, uint32_t conjunct, bool onlyTop,
         std::vector<StepFunction::Step>& runnable, std::vector<StepFunction::Step>& running)
     {
@@ -100,45 +116,30 @@ namespace {
             }
             return;
         }
-        const auto& segs = m.contexts[c].segments;
+        if (onlyTop) {
+            for (const auto& p : m.topPieces(conjunct))
+                addPiece(std::max(a, p.startNs), std::min(b, p.endNs), p.state, runnable, running);
+            return;
+        }
+        const auto& segs = m.contexts[c].states;
         auto it = std::upper_bound(
-            segs.begin(), segs.end(), a, [](uint64_t t, const ContextSegment& s) { return t < s.startNs; });
+            segs.begin(), segs.end(), a, [](uint64_t t, const ContextStateChange& s) { return t < s.startNs; });
         if (it != segs.begin())
             --it;
         for (; it != segs.end() && it->startNs < b; ++it) {
             const uint64_t next = (it + 1 != segs.end()) ? (it + 1)->startNs : std::max(m.endNs, b);
-            const uint64_t from = std::max(a, it->startNs), to = std::min(b, next);
-            if (to <= from)
-                continue;
-            // Before the conjunct is bound to its context (spark started, context not yet running) the
-            // context's own top is something else; the conjunct is then runnable on its own.
-            if (onlyTop && it->top != conjunct)
-                continue;
-            if (it->state == ContextState::Blocked)
-                continue;
-            runnable.push_back({ I(from), 1 });
-            runnable.push_back({ I(to), -1 });
-            if (it->state == ContextState::Running) {
-                running.push_back({ I(from), 1 });
-                running.push_back({ I(to), -1 });
-            }
+            addPiece(std::max(a, it->startNs), std::min(b, next), it->state, runnable, running);
         }
     }
 
-    // Time the conjunct's context was bound: the first segment at or after its start with it on the
-    // context's stack is not tracked directly, so the binding time is found as the first segment
-    // whose top is the conjunct (or the start itself).
+    // When the conjunct was bound to its context: the start of its first top piece (it is pushed
+    // on its context's stack, as the innermost conjunct, when bound).
     uint64_t bindTime(const ParModel& m, const ConjunctInstance& g, uint32_t k)
     {
         if (g.context == kNoIndex)
             return g.endNs;
-        const auto& segs = m.contexts[g.context].segments;
-        auto it = std::lower_bound(
-            segs.begin(), segs.end(), g.startNs, [](const ContextSegment& s, uint64_t t) { return s.startNs < t; });
-        for (; it != segs.end() && it->startNs <= g.endNs; ++it)
-            if (it->top == k)
-                return std::max(it->startNs, g.startNs);
-        return g.startNs;
+        const auto pieces = m.topPieces(k);
+        return pieces.empty() ? g.startNs : std::max(pieces.front().startNs, g.startNs);
     }
 
     // Pieces of one conjunct: spark phase, the unbound start (runnable), then its context's pieces.
@@ -182,6 +183,27 @@ std::array<uint64_t, 3> conjunctTimeSplit(const ParModel& m, uint32_t k)
     out[1] = (g.endNs - g.startNs) - out[0] - out[2];
     return out;
 }
+
+namespace {
+    // RUNNABLE_SELF and RUNNING_SELF only (the cheap part of conjunctionCurves).
+    ConjunctionCurves selfCurves(const ParModel& m, uint32_t j)
+    {
+        ConjunctionCurves c;
+        const ConjunctionInstance& ci = m.conjunctions[j];
+        if (!ci.ended || ci.endNs <= ci.startNs)
+            return c;
+        const I a = I(ci.startNs), b = I(ci.endNs);
+        std::vector<StepFunction::Step> rs, ns;
+        for (uint32_t k : ci.conjuncts)
+            addConjunct(m, k, false, ci.endNs, rs, ns);
+        for (auto* v : { &rs, &ns })
+            for (auto& s : *v)
+                s.timeNs = std::clamp(s.timeNs, a, b);
+        c.runnableSelf = StepFunction::fromDeltas(std::move(rs), a, b);
+        c.runningSelf = StepFunction::fromDeltas(std::move(ns), a, b);
+        return c;
+    }
+} // namespace
 
 ConjunctionCurves conjunctionCurves(const ParModel& m, const StepFunction& cpus, size_t engines, uint32_t j)
 {
@@ -476,106 +498,179 @@ namespace {
         double outOfOrder = 0, eitherRunning = 0, blocking = 0;
     };
 
-    OutOfOrder outOfOrder(
-        const ParModel& m, uint32_t j, const std::vector<std::vector<std::pair<uint64_t, uint64_t>>>& producing)
+    // ---- descendants: RUNNABLE/RUNNING_SELF_AND_DESC, AVAIL_CPUS and OUT_OF_ORDER_* in one pass --
+    // Why bottom-up: a conjunction's descendants are every conjunct below it, so walking each
+    // subtree from scratch costs (subtree size x pieces x log) per instance and made a 700,000-event
+    // trace take seconds. Instead every conjunct k gets a sorted list L_k of changes of its whole
+    // subtree (its own innermost pieces and spark phase, merged with the lists of the conjuncts of
+    // the conjunctions started inside it). Conjunctions are processed deepest first (each depth in
+    // parallel): L_Gi of conjunction J is built by linear merges, then one sweep over L_G1..L_Gn and
+    // CPUS_OVER_TIME gives J's curves and its out-of-order pairs. Each change is merged once per
+    // ancestor: O(changes x depth), with no per-instance sort.
+    struct Change {
+        int64_t t;
+        int8_t runnable, running, blockedWaiting; // deltas of one item (conjunct)
+    };
+
+    struct DescValues {
+        double rdMax = 0, rdAvg = 0, ndMax = 0, ndAvg = 0, avMax = 0, avAvg = 0;
+        double outOfOrder = 0, eitherRunning = 0, blocking = 0;
+        bool done = false;
+    };
+
+    // The item's own changes: spark phase and unbound start (waiting), then its innermost pieces;
+    // waiting time that overlaps a suspended wait on a future it produces counts as blockedWaiting.
+    std::vector<Change> ownChanges(
+        const ParModel& m, uint32_t k, uint64_t endLimit, const std::vector<std::pair<uint64_t, uint64_t>>& producing)
     {
-        OutOfOrder o;
-        const ConjunctionInstance& ci = m.conjunctions[j];
-        const size_t n = ci.conjuncts.size();
-        if (n < 2 || !ci.ended)
-            return o;
-        struct Change {
-            int64_t t;
-            uint32_t item;
-            int8_t runnable, running, blocking;
-        };
-        std::vector<Change> changes;
-        std::vector<uint32_t> itemGroup;
-        std::vector<double> groupSize(n, 0);
-        for (size_t i = 0; i < n; ++i) {
-            std::vector<uint32_t> todo { ci.conjuncts[i] };
-            while (!todo.empty()) {
-                const uint32_t k = todo.back();
-                todo.pop_back();
-                const uint32_t item = uint32_t(itemGroup.size());
-                itemGroup.push_back(uint32_t(i));
-                groupSize[i] += 1;
-                std::vector<StepFunction::Step> rn, ru;
-                addConjunct(m, k, true, ci.endNs, rn, ru);
-                for (auto& s : rn)
-                    changes.push_back({ s.timeNs, item, int8_t(s.value), 0, 0 });
-                for (auto& s : ru)
-                    changes.push_back({ s.timeNs, item, 0, int8_t(s.value), 0 });
-                for (auto& [a, b] : producing[k]) {
-                    changes.push_back({ int64_t(a), item, 0, 0, 1 });
-                    changes.push_back({ int64_t(b), item, 0, 0, -1 });
+        std::vector<Change> out;
+        const ConjunctInstance& g = m.conjuncts[k];
+        const uint64_t end = g.ended ? g.endNs : endLimit;
+        auto piece = [&](uint64_t from, uint64_t to, bool running, bool runnable) {
+            if (to <= from || !runnable)
+                return;
+            out.push_back({ I(from), 1, int8_t(running), 0 });
+            out.push_back({ I(to), -1, int8_t(-int(running)), 0 });
+            if (!running)
+                for (const auto& [a, b] : producing) {
+                    const uint64_t x = std::max(a, from), y = std::min(b, to);
+                    if (y > x) {
+                        out.push_back({ I(x), 0, 0, 1 });
+                        out.push_back({ I(y), 0, 0, -1 });
+                    }
                 }
-                for (uint32_t child : m.childConjunctions(k))
-                    for (uint32_t kk : m.conjunctions[child].conjuncts)
-                        todo.push_back(kk);
-            }
-        }
-        std::sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) { return a.t < b.t; });
-        const size_t items = itemGroup.size();
-        std::vector<int> runnable(items, 0), running(items, 0), blocking(items, 0);
-        std::vector<double> w(n, 0), r(n, 0), bw(n, 0);
-        auto account = [&](uint32_t item, double sign) {
-            const size_t g = itemGroup[item];
-            const bool run = running[item] > 0, wait = runnable[item] > 0 && !run;
-            r[g] += sign * run;
-            w[g] += sign * wait;
-            bw[g] += sign * (wait && blocking[item] > 0);
         };
-        for (size_t c = 0; c < changes.size();) {
-            const int64_t t = changes[c].t;
-            for (; c < changes.size() && changes[c].t == t; ++c) {
-                const Change& ch = changes[c];
-                account(ch.item, -1);
-                runnable[ch.item] += ch.runnable;
-                running[ch.item] += ch.running;
-                blocking[ch.item] += ch.blocking;
-                account(ch.item, +1);
-            }
-            if (c == changes.size())
-                break;
-            const double dt = double(changes[c].t - t);
-            double wBefore = 0, bwBefore = 0, rBefore = 0, nBefore = 0, pairs = 0, blockPairs = 0, either = 0;
-            for (size_t i = 0; i < n; ++i) {
-                pairs += wBefore * r[i];
-                blockPairs += bwBefore * r[i];
-                either += rBefore * groupSize[i] + r[i] * nBefore - rBefore * r[i];
-                wBefore += w[i];
-                bwBefore += bw[i];
-                rBefore += r[i];
-                nBefore += groupSize[i];
-            }
-            o.outOfOrder += pairs * dt;
-            o.blocking += blockPairs * dt;
-            o.eitherRunning += either * dt;
+        if (g.fromSpark)
+            piece(g.sparkCreateNs, g.started ? std::min(g.startNs, end) : end, false, true);
+        if (g.started) {
+            const uint64_t bound = std::min(bindTime(m, g, k), end);
+            piece(g.startNs, bound, false, true);
+            if (g.context != kNoIndex)
+                for (const auto& p : m.topPieces(k))
+                    piece(std::max(bound, p.startNs), std::min(end, p.endNs), p.state == ContextState::Running,
+                        p.state != ContextState::Blocked);
         }
-        return o;
+        std::sort(out.begin(), out.end(), [](const Change& a, const Change& b) { return a.t < b.t; });
+        return out;
     }
 
-    void computeScheduling(const ParModel& m, Range r, MetricSection& section)
+    std::vector<DescValues> descendantPass(const ParModel& m, const StepFunction& cpus, size_t engines, Range r)
     {
-        // Suspended-wait intervals, registered on the producing conjunct and all its ancestors.
-        std::vector<std::vector<std::pair<uint64_t, uint64_t>>> blocking(m.conjuncts.size());
-        for (const FutureInstance& f : m.futures) {
-            if (!f.signalled || f.signalConjunct == kNoIndex)
-                continue;
-            for (const FutureWait& w : f.waits) {
-                if (!w.suspended || w.timeNs >= f.signalNs)
-                    continue;
-                for (uint32_t k = f.signalConjunct; k != kNoIndex;
-                     k = m.conjunctions[m.conjuncts[k].conjunction].parentConjunct)
-                    blocking[k].push_back({ w.timeNs, f.signalNs });
-            }
+        const size_t nConj = m.conjunctions.size();
+        std::vector<DescValues> values(nConj);
+        std::vector<std::pair<uint64_t, uint64_t>> none;
+        std::vector<std::vector<std::pair<uint64_t, uint64_t>>> producing(m.conjuncts.size());
+        for (const FutureInstance& f : m.futures)
+            if (f.signalled && f.signalConjunct != kNoIndex)
+                for (const FutureWait& w : f.waits)
+                    if (w.suspended && w.timeNs < f.signalNs)
+                        producing[f.signalConjunct].push_back({ w.timeNs, f.signalNs });
+        std::vector<std::vector<Change>> lists(m.conjuncts.size());
+        std::vector<double> items(m.conjuncts.size(), 0); // items in each conjunct's subtree
+        uint32_t maxDepth = 0;
+        for (const auto& ci : m.conjunctions)
+            maxDepth = std::max(maxDepth, ci.depth);
+        std::vector<std::vector<uint32_t>> byDepth(maxDepth + 1);
+        for (uint32_t j = 0; j < nConj; ++j)
+            byDepth[m.conjunctions[j].depth].push_back(j);
+        const auto& cpuSteps = cpus.steps();
+        for (size_t d = byDepth.size(); d-- > 0;) {
+            tbb::parallel_for(size_t(0), byDepth[d].size(), [&](size_t idx) {
+                const uint32_t j = byDepth[d][idx];
+                const ConjunctionInstance& ci = m.conjunctions[j];
+                const uint64_t endLimit = ci.ended ? ci.endNs : m.endNs;
+                const size_t n = ci.conjuncts.size();
+                for (uint32_t k : ci.conjuncts) {
+                    std::vector<Change> acc = ownChanges(m, k, endLimit, producing[k].empty() ? none : producing[k]);
+                    items[k] = 1;
+                    for (uint32_t child : m.childConjunctions(k))
+                        for (uint32_t kk : m.conjunctions[child].conjuncts) {
+                            std::vector<Change> merged(acc.size() + lists[kk].size());
+                            std::merge(acc.begin(), acc.end(), lists[kk].begin(), lists[kk].end(), merged.begin(),
+                                [](const Change& a, const Change& b) { return a.t < b.t; });
+                            acc = std::move(merged);
+                            items[k] += items[kk];
+                            std::vector<Change>().swap(lists[kk]);
+                        }
+                    lists[k] = std::move(acc);
+                }
+                if (!ci.complete || !r.contains(ci.startNs))
+                    return;
+                // Sweep over [start, end): n list heads plus CPUS_OVER_TIME's steps.
+                DescValues& v = values[j];
+                v.done = true;
+                const int64_t a = I(ci.startNs), b = I(ci.endNs);
+                std::vector<size_t> head(n, 0);
+                std::vector<double> rn(n, 0), ru(n, 0), bw(n, 0);
+                auto cpuIt = std::upper_bound(cpuSteps.begin(), cpuSteps.end(), a,
+                    [](int64_t t, const StepFunction::Step& s) { return t < s.timeNs; });
+                int64_t cpuValue = cpus.valueAt(a);
+                double rdInt = 0, ndInt = 0, avInt = 0;
+                double rdMax = 0, ndMax = 0, avMax = -1e300;
+                int64_t t = a;
+                // Changes before the start (none for complete instances) are applied first.
+                while (true) {
+                    int64_t next = b;
+                    for (size_t i = 0; i < n; ++i)
+                        if (head[i] < lists[ci.conjuncts[i]].size())
+                            next = std::min(next, std::max(a, lists[ci.conjuncts[i]][head[i]].t));
+                    if (cpuIt != cpuSteps.end())
+                        next = std::min(next, std::max(a, cpuIt->timeNs));
+                    if (next > t) {
+                        const double dt = double(next - t);
+                        double rd = 0, nd = 0, wBefore = 0, bwBefore = 0, rBefore = 0, nBefore = 0, pairs = 0,
+                               blockPairs = 0, either = 0;
+                        for (size_t i = 0; i < n; ++i) {
+                            const double w = rn[i] - ru[i], sz = items[ci.conjuncts[i]];
+                            pairs += wBefore * ru[i];
+                            blockPairs += bwBefore * ru[i];
+                            either += rBefore * sz + ru[i] * nBefore - rBefore * ru[i];
+                            wBefore += w;
+                            bwBefore += bw[i];
+                            rBefore += ru[i];
+                            nBefore += sz;
+                            rd += rn[i];
+                            nd += ru[i];
+                        }
+                        const double av = double(engines) - double(cpuValue) + nd;
+                        rdInt += rd * dt, ndInt += nd * dt, avInt += av * dt;
+                        rdMax = std::max(rdMax, rd), ndMax = std::max(ndMax, nd), avMax = std::max(avMax, av);
+                        v.outOfOrder += pairs * dt;
+                        v.blocking += blockPairs * dt;
+                        v.eitherRunning += either * dt;
+                        t = next;
+                    }
+                    if (t >= b)
+                        break;
+                    for (size_t i = 0; i < n; ++i) {
+                        const auto& L = lists[ci.conjuncts[i]];
+                        while (head[i] < L.size() && std::max(a, L[head[i]].t) == t) {
+                            rn[i] += L[head[i]].runnable;
+                            ru[i] += L[head[i]].running;
+                            bw[i] += L[head[i]].blockedWaiting;
+                            ++head[i];
+                        }
+                    }
+                    while (cpuIt != cpuSteps.end() && std::max(a, cpuIt->timeNs) == t) {
+                        cpuValue = cpuIt->value;
+                        ++cpuIt;
+                    }
+                }
+                const double span = double(b - a);
+                if (span > 0) {
+                    v.rdAvg = rdInt / span, v.ndAvg = ndInt / span, v.avAvg = avInt / span;
+                    v.rdMax = rdMax, v.ndMax = ndMax, v.avMax = avMax;
+                }
+            });
         }
+        return values;
+    }
+
+    void computeScheduling(const ParModel& m, Range r, const std::vector<DescValues>& desc, MetricSection& section)
+    {
         std::vector<OutOfOrder> per(m.conjunctions.size());
-        tbb::parallel_for(size_t(0), m.conjunctions.size(), [&](size_t j) {
-            if (m.conjunctions[j].complete && r.contains(m.conjunctions[j].startNs))
-                per[j] = outOfOrder(m, uint32_t(j), blocking);
-        });
+        for (size_t j = 0; j < per.size(); ++j)
+            per[j] = { desc[j].outOfOrder, desc[j].eitherRunning, desc[j].blocking };
         struct Group {
             std::vector<double> probability, blocks;
             OutOfOrder total;
@@ -974,6 +1069,7 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
 
     // ---- conjunctions and conjuncts ---------------------------------------------------------
     MetricSection conjunctions { "conjunctions", {} }, conjunctsSection { "conjuncts", {} };
+    const std::vector<DescValues> desc = descendantPass(m, out.cpusOverTime, nEngines, r);
     std::vector<InstanceValues> iv(m.conjunctions.size());
     tbb::parallel_for(size_t(0), m.conjunctions.size(), [&](size_t j) {
         const ConjunctionInstance& ci = m.conjunctions[j];
@@ -981,14 +1077,14 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
             return;
         InstanceValues& v = iv[j];
         v.use = true;
-        const auto c = conjunctionCurves(m, out.cpusOverTime, nEngines, uint32_t(j));
+        const auto c = selfCurves(m, uint32_t(j));
         const I a = I(ci.startNs), b = I(ci.endNs);
         v.time = double(ci.endNs - ci.startNs);
         v.rsMax = double(c.runnableSelf.max(a, b)), v.rsAvg = c.runnableSelf.average(a, b);
-        v.rdMax = double(c.runnableSelfAndDesc.max(a, b)), v.rdAvg = c.runnableSelfAndDesc.average(a, b);
         v.nsMax = double(c.runningSelf.max(a, b)), v.nsAvg = c.runningSelf.average(a, b);
-        v.ndMax = double(c.runningSelfAndDesc.max(a, b)), v.ndAvg = c.runningSelfAndDesc.average(a, b);
-        v.avMax = double(c.availCpus.max(a, b)), v.avAvg = c.availCpus.average(a, b);
+        const DescValues& d = desc[j];
+        v.rdMax = d.rdMax, v.rdAvg = d.rdAvg, v.ndMax = d.ndMax, v.ndAvg = d.ndAvg, v.avMax = d.avMax,
+        v.avAvg = d.avAvg;
         v.continueOnBefore = ci.endEngine == ci.startEngine ? 1.0 : 0.0;
         uint32_t lastConjunct = ci.conjuncts.front();
         for (uint32_t k : ci.conjuncts)
@@ -1167,7 +1263,7 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
     }
 
     MetricSection scheduling { "scheduling", {} };
-    computeScheduling(m, r, scheduling);
+    computeScheduling(m, r, desc, scheduling);
 
     out.sections.push_back(std::move(program));
     out.sections.push_back(std::move(engines));

@@ -31,9 +31,9 @@ std::array<uint64_t, 4> ParModel::contextTimeInStates(uint32_t contextIndex, uin
     std::array<uint64_t, 4> out {};
     if (contextIndex >= contexts.size() || b <= a)
         return out;
-    const auto& segs = contexts[contextIndex].segments;
+    const auto& segs = contexts[contextIndex].states;
     auto it = std::upper_bound(
-        segs.begin(), segs.end(), a, [](uint64_t t, const ContextSegment& s) { return t < s.startNs; });
+        segs.begin(), segs.end(), a, [](uint64_t t, const ContextStateChange& s) { return t < s.startNs; });
     if (it != segs.begin())
         --it;
     for (; it != segs.end() && it->startNs < b; ++it) {
@@ -134,7 +134,10 @@ namespace {
             if (it != m_contextById.end() && !(createFresh && m_ctx[it->second].state == ContextState::Finished))
                 return it->second;
             const uint32_t index = static_cast<uint32_t>(m.contexts.size());
-            m.contexts.push_back({ id, { { t, ContextState::Runnable, kNoEngine, kNoIndex } } });
+            ContextTimeline timeline;
+            timeline.id = id;
+            timeline.segments.push_back({ t, ContextState::Runnable, kNoEngine, kNoIndex });
+            m.contexts.push_back(std::move(timeline));
             m_ctx.emplace_back();
             m_contextById[id] = index;
             return index;
@@ -533,6 +536,33 @@ namespace {
 
 void ParModel::indexChildren()
 {
+    // State changes per context, and the top pieces of every conjunct.
+    m_pieceOffsets.assign(conjuncts.size() + 1, 0);
+    for (auto& ctx : contexts) {
+        ctx.states.clear();
+        for (const auto& seg : ctx.segments) {
+            if (ctx.states.empty() || ctx.states.back().state != seg.state)
+                ctx.states.push_back({ seg.startNs, seg.state });
+            if (seg.top != kNoIndex)
+                ++m_pieceOffsets[seg.top + 1];
+        }
+    }
+    for (size_t i = 1; i < m_pieceOffsets.size(); ++i)
+        m_pieceOffsets[i] += m_pieceOffsets[i - 1];
+    m_pieces.assign(m_pieceOffsets.back(), {});
+    {
+        std::vector<size_t> fill(m_pieceOffsets.begin(), m_pieceOffsets.end() - 1);
+        // Contexts are visited in turn and a conjunct lives in one context, so pieces come out sorted.
+        for (const auto& ctx : contexts)
+            for (size_t i = 0; i < ctx.segments.size(); ++i) {
+                const auto& seg = ctx.segments[i];
+                if (seg.top == kNoIndex)
+                    continue;
+                const uint64_t end
+                    = i + 1 < ctx.segments.size() ? ctx.segments[i + 1].startNs : std::max(endNs, seg.startNs);
+                m_pieces[fill[seg.top]++] = { seg.startNs, end, seg.state };
+            }
+    }
     m_childOffsets.assign(conjuncts.size() + 1, 0);
     for (const auto& ci : conjunctions)
         if (ci.parentConjunct != kNoIndex)

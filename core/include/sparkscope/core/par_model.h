@@ -110,8 +110,14 @@ struct ContextSegment {
 };
 
 // A context id is given a new timeline when it is created again after it finished (ids are reused).
+struct ContextStateChange {
+    uint64_t startNs = 0;
+    ContextState state = ContextState::Runnable;
+};
+
 struct ContextTimeline {
     uint32_t id = 0;
+    std::vector<ContextStateChange> states; // the segments merged where only engine or top changed
     std::vector<ContextSegment> segments; // sorted; a new one whenever state, engine or top changes
 };
 
@@ -156,12 +162,28 @@ public:
     // Returns {runnable, running, blocked, finished}. O(log n + segments in range).
     std::array<uint64_t, 4> contextTimeInStates(uint32_t contextIndex, uint64_t a, uint64_t b) const;
 
-    // Fills the child index (called once by buildParModel).
+    // Pieces of time during which conjunct k was the innermost conjunct of its context, with the
+    // context's state: every context segment belongs to exactly one conjunct (or none), so all
+    // pieces together are linear in the segments. Sorted by time.
+    struct TopPiece {
+        uint64_t startNs, endNs;
+        ContextState state;
+    };
+    std::span<const TopPiece> topPieces(uint32_t conjunct) const noexcept
+    {
+        if (conjunct + 1 >= m_pieceOffsets.size())
+            return {};
+        return { m_pieces.data() + m_pieceOffsets[conjunct], m_pieceOffsets[conjunct + 1] - m_pieceOffsets[conjunct] };
+    }
+
+    // Fills the child, state and top-piece indexes (called once by buildParModel).
     void indexChildren();
 
 private:
     std::vector<uint32_t> m_childOffsets; // CSR: children of conjunct k are m_children[off[k], off[k+1])
     std::vector<uint32_t> m_children;
+    std::vector<size_t> m_pieceOffsets; // CSR: top pieces of conjunct k
+    std::vector<TopPiece> m_pieces;
 };
 
 ParModel buildParModel(const Trace& trace);
