@@ -1,0 +1,32 @@
+# Runs the app's headless export and the CLI on the same trace with the same options and compares
+# the files byte for byte. Inputs: APP, CLI, DEMO (executables), OUT (scratch directory).
+file(REMOVE_RECURSE ${OUT})
+file(MAKE_DIRECTORY ${OUT})
+set(trace ${OUT}/pipeline.eventlog)
+execute_process(COMMAND ${DEMO} pipeline --items 200 --trace ${trace} RESULT_VARIABLE rc OUTPUT_QUIET)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "sparkscope-demo pipeline failed (${rc})")
+endif()
+
+function(compare name)
+  # ARGN: the metrics options shared by both programs.
+  execute_process(COMMAND ${CLI} metrics ${trace} ${ARGN} -o ${OUT}/${name}.cli RESULT_VARIABLE rc1)
+  execute_process(COMMAND ${APP} ${trace} --export-metrics ${OUT}/${name}.app ${ARGN} RESULT_VARIABLE rc2)
+  if(NOT rc1 EQUAL 0 OR NOT rc2 EQUAL 0)
+    message(FATAL_ERROR "${name}: cli exit ${rc1}, app exit ${rc2}")
+  endif()
+  file(SIZE ${OUT}/${name}.cli size)
+  if(size LESS 100)
+    message(FATAL_ERROR "${name}: the CLI wrote only ${size} bytes")
+  endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT}/${name}.cli ${OUT}/${name}.app RESULT_VARIABLE diff)
+  if(NOT diff EQUAL 0)
+    message(FATAL_ERROR "${name}: app and CLI files differ (${OUT}/${name}.cli vs .app)")
+  endif()
+  message(STATUS "${name}: identical (${size} bytes)")
+endfunction()
+
+compare(json)
+compare(csv --format csv)
+compare(options --csc 1000 --instances)
+compare(range --format csv --from 1000000 --to 50000000 --instances)
