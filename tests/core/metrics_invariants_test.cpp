@@ -34,7 +34,9 @@ bool pointwiseAtMost(const StepFunction& f, const StepFunction& g)
 void checkInvariants(const Trace& trace, const std::string& name)
 {
     INFO(name);
-    const Metrics m = computeMetrics(trace);
+    MetricsOptions withInstances;
+    withInstances.instances = true;
+    const Metrics m = computeMetrics(trace, withInstances);
     const ParModel& pm = m.model;
     const int64_t engines = int64_t(trace.engineCount());
     // Conjunct time split.
@@ -63,6 +65,23 @@ void checkInvariants(const Trace& trace, const std::string& name)
             REQUIRE(s.value >= 0);
             REQUIRE(s.value <= engines);
         }
+        // The file's per-instance figures (bottom-up descendant pass) agree with the curves built
+        // directly for this one instance (subtree walk).
+        auto field = [&](const char* key, const char* name) {
+            const MetricValue* v = m.find("conjunctions", "instance:" + std::to_string(j), key);
+            REQUIRE(v);
+            for (const auto& [k, x] : v->fields)
+                if (k == name)
+                    return std::get<double>(x);
+            FAIL("missing " << key << "." << name);
+            return 0.0;
+        };
+        CHECK(field("PARCONJ_RUNNABLE_SELF_AND_DESC", "max") == double(c.runnableSelfAndDesc.max(a, b)));
+        CHECK(field("PARCONJ_RUNNABLE_SELF_AND_DESC", "average") == Approx(c.runnableSelfAndDesc.average(a, b)));
+        CHECK(field("PARCONJ_RUNNING_SELF_AND_DESC", "average") == Approx(c.runningSelfAndDesc.average(a, b)));
+        CHECK(field("PARCONJ_AVAIL_CPUS", "max") == double(c.availCpus.max(a, b)));
+        CHECK(field("PARCONJ_AVAIL_CPUS", "average") == Approx(c.availCpus.average(a, b)));
+        CHECK(field("PARCONJ_RUNNABLE_SELF", "average") == Approx(c.runnableSelf.average(a, b)));
     }
     // CPUS_OVER_TIME.
     uint64_t running = 0;
@@ -71,7 +90,7 @@ void checkInvariants(const Trace& trace, const std::string& name)
     CHECK(m.cpusOverTime.integral(int64_t(m.engineStates.firstNs), int64_t(m.engineStates.lastNs)) == int64_t(running));
     CHECK(m.cpusOverTime.max(int64_t(m.engineStates.firstNs), int64_t(m.engineStates.lastNs)) <= engines);
     // The file is deterministic.
-    CHECK(metricsToJson(m) == metricsToJson(computeMetrics(trace)));
+    CHECK(metricsToJson(m) == metricsToJson(computeMetrics(trace, withInstances)));
 }
 
 } // namespace
