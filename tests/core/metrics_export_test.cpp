@@ -3,9 +3,14 @@
 #include "metrics_sim.h"
 #include "sparkscope/core/metrics.h"
 #include "sparkscope/core/metrics_export.h"
+#include "sparkscope/core/reader.h"
+#include "support/test_data.h"
 
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -123,4 +128,37 @@ TEST_CASE(
     }
     CHECK(j["program"]["all"]["CPUS_OVER_TIME"]["average"].get<double>()
         == Approx(double(part.cpusOverTime.integral(int64_t(options.fromNs), int64_t(options.toNs))) / 500));
+}
+
+TEST_CASE("sparkscope-cli metrics writes byte for byte what the core functions produce", "[core][metrics]")
+{
+    const std::filesystem::path cli = std::filesystem::path(SPARKSCOPE_BINARY_DIR) / "app" / "sparkscope-cli";
+    auto trace = sparkscope::test::sharedTestData("ghc/parfib-12-30.eventlog");
+    if (!trace)
+        return;
+    if (!std::filesystem::exists(cli)) {
+        WARN("NOT RUN: " << cli.string() << " is not built");
+        return;
+    }
+    const auto dir = sparkscope::test::scratchDir("metrics-cli");
+    const std::string path = trace->string();
+    auto loaded = readTrace(path);
+    REQUIRE(loaded);
+    MetricsOptions options;
+    options.callCount = 7;
+    options.fromNs = 1000000;
+    options.toNs = 20000000;
+    for (const char* format : { "json", "csv" }) {
+        const auto out = dir / (std::string("out.") + format);
+        const std::string cmd = cli.string() + " metrics " + path + " --format " + format
+            + " --csc 7 --from 1000000 --to 20000000 -o " + out.string();
+        REQUIRE(std::system(cmd.c_str()) == 0);
+        std::ifstream in(out, std::ios::binary);
+        const std::string written((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const Metrics m = computeMetrics(loaded.value(), options);
+        CHECK(written == (std::string(format) == "json" ? metricsToJson(m) : metricsToCsv(m)));
+    }
+    // Bad usage is exit code 2, never a crash.
+    CHECK(std::system((cli.string() + " metrics " + path + " --format xml > /dev/null 2>&1").c_str()) != 0);
+    CHECK(std::system((cli.string() + " metrics " + path + " --from 5 --to 5 > /dev/null 2>&1").c_str()) != 0);
 }
