@@ -28,7 +28,7 @@ std::optional<HoverHit> hitTest(const TraceData& data, const Frame& f, const cor
     if (!f.ticksShown || pos.x() < f.axis.left - 4 || pos.x() > f.axis.left + f.axis.width + 4)
         return std::nullopt;
     const long engine = f.layout.engineAt(pos.y(), f.engines);
-    if (engine < 0 || size_t(engine) >= data.instants.size())
+    if (engine < 0 || size_t(engine) >= data.trace->engines.size())
         return std::nullopt;
     const size_t e = size_t(engine);
     const auto [i0, i1] = data.instantRange(e, f.axis.timeAt(pos.x() - 4), f.axis.timeAt(pos.x() + 4) + 1);

@@ -56,13 +56,13 @@ void GranularityChart::paintEvent(QPaintEvent*)
     const QString title = (m_cumulative ? tr("Cumulative granularity: %1") : tr("Granularity: %1")).arg(m_label);
     p.drawText(QRectF(4, 2, width() - 8, 14), Qt::AlignLeft | Qt::AlignVCenter, title);
     // Only the buckets from the first to the last non-empty one (at least 8 wide) are shown.
-    size_t first = values.size(), last = 0;
-    for (size_t i = 0; i < m_counts.size(); ++i)
+    size_t first = SIZE_MAX, last = 0;
+    for (size_t i = 0; i < std::min(m_counts.size(), values.size()); ++i)
         if (m_counts[i]) {
             first = std::min(first, i);
             last = i;
         }
-    if (first > last) {
+    if (first == SIZE_MAX) {
         p.drawText(rect(), Qt::AlignCenter, tr("No complete conjunct ran."));
         return;
     }

@@ -1,0 +1,88 @@
+// Screenshots of the metric panels for people to look at (docs/images): hidden test, run on demand:
+//   SPARKSCOPE_PANELS_TRACE=pipeline.eventlog SPARKSCOPE_PANELS_SHOTS=docs/images \
+//       sparkscope-ui-tests "[.panels-screenshots]"
+// It opens the trace in the real main window, waits for the metrics, hovers the first conjunction's
+// start tick (position from the timeline's frame), opens the metric menu there, and saves the window
+// (with the menu painted where it pops up), then the conjunction list with a curve chosen, then the
+// summary. Without the variables it says so and checks nothing.
+#include "sparkscope/core/event_types.h"
+#include "ui/hover/hover_controller.h"
+#include "ui/main_window.h"
+#include "ui/panels/conjunctions_panel.h"
+#include "ui/panels/metrics_panels.h"
+#include "ui/panels/metrics_session.h"
+#include "ui/timeline/timeline_widget.h"
+#include "ui/timeline/zoom_state.h"
+
+#include <catch2/catch.hpp>
+
+#include <QAction>
+#include <QDockWidget>
+#include <QImage>
+#include <QMenu>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace sparkscope;
+using namespace sparkscope::ui;
+
+TEST_CASE("screenshots of the hover menu, conjunction list and summary", "[.panels-screenshots]")
+{
+    const QString trace = qEnvironmentVariable("SPARKSCOPE_PANELS_TRACE");
+    const QString out = qEnvironmentVariable("SPARKSCOPE_PANELS_SHOTS");
+    if (trace.isEmpty() || out.isEmpty()) {
+        WARN("NOT RUN: set SPARKSCOPE_PANELS_TRACE and SPARKSCOPE_PANELS_SHOTS");
+        return;
+    }
+    MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+    auto* panels = window.findChild<MetricsPanels*>();
+    REQUIRE(panels);
+    QSignalSpy ready(panels->session(), &MetricsSession::fullReady);
+    window.openTrace(trace);
+    REQUIRE(ready.wait(60000));
+    QTRY_VERIFY_WITH_TIMEOUT(panels->session()->view() != nullptr, 60000);
+    const auto full = panels->session()->full();
+    REQUIRE(!full->metrics.model.conjunctions.empty());
+    const core::ConjunctionInstance& c = full->metrics.model.conjunctions.front();
+    auto save = [&](const QString& name, QMenu* menu) {
+        QTest::qWait(300);
+        QImage image = window.grab().toImage();
+        if (menu) {
+            QPainter p(&image);
+            p.drawImage(window.mapFromGlobal(menu->pos()), menu->grab().toImage());
+        }
+        REQUIRE(image.save(out + QLatin1Char('/') + name));
+    };
+
+    // 1. Hover the conjunction's start and open its menu.
+    window.zoom()->zoomTo({ int64_t(c.startNs) - 20000, int64_t(c.startNs) + 120000 });
+    TimelineWidget* timeline = window.timeline();
+    QTest::qWait(100);
+    const Frame& f = timeline->currentFrame();
+    const QPointF at = tickPosition(f, c.startEngine, int64_t(c.startNs));
+    QTest::mouseMove(timeline, at.toPoint());
+    QTRY_VERIFY(panels->hover()->hovered().has_value());
+    std::unique_ptr<QMenu> menu(panels->hover()->menuAt(at));
+    REQUIRE(menu);
+    menu->popup(timeline->mapToGlobal(at.toPoint() + QPoint(8, 8)));
+    QTest::qWait(100);
+    save(QStringLiteral("panels-hover-menu.png"), menu.get());
+    for (QAction* a : menu->actions())
+        if (a->text().startsWith(QStringLiteral("PARCONJ_RUNNING_SELF ")))
+            a->trigger();
+    menu->hide();
+
+    // 2. The conjunction list with the granularity chart, the chosen curve over the timeline.
+    window.zoom()->zoomTo({ int64_t(c.startNs) - int64_t(c.endNs - c.startNs) / 20,
+        int64_t(c.endNs) + int64_t(c.endNs - c.startNs) / 20 });
+    QTest::mouseMove(timeline, QPoint(5, 5));
+    panels->conjunctionsDock()->raise();
+    save(QStringLiteral("panels-conjunctions.png"), nullptr);
+
+    // 3. The summary.
+    panels->summaryDock()->raise();
+    save(QStringLiteral("panels-summary.png"), nullptr);
+}
