@@ -128,7 +128,6 @@ TEST_CASE("frame size depends on pixels, not on the number of spans", "[ui][fram
     auto trace = std::make_shared<core::Trace>();
     trace->engines.resize(4);
     data->trace = trace;
-    data->instants.resize(4);
     data->startNs = 0;
     data->endNs = 5'000'000;
     data->cpus = core::StepFunction::fromDeltas(deltas, 0, data->endNs);

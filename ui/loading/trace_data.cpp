@@ -87,11 +87,12 @@ const char* tickKindName(TickKind kind) noexcept
 
 std::pair<size_t, size_t> TraceData::instantRange(size_t engine, int64_t fromNs, int64_t toNs) const
 {
-    const auto& idx = instants[engine];
-    const auto& events = trace->engines[engine];
-    auto timeLess = [&](uint32_t i, int64_t t) { return int64_t(events[i].timeNs) < t; };
+    if (engine >= trace->engines.size())
+        return { 0, 0 };
+    const auto& idx = trace->engines[engine];
+    auto timeLess = [](const core::Event& e, int64_t t) { return int64_t(e.timeNs) < t; };
     const size_t a = size_t(std::lower_bound(idx.begin(), idx.end(), fromNs, timeLess) - idx.begin());
-    const size_t b = size_t(std::lower_bound(idx.begin() + a, idx.end(), toNs, timeLess) - idx.begin());
+    const size_t b = size_t(std::lower_bound(idx.begin() + long(a), idx.end(), toNs, timeLess) - idx.begin());
     return { a, b };
 }
 
@@ -124,16 +125,6 @@ std::shared_ptr<const TraceData> buildTraceData(Trace trace, const std::atomic<b
     }
     if (cancelled())
         return nullptr;
-
-    data->instants.resize(shared->engines.size());
-    tbb::parallel_for(size_t(0), shared->engines.size(), [&](size_t e) {
-        const auto& events = shared->engines[e];
-        auto& out = data->instants[e];
-        for (size_t i = 0; i < events.size(); ++i)
-            if (tickKindOf(events[i].type) != TickKind::Count)
-                out.push_back(uint32_t(i));
-        out.shrink_to_fit();
-    });
 
     auto addMarkers = [&](const std::vector<Event>& events) {
         for (const Event& e : events)

@@ -3,7 +3,7 @@
 // pyramid, CPUs-over-time step function, per-engine instant events, user markers. Built once on a
 // worker thread (buildTraceData), immutable afterwards and shared read-only by all views
 // (std::shared_ptr<const TraceData>). Memory: the trace, plus ~24 bytes per engine-state interval,
-// the pyramid (bounded) and 4 bytes per instant event.
+// and the pyramid (bounded).
 #include "sparkscope/core/lod_index.h"
 #include "sparkscope/core/result.h"
 #include "sparkscope/core/step_function.h"
@@ -34,14 +34,16 @@ struct TraceData {
     std::shared_ptr<const core::Trace> trace;
     core::LodIndex lod; // state = core::EngineState value, label = context id (kNoContext if none)
     core::StepFunction cpus; // CPUS_OVER_TIME
-    std::vector<std::vector<uint32_t>> instants; // per engine: indexes into trace->engines[e], time order
     std::vector<Marker> markers; // USER_MARKER events, by time
     int64_t startNs = 0;
     int64_t endNs = 1;
 
     size_t engineCount() const noexcept { return lod.engineCount(); }
-    const core::Event& instant(size_t engine, size_t i) const { return trace->engines[engine][instants[engine][i]]; }
-    // Indexes [first, last) into instants[engine] of the events with time in [fromNs, toNs).
+    // Event i of `engine` (instant or not: callers check tickKindOf). No separate index is kept:
+    // the engine's events are already sorted by time, and ticks are drawn only when few events
+    // fall in the window, so filtering while drawing is cheap and saves 4 bytes per event.
+    const core::Event& instant(size_t engine, size_t i) const { return trace->engines[engine][i]; }
+    // Indexes [first, last) into trace->engines[engine] of the events with time in [fromNs, toNs).
     std::pair<size_t, size_t> instantRange(size_t engine, int64_t fromNs, int64_t toNs) const;
 };
 

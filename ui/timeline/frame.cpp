@@ -354,6 +354,8 @@ Frame frame(const TraceData& data, const Viewport& viewport, const std::vector<M
             f.ticksShown = true;
             for (size_t i = a; i < b; ++i) {
                 const core::Event& ev = data.instant(e, i);
+                if (tickKindOf(ev.type) == TickKind::Count)
+                    continue;
                 const double x = axis.xOf(int64_t(ev.timeNs));
                 f.lines[size_t(inkOfTick(tickKindOf(ev.type)))].emplace_back(x, top - 3, x, top + L.kBarHeight + 3);
             }
@@ -553,6 +555,8 @@ QString describeAt(const TraceData& data, const Frame& f, QPointF pos, const std
         size_t best = i1;
         double bestDist = 4;
         for (size_t i = i0; i < i1; ++i) {
+            if (tickKindOf(data.instant(e, i).type) == TickKind::Count)
+                continue;
             const double dist = std::abs(axis.xOf(int64_t(data.instant(e, i).timeNs)) - pos.x());
             if (dist < bestDist) {
                 bestDist = dist;
