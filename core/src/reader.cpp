@@ -126,7 +126,6 @@ namespace {
         EventSink sink;
         DecodeOutcome tail;
         bool done = false;
-        std::vector<Warning> rangeWarnings;
         if (threads > 1 && streamBytes >= kParallelMinBytes) {
             const uint64_t target = std::max<uint64_t>(kMinRangeBytes, streamBytes / (uint64_t(threads) * 4));
             const RangePlan plan = planRanges(bytes, dataStart, sizes, target);
@@ -164,7 +163,7 @@ namespace {
                         concatenate(parts, sink, arena);
                     done = true;
                 } else {
-                    decoded = 0; // start over sequentially; progress goes back to the start of decoding
+                    decoded = 0; // start over sequentially (the progress mapper never reports less)
                 }
             }
         }
