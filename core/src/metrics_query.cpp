@@ -218,12 +218,16 @@ std::pair<std::string, std::string> summaryGroupOf(const ParModel& m, EventOwner
     return {};
 }
 
-InstanceMembers instanceMembers(const ParModel& m, EventOwner owner)
+InstanceMembers instanceMembers(const ParModel& m, EventOwner owner, InstanceMembersLimit limit)
 {
     InstanceMembers out;
     auto addConjunction = [&](uint32_t j, bool withDescendants) {
         std::vector<uint32_t> todo { j };
         while (!todo.empty()) {
+            if (out.conjuncts.size() >= limit.conjuncts) {
+                out.truncated = true;
+                break;
+            }
             const uint32_t x = todo.back();
             todo.pop_back();
             out.conjunctions.push_back(x);

@@ -168,6 +168,11 @@ TEST_CASE("hovering a tick at the position the frame drew it finds its instance 
     CHECK(on1);
     CHECK(h.startNs == 200);
     CHECK(h.endNs == 900);
+    CHECK_FALSE(h.truncated);
+    // With a limit of one conjunct the set stops early and says so (hover on a root stays cheap).
+    const HighlightSet small = highlightFor(metrics->model, { OwnerKind::Conjunction, 0 }, 1);
+    CHECK(small.truncated);
+    CHECK(small.spans.size() < h.spans.size());
 }
 
 TEST_CASE("the metric detail panel shows the instance value and the static-id summary", "[ui][panels]")

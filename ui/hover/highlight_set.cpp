@@ -23,7 +23,9 @@ namespace {
         return it->state == core::ContextState::Running ? it->engine : core::kNoEngine;
     }
 
-    void addConjunct(const core::ParModel& m, uint32_t k, HighlightSet& out)
+    // Adds conjunct k's points and running pieces; `budget` bounds the context segments visited (a
+    // root conjunct's context may run the whole program in millions of segments).
+    void addConjunct(const core::ParModel& m, uint32_t k, HighlightSet& out, size_t& budget)
     {
         const core::ConjunctInstance& g = m.conjuncts[k];
         if (g.fromSpark)
@@ -43,6 +45,11 @@ namespace {
         if (it != segs.begin())
             --it;
         for (; it != segs.end() && it->startNs < end; ++it) {
+            if (budget == 0) {
+                out.truncated = true;
+                return;
+            }
+            --budget;
             if (it->state != core::ContextState::Running)
                 continue;
             const uint64_t next = (it + 1 != segs.end()) ? (it + 1)->startNs : end;
@@ -60,13 +67,14 @@ namespace {
             if (c.ended)
                 out.points.push_back({ c.endEngine, int64_t(c.endNs) });
         }
-        size_t n = 0;
+        size_t n = 0, budget = 8 * limit;
+        out.truncated = out.truncated || members.truncated;
         for (uint32_t k : members.conjuncts) {
             if (++n > limit) {
                 out.truncated = true;
                 break;
             }
-            addConjunct(m, k, out);
+            addConjunct(m, k, out, budget);
         }
         for (uint32_t f : members.futures) {
             const core::FutureInstance& fi = m.futures[f];
@@ -90,7 +98,7 @@ namespace {
 HighlightSet highlightFor(const core::ParModel& m, core::EventOwner owner, size_t limit)
 {
     HighlightSet out;
-    addMembers(m, core::instanceMembers(m, owner), out, limit);
+    addMembers(m, core::instanceMembers(m, owner, { limit }), out, limit);
     return out;
 }
 
@@ -119,8 +127,10 @@ void paintHighlight(QPainter& painter, const Frame& f, const HighlightSet& set, 
     painter.save();
     painter.setClipRect(QRectF(left, 0, ax.width, f.layout.contentHeight(f.engines)));
     QColor fill = colour;
-    fill.setAlpha(70);
-    QPen outline(colour, 2);
+    fill.setAlpha(45);
+    QColor edge = colour;
+    edge.setAlpha(200);
+    QPen outline(edge, 1.5);
     for (const auto& s : set.spans) {
         if (s.engine >= f.engines || s.endNs < ax.startNs || s.startNs > ax.endNs)
             continue;
@@ -130,12 +140,12 @@ void paintHighlight(QPainter& painter, const Frame& f, const HighlightSet& set, 
         painter.setPen(outline);
         painter.drawRect(r);
     }
-    painter.setPen(QPen(colour, 3));
+    painter.setPen(QPen(edge, 2));
     for (const auto& p : set.points) {
         if (p.engine >= f.engines || p.timeNs < ax.startNs || p.timeNs > ax.endNs)
             continue;
-        const double x = ax.xOf(p.timeNs), top = f.layout.rowTop(p.engine);
-        painter.drawLine(QLineF(x, top, x, top + f.layout.kRowHeight));
+        const double x = ax.xOf(p.timeNs), top = f.layout.barTop(p.engine);
+        painter.drawLine(QLineF(x, top - 3, x, top + f.layout.kBarHeight + 3));
     }
     painter.restore();
 }
@@ -173,7 +183,7 @@ void paintCurveOverlay(
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing, false);
     QColor band = colour;
-    band.setAlpha(35);
+    band.setAlpha(18);
     const double xs = std::clamp(ax.xOf(curve.beginNs()), ax.left, ax.left + ax.width);
     const double xe = std::clamp(ax.xOf(curve.endNs()), ax.left, ax.left + ax.width);
     painter.fillRect(QRectF(xs, f.layout.curveTop(), std::max(1.0, xe - xs), f.layout.kCurveHeight), band);
@@ -183,7 +193,12 @@ void paintCurveOverlay(
     font.setPixelSize(11);
     font.setBold(true);
     painter.setFont(font);
-    painter.drawText(QPointF(std::max(ax.left, xs) + 4, f.layout.curveTop() + 12), name);
+    const QRectF label(
+        std::max(ax.left, xs) + 4, f.layout.curveTop() + 2, QFontMetricsF(font).horizontalAdvance(name) + 8, 15);
+    QColor back = Qt::white;
+    back.setAlpha(200);
+    painter.fillRect(label, back);
+    painter.drawText(label, Qt::AlignCenter, name);
     painter.restore();
 }
 

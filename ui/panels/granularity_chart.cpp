@@ -95,7 +95,7 @@ void GranularityChart::paintEvent(QPaintEvent*)
         if (int(i) % labelEvery == 0) {
             p.setPen(text);
             p.drawText(QRectF(plot.left() + double(i) * w - 20, plot.bottom() + 2, w + 40, 12), Qt::AlignCenter,
-                formatDuration(int64_t(1) << std::min<size_t>(first + i, 62), 2));
+                formatDuration(int64_t(1) << std::min<size_t>(first + i, 62), 3));
         }
     }
 }

@@ -54,7 +54,7 @@ void MetricDetailPanel::addSummary(
 {
     const core::MetricValue* value = metrics.find(section.toStdString(), group.toStdString(), key.toStdString());
     if (!value) {
-        auto* item = new QTreeWidgetItem(m_table, { tr("all of %1").arg(group), QString(), tr("not in the report") });
+        auto* item = new QTreeWidgetItem(m_table, { tr("all instances"), QString(), tr("not in the report") });
         item->setData(0, Qt::UserRole, QStringLiteral("summary"));
         return;
     }
@@ -63,7 +63,7 @@ void MetricDetailPanel::addSummary(
         for (const auto& [name, v] : inst->fields)
             if (name == "complete")
                 instances = uint64_t(std::get<int64_t>(v));
-    const QString part = instances ? tr("all %1 of %2").arg(instances).arg(group) : tr("all of %1").arg(group);
+    const QString part = instances ? tr("all %1 instances").arg(instances) : tr("all instances");
     for (const StatisticRow& r : statisticRows(key, *value)) {
         auto* item = new QTreeWidgetItem(m_table, { part, r.statistic, r.text });
         item->setData(0, Qt::UserRole, QStringLiteral("summary"));
@@ -74,7 +74,10 @@ void MetricDetailPanel::showMetric(const core::Metrics& metrics, core::EventOwne
 {
     m_table->clear();
     const core::ParModel& m = metrics.model;
+    const auto [section, group] = core::summaryGroupOf(m, owner);
     QString title = QStringLiteral("<b>%1</b> — %2").arg(key, ownerTitle(m, owner).toHtmlEscaped());
+    if (!group.empty())
+        title += tr("<br>Summary over the instances of %1.").arg(QString::fromStdString(group).toHtmlEscaped());
     if (owner.kind == core::OwnerKind::Conjunction && owner.index < m.conjunctions.size()) {
         const auto& c = m.conjunctions[owner.index];
         title += tr("<br>from %1 to %2 (engine %3 → %4)")
@@ -100,7 +103,6 @@ void MetricDetailPanel::showMetric(const core::Metrics& metrics, core::EventOwne
             = new QTreeWidgetItem(m_table, { tr("this instance"), QString(), tr("absent (incomplete instance)") });
         item->setData(0, Qt::UserRole, QStringLiteral("instance"));
     }
-    const auto [section, group] = core::summaryGroupOf(m, owner);
     if (!section.empty())
         addSummary(metrics, QString::fromStdString(section), QString::fromStdString(group), key);
 }

@@ -40,13 +40,16 @@ MetricsPanels::MetricsPanels(MainWindow* window)
         return d;
     };
     m_conjunctionsDock = dock(m_conjunctions, tr("Conjunctions"), "conjunctionsDock", Qt::RightDockWidgetArea);
+    m_detailDock = dock(m_detail, tr("Metric"), "metricDetailDock", Qt::RightDockWidgetArea);
+    // The chosen metric sits under the tabs, so the list and the value are seen together.
+    window->splitDockWidget(m_conjunctionsDock, m_detailDock, Qt::Vertical);
     m_summaryDock = dock(m_summary, tr("Summary"), "summaryDock", Qt::RightDockWidgetArea);
     m_enginesDock = dock(m_engines, tr("Engines"), "enginesDock", Qt::RightDockWidgetArea);
-    m_detailDock = dock(m_detail, tr("Metric"), "metricDetailDock", Qt::BottomDockWidgetArea);
     window->tabifyDockWidget(m_conjunctionsDock, m_summaryDock);
     window->tabifyDockWidget(m_summaryDock, m_enginesDock);
     m_conjunctionsDock->raise();
-    window->resizeDocks({ m_conjunctionsDock }, { 460 }, Qt::Horizontal);
+    window->resizeDocks({ m_conjunctionsDock }, { 520 }, Qt::Horizontal);
+    window->resizeDocks({ m_conjunctionsDock, m_detailDock }, { 640, 220 }, Qt::Vertical);
 
     // Menus: File > Export Metrics… (before the separator above Quit) and the docks under View.
     const auto menus = window->menuBar()->findChildren<QMenu*>(QString(), Qt::FindDirectChildrenOnly);

@@ -79,8 +79,14 @@ const StepFunction* curveOf(const ConjunctionCurves& curves, const std::string& 
 // conjunctions started inside them), and the futures of those conjunctions.
 struct InstanceMembers {
     std::vector<uint32_t> conjunctions, conjuncts, futures;
+    bool truncated = false;
 };
-InstanceMembers instanceMembers(const ParModel& model, EventOwner owner);
+// At most about `limit` conjuncts are collected (the walk of nested conjunctions stops there), so a
+// root conjunction of a huge trace costs O(limit), not O(trace); `truncated` says it stopped.
+struct InstanceMembersLimit {
+    size_t conjuncts = SIZE_MAX;
+};
+InstanceMembers instanceMembers(const ParModel& model, EventOwner owner, InstanceMembersLimit limit = {});
 
 // Conjunction instances of one static id (by name as ParModel::staticName gives it), in start order.
 std::vector<uint32_t> conjunctionsOfStatic(const ParModel& model, const std::string& staticName);
