@@ -17,6 +17,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QIcon>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -30,6 +31,9 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+// Q_INIT_RESOURCE must be used at global scope; the .qrc is compiled into the static ui library.
+static void initSparkScopeResources() { Q_INIT_RESOURCE(sparkscope); }
+
 namespace sparkscope::ui {
 
 namespace {
@@ -42,7 +46,9 @@ MainWindow::MainWindow(QWidget* parent)
     , m_zoom(new ZoomState(this))
     , m_loader(new TraceLoader(this))
 {
+    initSparkScopeResources();
     setWindowTitle(QStringLiteral("SparkScope"));
+    setWindowIcon(QIcon(QStringLiteral(":/sparkscope.svg")));
     setAcceptDrops(true);
     resize(1280, 800);
 

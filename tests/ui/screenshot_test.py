@@ -93,7 +93,7 @@ def judge(name, width, height, rows):
     mean = sum(lum) / len(lum)
     variance = sum((v - mean) ** 2 for v in lum) / len(lum)
     green = sum(1 for p in pixels if p == RUNNING_GREEN) / len(pixels)
-    ok = len(colours) >= 16 and variance >= 100 and green >= 0.01
+    ok = len(colours) >= 16 and variance >= 100 and green >= 0.002
     print(f"  {name}: {width}x{height}, {len(colours)} colours, luminance variance {variance:.0f}, "
           f"running-green {100 * green:.1f}% of pixels -> {'OK' if ok else 'BLANK OR WRONG'}")
     return ok
