@@ -551,6 +551,20 @@ namespace {
                         p.state != ContextState::Blocked);
         }
         std::sort(out.begin(), out.end(), [](const Change& a, const Change& b) { return a.t < b.t; });
+        // Coalesce changes at the same time (a piece ending where the next begins cancels out).
+        size_t w = 0;
+        for (size_t i = 0; i < out.size();) {
+            Change c = out[i++];
+            while (i < out.size() && out[i].t == c.t) {
+                c.runnable = int8_t(c.runnable + out[i].runnable);
+                c.running = int8_t(c.running + out[i].running);
+                c.blockedWaiting = int8_t(c.blockedWaiting + out[i].blockedWaiting);
+                ++i;
+            }
+            if (c.runnable || c.running || c.blockedWaiting)
+                out[w++] = c;
+        }
+        out.resize(w);
         return out;
     }
 
@@ -565,8 +579,10 @@ namespace {
                 for (const FutureWait& w : f.waits)
                     if (w.suspended && w.timeNs < f.signalNs)
                         producing[f.signalConjunct].push_back({ w.timeNs, f.signalNs });
-        std::vector<std::vector<Change>> lists(m.conjuncts.size());
-        std::vector<double> items(m.conjuncts.size(), 0); // items in each conjunct's subtree
+        // merged[J]: every change of J's subtree in time order, produced by J's sweep and consumed
+        // (then freed) by the conjunct J was started in. items[J]: conjuncts in J's subtree.
+        std::vector<std::vector<Change>> merged(nConj);
+        std::vector<double> items(nConj, 0);
         uint32_t maxDepth = 0;
         for (const auto& ci : m.conjunctions)
             maxDepth = std::max(maxDepth, ci.depth);
@@ -574,90 +590,101 @@ namespace {
         for (uint32_t j = 0; j < nConj; ++j)
             byDepth[m.conjunctions[j].depth].push_back(j);
         const auto& cpuSteps = cpus.steps();
+        auto byTime = [](const Change& a, const Change& b) { return a.t < b.t; };
         for (size_t d = byDepth.size(); d-- > 0;) {
             tbb::parallel_for(size_t(0), byDepth[d].size(), [&](size_t idx) {
                 const uint32_t j = byDepth[d][idx];
                 const ConjunctionInstance& ci = m.conjunctions[j];
                 const uint64_t endLimit = ci.ended ? ci.endNs : m.endNs;
                 const size_t n = ci.conjuncts.size();
-                for (uint32_t k : ci.conjuncts) {
+                // L_i: conjunct i's own changes merged with its child conjunctions' merged lists.
+                std::vector<std::vector<Change>> lists(n);
+                std::vector<double> size(n, 1);
+                size_t total = 0;
+                for (size_t i = 0; i < n; ++i) {
+                    const uint32_t k = ci.conjuncts[i];
                     std::vector<Change> acc = ownChanges(m, k, endLimit, producing[k].empty() ? none : producing[k]);
-                    items[k] = 1;
-                    for (uint32_t child : m.childConjunctions(k))
-                        for (uint32_t kk : m.conjunctions[child].conjuncts) {
-                            std::vector<Change> merged(acc.size() + lists[kk].size());
-                            std::merge(acc.begin(), acc.end(), lists[kk].begin(), lists[kk].end(), merged.begin(),
-                                [](const Change& a, const Change& b) { return a.t < b.t; });
-                            acc = std::move(merged);
-                            items[k] += items[kk];
-                            std::vector<Change>().swap(lists[kk]);
-                        }
-                    lists[k] = std::move(acc);
+                    for (uint32_t child : m.childConjunctions(k)) {
+                        std::vector<Change> out(acc.size() + merged[child].size());
+                        std::merge(
+                            acc.begin(), acc.end(), merged[child].begin(), merged[child].end(), out.begin(), byTime);
+                        acc = std::move(out);
+                        size[i] += items[child];
+                        std::vector<Change>().swap(merged[child]);
+                    }
+                    total += acc.size();
+                    lists[i] = std::move(acc);
                 }
-                if (!ci.complete || !r.contains(ci.startNs))
-                    return;
-                // Sweep over [start, end): n list heads plus CPUS_OVER_TIME's steps.
+                items[j] = 0;
+                for (double x : size)
+                    items[j] += x;
+                const bool measure = ci.complete && r.contains(ci.startNs);
+                // One sweep over the n lists in time order: it writes J's merged list for its parent
+                // and, for a measured instance, integrates its curves over [start, end).
+                std::vector<Change>& out = merged[j];
+                out.reserve(total);
                 DescValues& v = values[j];
-                v.done = true;
-                const int64_t a = I(ci.startNs), b = I(ci.endNs);
+                v.done = measure;
+                const int64_t a = I(ci.startNs), b = I(ci.ended ? ci.endNs : ci.startNs);
                 std::vector<size_t> head(n, 0);
                 std::vector<double> rn(n, 0), ru(n, 0), bw(n, 0);
                 auto cpuIt = std::upper_bound(cpuSteps.begin(), cpuSteps.end(), a,
                     [](int64_t t, const StepFunction::Step& s) { return t < s.timeNs; });
                 int64_t cpuValue = cpus.valueAt(a);
-                double rdInt = 0, ndInt = 0, avInt = 0;
-                double rdMax = 0, ndMax = 0, avMax = -1e300;
+                double rdInt = 0, ndInt = 0, avInt = 0, rdMax = 0, ndMax = 0, avMax = -1e300;
                 int64_t t = a;
-                // Changes before the start (none for complete instances) are applied first.
-                while (true) {
-                    int64_t next = b;
-                    for (size_t i = 0; i < n; ++i)
-                        if (head[i] < lists[ci.conjuncts[i]].size())
-                            next = std::min(next, std::max(a, lists[ci.conjuncts[i]][head[i]].t));
-                    if (cpuIt != cpuSteps.end())
-                        next = std::min(next, std::max(a, cpuIt->timeNs));
-                    if (next > t) {
-                        const double dt = double(next - t);
-                        double rd = 0, nd = 0, wBefore = 0, bwBefore = 0, rBefore = 0, nBefore = 0, pairs = 0,
-                               blockPairs = 0, either = 0;
-                        for (size_t i = 0; i < n; ++i) {
-                            const double w = rn[i] - ru[i], sz = items[ci.conjuncts[i]];
-                            pairs += wBefore * ru[i];
-                            blockPairs += bwBefore * ru[i];
-                            either += rBefore * sz + ru[i] * nBefore - rBefore * ru[i];
-                            wBefore += w;
-                            bwBefore += bw[i];
-                            rBefore += ru[i];
-                            nBefore += sz;
-                            rd += rn[i];
-                            nd += ru[i];
-                        }
-                        const double av = double(engines) - double(cpuValue) + nd;
-                        rdInt += rd * dt, ndInt += nd * dt, avInt += av * dt;
-                        rdMax = std::max(rdMax, rd), ndMax = std::max(ndMax, nd), avMax = std::max(avMax, av);
-                        v.outOfOrder += pairs * dt;
-                        v.blocking += blockPairs * dt;
-                        v.eitherRunning += either * dt;
-                        t = next;
-                    }
-                    if (t >= b)
-                        break;
+                auto integrate = [&](int64_t until) {
+                    if (!measure || until <= t)
+                        return;
+                    const double dt = double(until - t);
+                    double rd = 0, nd = 0, wBefore = 0, bwBefore = 0, rBefore = 0, nBefore = 0, pairs = 0,
+                           blockPairs = 0, either = 0;
                     for (size_t i = 0; i < n; ++i) {
-                        const auto& L = lists[ci.conjuncts[i]];
-                        while (head[i] < L.size() && std::max(a, L[head[i]].t) == t) {
-                            rn[i] += L[head[i]].runnable;
-                            ru[i] += L[head[i]].running;
-                            bw[i] += L[head[i]].blockedWaiting;
-                            ++head[i];
-                        }
+                        pairs += wBefore * ru[i];
+                        blockPairs += bwBefore * ru[i];
+                        either += rBefore * size[i] + ru[i] * nBefore - rBefore * ru[i];
+                        wBefore += rn[i] - ru[i];
+                        bwBefore += bw[i];
+                        rBefore += ru[i];
+                        nBefore += size[i];
+                        rd += rn[i];
+                        nd += ru[i];
                     }
-                    while (cpuIt != cpuSteps.end() && std::max(a, cpuIt->timeNs) == t) {
+                    const double av = double(engines) - double(cpuValue) + nd;
+                    rdInt += rd * dt, ndInt += nd * dt, avInt += av * dt;
+                    rdMax = std::max(rdMax, rd), ndMax = std::max(ndMax, nd), avMax = std::max(avMax, av);
+                    v.outOfOrder += pairs * dt;
+                    v.blocking += blockPairs * dt;
+                    v.eitherRunning += either * dt;
+                    t = until;
+                };
+                while (true) {
+                    int64_t next = INT64_MAX;
+                    for (size_t i = 0; i < n; ++i)
+                        if (head[i] < lists[i].size())
+                            next = std::min(next, lists[i][head[i]].t);
+                    if (measure && cpuIt != cpuSteps.end() && cpuIt->timeNs < b)
+                        next = std::min(next, cpuIt->timeNs);
+                    if (next == INT64_MAX)
+                        break;
+                    if (next > a)
+                        integrate(std::min(next, b));
+                    for (size_t i = 0; i < n; ++i)
+                        while (head[i] < lists[i].size() && lists[i][head[i]].t == next) {
+                            const Change& c = lists[i][head[i]++];
+                            rn[i] += c.runnable;
+                            ru[i] += c.running;
+                            bw[i] += c.blockedWaiting;
+                            out.push_back(c);
+                        }
+                    while (measure && cpuIt != cpuSteps.end() && cpuIt->timeNs == next) {
                         cpuValue = cpuIt->value;
                         ++cpuIt;
                     }
                 }
+                integrate(b);
                 const double span = double(b - a);
-                if (span > 0) {
+                if (measure && span > 0) {
                     v.rdAvg = rdInt / span, v.ndAvg = ndInt / span, v.avAvg = avInt / span;
                     v.rdMax = rdMax, v.ndMax = ndMax, v.avMax = avMax;
                 }
