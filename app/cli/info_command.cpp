@@ -32,14 +32,15 @@ namespace {
     }
 
     struct EngineSummary {
+        uint16_t engine = core::kNoEngine;
         std::string name; // engine number or "-"
         size_t events = 0;
         uint64_t firstNs = 0, lastNs = 0;
     };
 
-    EngineSummary summarise(std::string name, const std::vector<core::Event>& events)
+    EngineSummary summarise(uint16_t engine, const std::vector<core::Event>& events)
     {
-        EngineSummary s { std::move(name), events.size(), 0, 0 };
+        EngineSummary s { engine, engine == core::kNoEngine ? "-" : std::to_string(engine), events.size(), 0, 0 };
         if (!events.empty()) {
             s.firstNs = events.front().timeNs;
             s.lastNs = events.back().timeNs;
@@ -74,8 +75,8 @@ namespace {
         std::vector<EngineSummary> engines;
         for (size_t i = 0; i < t.engines.size(); ++i)
             if (!t.engines[i].empty())
-                engines.push_back(summarise(std::to_string(i), t.engines[i]));
-        const EngineSummary global = summarise("-", t.global);
+                engines.push_back(summarise(static_cast<uint16_t>(i), t.engines[i]));
+        const EngineSummary global = summarise(core::kNoEngine, t.global);
 
         Output out;
         if (parsed->flag("--json")) {
@@ -90,7 +91,7 @@ namespace {
                 { "duration_ns", t.lastTimeNs - t.firstTimeNs } };
             nlohmann::json je = nlohmann::json::array();
             for (const auto& e : engines)
-                je.push_back({ { "engine", std::stoul(e.name) }, { "events", e.events }, { "first_ns", e.firstNs },
+                je.push_back({ { "engine", e.engine }, { "events", e.events }, { "first_ns", e.firstNs },
                     { "last_ns", e.lastNs } });
             j["engines"] = je;
             j["global_events"] = global.events;

@@ -251,8 +251,7 @@ namespace {
     // Strings separated (and, in GHC's files, terminated) by NUL: one `key=` per string.
     void stringVector(Cursor& c, std::string_view key)
     {
-        while (c.remaining() > 0)
-            c.cstring(key);
+        while (c.remaining() > 0 && c.cstring(key)) { }
     }
 
     void decode(uint16_t type, const Payload& p, Sink& sink)
