@@ -39,6 +39,11 @@ std::vector<uint8_t> encodeHeader(const Header& header);
 // The header SparkScope's runtime writes (see the file comment).
 Header mercuryHeader();
 
+// EventlogWriter: builds a whole eventlog in memory. The header is encoded on construction (a
+// header without BLOCK_MARKER gets it added); events go into the open block, or outside blocks when
+// none is open. Invariants: every written event's type is declared and a fixed-size payload has
+// exactly the declared size; a block's size counts its 24-byte marker. Not thread-safe (one writer
+// per thread). Cost: amortised O(payload) per event, one growing vector; finish() moves it out.
 class EventlogWriter {
 public:
     explicit EventlogWriter(Header header);
