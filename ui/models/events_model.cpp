@@ -77,24 +77,29 @@ int EventsModel::rowAtTime(int64_t timeNs) const
     return int(it - rows.begin());
 }
 
-QString EventsModel::rowText(int row) const
-{
-    const core::Event* e = eventAt(row);
-    if (!e)
-        return {};
-    const auto name = core::eventTypeName(e->type);
-    return QString::fromUtf8(name.data(), qsizetype(name.size())) + QLatin1Char(' ')
-        + QString::fromStdString(core::formatFields(*m_data->trace, *e));
-}
-
 int EventsModel::find(const QString& text, int from, bool forward) const
 {
     const int n = rowCount();
     if (n == 0 || text.isEmpty())
         return -1;
+    // A tight loop without QString conversions: the type name and the fields are formatted into
+    // one reused buffer and searched case-insensitively (ASCII), a few million rows per second.
+    const std::string needle = text.toLower().toStdString();
+    auto lower = [](char c) { return char(c >= 'A' && c <= 'Z' ? c + 32 : c); };
+    auto contains = [&](std::string_view hay) {
+        return std::search(hay.begin(), hay.end(), needle.begin(), needle.end(), [&](char a, char b) {
+            return lower(a) == b;
+        }) != hay.end();
+    };
+    std::string buffer;
     for (int k = 1; k <= n; ++k) {
         const int row = ((forward ? from + k : from - k) % n + n) % n;
-        if (rowText(row).contains(text, Qt::CaseInsensitive))
+        const core::Event* e = eventAt(row);
+        if (contains(core::eventTypeName(e->type)))
+            return row;
+        buffer.clear();
+        core::appendFields(buffer, e->type, m_data->trace->payload(*e));
+        if (contains(buffer))
             return row;
     }
     return -1;

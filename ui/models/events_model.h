@@ -51,7 +51,6 @@ public:
 
 private:
     const core::Event& event(EventRef ref) const;
-    QString rowText(int row) const;
 
     std::shared_ptr<const TraceData> m_data;
     std::vector<EventRef> m_all;
