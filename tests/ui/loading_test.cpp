@@ -114,3 +114,20 @@ TEST_CASE("the shared GHC eventlog loads and indexes every engine", "[ui][loadin
         CHECK(total == uint64_t(data.endNs - data.startNs));
     }
 }
+
+TEST_CASE("cancelling a load reports it cancelled and delivers no trace", "[ui][loading]")
+{
+    auto path = test::sharedTestData("ghc/parfib-5-34.eventlog.zst");
+    if (!path)
+        return;
+    TraceLoader loader;
+    QSignalSpy loaded(&loader, &TraceLoader::loaded);
+    QSignalSpy cancelled(&loader, &TraceLoader::cancelled);
+    QSignalSpy failed(&loader, &TraceLoader::failed);
+    loader.load(QString::fromStdString(path->string()));
+    loader.cancel(); // before the worker has read much of the 15 MB stream
+    REQUIRE(cancelled.wait(10'000));
+    CHECK(loaded.count() == 0);
+    CHECK(failed.count() == 0);
+    CHECK_FALSE(loader.isLoading());
+}
