@@ -5,6 +5,8 @@
 // deterministic order (sorted ids) so the output is byte-for-byte stable across runs.
 #include "sparkscope/core/metrics.h"
 
+#include "descendant_pass.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -12,6 +14,9 @@
 #include <tbb/parallel_invoke.h>
 
 namespace sparkscope::core {
+
+using detail::bindTime;
+using detail::DescValues;
 
 Stat Stat::of(const std::vector<double>& values)
 {
@@ -132,16 +137,6 @@ namespace {
         }
     }
 
-    // When the conjunct was bound to its context: the start of its first top piece (it is pushed
-    // on its context's stack, as the innermost conjunct, when bound).
-    uint64_t bindTime(const ParModel& m, const ConjunctInstance& g, uint32_t k)
-    {
-        if (g.context == kNoIndex)
-            return g.endNs;
-        const auto pieces = m.topPieces(k);
-        return pieces.empty() ? g.startNs : std::max(pieces.front().startNs, g.startNs);
-    }
-
     // Pieces of one conjunct: spark phase, the unbound start (runnable), then its context's pieces.
     void addConjunct(const ParModel& m, uint32_t k, bool onlyTop, uint64_t endLimit,
         std::vector<StepFunction::Step>& runnable, std::vector<StepFunction::Step>& running)
@@ -204,6 +199,61 @@ namespace {
         return c;
     }
 } // namespace
+
+namespace {
+    // One complete instance's figures from its self curves and its descendant-pass values.
+    ConjunctionFigures figuresOf(const ParModel& m, uint32_t j, const DescValues& d)
+    {
+        const ConjunctionInstance& ci = m.conjunctions[j];
+        ConjunctionFigures v;
+        const auto c = selfCurves(m, j);
+        const I a = I(ci.startNs), b = I(ci.endNs);
+        v.time = double(ci.endNs - ci.startNs);
+        v.runnableSelfMax = double(c.runnableSelf.max(a, b)), v.runnableSelfAverage = c.runnableSelf.average(a, b);
+        v.runningSelfMax = double(c.runningSelf.max(a, b)), v.runningSelfAverage = c.runningSelf.average(a, b);
+        v.runnableSelfAndDescMax = d.rdMax, v.runnableSelfAndDescAverage = d.rdAvg;
+        v.runningSelfAndDescMax = d.ndMax, v.runningSelfAndDescAverage = d.ndAvg;
+        v.availCpusMax = d.avMax, v.availCpusAverage = d.avAvg;
+        v.outOfOrderNs = d.outOfOrder, v.eitherRunningNs = d.eitherRunning, v.blockingNs = d.blocking;
+        v.continueOnBefore = ci.endEngine == ci.startEngine ? 1.0 : 0.0;
+        if (!ci.conjuncts.empty()) {
+            uint32_t lastConjunct = ci.conjuncts.front();
+            for (uint32_t k : ci.conjuncts)
+                if (m.conjuncts[k].endNs >= m.conjuncts[lastConjunct].endNs)
+                    lastConjunct = k;
+            v.continueOnLast = m.conjuncts[lastConjunct].endEngine == ci.endEngine ? 1.0 : 0.0;
+        }
+        return v;
+    }
+} // namespace
+
+std::optional<ConjunctionFigures> conjunctionFigures(
+    const ParModel& m, const StepFunction& cpus, size_t engines, uint32_t j)
+{
+    if (j >= m.conjunctions.size() || !m.conjunctions[j].complete)
+        return std::nullopt;
+    return figuresOf(m, j, detail::descendantValues(m, cpus, engines, j));
+}
+
+std::optional<ConjunctFigures> conjunctFigures(const ParModel& m, uint32_t k)
+{
+    if (k >= m.conjuncts.size())
+        return std::nullopt;
+    const ConjunctInstance& g = m.conjuncts[k];
+    if (g.conjunction == kNoIndex || !m.conjunctions[g.conjunction].complete)
+        return std::nullopt;
+    const ConjunctionInstance& ci = m.conjunctions[g.conjunction];
+    ConjunctFigures f;
+    if (g.fromSpark)
+        f.timeAsSpark = double(g.startNs - g.sparkCreateNs);
+    f.timeAsContext = double(g.endNs - g.startNs);
+    const auto split = conjunctTimeSplit(m, k);
+    f.timeBlocked = double(split[0]);
+    f.timeRunnable = double(split[1]);
+    f.timeRunning = double(split[2]);
+    f.timeAfter = double(ci.endNs - g.endNs);
+    return f;
+}
 
 ConjunctionCurves conjunctionCurves(const ParModel& m, const StepFunction& cpus, size_t engines, uint32_t j)
 {
@@ -493,205 +543,10 @@ namespace {
     //   out-of-order pairs      = sum over i<j of w_i * r_j
     //   pairs where A or B runs = sum over i<j of r_i n_j + r_j n_i - r_i r_j
     //   blocking pairs          = sum over i<j of bw_i * r_j
-    // One sweep per instance over the changes of its subtree: O(changes x conjuncts per instance).
+    // The integrals come from the descendant pass (descendant_pass.cpp).
     struct OutOfOrder {
         double outOfOrder = 0, eitherRunning = 0, blocking = 0;
     };
-
-    // ---- descendants: RUNNABLE/RUNNING_SELF_AND_DESC, AVAIL_CPUS and OUT_OF_ORDER_* in one pass --
-    // Why bottom-up: a conjunction's descendants are every conjunct below it, so walking each
-    // subtree from scratch costs (subtree size x pieces x log) per instance and made a 700,000-event
-    // trace take seconds. Instead every conjunct k gets a sorted list L_k of changes of its whole
-    // subtree (its own innermost pieces and spark phase, merged with the lists of the conjuncts of
-    // the conjunctions started inside it). Conjunctions are processed deepest first (each depth in
-    // parallel): L_Gi of conjunction J is built by linear merges, then one sweep over L_G1..L_Gn and
-    // CPUS_OVER_TIME gives J's curves and its out-of-order pairs. Each change is merged once per
-    // ancestor: O(changes x depth), with no per-instance sort.
-    struct Change {
-        int64_t t;
-        int8_t runnable, running, blockedWaiting; // deltas of one item (conjunct)
-    };
-
-    struct DescValues {
-        double rdMax = 0, rdAvg = 0, ndMax = 0, ndAvg = 0, avMax = 0, avAvg = 0;
-        double outOfOrder = 0, eitherRunning = 0, blocking = 0;
-        bool done = false;
-    };
-
-    // The item's own changes: spark phase and unbound start (waiting), then its innermost pieces;
-    // waiting time that overlaps a suspended wait on a future it produces counts as blockedWaiting.
-    std::vector<Change> ownChanges(
-        const ParModel& m, uint32_t k, uint64_t endLimit, const std::vector<std::pair<uint64_t, uint64_t>>& producing)
-    {
-        std::vector<Change> out;
-        const ConjunctInstance& g = m.conjuncts[k];
-        const uint64_t end = g.ended ? g.endNs : endLimit;
-        auto piece = [&](uint64_t from, uint64_t to, bool running, bool runnable) {
-            if (to <= from || !runnable)
-                return;
-            out.push_back({ I(from), 1, int8_t(running), 0 });
-            out.push_back({ I(to), -1, int8_t(-int(running)), 0 });
-            if (!running)
-                for (const auto& [a, b] : producing) {
-                    const uint64_t x = std::max(a, from), y = std::min(b, to);
-                    if (y > x) {
-                        out.push_back({ I(x), 0, 0, 1 });
-                        out.push_back({ I(y), 0, 0, -1 });
-                    }
-                }
-        };
-        if (g.fromSpark)
-            piece(g.sparkCreateNs, g.started ? std::min(g.startNs, end) : end, false, true);
-        if (g.started) {
-            const uint64_t bound = std::min(bindTime(m, g, k), end);
-            piece(g.startNs, bound, false, true);
-            if (g.context != kNoIndex)
-                for (const auto& p : m.topPieces(k))
-                    piece(std::max(bound, p.startNs), std::min(end, p.endNs), p.state == ContextState::Running,
-                        p.state != ContextState::Blocked);
-        }
-        std::sort(out.begin(), out.end(), [](const Change& a, const Change& b) { return a.t < b.t; });
-        // Coalesce changes at the same time (a piece ending where the next begins cancels out).
-        size_t w = 0;
-        for (size_t i = 0; i < out.size();) {
-            Change c = out[i++];
-            while (i < out.size() && out[i].t == c.t) {
-                c.runnable = int8_t(c.runnable + out[i].runnable);
-                c.running = int8_t(c.running + out[i].running);
-                c.blockedWaiting = int8_t(c.blockedWaiting + out[i].blockedWaiting);
-                ++i;
-            }
-            if (c.runnable || c.running || c.blockedWaiting)
-                out[w++] = c;
-        }
-        out.resize(w);
-        return out;
-    }
-
-    std::vector<DescValues> descendantPass(const ParModel& m, const StepFunction& cpus, size_t engines, Range r)
-    {
-        const size_t nConj = m.conjunctions.size();
-        std::vector<DescValues> values(nConj);
-        std::vector<std::pair<uint64_t, uint64_t>> none;
-        std::vector<std::vector<std::pair<uint64_t, uint64_t>>> producing(m.conjuncts.size());
-        for (const FutureInstance& f : m.futures)
-            if (f.signalled && f.signalConjunct != kNoIndex)
-                for (const FutureWait& w : f.waits)
-                    if (w.suspended && w.timeNs < f.signalNs)
-                        producing[f.signalConjunct].push_back({ w.timeNs, f.signalNs });
-        // merged[J]: every change of J's subtree in time order, produced by J's sweep and consumed
-        // (then freed) by the conjunct J was started in. items[J]: conjuncts in J's subtree.
-        std::vector<std::vector<Change>> merged(nConj);
-        std::vector<double> items(nConj, 0);
-        uint32_t maxDepth = 0;
-        for (const auto& ci : m.conjunctions)
-            maxDepth = std::max(maxDepth, ci.depth);
-        std::vector<std::vector<uint32_t>> byDepth(maxDepth + 1);
-        for (uint32_t j = 0; j < nConj; ++j)
-            byDepth[m.conjunctions[j].depth].push_back(j);
-        const auto& cpuSteps = cpus.steps();
-        auto byTime = [](const Change& a, const Change& b) { return a.t < b.t; };
-        for (size_t d = byDepth.size(); d-- > 0;) {
-            tbb::parallel_for(size_t(0), byDepth[d].size(), [&](size_t idx) {
-                const uint32_t j = byDepth[d][idx];
-                const ConjunctionInstance& ci = m.conjunctions[j];
-                const uint64_t endLimit = ci.ended ? ci.endNs : m.endNs;
-                const size_t n = ci.conjuncts.size();
-                // L_i: conjunct i's own changes merged with its child conjunctions' merged lists.
-                std::vector<std::vector<Change>> lists(n);
-                std::vector<double> size(n, 1);
-                size_t total = 0;
-                for (size_t i = 0; i < n; ++i) {
-                    const uint32_t k = ci.conjuncts[i];
-                    std::vector<Change> acc = ownChanges(m, k, endLimit, producing[k].empty() ? none : producing[k]);
-                    for (uint32_t child : m.childConjunctions(k)) {
-                        std::vector<Change> out(acc.size() + merged[child].size());
-                        std::merge(
-                            acc.begin(), acc.end(), merged[child].begin(), merged[child].end(), out.begin(), byTime);
-                        acc = std::move(out);
-                        size[i] += items[child];
-                        std::vector<Change>().swap(merged[child]);
-                    }
-                    total += acc.size();
-                    lists[i] = std::move(acc);
-                }
-                items[j] = 0;
-                for (double x : size)
-                    items[j] += x;
-                const bool measure = ci.complete && r.contains(ci.startNs);
-                // One sweep over the n lists in time order: it writes J's merged list for its parent
-                // and, for a measured instance, integrates its curves over [start, end).
-                std::vector<Change>& out = merged[j];
-                out.reserve(total);
-                DescValues& v = values[j];
-                v.done = measure;
-                const int64_t a = I(ci.startNs), b = I(ci.ended ? ci.endNs : ci.startNs);
-                std::vector<size_t> head(n, 0);
-                std::vector<double> rn(n, 0), ru(n, 0), bw(n, 0);
-                auto cpuIt = std::upper_bound(cpuSteps.begin(), cpuSteps.end(), a,
-                    [](int64_t t, const StepFunction::Step& s) { return t < s.timeNs; });
-                int64_t cpuValue = cpus.valueAt(a);
-                double rdInt = 0, ndInt = 0, avInt = 0, rdMax = 0, ndMax = 0, avMax = -1e300;
-                int64_t t = a;
-                auto integrate = [&](int64_t until) {
-                    if (!measure || until <= t)
-                        return;
-                    const double dt = double(until - t);
-                    double rd = 0, nd = 0, wBefore = 0, bwBefore = 0, rBefore = 0, nBefore = 0, pairs = 0,
-                           blockPairs = 0, either = 0;
-                    for (size_t i = 0; i < n; ++i) {
-                        pairs += wBefore * ru[i];
-                        blockPairs += bwBefore * ru[i];
-                        either += rBefore * size[i] + ru[i] * nBefore - rBefore * ru[i];
-                        wBefore += rn[i] - ru[i];
-                        bwBefore += bw[i];
-                        rBefore += ru[i];
-                        nBefore += size[i];
-                        rd += rn[i];
-                        nd += ru[i];
-                    }
-                    const double av = double(engines) - double(cpuValue) + nd;
-                    rdInt += rd * dt, ndInt += nd * dt, avInt += av * dt;
-                    rdMax = std::max(rdMax, rd), ndMax = std::max(ndMax, nd), avMax = std::max(avMax, av);
-                    v.outOfOrder += pairs * dt;
-                    v.blocking += blockPairs * dt;
-                    v.eitherRunning += either * dt;
-                    t = until;
-                };
-                while (true) {
-                    int64_t next = INT64_MAX;
-                    for (size_t i = 0; i < n; ++i)
-                        if (head[i] < lists[i].size())
-                            next = std::min(next, lists[i][head[i]].t);
-                    if (measure && cpuIt != cpuSteps.end() && cpuIt->timeNs < b)
-                        next = std::min(next, cpuIt->timeNs);
-                    if (next == INT64_MAX)
-                        break;
-                    if (next > a)
-                        integrate(std::min(next, b));
-                    for (size_t i = 0; i < n; ++i)
-                        while (head[i] < lists[i].size() && lists[i][head[i]].t == next) {
-                            const Change& c = lists[i][head[i]++];
-                            rn[i] += c.runnable;
-                            ru[i] += c.running;
-                            bw[i] += c.blockedWaiting;
-                            out.push_back(c);
-                        }
-                    while (measure && cpuIt != cpuSteps.end() && cpuIt->timeNs == next) {
-                        cpuValue = cpuIt->value;
-                        ++cpuIt;
-                    }
-                }
-                integrate(b);
-                const double span = double(b - a);
-                if (measure && span > 0) {
-                    v.rdAvg = rdInt / span, v.ndAvg = ndInt / span, v.avAvg = avInt / span;
-                    v.rdMax = rdMax, v.ndMax = ndMax, v.avMax = avMax;
-                }
-            });
-        }
-        return values;
-    }
 
     void computeScheduling(const ParModel& m, Range r, const std::vector<DescValues>& desc, MetricSection& section)
     {
@@ -737,14 +592,6 @@ namespace {
         for (const auto& [id, g] : groups)
             emit(id, g);
     }
-
-    struct InstanceValues {
-        bool use = false;
-        double time = 0;
-        double rsMax = 0, rsAvg = 0, rdMax = 0, rdAvg = 0, nsMax = 0, nsAvg = 0, ndMax = 0, ndAvg = 0, avMax = 0,
-               avAvg = 0;
-        double continueOnBefore = 0, continueOnLast = 0;
-    };
 
 } // namespace
 
@@ -1096,28 +943,12 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
 
     // ---- conjunctions and conjuncts ---------------------------------------------------------
     MetricSection conjunctions { "conjunctions", {} }, conjunctsSection { "conjuncts", {} };
-    const std::vector<DescValues> desc = descendantPass(m, out.cpusOverTime, nEngines, r);
-    std::vector<InstanceValues> iv(m.conjunctions.size());
+    const std::vector<DescValues> desc = detail::descendantPass(m, out.cpusOverTime, nEngines, r.from, r.to);
+    std::vector<std::optional<ConjunctionFigures>> iv(m.conjunctions.size());
     tbb::parallel_for(size_t(0), m.conjunctions.size(), [&](size_t j) {
         const ConjunctionInstance& ci = m.conjunctions[j];
-        if (!ci.complete || !r.contains(ci.startNs))
-            return;
-        InstanceValues& v = iv[j];
-        v.use = true;
-        const auto c = selfCurves(m, uint32_t(j));
-        const I a = I(ci.startNs), b = I(ci.endNs);
-        v.time = double(ci.endNs - ci.startNs);
-        v.rsMax = double(c.runnableSelf.max(a, b)), v.rsAvg = c.runnableSelf.average(a, b);
-        v.nsMax = double(c.runningSelf.max(a, b)), v.nsAvg = c.runningSelf.average(a, b);
-        const DescValues& d = desc[j];
-        v.rdMax = d.rdMax, v.rdAvg = d.rdAvg, v.ndMax = d.ndMax, v.ndAvg = d.ndAvg, v.avMax = d.avMax,
-        v.avAvg = d.avAvg;
-        v.continueOnBefore = ci.endEngine == ci.startEngine ? 1.0 : 0.0;
-        uint32_t lastConjunct = ci.conjuncts.front();
-        for (uint32_t k : ci.conjuncts)
-            if (m.conjuncts[k].endNs >= m.conjuncts[lastConjunct].endNs)
-                lastConjunct = k;
-        v.continueOnLast = m.conjuncts[lastConjunct].endEngine == ci.endEngine ? 1.0 : 0.0;
+        if (ci.complete && r.contains(ci.startNs))
+            iv[j] = figuresOf(m, uint32_t(j), desc[j]);
     });
     {
         struct ConjGroup {
@@ -1137,32 +968,31 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
                 continue;
             const std::string name = m.staticName(ci.staticId);
             ConjGroup& g = groups[name];
-            if (!iv[j].use) {
+            if (!iv[j]) {
                 ++g.incomplete;
                 continue;
             }
             ++g.complete;
-            const InstanceValues& v = iv[j];
+            const ConjunctionFigures& v = *iv[j];
             g.time.push_back(v.time);
-            g.rsMax.push_back(v.rsMax), g.rsAvg.push_back(v.rsAvg), g.rdMax.push_back(v.rdMax),
-                g.rdAvg.push_back(v.rdAvg);
-            g.nsMax.push_back(v.nsMax), g.nsAvg.push_back(v.nsAvg), g.ndMax.push_back(v.ndMax),
-                g.ndAvg.push_back(v.ndAvg);
-            g.avMax.push_back(v.avMax), g.avAvg.push_back(v.avAvg);
+            g.rsMax.push_back(v.runnableSelfMax), g.rsAvg.push_back(v.runnableSelfAverage);
+            g.rdMax.push_back(v.runnableSelfAndDescMax), g.rdAvg.push_back(v.runnableSelfAndDescAverage);
+            g.nsMax.push_back(v.runningSelfMax), g.nsAvg.push_back(v.runningSelfAverage);
+            g.ndMax.push_back(v.runningSelfAndDescMax), g.ndAvg.push_back(v.runningSelfAndDescAverage);
+            g.avMax.push_back(v.availCpusMax), g.avAvg.push_back(v.availCpusAverage);
             g.before.push_back(v.continueOnBefore), g.lastv.push_back(v.continueOnLast);
             for (uint32_t k : ci.conjuncts) {
-                const ConjunctInstance& cj = m.conjuncts[k];
-                ConjunctGroup& cg = cgroups[{ name, cj.position }];
-                if (cj.fromSpark)
-                    cg.asSpark.push_back(double(cj.startNs - cj.sparkCreateNs));
-                cg.asContext.push_back(double(cj.endNs - cj.startNs));
-                const auto split = conjunctTimeSplit(m, k);
-                cg.blocked.push_back(double(split[0]));
-                cg.runnable.push_back(double(split[1]));
-                cg.running.push_back(double(split[2]));
-                cg.after.push_back(double(ci.endNs - cj.endNs));
-                g.running.push_back(double(split[2]));
-                allRunning.push_back(double(split[2]));
+                ConjunctGroup& cg = cgroups[{ name, m.conjuncts[k].position }];
+                const ConjunctFigures f = *conjunctFigures(m, k); // its conjunction is complete
+                if (f.timeAsSpark)
+                    cg.asSpark.push_back(*f.timeAsSpark);
+                cg.asContext.push_back(f.timeAsContext);
+                cg.blocked.push_back(f.timeBlocked);
+                cg.runnable.push_back(f.timeRunnable);
+                cg.running.push_back(f.timeRunning);
+                cg.after.push_back(f.timeAfter);
+                g.running.push_back(f.timeRunning);
+                allRunning.push_back(f.timeRunning);
             }
         }
         auto curve = [](const std::vector<double>& mx, const std::vector<double>& avg) {
@@ -1191,7 +1021,7 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
                 const ConjunctionInstance& ci = m.conjunctions[j];
                 if (!r.contains(ci.startNs))
                     continue;
-                const InstanceValues& v = iv[j];
+                const std::optional<ConjunctionFigures>& v = iv[j];
                 MetricGroup g { "instance:" + std::to_string(j), {} };
                 g.metrics.push_back({ "INSTANCE",
                     fieldsValue({ { "static_id", m.staticName(ci.staticId) }, { "dyn_id", I(ci.dynId) },
@@ -1200,18 +1030,20 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
                         { "parent_instance",
                             ci.parentConjunct == kNoIndex ? I(-1) : I(m.conjuncts[ci.parentConjunct].conjunction) },
                         { "complete", I(ci.complete) } }) });
-                if (v.use) {
-                    g.metrics.push_back({ "PARCONJ_TIME", fieldsValue({ { "value", v.time } }) });
-                    g.metrics.push_back(
-                        { "PARCONJ_RUNNABLE_SELF", fieldsValue({ { "max", v.rsMax }, { "average", v.rsAvg } }) });
+                if (v) {
+                    g.metrics.push_back({ "PARCONJ_TIME", fieldsValue({ { "value", v->time } }) });
+                    g.metrics.push_back({ "PARCONJ_RUNNABLE_SELF",
+                        fieldsValue({ { "max", v->runnableSelfMax }, { "average", v->runnableSelfAverage } }) });
                     g.metrics.push_back({ "PARCONJ_RUNNABLE_SELF_AND_DESC",
-                        fieldsValue({ { "max", v.rdMax }, { "average", v.rdAvg } }) });
-                    g.metrics.push_back(
-                        { "PARCONJ_RUNNING_SELF", fieldsValue({ { "max", v.nsMax }, { "average", v.nsAvg } }) });
+                        fieldsValue(
+                            { { "max", v->runnableSelfAndDescMax }, { "average", v->runnableSelfAndDescAverage } }) });
+                    g.metrics.push_back({ "PARCONJ_RUNNING_SELF",
+                        fieldsValue({ { "max", v->runningSelfMax }, { "average", v->runningSelfAverage } }) });
                     g.metrics.push_back({ "PARCONJ_RUNNING_SELF_AND_DESC",
-                        fieldsValue({ { "max", v.ndMax }, { "average", v.ndAvg } }) });
-                    g.metrics.push_back(
-                        { "PARCONJ_AVAIL_CPUS", fieldsValue({ { "max", v.avMax }, { "average", v.avAvg } }) });
+                        fieldsValue(
+                            { { "max", v->runningSelfAndDescMax }, { "average", v->runningSelfAndDescAverage } }) });
+                    g.metrics.push_back({ "PARCONJ_AVAIL_CPUS",
+                        fieldsValue({ { "max", v->availCpusMax }, { "average", v->availCpusAverage } }) });
                 }
                 conjunctions.groups.push_back(std::move(g));
             }

@@ -109,22 +109,22 @@ std::vector<InstanceFigure> instanceMetrics(const Metrics& metrics, EventOwner o
         if (owner.index >= m.conjunctions.size())
             break;
         const ConjunctionInstance& ci = m.conjunctions[owner.index];
-        if (!ci.complete || ci.conjuncts.empty())
+        if (ci.conjuncts.empty())
             break;
-        const auto curves = conjunctionCurves(m, metrics.cpusOverTime, metrics.trace.engines, owner.index);
-        const int64_t a = int64_t(ci.startNs), b = int64_t(ci.endNs);
-        add("PARCONJ_TIME", "value", double(ci.endNs - ci.startNs));
-        for (const char* key : kConjunctionCurveKeys) {
-            const StepFunction* f = curveOf(curves, key);
-            add(key, "max", double(f->max(a, b)));
-            add(key, "average", f->average(a, b));
+        const auto f = conjunctionFigures(m, metrics.cpusOverTime, metrics.trace.engines, owner.index);
+        if (!f)
+            break;
+        add("PARCONJ_TIME", "value", f->time);
+        const std::pair<double, double> curves[] = { { f->runnableSelfMax, f->runnableSelfAverage },
+            { f->runnableSelfAndDescMax, f->runnableSelfAndDescAverage }, { f->runningSelfMax, f->runningSelfAverage },
+            { f->runningSelfAndDescMax, f->runningSelfAndDescAverage }, { f->availCpusMax, f->availCpusAverage } };
+        static_assert(std::size(curves) == std::size(kConjunctionCurveKeys));
+        for (size_t i = 0; i < std::size(curves); ++i) {
+            add(kConjunctionCurveKeys[i], "max", curves[i].first);
+            add(kConjunctionCurveKeys[i], "average", curves[i].second);
         }
-        add("PARCONJ_CONTINUE_ON_BEFORE", "value", ci.endEngine == ci.startEngine ? 1.0 : 0.0);
-        uint32_t last = ci.conjuncts.front();
-        for (uint32_t k : ci.conjuncts)
-            if (m.conjuncts[k].endNs >= m.conjuncts[last].endNs)
-                last = k;
-        add("PARCONJ_CONTINUE_ON_LAST", "value", m.conjuncts[last].endEngine == ci.endEngine ? 1.0 : 0.0);
+        add("PARCONJ_CONTINUE_ON_BEFORE", "value", f->continueOnBefore);
+        add("PARCONJ_CONTINUE_ON_LAST", "value", f->continueOnLast);
         break;
     }
     case OwnerKind::Conjunct: {
@@ -133,15 +133,16 @@ std::vector<InstanceFigure> instanceMetrics(const Metrics& metrics, EventOwner o
         const ConjunctInstance& g = m.conjuncts[owner.index];
         if (g.conjunction == kNoIndex || !m.conjunctions[g.conjunction].complete || !g.started || !g.ended)
             break;
-        const ConjunctionInstance& ci = m.conjunctions[g.conjunction];
-        if (g.fromSpark)
-            add("CONJUNCT_TIME_AS_SPARK", "value", double(g.startNs - g.sparkCreateNs));
-        add("CONJUNCT_TIME_AS_CONTEXT", "value", double(g.endNs - g.startNs));
-        const auto split = conjunctTimeSplit(m, owner.index);
-        add("CONJUNCT_TIME_BLOCKED", "value", double(split[0]));
-        add("CONJUNCT_TIME_RUNNABLE", "value", double(split[1]));
-        add("CONJUNCT_TIME_RUNNING", "value", double(split[2]));
-        add("CONJUNCT_TIME_AFTER", "value", double(ci.endNs - g.endNs));
+        const auto f = conjunctFigures(m, owner.index);
+        if (!f)
+            break;
+        if (f->timeAsSpark)
+            add("CONJUNCT_TIME_AS_SPARK", "value", *f->timeAsSpark);
+        add("CONJUNCT_TIME_AS_CONTEXT", "value", f->timeAsContext);
+        add("CONJUNCT_TIME_BLOCKED", "value", f->timeBlocked);
+        add("CONJUNCT_TIME_RUNNABLE", "value", f->timeRunnable);
+        add("CONJUNCT_TIME_RUNNING", "value", f->timeRunning);
+        add("CONJUNCT_TIME_AFTER", "value", f->timeAfter);
         break;
     }
     case OwnerKind::Future: {

@@ -104,4 +104,32 @@ ConjunctionCurves conjunctionCurves(const ParModel& model, const StepFunction& c
 // Per-conjunct split of TIME_AS_CONTEXT: {blocked, runnable, running}; they sum to end - start.
 std::array<uint64_t, 3> conjunctTimeSplit(const ParModel& model, uint32_t conjunct);
 
+// The per-instance values of one conjunction instance that computeMetrics summarises per static id
+// (and lists with --instances): PARCONJ_TIME, the max and time-weighted average over [start, end) of
+// each PARCONJ_* curve, the CONTINUE_ON_* indicators (0 or 1), and the scheduling-order integrals of
+// the pairs split at this instance (OUT_OF_ORDER_*: value x ns). computeMetrics and the app's
+// per-instance views both use this one definition. Cost: O(changes in the instance's subtree x its
+// nesting depth); computeMetrics gets every instance's descendant figures from one shared pass.
+struct ConjunctionFigures {
+    double time = 0;
+    double runnableSelfMax = 0, runnableSelfAverage = 0;
+    double runnableSelfAndDescMax = 0, runnableSelfAndDescAverage = 0;
+    double runningSelfMax = 0, runningSelfAverage = 0;
+    double runningSelfAndDescMax = 0, runningSelfAndDescAverage = 0;
+    double availCpusMax = 0, availCpusAverage = 0;
+    double continueOnBefore = 0, continueOnLast = 0;
+    double outOfOrderNs = 0, eitherRunningNs = 0, blockingNs = 0;
+};
+// nullopt unless instance j is complete.
+std::optional<ConjunctionFigures> conjunctionFigures(
+    const ParModel& model, const StepFunction& cpus, size_t engines, uint32_t j);
+
+// The per-instance values of one conjunct that computeMetrics summarises per (static id, position).
+struct ConjunctFigures {
+    std::optional<double> timeAsSpark; // absent for position 1 (not spawned as a spark)
+    double timeAsContext = 0, timeBlocked = 0, timeRunnable = 0, timeRunning = 0, timeAfter = 0;
+};
+// nullopt unless conjunct k belongs to a complete conjunction instance.
+std::optional<ConjunctFigures> conjunctFigures(const ParModel& model, uint32_t k);
+
 } // namespace sparkscope::core

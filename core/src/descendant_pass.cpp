@@ -1,0 +1,347 @@
+// The descendant pass: RUNNABLE/RUNNING_SELF_AND_DESC, AVAIL_CPUS and OUT_OF_ORDER_* of every
+// conjunction instance, exactly (docs/metrics.md "Scheduling order" and the PARCONJ_* definitions).
+//
+// Items are conjuncts, each in its innermost-only state (a conjunct whose context runs a nested
+// conjunct is represented by that nested conjunct) plus its spark phase and unbound start (waiting).
+// An item's own changes are +1/-1 on runnable and running, and on blockedWaiting while it waits and
+// produces a future some context is suspended on (from its FUT_WAIT_SUSPENDED to the signal).
+//
+// Why bottom-up merged lists: a conjunction's curves are sums over its whole subtree. Every
+// conjunction J gets the list L_J of its subtree's changes sorted by time: the own changes of each of
+// its conjuncts, merged with the lists of the conjunctions started inside them, then the n conjuncts'
+// lists merged (each change tagged with its conjunct's position). Conjunctions are processed deepest
+// first (each depth in parallel); a child's list is freed once merged. One linear sweep over L_J and
+// the CPUS_OVER_TIME steps in [start, end) gives J's figures, keeping per conjunct i the counts
+// w_i (waiting), r_i (running), bw_i (blocked-waiting producers) and n_i (items in its subtree):
+//   out-of-order pairs      P = sum over i<j of w_i * r_j
+//   blocking pairs          B = sum over i<j of bw_i * r_j
+//   pairs where A or B runs E = sum over i<j of r_i n_j + r_j n_i - r_i r_j
+//                             = sum_i r_i (N - n_i) - ((sum_i r_i)^2 - sum_i r_i^2) / 2
+// P and B are updated per change in O(log n) with Fenwick trees over the positions (dP = dw_i *
+// sum_{j>i} r_j, then dr_j * sum_{i<j} w_i), E in O(1); so a change costs O(log n) per level, not
+// O(n). Every integral is exact int64 arithmetic, converted to double once.
+//
+// Cost: each change is merged and swept once per ancestor conjunction, O(changes x nesting depth).
+// For divide-and-conquer programs (parfib: depth 23 for 121,000 instances) depth is about log n, so
+// this is O(n log n) with the smallest constant we found (two sequential passes per level); structures
+// with O(log n) insertions (segment-tree merging, small-to-large treaps) touch ~20 nodes per change
+// per insertion and were estimated slower there. A right-recursive chain of conjunctions (depth ~ n)
+// is quadratic; see docs/performance.md "Metrics".
+#include "descendant_pass.h"
+
+#include <algorithm>
+#include <tbb/parallel_for.h>
+#include <unordered_map>
+
+namespace sparkscope::core::detail {
+
+uint64_t bindTime(const ParModel& m, const ConjunctInstance& g, uint32_t k)
+{
+    if (g.context == kNoIndex)
+        return g.endNs;
+    const auto pieces = m.topPieces(k);
+    return pieces.empty() ? g.startNs : std::max(pieces.front().startNs, g.startNs);
+}
+
+namespace {
+
+    using I = int64_t;
+    using Interval = std::pair<uint64_t, uint64_t>;
+
+    struct Change {
+        int64_t t;
+        int8_t runnable, running, blockedWaiting; // deltas of one item (conjunct)
+        uint32_t branch; // the position (0-based) of the conjunct of the conjunction being swept
+    };
+    static_assert(sizeof(Change) == 16);
+
+    // The item's own changes, sorted and coalesced per time.
+    std::vector<Change> ownChanges(
+        const ParModel& m, uint32_t k, uint64_t endLimit, const std::vector<Interval>& producing)
+    {
+        std::vector<Change> out;
+        const ConjunctInstance& g = m.conjuncts[k];
+        const uint64_t end = g.ended ? g.endNs : endLimit;
+        auto piece = [&](uint64_t from, uint64_t to, bool running, bool runnable) {
+            if (to <= from || !runnable)
+                return;
+            out.push_back({ I(from), 1, int8_t(running), 0, 0 });
+            out.push_back({ I(to), -1, int8_t(-int(running)), 0, 0 });
+            if (!running)
+                for (const auto& [a, b] : producing) {
+                    const uint64_t x = std::max(a, from), y = std::min(b, to);
+                    if (y > x) {
+                        out.push_back({ I(x), 0, 0, 1, 0 });
+                        out.push_back({ I(y), 0, 0, -1, 0 });
+                    }
+                }
+        };
+        if (g.fromSpark)
+            piece(g.sparkCreateNs, g.started ? std::min(g.startNs, end) : end, false, true);
+        if (g.started) {
+            const uint64_t bound = std::min(bindTime(m, g, k), end);
+            piece(g.startNs, bound, false, true);
+            if (g.context != kNoIndex)
+                for (const auto& p : m.topPieces(k))
+                    piece(std::max(bound, p.startNs), std::min(end, p.endNs), p.state == ContextState::Running,
+                        p.state != ContextState::Blocked);
+        }
+        std::sort(out.begin(), out.end(), [](const Change& a, const Change& b) { return a.t < b.t; });
+        size_t w = 0;
+        for (size_t i = 0; i < out.size();) {
+            Change c = out[i++];
+            while (i < out.size() && out[i].t == c.t) {
+                c.runnable = int8_t(c.runnable + out[i].runnable);
+                c.running = int8_t(c.running + out[i].running);
+                c.blockedWaiting = int8_t(c.blockedWaiting + out[i].blockedWaiting);
+                ++i;
+            }
+            if (c.runnable || c.running || c.blockedWaiting)
+                out[w++] = c;
+        }
+        out.resize(w);
+        return out;
+    }
+
+    // Prefix sums over conjunct positions.
+    class Fenwick {
+    public:
+        explicit Fenwick(size_t n)
+            : m_tree(n + 1, 0)
+        {
+        }
+        void add(size_t i, int64_t d)
+        {
+            for (++i; i < m_tree.size(); i += i & -i)
+                m_tree[i] += d;
+        }
+        int64_t prefix(size_t i) const // sum over [0, i)
+        {
+            int64_t s = 0;
+            for (; i > 0; i -= i & -i)
+                s += m_tree[i];
+            return s;
+        }
+
+    private:
+        std::vector<int64_t> m_tree;
+    };
+
+    std::vector<Change> mergeTwo(std::vector<Change>&& a, std::vector<Change>&& b)
+    {
+        if (a.empty())
+            return std::move(b);
+        if (b.empty())
+            return std::move(a);
+        std::vector<Change> out(a.size() + b.size());
+        std::merge(a.begin(), a.end(), b.begin(), b.end(), out.begin(),
+            [](const Change& x, const Change& y) { return x.t < y.t; });
+        std::vector<Change>().swap(a);
+        std::vector<Change>().swap(b);
+        return out;
+    }
+
+    // Shared state of a pass: the model, the CPUS curve and which conjuncts produce futures waited on.
+    struct Pass {
+        const ParModel& m;
+        const StepFunction& cpus;
+        size_t engines;
+        std::unordered_map<uint32_t, std::vector<Interval>> producing; // conjunct -> suspended waits on its futures
+        const std::vector<Interval> none;
+
+        Pass(const ParModel& model, const StepFunction& c, size_t e)
+            : m(model)
+            , cpus(c)
+            , engines(e)
+        {
+            for (const FutureInstance& f : m.futures)
+                if (f.signalled && f.signalConjunct != kNoIndex)
+                    for (const FutureWait& w : f.waits)
+                        if (w.suspended && w.timeNs < f.signalNs)
+                            producing[f.signalConjunct].push_back({ w.timeNs, f.signalNs });
+        }
+
+        // Conjunction j: builds its merged list from its conjuncts' own changes and its children's
+        // lists (taken from `merged` via `slot`, then freed), and sweeps it when `measure`.
+        template <class Slot>
+        void process(uint32_t j, bool measure, Slot slot, std::vector<std::vector<Change>>& merged,
+            std::vector<int64_t>& items, DescValues& v) const
+        {
+            const ConjunctionInstance& ci = m.conjunctions[j];
+            const uint64_t endLimit = ci.ended ? ci.endNs : m.endNs;
+            const size_t n = ci.conjuncts.size();
+            std::vector<std::vector<Change>> lists(n);
+            std::vector<int64_t> size(n, 1);
+            int64_t total = 0;
+            for (size_t i = 0; i < n; ++i) {
+                const uint32_t k = ci.conjuncts[i];
+                const auto p = producing.find(k);
+                std::vector<Change> acc = ownChanges(m, k, endLimit, p == producing.end() ? none : p->second);
+                for (uint32_t child : m.childConjunctions(k)) {
+                    const uint32_t s = slot(child);
+                    acc = mergeTwo(std::move(acc), std::move(merged[s]));
+                    size[i] += items[s];
+                }
+                for (Change& c : acc)
+                    c.branch = uint32_t(i);
+                total += size[i];
+                lists[i] = std::move(acc);
+            }
+            const uint32_t self = slot(j);
+            items[self] = total;
+            // Merge the n lists pairwise (O(changes log n)); ties keep any order: a sweep applies
+            // every change at one time before integrating.
+            while (lists.size() > 1) {
+                std::vector<std::vector<Change>> next;
+                for (size_t i = 0; i + 1 < lists.size(); i += 2)
+                    next.push_back(mergeTwo(std::move(lists[i]), std::move(lists[i + 1])));
+                if (lists.size() % 2)
+                    next.push_back(std::move(lists.back()));
+                lists = std::move(next);
+            }
+            std::vector<Change>& out = merged[self];
+            out = lists.empty() ? std::vector<Change>() : std::move(lists.front());
+            v.done = measure;
+            const int64_t a = I(ci.startNs), b = I(ci.ended ? ci.endNs : ci.startNs);
+            if (measure && b > a)
+                sweep(out, size, total, a, b, v);
+        }
+
+        void sweep(const std::vector<Change>& list, const std::vector<int64_t>& size, int64_t total, int64_t a,
+            int64_t b, DescValues& v) const
+        {
+            const size_t n = size.size();
+            Fenwick wf(n), rf(n), bf(n);
+            std::vector<int64_t> r(n, 0);
+            int64_t rd = 0, nd = 0, pairs = 0, blockPairs = 0, s1 = 0, sq = 0;
+            const auto& cpuSteps = cpus.steps();
+            auto cpuIt = std::upper_bound(cpuSteps.begin(), cpuSteps.end(), a,
+                [](int64_t t, const StepFunction::Step& s) { return t < s.timeNs; });
+            int64_t cpuValue = cpus.valueAt(a);
+            const int64_t engines64 = int64_t(engines);
+            int64_t rdInt = 0, ndInt = 0, avInt = 0, oooInt = 0, blockInt = 0, eitherInt = 0;
+            int64_t rdMax = 0, ndMax = 0, avMax = INT64_MIN;
+            int64_t t = a;
+            auto integrate = [&](int64_t until) {
+                until = std::min(until, b);
+                if (until <= t)
+                    return;
+                const int64_t dt = until - t;
+                const int64_t av = engines64 - cpuValue + nd;
+                const int64_t either = s1 - (nd * nd - sq) / 2;
+                rdInt += rd * dt, ndInt += nd * dt, avInt += av * dt;
+                oooInt += pairs * dt, blockInt += blockPairs * dt, eitherInt += either * dt;
+                rdMax = std::max(rdMax, rd), ndMax = std::max(ndMax, nd), avMax = std::max(avMax, av);
+                t = until;
+            };
+            size_t idx = 0;
+            while (true) {
+                int64_t next = INT64_MAX;
+                if (idx < list.size())
+                    next = list[idx].t;
+                if (cpuIt != cpuSteps.end() && cpuIt->timeNs < b)
+                    next = std::min(next, cpuIt->timeNs);
+                if (next == INT64_MAX || next >= b)
+                    break;
+                integrate(next);
+                for (; idx < list.size() && list[idx].t == next; ++idx) {
+                    const Change& c = list[idx];
+                    const size_t i = c.branch;
+                    const int64_t dw = int64_t(c.runnable) - c.running;
+                    if (dw != 0 || c.blockedWaiting != 0) {
+                        const int64_t runningAfter = nd - rf.prefix(i + 1); // sum over j > i of r_j
+                        if (dw != 0) {
+                            pairs += dw * runningAfter;
+                            wf.add(i, dw);
+                        }
+                        if (c.blockedWaiting != 0) {
+                            blockPairs += c.blockedWaiting * runningAfter;
+                            bf.add(i, c.blockedWaiting);
+                        }
+                    }
+                    if (c.running != 0) {
+                        const int64_t dr = c.running;
+                        pairs += dr * wf.prefix(i);
+                        blockPairs += dr * bf.prefix(i);
+                        s1 += dr * (total - size[i]);
+                        sq += (r[i] + dr) * (r[i] + dr) - r[i] * r[i];
+                        r[i] += dr;
+                        nd += dr;
+                        rf.add(i, dr);
+                    }
+                    rd += c.runnable;
+                }
+                while (cpuIt != cpuSteps.end() && cpuIt->timeNs == next) {
+                    cpuValue = cpuIt->value;
+                    ++cpuIt;
+                }
+            }
+            integrate(b);
+            const double span = double(b - a);
+            v.rdAvg = double(rdInt) / span, v.ndAvg = double(ndInt) / span, v.avAvg = double(avInt) / span;
+            v.rdMax = double(rdMax), v.ndMax = double(ndMax), v.avMax = double(avMax);
+            v.outOfOrder = double(oooInt), v.blocking = double(blockInt), v.eitherRunning = double(eitherInt);
+        }
+    };
+
+} // namespace
+
+std::vector<DescValues> descendantPass(
+    const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs)
+{
+    const size_t nConj = m.conjunctions.size();
+    std::vector<DescValues> values(nConj);
+    const Pass pass(m, cpus, engines);
+    std::vector<std::vector<Change>> merged(nConj);
+    std::vector<int64_t> items(nConj, 0);
+    uint32_t maxDepth = 0;
+    for (const auto& ci : m.conjunctions)
+        maxDepth = std::max(maxDepth, ci.depth);
+    std::vector<std::vector<uint32_t>> byDepth(nConj == 0 ? 0 : maxDepth + 1);
+    for (uint32_t j = 0; j < nConj; ++j)
+        byDepth[m.conjunctions[j].depth].push_back(j);
+    auto identity = [](uint32_t j) { return j; };
+    for (size_t d = byDepth.size(); d-- > 0;)
+        tbb::parallel_for(size_t(0), byDepth[d].size(), [&](size_t idx) {
+            const uint32_t j = byDepth[d][idx];
+            const ConjunctionInstance& ci = m.conjunctions[j];
+            const bool measure = ci.complete && ci.startNs >= fromNs && ci.startNs < toNs;
+            pass.process(j, measure, identity, merged, items, values[j]);
+        });
+    return values;
+}
+
+DescValues descendantValues(const ParModel& m, const StepFunction& cpus, size_t engines, uint32_t j)
+{
+    DescValues out;
+    if (j >= m.conjunctions.size())
+        return out;
+    // The subtree's conjunctions, each mapped to a local slot; processed deepest first.
+    std::vector<uint32_t> subtree { j };
+    for (size_t i = 0; i < subtree.size(); ++i)
+        for (uint32_t k : m.conjunctions[subtree[i]].conjuncts)
+            for (uint32_t child : m.childConjunctions(k))
+                subtree.push_back(child);
+    std::unordered_map<uint32_t, uint32_t> local;
+    local.reserve(subtree.size());
+    for (uint32_t i = 0; i < subtree.size(); ++i)
+        local.emplace(subtree[i], i);
+    std::vector<uint32_t> order(subtree.size());
+    for (uint32_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+        [&](uint32_t x, uint32_t y) { return m.conjunctions[subtree[x]].depth > m.conjunctions[subtree[y]].depth; });
+    const Pass pass(m, cpus, engines);
+    std::vector<std::vector<Change>> merged(subtree.size());
+    std::vector<int64_t> items(subtree.size(), 0);
+    auto slot = [&](uint32_t x) { return local.at(x); };
+    DescValues scratch;
+    for (uint32_t i : order) {
+        const uint32_t x = subtree[i];
+        const bool self = x == j;
+        pass.process(x, self && m.conjunctions[x].complete, slot, merged, items, self ? out : scratch);
+    }
+    return out;
+}
+
+} // namespace sparkscope::core::detail
