@@ -75,6 +75,7 @@ EventsPanel::EventsPanel(ZoomState* zoom, QWidget* parent)
 
 void EventsPanel::setData(std::shared_ptr<const TraceData> data)
 {
+    cancelSearch();
     m_data = std::move(data);
     m_built = false;
     ++m_generation;
@@ -133,6 +134,7 @@ void EventsPanel::buildIfNeeded()
 
 void EventsPanel::applyFilter()
 {
+    cancelSearch(); // its rows are about to be replaced
     std::set<uint16_t> types, engines;
     if (int t = m_type->currentData().toInt(); t >= 0)
         types.insert(uint16_t(t));
@@ -143,16 +145,52 @@ void EventsPanel::applyFilter()
     syncToWindow();
 }
 
+void EventsPanel::cancelSearch()
+{
+    ++m_searchGeneration;
+    if (m_searchCancel)
+        m_searchCancel->store(true);
+    m_searchCancel.reset();
+    m_searching = false;
+}
+
 void EventsPanel::findNext(bool forward)
 {
-    const int from = m_view->currentIndex().isValid() ? m_view->currentIndex().row() : -1;
-    const int row = m_model->find(m_search->text(), from < 0 ? (forward ? -1 : 0) : from, forward);
-    if (row < 0) {
-        m_info->setText(tr("not found"));
+    cancelSearch();
+    const QString text = m_search->text();
+    if (text.isEmpty() || m_model->rowCount() == 0)
         return;
-    }
-    m_view->setCurrentIndex(m_model->index(row, 0));
-    m_view->scrollTo(m_model->index(row, 0), QAbstractItemView::PositionAtCenter);
+    const int current = m_view->currentIndex().isValid() ? m_view->currentIndex().row() : -1;
+    const int from = current < 0 ? (forward ? -1 : 0) : current;
+    const quint64 generation = m_searchGeneration;
+    const EventRows snapshot = m_model->searchSnapshot();
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    m_searchCancel = cancel;
+    m_searching = true;
+    m_info->setText(tr("searching…"));
+    auto* watcher = new QFutureWatcher<int>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, snapshot] {
+        watcher->deleteLater();
+        if (generation != m_searchGeneration)
+            return; // a newer search (or a cancel) came since
+        m_searching = false;
+        m_searchCancel.reset();
+        if (snapshot.rows != m_model->searchSnapshot().rows) {
+            m_info->setText(tr("search dropped: the list changed"));
+            return; // its row numbers belong to rows the model no longer shows
+        }
+        const int row = watcher->result();
+        if (row < 0) {
+            m_info->setText(tr("not found"));
+        } else {
+            m_info->setText(tr("%1 events").arg(m_model->rowCount()));
+            m_view->setCurrentIndex(m_model->index(row, 0));
+            m_view->scrollTo(m_model->index(row, 0), QAbstractItemView::PositionAtCenter);
+        }
+        Q_EMIT searchFinished(row < 0 ? -1 : row);
+    });
+    watcher->setFuture(QtConcurrent::run(
+        [snapshot, text, from, forward, cancel] { return findEventRow(snapshot, text, from, forward, cancel.get()); }));
 }
 
 void EventsPanel::syncToWindow()

@@ -3,10 +3,14 @@
 // next match, Shift+Enter the previous), a type filter and an engine filter. Selecting an event
 // centres the timeline on it; zooming or panning the timeline scrolls the list to the window's
 // first event. The time-order index is built in the background the first time the panel is shown.
+// A search runs in the background too (QtConcurrent over a snapshot of the rows, cancelled when a
+// newer search starts, the filter changes or a trace is loaded: the newest wins), so the window
+// stays responsive while it scans 10 million events.
 #include "ui/loading/trace_data.h"
 
 #include <QWidget>
 
+#include <atomic>
 #include <memory>
 
 class QComboBox;
@@ -25,6 +29,17 @@ public:
     EventsPanel(ZoomState* zoom, QWidget* parent = nullptr);
     void setData(std::shared_ptr<const TraceData> data);
     EventsModel* model() const { return m_model; }
+    QLineEdit* searchField() const { return m_search; }
+    QTableView* view() const { return m_view; }
+    bool isSearching() const { return m_searching; }
+
+public Q_SLOTS:
+    // Starts a background search for the search field's text from the current row; returns at once.
+    void findNext(bool forward = true);
+
+Q_SIGNALS:
+    // A search finished and was applied: the row it selected, or -1 when nothing matched.
+    void searchFinished(int row);
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -32,7 +47,7 @@ protected:
 private:
     void buildIfNeeded();
     void applyFilter();
-    void findNext(bool forward);
+    void cancelSearch();
     void syncToWindow();
 
     ZoomState* m_zoom;
@@ -46,6 +61,9 @@ private:
     bool m_built = false;
     bool m_selecting = false;
     quint64 m_generation = 0;
+    quint64 m_searchGeneration = 0;
+    std::shared_ptr<std::atomic<bool>> m_searchCancel;
+    bool m_searching = false;
 };
 
 } // namespace sparkscope::ui

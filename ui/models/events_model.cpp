@@ -34,8 +34,8 @@ void EventsModel::setTrace(std::shared_ptr<const TraceData> data, std::vector<Ev
 {
     beginResetModel();
     m_data = std::move(data);
-    m_all = std::move(order);
-    m_filtered.clear();
+    m_all = std::make_shared<const std::vector<EventRef>>(std::move(order));
+    m_filtered = m_all;
     m_isFiltered = false;
     endResetModel();
 }
@@ -44,14 +44,15 @@ void EventsModel::setFilter(std::set<uint16_t> types, std::set<uint16_t> engines
 {
     beginResetModel();
     m_isFiltered = !types.empty() || !engines.empty();
-    m_filtered.clear();
+    auto filtered = std::make_shared<std::vector<EventRef>>();
     if (m_isFiltered && m_data) {
-        for (EventRef r : m_all) {
+        for (EventRef r : *m_all) {
             const core::Event& e = event(r);
             if ((types.empty() || types.count(e.type)) && (engines.empty() || engines.count(e.engine)))
-                m_filtered.push_back(r);
+                filtered->push_back(r);
         }
     }
+    m_filtered = std::move(filtered);
     endResetModel();
 }
 
@@ -63,15 +64,17 @@ const core::Event& EventsModel::event(EventRef ref) const
 
 const core::Event* EventsModel::eventAt(int row) const
 {
-    const auto& rows = m_isFiltered ? m_filtered : m_all;
-    if (!m_data || row < 0 || size_t(row) >= rows.size())
+    const auto& rows = this->rows();
+    if (!m_data || !rows || row < 0 || size_t(row) >= rows->size())
         return nullptr;
-    return &event(rows[size_t(row)]);
+    return &event((*rows)[size_t(row)]);
 }
 
 int EventsModel::rowAtTime(int64_t timeNs) const
 {
-    const auto& rows = m_isFiltered ? m_filtered : m_all;
+    if (!rows())
+        return 0;
+    const auto& rows = *this->rows();
     auto it = std::lower_bound(
         rows.begin(), rows.end(), timeNs, [this](EventRef r, int64_t t) { return int64_t(event(r).timeNs) < t; });
     return int(it - rows.begin());
@@ -79,7 +82,17 @@ int EventsModel::rowAtTime(int64_t timeNs) const
 
 int EventsModel::find(const QString& text, int from, bool forward) const
 {
-    const int n = rowCount();
+    return findEventRow(searchSnapshot(), text, from, forward);
+}
+
+int findEventRow(
+    const EventRows& snapshot, const QString& text, int from, bool forward, const std::atomic<bool>* cancel)
+{
+    if (!snapshot.data || !snapshot.rows)
+        return -1;
+    const std::vector<EventRef>& rows = *snapshot.rows;
+    const core::Trace& trace = *snapshot.data->trace;
+    const int n = int(std::min<size_t>(rows.size(), size_t(INT32_MAX)));
     if (n == 0 || text.isEmpty())
         return -1;
     // A tight loop without QString conversions: the type name and the fields are formatted into
@@ -91,14 +104,18 @@ int EventsModel::find(const QString& text, int from, bool forward) const
             return lower(a) == b;
         }) != hay.end();
     };
+    constexpr int kCancelCheckEvery = 4096;
     std::string buffer;
     for (int k = 1; k <= n; ++k) {
-        const int row = ((forward ? from + k : from - k) % n + n) % n;
-        const core::Event* e = eventAt(row);
-        if (contains(core::eventTypeName(e->type)))
+        if (cancel && k % kCancelCheckEvery == 0 && cancel->load(std::memory_order_relaxed))
+            return kSearchCancelled;
+        const int row = int(((int64_t(from) + (forward ? k : -k)) % n + n) % n);
+        const EventRef ref = rows[size_t(row)];
+        const core::Event& e = ref.slot() == 0 ? trace.global[ref.index()] : trace.engines[ref.slot() - 1][ref.index()];
+        if (contains(core::eventTypeName(e.type)))
             return row;
         buffer.clear();
-        core::appendFields(buffer, e->type, m_data->trace->payload(*e));
+        core::appendFields(buffer, e.type, trace.payload(e));
         if (contains(buffer))
             return row;
     }
@@ -126,7 +143,7 @@ int EventsModel::rowCount(const QModelIndex& parent) const
 {
     if (parent.isValid())
         return 0;
-    return int(std::min<size_t>((m_isFiltered ? m_filtered : m_all).size(), size_t(INT32_MAX)));
+    return rows() ? int(std::min<size_t>(rows()->size(), size_t(INT32_MAX))) : 0;
 }
 
 int EventsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
