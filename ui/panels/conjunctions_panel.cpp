@@ -14,6 +14,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -49,7 +50,7 @@ ConjunctionsPanel::ConjunctionsPanel(QWidget* parent)
     m_note->hide();
     layout->addWidget(m_note);
 
-    auto* split = new QSplitter(Qt::Vertical, this);
+    auto* split = m_split = new QSplitter(Qt::Vertical, this);
     m_table = new QTableView(split);
     m_table->setObjectName(QStringLiteral("conjunctionTable"));
     m_table->setModel(m_proxy);
@@ -126,12 +127,16 @@ void ConjunctionsPanel::setMetrics(std::shared_ptr<const core::Metrics> metrics,
     m_instanceIds.clear();
     m_instances->clear();
     m_detail->clear();
+    m_split->setVisible(conjunctionEvents || !m_metrics);
     if (!m_metrics) {
         m_note->setText(tr("Computing metrics…"));
         m_note->show();
     } else if (!conjunctionEvents) {
-        m_note->setText(tr("This is a GHC eventlog: a GHC program has no parallel conjunctions, conjuncts or futures, "
-                           "so this list is empty. See the Summary and Engines panels for what applies."));
+        m_note->setText(tr("<b>No parallel conjunctions: this is a GHC eventlog.</b><br>A GHC program has no "
+                           "parallel conjunctions, conjuncts or futures, so there is nothing to list here and no "
+                           "conjunction, conjunct or future metrics. The Summary panel shows ThreadScope's figures "
+                           "(run time, mutator and GC time, productivity, the GC table per generation, sparks per "
+                           "capability) and the Engines panel each capability's state times."));
         m_note->show();
     } else if (m_model->rowCount() == 0) {
         m_note->setText(tr("No parallel conjunction ran in this trace."));
@@ -190,6 +195,28 @@ void ConjunctionsPanel::showMetricSummary()
         return;
     }
     m_detail->showSummary(*m_metrics, QStringLiteral("conjunctions"), m_static, m_metric->currentText());
+}
+
+QString ConjunctionsPanel::note() const { return m_note->isHidden() ? QString() : m_note->text(); }
+
+bool ConjunctionsPanel::listShown() const { return !m_split->isHidden(); }
+
+void ConjunctionsPanel::showChoice(core::EventOwner owner, const QString& key)
+{
+    if (!m_metrics)
+        return;
+    if (owner.kind == core::OwnerKind::Conjunction) {
+        const auto group = core::summaryGroupOf(m_metrics->model, owner).second;
+        if (selectStaticId(QString::fromStdString(group))) {
+            const QSignalBlocker metricBlocker(m_metric);
+            if (const int k = m_metric->findText(key); k >= 0)
+                m_metric->setCurrentIndex(k);
+            const auto it = std::find(m_instanceIds.begin(), m_instanceIds.end(), owner.index);
+            const QSignalBlocker instanceBlocker(m_instances); // the timeline is already there
+            m_instances->setCurrentRow(it == m_instanceIds.end() ? -1 : int(it - m_instanceIds.begin()));
+        }
+    }
+    m_detail->showMetric(*m_metrics, owner, key);
 }
 
 int ConjunctionsPanel::currentInstance() const { return m_instances->currentRow(); }

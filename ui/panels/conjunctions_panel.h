@@ -4,8 +4,11 @@
 // summarised over its instances (metric combo + MetricDetailPanel), lists its instances, steps the
 // timeline to each (previous / next) and asks for all of them to be highlighted; below, the
 // granularity profile of the chosen static id or of the whole program (GranularityChart).
-// GUI thread only.
+// Its MetricDetailPanel is also where a metric chosen in a timeline hover menu is shown
+// (showChoice), so the app has one place for metric values. For a GHC eventlog (no conjunction
+// events) the list, detail and chart are hidden and a note says why. GUI thread only.
 #include "sparkscope/core/metrics.h"
+#include "sparkscope/core/metrics_query.h"
 #include "ui/timeline/time_axis.h"
 
 #include <QWidget>
@@ -20,6 +23,7 @@ class QLineEdit;
 class QListWidget;
 class QPushButton;
 class QSortFilterProxyModel;
+class QSplitter;
 class QTableView;
 
 namespace sparkscope::ui {
@@ -50,6 +54,14 @@ public:
 
     // Selects the static id (by name) in the table; false when it is not listed (or filtered out).
     bool selectStaticId(const QString& name);
+    // Shows `key` of `owner` (a hover-menu choice) in the detail: its value for that instance and the
+    // summary over its static id / position / variable. For a conjunction, the list also moves to
+    // its static id, metric and instance (without moving the timeline).
+    void showChoice(core::EventOwner owner, const QString& key);
+    // The note above the list ("" when hidden): computing, GHC eventlog, or nothing ran.
+    QString note() const;
+    // False when the list, detail and chart are hidden (GHC eventlogs).
+    bool listShown() const;
     void showNext();
     void showPrevious();
 
@@ -71,6 +83,7 @@ private:
     QLineEdit* m_filter;
     QTableView* m_table;
     QLabel* m_note;
+    QSplitter* m_split;
     QComboBox* m_metric;
     MetricDetailPanel* m_detail;
     QListWidget* m_instances;

@@ -31,7 +31,6 @@ MetricsPanels::MetricsPanels(MainWindow* window)
     m_conjunctions = new ConjunctionsPanel(window);
     m_summary = new SummaryPanel(window);
     m_engines = new EnginesPanel(window);
-    m_detail = new MetricDetailPanel(window);
     auto dock = [&](QWidget* widget, const QString& title, const char* name, Qt::DockWidgetArea area) {
         auto* d = new QDockWidget(title, window);
         d->setObjectName(QString::fromLatin1(name));
@@ -40,16 +39,12 @@ MetricsPanels::MetricsPanels(MainWindow* window)
         return d;
     };
     m_conjunctionsDock = dock(m_conjunctions, tr("Conjunctions"), "conjunctionsDock", Qt::RightDockWidgetArea);
-    m_detailDock = dock(m_detail, tr("Metric"), "metricDetailDock", Qt::RightDockWidgetArea);
-    // The chosen metric sits under the tabs, so the list and the value are seen together.
-    window->splitDockWidget(m_conjunctionsDock, m_detailDock, Qt::Vertical);
     m_summaryDock = dock(m_summary, tr("Summary"), "summaryDock", Qt::RightDockWidgetArea);
     m_enginesDock = dock(m_engines, tr("Engines"), "enginesDock", Qt::RightDockWidgetArea);
     window->tabifyDockWidget(m_conjunctionsDock, m_summaryDock);
     window->tabifyDockWidget(m_summaryDock, m_enginesDock);
     m_conjunctionsDock->raise();
     window->resizeDocks({ m_conjunctionsDock }, { 520 }, Qt::Horizontal);
-    window->resizeDocks({ m_conjunctionsDock, m_detailDock }, { 640, 220 }, Qt::Vertical);
 
     // Menus: File > Export Metrics… (before the separator above Quit) and the docks under View.
     const auto menus = window->menuBar()->findChildren<QMenu*>(QString(), Qt::FindDirectChildrenOnly);
@@ -69,7 +64,7 @@ MetricsPanels::MetricsPanels(MainWindow* window)
             menu->insertAction(before, action);
         } else if (title == tr("View")) {
             menu->addSeparator();
-            for (QDockWidget* d : { m_conjunctionsDock, m_summaryDock, m_enginesDock, m_detailDock })
+            for (QDockWidget* d : { m_conjunctionsDock, m_summaryDock, m_enginesDock })
                 menu->addAction(d->toggleViewAction());
         }
     }
@@ -106,10 +101,9 @@ MetricsPanels::MetricsPanels(MainWindow* window)
         m_hover->setPinned(full ? highlightConjunctions(full->metrics.model, instances) : HighlightSet {});
     });
     connect(m_hover, &HoverController::metricChosen, this, [this](const MetricChoice& choice) {
-        if (const auto full = m_session->full())
-            m_detail->showMetric(full->metrics, choice.owner, choice.key);
-        m_detailDock->show();
-        m_detailDock->raise();
+        m_conjunctions->showChoice(choice.owner, choice.key);
+        m_conjunctionsDock->show();
+        m_conjunctionsDock->raise();
     });
     connect(m_hover, &HoverController::hoveredChanged, this, [this](const QString& what) {
         if (what.isEmpty())
@@ -125,7 +119,6 @@ void MetricsPanels::onTraceShown()
     m_conjunctions->setMetrics(nullptr, true);
     m_summary->setMetrics(nullptr, true);
     m_engines->setMetrics(nullptr);
-    m_detail->clear();
     m_session->setTrace(data ? data->trace : nullptr);
 }
 
@@ -140,6 +133,8 @@ void MetricsPanels::exportMetrics()
     else if (!result.isEmpty())
         m_window->statusBar()->showMessage(result, 5000);
 }
+
+MetricDetailPanel* MetricsPanels::detail() const { return m_conjunctions->detail(); }
 
 MetricsPanels* installMetricsPanels(MainWindow* window) { return new MetricsPanels(window); }
 

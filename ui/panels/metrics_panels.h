@@ -1,10 +1,12 @@
 #pragma once
 // MetricsPanels: puts the metrics into the main window — one call, installMetricsPanels(window),
 // from MainWindow's constructor. It owns the MetricsSession (background computation), adds the
-// docks (Conjunctions with the granularity chart, Summary, Engines, Metric detail), the hover
-// controller on the timeline, and File > Export Metrics…, and wires them: a shown trace starts the
-// computation; a selection or a call-sequence count recomputes the view metrics; list navigation
-// moves the timeline; hover-menu choices fill the detail panel. GUI thread only.
+// docks (Conjunctions with the metric detail and the granularity chart, Summary, Engines), the
+// hover controller on the timeline, and File > Export Metrics…, and wires them: a shown trace starts
+// the computation; a selection or a call-sequence count recomputes the view metrics; list navigation
+// moves the timeline; hover-menu choices fill the Conjunctions dock's metric detail — the one place
+// where a chosen metric's value is shown, whether it was chosen on the timeline or in the list.
+// GUI thread only.
 #include <QObject>
 
 #include <memory>
@@ -31,10 +33,11 @@ public:
     ConjunctionsPanel* conjunctions() const { return m_conjunctions; }
     SummaryPanel* summary() const { return m_summary; }
     EnginesPanel* engines() const { return m_engines; }
-    MetricDetailPanel* detail() const { return m_detail; }
+    // The metric detail inside the Conjunctions dock (hover-menu choices and list choices).
+    MetricDetailPanel* detail() const;
     QDockWidget* conjunctionsDock() const { return m_conjunctionsDock; }
     QDockWidget* summaryDock() const { return m_summaryDock; }
-    QDockWidget* detailDock() const { return m_detailDock; }
+    QDockWidget* enginesDock() const { return m_enginesDock; }
 
     void exportMetrics();
 
@@ -47,11 +50,9 @@ private:
     ConjunctionsPanel* m_conjunctions;
     SummaryPanel* m_summary;
     EnginesPanel* m_engines;
-    MetricDetailPanel* m_detail;
     QDockWidget* m_conjunctionsDock;
     QDockWidget* m_summaryDock;
     QDockWidget* m_enginesDock;
-    QDockWidget* m_detailDock;
 };
 
 // Creates the panels as a child of `window` (found again with window->findChild<MetricsPanels*>()).

@@ -129,11 +129,19 @@ void SummaryPanel::setMetrics(std::shared_ptr<const core::Metrics> metrics, bool
             formatDuration(int64_t(field(mvg, "mutator_ns"))), formatDuration(int64_t(field(mvg, "gc_ns")))));
     setFigure(QStringLiteral("Productivity"), QStringLiteral("%1%").arg(100.0 * field(mvg, "productivity"), 0, 'f', 1));
     const auto* sparks = find("SPARK_COUNTS");
+    // GHC's sparks are converted (run), fizzled, GC'd, dud or overflowed, as ThreadScope counts them.
     setFigure(QStringLiteral("Sparks"),
-        tr("%1 created, %2 run locally, %3 stolen")
-            .arg(qint64(field(sparks, "created")))
-            .arg(qint64(field(sparks, "run_local")))
-            .arg(qint64(field(sparks, "stolen"))));
+        conjunctionEvents ? tr("%1 created, %2 run locally, %3 stolen")
+                                .arg(qint64(field(sparks, "created")))
+                                .arg(qint64(field(sparks, "run_local")))
+                                .arg(qint64(field(sparks, "stolen")))
+                          : tr("%1 created, %2 converted, %3 fizzled, %4 GC'd, %5 dud, %6 overflowed")
+                                .arg(qint64(field(sparks, "created")))
+                                .arg(qint64(field(sparks, "converted")))
+                                .arg(qint64(field(sparks, "fizzled")))
+                                .arg(qint64(field(sparks, "gcd")))
+                                .arg(qint64(field(sparks, "dud")))
+                                .arg(qint64(field(sparks, "overflowed"))));
     const auto* contexts = find("CONTEXT_COUNTS");
     setFigure(QStringLiteral("Contexts"),
         tr("%1 created, %2 reused, %3 released")
@@ -149,19 +157,57 @@ void SummaryPanel::setMetrics(std::shared_ptr<const core::Metrics> metrics, bool
     else
         setFigure(QStringLiteral("NANOSECS_PER_CALL"), tr("absent: enter the call-sequence count below"));
     if (!conjunctionEvents) {
-        m_note->setText(tr("GHC eventlog: shown are the ThreadScope summary (run, mutator and GC time, "
-                           "productivity, heap), the GC table per generation and per-capability spark counts "
-                           "(Engines panel). A GHC program has no parallel conjunctions or futures, so those "
-                           "metrics do not apply."));
+        m_note->setText(tr("GHC eventlog: shown are ThreadScope's figures — run, mutator and GC time, "
+                           "productivity, heap, the GC table per generation and the sparks per capability. A GHC "
+                           "program has no parallel conjunctions or futures, so those metrics do not apply."));
         m_note->show();
     } else
         m_note->hide();
+    // The program section: "all" first, then the GC table (one group per generation). For a GHC
+    // eventlog the conjunction-only metrics (incomplete instances, granularity) are left out.
+    const auto applies = [&](const std::string& key) {
+        return conjunctionEvents || (key != "INCOMPLETE_INSTANCES" && key != "CONJUNCT_GRANULARITY");
+    };
     if (const core::MetricSection* s = m.section("program"))
         for (const core::MetricGroup& g : s->groups) {
-            auto* top = new QTreeWidgetItem(m_tree, { g.id == "all" ? tr("program") : QString::fromStdString(g.id) });
-            addMetricItems(m_tree, top, g);
+            core::MetricGroup shown { g.id, {} };
+            for (const auto& metric : g.metrics)
+                if (applies(metric.first))
+                    shown.metrics.push_back(metric);
+            const bool generation = g.id.rfind("gen", 0) == 0;
+            auto* top = new QTreeWidgetItem(m_tree,
+                { g.id == "all"      ? tr("program")
+                        : generation ? tr("GC table: generation %1").arg(QString::fromStdString(g.id.substr(3)))
+                                     : QString::fromStdString(g.id) });
+            addMetricItems(m_tree, top, shown);
             top->setExpanded(true);
         }
+    // Sparks per engine (per capability in a GHC eventlog), as ThreadScope's spark table.
+    if (const core::MetricSection* s = m.section("engines"); s && !s->groups.empty()) {
+        auto* top = new QTreeWidgetItem(
+            m_tree, { conjunctionEvents ? tr("sparks per engine") : tr("sparks per capability") });
+        for (const core::MetricGroup& g : s->groups) {
+            if (g.id == "all")
+                continue; // the program's line above
+            const core::MetricValue* v = nullptr;
+            for (const auto& [key, value] : g.metrics)
+                if (key == "SPARK_COUNTS")
+                    v = &value;
+            if (!v)
+                continue;
+            new QTreeWidgetItem(top,
+                { (conjunctionEvents ? tr("engine %1") : tr("capability %1")).arg(QString::fromStdString(g.id)),
+                    tr("%1 created, %2 converted, %3 fizzled, %4 stolen, %5 GC'd, %6 dud, %7 overflowed")
+                        .arg(qint64(field(v, "created")))
+                        .arg(qint64(field(v, "converted")))
+                        .arg(qint64(field(v, "fizzled")))
+                        .arg(qint64(field(v, "stolen")))
+                        .arg(qint64(field(v, "gcd")))
+                        .arg(qint64(field(v, "dud")))
+                        .arg(qint64(field(v, "overflowed"))) });
+        }
+        top->setExpanded(true);
+    }
 }
 
 } // namespace sparkscope::ui
