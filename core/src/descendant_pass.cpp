@@ -55,11 +55,11 @@ namespace {
     };
     static_assert(sizeof(Change) == 16);
 
-    // The item's own changes, sorted and coalesced per time.
-    std::vector<Change> ownChanges(
-        const ParModel& m, uint32_t k, uint64_t endLimit, const std::vector<Interval>& producing)
+    // The item's own changes, sorted and coalesced per time, into `out` (cleared first).
+    void ownChanges(const ParModel& m, uint32_t k, uint64_t endLimit, const std::vector<Interval>& producing,
+        std::vector<Change>& out)
     {
-        std::vector<Change> out;
+        out.clear();
         const ConjunctInstance& g = m.conjuncts[k];
         const uint64_t end = g.ended ? g.endNs : endLimit;
         auto piece = [&](uint64_t from, uint64_t to, bool running, bool runnable) {
@@ -100,19 +100,19 @@ namespace {
                 out[w++] = c;
         }
         out.resize(w);
-        return out;
     }
 
-    // Prefix sums over conjunct positions.
+    // Prefix sums over conjunct positions, on caller-provided storage (n + 1 zeros).
     class Fenwick {
     public:
-        explicit Fenwick(size_t n)
-            : m_tree(n + 1, 0)
+        explicit Fenwick(int64_t* tree, size_t n)
+            : m_tree(tree)
+            , m_size(n + 1)
         {
         }
         void add(size_t i, int64_t d)
         {
-            for (++i; i < m_tree.size(); i += i & -i)
+            for (++i; i < m_size; i += i & -i)
                 m_tree[i] += d;
         }
         int64_t prefix(size_t i) const // sum over [0, i)
@@ -124,22 +124,9 @@ namespace {
         }
 
     private:
-        std::vector<int64_t> m_tree;
+        int64_t* m_tree;
+        size_t m_size;
     };
-
-    std::vector<Change> mergeTwo(std::vector<Change>&& a, std::vector<Change>&& b)
-    {
-        if (a.empty())
-            return std::move(b);
-        if (b.empty())
-            return std::move(a);
-        std::vector<Change> out(a.size() + b.size());
-        std::merge(a.begin(), a.end(), b.begin(), b.end(), out.begin(),
-            [](const Change& x, const Change& y) { return x.t < y.t; });
-        std::vector<Change>().swap(a);
-        std::vector<Change>().swap(b);
-        return out;
-    }
 
     // Shared state of a pass: the model, the CPUS curve and which conjuncts produce futures waited on.
     struct Pass {
@@ -163,56 +150,108 @@ namespace {
 
         // Conjunction j: builds its merged list from its conjuncts' own changes and its children's
         // lists (taken from `merged` via `slot`, then freed), and sweeps it when `measure`.
+        // Conjunction j: merges its conjuncts' own changes and its children's lists (taken from
+        // `merged` via `slot`, then freed) into its own list in one k-way merge that tags each change
+        // with its conjunct's position, and sweeps it when `measure`.
         template <class Slot>
         void process(uint32_t j, bool measure, Slot slot, std::vector<std::vector<Change>>& merged,
             std::vector<int64_t>& items, DescValues& v) const
         {
+            struct Source {
+                const Change* p;
+                const Change* end;
+                uint32_t branch;
+            };
+            struct Scratch {
+                std::vector<std::vector<Change>> own;
+                std::vector<Source> sources;
+                std::vector<int64_t> size;
+                std::vector<uint32_t> children;
+            };
+            thread_local Scratch s;
             const ConjunctionInstance& ci = m.conjunctions[j];
             const uint64_t endLimit = ci.ended ? ci.endNs : m.endNs;
             const size_t n = ci.conjuncts.size();
-            std::vector<std::vector<Change>> lists(n);
-            std::vector<int64_t> size(n, 1);
+            if (s.own.size() < n)
+                s.own.resize(n);
+            s.sources.clear();
+            s.children.clear();
+            s.size.assign(n, 1);
             int64_t total = 0;
+            size_t count = 0;
             for (size_t i = 0; i < n; ++i) {
                 const uint32_t k = ci.conjuncts[i];
                 const auto p = producing.find(k);
-                std::vector<Change> acc = ownChanges(m, k, endLimit, p == producing.end() ? none : p->second);
+                ownChanges(m, k, endLimit, p == producing.end() ? none : p->second, s.own[i]);
+                if (!s.own[i].empty())
+                    s.sources.push_back({ s.own[i].data(), s.own[i].data() + s.own[i].size(), uint32_t(i) });
+                count += s.own[i].size();
                 for (uint32_t child : m.childConjunctions(k)) {
-                    const uint32_t s = slot(child);
-                    acc = mergeTwo(std::move(acc), std::move(merged[s]));
-                    size[i] += items[s];
+                    const uint32_t c = slot(child);
+                    s.children.push_back(c);
+                    s.size[i] += items[c];
+                    const auto& list = merged[c];
+                    if (!list.empty())
+                        s.sources.push_back({ list.data(), list.data() + list.size(), uint32_t(i) });
+                    count += list.size();
                 }
-                for (Change& c : acc)
-                    c.branch = uint32_t(i);
-                total += size[i];
-                lists[i] = std::move(acc);
+                total += s.size[i];
             }
             const uint32_t self = slot(j);
             items[self] = total;
-            // Merge the n lists pairwise (O(changes log n)); ties keep any order: a sweep applies
-            // every change at one time before integrating.
-            while (lists.size() > 1) {
-                std::vector<std::vector<Change>> next;
-                for (size_t i = 0; i + 1 < lists.size(); i += 2)
-                    next.push_back(mergeTwo(std::move(lists[i]), std::move(lists[i + 1])));
-                if (lists.size() % 2)
-                    next.push_back(std::move(lists.back()));
-                lists = std::move(next);
+            std::vector<Change> out(count);
+            Change* w = out.data();
+            auto& src = s.sources;
+            if (src.size() == 1) {
+                for (const Change* q = src[0].p; q != src[0].end; ++q, ++w)
+                    *w = { q->t, q->runnable, q->running, q->blockedWaiting, src[0].branch };
+            } else if (src.size() <= 8) {
+                // Few sources (parfib: two own lists and two children): scan the heads.
+                while (!src.empty()) {
+                    size_t best = 0;
+                    for (size_t x = 1; x < src.size(); ++x)
+                        if (src[x].p->t < src[best].p->t)
+                            best = x;
+                    Source& b = src[best];
+                    *w++ = { b.p->t, b.p->runnable, b.p->running, b.p->blockedWaiting, b.branch };
+                    if (++b.p == b.end) {
+                        b = src.back();
+                        src.pop_back();
+                    }
+                }
+            } else {
+                auto later = [&](size_t x, size_t y) { return src[x].p->t > src[y].p->t; };
+                std::vector<size_t> heap(src.size());
+                for (size_t x = 0; x < heap.size(); ++x)
+                    heap[x] = x;
+                std::make_heap(heap.begin(), heap.end(), later);
+                while (!heap.empty()) {
+                    std::pop_heap(heap.begin(), heap.end(), later);
+                    Source& b = src[heap.back()];
+                    *w++ = { b.p->t, b.p->runnable, b.p->running, b.p->blockedWaiting, b.branch };
+                    if (++b.p == b.end)
+                        heap.pop_back();
+                    else
+                        std::push_heap(heap.begin(), heap.end(), later);
+                }
             }
-            std::vector<Change>& out = merged[self];
-            out = lists.empty() ? std::vector<Change>() : std::move(lists.front());
+            for (uint32_t c : s.children)
+                std::vector<Change>().swap(merged[c]);
             v.done = measure;
             const int64_t a = I(ci.startNs), b = I(ci.ended ? ci.endNs : ci.startNs);
             if (measure && b > a)
-                sweep(out, size, total, a, b, v);
+                sweep(out, s.size, total, a, b, v);
+            merged[self] = std::move(out);
         }
 
         void sweep(const std::vector<Change>& list, const std::vector<int64_t>& size, int64_t total, int64_t a,
             int64_t b, DescValues& v) const
         {
             const size_t n = size.size();
-            Fenwick wf(n), rf(n), bf(n);
-            std::vector<int64_t> r(n, 0);
+            thread_local std::vector<int64_t> storage;
+            storage.assign(4 * (n + 1), 0);
+            Fenwick wf(storage.data(), n), rf(storage.data() + (n + 1), n), bf(storage.data() + 2 * (n + 1), n);
+            int64_t* r = storage.data() + 3 * (n + 1);
             int64_t rd = 0, nd = 0, pairs = 0, blockPairs = 0, s1 = 0, sq = 0;
             const auto& cpuSteps = cpus.steps();
             auto cpuIt = std::upper_bound(cpuSteps.begin(), cpuSteps.end(), a,

@@ -22,22 +22,28 @@ namespace {
     struct Node {
         uint64_t work = 0; // leaf when children is empty
         uint32_t staticId = 0;
-        bool future = false; // two leaf children: the first signals, the second waits
+        bool future = false; // two leaf children: one signals, the other waits
+        size_t producer = 0; // which child signals (the first, except in some deep trees)
         std::vector<std::unique_ptr<Node>> children;
     };
 
-    std::unique_ptr<Node> randomNode(std::mt19937_64& rng, int depth)
+    // A random conjunction tree of at most maxDepth nested levels. Below level 4 one conjunct of each
+    // conjunction is a leaf, so deep trees stay small (a spine with leaves, like a recursive loop).
+    std::unique_ptr<Node> randomNode(std::mt19937_64& rng, int depth, int maxDepth)
     {
         auto n = std::make_unique<Node>();
-        if (depth >= 4 || rng() % 3 == 0) {
+        if (depth >= maxDepth || rng() % (depth >= 4 ? 8 : 3) == 0) {
             n->work = 10 + rng() % 200;
             return n;
         }
         n->staticId = 1 + uint32_t(rng() % 3);
         const size_t k = 2 + rng() % 2;
+        const size_t spine = depth >= 4 ? rng() % k : k; // below level 4: only this child may nest
         for (size_t i = 0; i < k; ++i)
-            n->children.push_back(randomNode(rng, depth + 1));
+            n->children.push_back(randomNode(rng, depth + 1, depth >= 4 && i != spine ? depth + 1 : maxDepth));
         n->future = k == 2 && n->children[0]->children.empty() && n->children[1]->children.empty() && rng() % 2 == 0;
+        if (n->future && maxDepth > 4)
+            n->producer = rng() % 2; // a spark that produces: it may wait in a deque while its consumer is blocked
         return n;
     }
 
@@ -76,12 +82,12 @@ namespace {
 
     class Sim {
     public:
-        Sim(uint64_t seed, TraceBuilder& b)
+        Sim(uint64_t seed, TraceBuilder& b, int maxDepth)
             : m_rng(seed)
             , b(b)
         {
             m_engines = 2 + int(seed % 3);
-            m_root = randomNode(m_rng, 0);
+            m_root = randomNode(m_rng, 0, maxDepth);
             m_deques.resize(size_t(m_engines));
             m_current.assign(size_t(m_engines), -1);
             m_sleeping.assign(size_t(m_engines), false);
@@ -203,7 +209,7 @@ namespace {
                         f.phase = 1;
                         Frame* parent = ctx.stack.size() >= 2 ? &ctx.stack[ctx.stack.size() - 2] : nullptr;
                         if (parent && parent->kind == Frame::Conjunct && parent->conj->future
-                            && parent->position == 1) {
+                            && parent->position == 1 - parent->conj->node->producer) {
                             auto& fut = *parent->conj->future;
                             if (fut.signalled) {
                                 t = std::max(t, fut.signalNs + 1);
@@ -222,7 +228,8 @@ namespace {
                     }
                     // Work done; a producer of a future signals it.
                     Frame* parent = ctx.stack.size() >= 2 ? &ctx.stack[ctx.stack.size() - 2] : nullptr;
-                    if (parent && parent->kind == Frame::Conjunct && parent->conj->future && parent->position == 0) {
+                    if (parent && parent->kind == Frame::Conjunct && parent->conj->future
+                        && parent->position == parent->conj->node->producer) {
                         auto& fut = *parent->conj->future;
                         b.futureSignal(E, t, fut.id);
                         fut.signalled = true;
@@ -335,10 +342,10 @@ namespace {
 
 } // namespace
 
-TraceBuilder simulateRandomProgram(uint64_t seed)
+TraceBuilder simulateRandomProgram(uint64_t seed, int maxDepth)
 {
     TraceBuilder b(uint16_t(2 + seed % 3));
-    Sim sim(seed, b);
+    Sim sim(seed, b, maxDepth);
     sim.run();
     return b;
 }

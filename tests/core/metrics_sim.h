@@ -10,6 +10,8 @@
 
 namespace sparkscope::test {
 
-TraceBuilder simulateRandomProgram(uint64_t seed);
+// maxDepth: the deepest nesting level of the random conjunction tree (4 gives bushy trees; deeper
+// trees grow one nesting spine below level 4).
+TraceBuilder simulateRandomProgram(uint64_t seed, int maxDepth = 4);
 
 } // namespace sparkscope::test

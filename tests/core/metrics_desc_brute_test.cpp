@@ -1,0 +1,196 @@
+// The descendant pass (RUNNABLE/RUNNING_SELF_AND_DESC, AVAIL_CPUS, OUT_OF_ORDER_*) against a
+// brute force that follows the definitions literally, on random traces with deep nesting.
+//
+// The brute force, per complete conjunction instance J over [start, end):
+//   - items are the conjuncts of J's subtree; each has its own pieces (spark phase and unbound start:
+//     waiting; then the pieces where it is its context's innermost conjunct: waiting when Runnable,
+//     running when Running, nothing when Blocked), cut at its end (or its conjunction's end);
+//     waiting pieces that overlap a suspended wait on a future the item signals are "blocking";
+//   - time is cut at every piece boundary and CPUS_OVER_TIME step; on each elementary interval the
+//     items' states are looked up directly and the curves and every pair (A under conjunct i, B under
+//     conjunct j, i < j) are counted one by one.
+// It is O(intervals x items^2) per instance, so instances with many items are skipped.
+#include "metrics_sim.h"
+#include "sparkscope/core/metrics.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <limits>
+#include <set>
+
+using namespace sparkscope::core;
+
+namespace {
+
+struct Piece {
+    uint64_t from, to;
+    int kind; // 0 waiting, 1 running, 2 blocking (waiting and producing a future someone waits on)
+};
+
+struct Item {
+    size_t branch; // position (0-based) of J's conjunct it is under
+    std::vector<Piece> pieces;
+};
+
+// The item's own pieces, as the definitions in docs/metrics.md and par_model.h describe them.
+std::vector<Piece> piecesOf(const ParModel& m, uint32_t k)
+{
+    const ConjunctInstance& g = m.conjuncts[k];
+    const ConjunctionInstance& owner = m.conjunctions[g.conjunction];
+    const uint64_t end = g.ended ? g.endNs : (owner.ended ? owner.endNs : m.endNs);
+    std::vector<std::pair<uint64_t, uint64_t>> producing;
+    for (const FutureInstance& f : m.futures)
+        if (f.signalled && f.signalConjunct == k)
+            for (const FutureWait& w : f.waits)
+                if (w.suspended && w.timeNs < f.signalNs)
+                    producing.push_back({ w.timeNs, f.signalNs });
+    std::vector<Piece> out;
+    auto add = [&](uint64_t from, uint64_t to, bool running) {
+        if (to <= from)
+            return;
+        out.push_back({ from, to, running ? 1 : 0 });
+        if (!running)
+            for (const auto& [a, b] : producing)
+                if (std::min(b, to) > std::max(a, from))
+                    out.push_back({ std::max(a, from), std::min(b, to), 2 });
+    };
+    if (g.fromSpark)
+        add(g.sparkCreateNs, g.started ? std::min(g.startNs, end) : end, false);
+    if (!g.started)
+        return out;
+    // Bound to its context when it first became the innermost conjunct there.
+    const auto top = m.topPieces(k);
+    const uint64_t bind = g.context == kNoIndex ? g.endNs
+        : top.empty()                           ? g.startNs
+                                                : std::max(top[0].startNs, g.startNs);
+    const uint64_t bound = std::min(bind, end);
+    add(g.startNs, bound, false);
+    if (g.context != kNoIndex)
+        for (const auto& p : top)
+            if (p.state != ContextState::Blocked)
+                add(std::max(bound, p.startNs), std::min(end, p.endNs), p.state == ContextState::Running);
+    return out;
+}
+
+struct Brute {
+    double rdMax = 0, rdAvg = 0, ndMax = 0, ndAvg = 0, avMax = 0, avAvg = 0;
+    double outOfOrder = 0, eitherRunning = 0, blocking = 0;
+    size_t items = 0;
+};
+
+Brute bruteForce(const ParModel& m, const StepFunction& cpus, size_t engines, uint32_t j)
+{
+    const ConjunctionInstance& ci = m.conjunctions[j];
+    std::vector<Item> items;
+    for (size_t i = 0; i < ci.conjuncts.size(); ++i) {
+        std::vector<uint32_t> todo { ci.conjuncts[i] };
+        while (!todo.empty()) {
+            const uint32_t k = todo.back();
+            todo.pop_back();
+            items.push_back({ i, piecesOf(m, k) });
+            for (uint32_t child : m.childConjunctions(k))
+                for (uint32_t g : m.conjunctions[child].conjuncts)
+                    todo.push_back(g);
+        }
+    }
+    Brute out;
+    out.items = items.size();
+    const uint64_t a = ci.startNs, b = ci.endNs;
+    std::set<uint64_t> cuts { a, b };
+    for (const auto& it : items)
+        for (const auto& p : it.pieces)
+            for (uint64_t t : { p.from, p.to })
+                if (t > a && t < b)
+                    cuts.insert(t);
+    for (const auto& s : cpus.steps())
+        if (uint64_t(s.timeNs) > a && uint64_t(s.timeNs) < b)
+            cuts.insert(uint64_t(s.timeNs));
+    double rdInt = 0, ndInt = 0, avInt = 0;
+    out.avMax = -std::numeric_limits<double>::infinity();
+    for (auto it = cuts.begin(); std::next(it) != cuts.end(); ++it) {
+        const uint64_t t0 = *it, t1 = *std::next(it);
+        const double dt = double(t1 - t0);
+        // Counts of covering pieces of each kind, per item.
+        std::vector<std::array<int, 3>> state(items.size(), { 0, 0, 0 });
+        for (size_t x = 0; x < items.size(); ++x)
+            for (const auto& p : items[x].pieces)
+                if (p.from <= t0 && t1 <= p.to)
+                    ++state[x][size_t(p.kind)];
+        double rd = 0, nd = 0;
+        for (const auto& s : state)
+            rd += s[0] + s[1], nd += s[1];
+        const double av = double(engines) - double(cpus.valueAt(int64_t(t0))) + nd;
+        rdInt += rd * dt, ndInt += nd * dt, avInt += av * dt;
+        out.rdMax = std::max(out.rdMax, rd), out.ndMax = std::max(out.ndMax, nd), out.avMax = std::max(out.avMax, av);
+        for (size_t x = 0; x < items.size(); ++x)
+            for (size_t y = 0; y < items.size(); ++y) {
+                if (items[x].branch >= items[y].branch)
+                    continue; // x is A (left), y is B (right)
+                const double waitA = state[x][0], runA = state[x][1], blockA = state[x][2], runB = state[y][1];
+                out.outOfOrder += waitA * runB * dt;
+                out.blocking += blockA * runB * dt;
+                out.eitherRunning += (runA + runB - runA * runB) * dt;
+            }
+    }
+    const double span = double(b - a);
+    out.rdAvg = rdInt / span, out.ndAvg = ndInt / span, out.avAvg = avInt / span;
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("descendant figures equal a brute force over every pair on deeply nested random traces", "[core][metrics]")
+{
+    size_t compared = 0, deepest = 0, withPairs = 0, withBlocking = 0;
+    for (uint64_t seed = 1; seed <= 120; ++seed) {
+        const Trace trace = sparkscope::test::simulateRandomProgram(seed, 4 + int(seed % 12)).build();
+        MetricsOptions options;
+        options.instances = true;
+        const Metrics metrics = computeMetrics(trace, options);
+        const ParModel& m = metrics.model;
+        const size_t engines = trace.engineCount();
+        for (uint32_t j = 0; j < m.conjunctions.size(); ++j) {
+            const ConjunctionInstance& ci = m.conjunctions[j];
+            if (!ci.complete || ci.endNs <= ci.startNs)
+                continue;
+            const auto fig = conjunctionFigures(m, metrics.cpusOverTime, engines, j);
+            REQUIRE(fig);
+            const Brute brute = bruteForce(m, metrics.cpusOverTime, engines, j);
+            if (brute.items > 40)
+                continue;
+            INFO("seed " << seed << " instance " << j << " items " << brute.items);
+            CHECK(fig->runnableSelfAndDescMax == brute.rdMax);
+            CHECK(fig->runnableSelfAndDescAverage == Approx(brute.rdAvg).epsilon(1e-12));
+            CHECK(fig->runningSelfAndDescMax == brute.ndMax);
+            CHECK(fig->runningSelfAndDescAverage == Approx(brute.ndAvg).epsilon(1e-12));
+            CHECK(fig->availCpusMax == brute.avMax);
+            CHECK(fig->availCpusAverage == Approx(brute.avAvg).epsilon(1e-12));
+            // The integrals are exact integers (value x ns) in both.
+            CHECK(fig->outOfOrderNs == brute.outOfOrder);
+            CHECK(fig->eitherRunningNs == brute.eitherRunning);
+            CHECK(fig->blockingNs == brute.blocking);
+            // The batch pass over the whole trace gives the same per-instance figures as the
+            // one-instance call.
+            const MetricValue* rd
+                = metrics.find("conjunctions", "instance:" + std::to_string(j), "PARCONJ_RUNNABLE_SELF_AND_DESC");
+            const MetricValue* av = metrics.find("conjunctions", "instance:" + std::to_string(j), "PARCONJ_AVAIL_CPUS");
+            REQUIRE(rd);
+            REQUIRE(av);
+            CHECK(std::get<double>(rd->fields[0].second) == fig->runnableSelfAndDescMax);
+            CHECK(std::get<double>(rd->fields[1].second) == fig->runnableSelfAndDescAverage);
+            CHECK(std::get<double>(av->fields[0].second) == fig->availCpusMax);
+            CHECK(std::get<double>(av->fields[1].second) == fig->availCpusAverage);
+            ++compared;
+            deepest = std::max(deepest, size_t(ci.depth));
+            withPairs += brute.outOfOrder > 0;
+            withBlocking += brute.blocking > 0;
+        }
+    }
+    // The traces exercise what is compared: many instances, deep nesting, out-of-order pairs and
+    // out-of-order time that blocks another context.
+    CHECK(compared > 200);
+    CHECK(deepest >= 8);
+    CHECK(withPairs > 10);
+    CHECK(withBlocking > 0);
+}
