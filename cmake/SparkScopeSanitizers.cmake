@@ -10,5 +10,7 @@ function(sparkscope_sanitize target)
     return()
   endif()
   target_compile_options(${target} PRIVATE ${flags})
-  target_link_options(${target} PRIVATE ${flags})
+  # PUBLIC: a static library built with a sanitizer needs its runtime in every executable that
+  # links it (benchmarks and tools included), whether or not that executable asked for it.
+  target_link_options(${target} PUBLIC ${flags})
 endfunction()
