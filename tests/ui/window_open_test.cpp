@@ -77,7 +77,7 @@ QStringList recentEntries(MainWindow& window)
 
 } // namespace
 
-TEST_CASE("dropping a trace file on the window opens it; other drops are refused", "[ui][window]")
+TEST_CASE("dropping a trace file on the window opens it and other drops are refused", "[ui][window]")
 {
     TemporarySettings settings;
     const QString path = writeSmallTrace(test::scratchDir("ui-window-drop").string(), "dropped.eventlog");
