@@ -1,6 +1,7 @@
 // The metric panels inside the real main window: a trace opened from a file fills the panels in the
 // background; moving the mouse onto a conjunction tick (position from the timeline's own frame)
-// highlights it; the click menu's PARCONJ_TIME entry shows core's value in the metric dock.
+// highlights it (leaving the timeline clears it); the click menu's PARCONJ_TIME entry shows core's
+// value in the Conjunctions dock's metric detail.
 #include "panels_test_trace.h"
 
 #include "sparkscope/core/writer.h"
@@ -19,6 +20,7 @@
 #include <catch2/catch.hpp>
 
 #include <QAction>
+#include <QApplication>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSignalSpy>
@@ -64,6 +66,11 @@ TEST_CASE("the main window's panels fill in after loading and answer hover and m
     CHECK(panels->hover()->hovered()->kind == core::OwnerKind::Conjunction);
     CHECK(!panels->hover()->hoverHighlight().empty());
     CHECK(panels->hover()->lastHoverMs() < 1000); // sanity only; timing is measured by the benchmark
+    // Leaving the timeline ends the hover and its highlight.
+    QEvent leave(QEvent::Leave);
+    QApplication::sendEvent(timeline, &leave);
+    CHECK_FALSE(panels->hover()->hovered().has_value());
+    CHECK(panels->hover()->hoverHighlight().empty());
 
     std::unique_ptr<QMenu> menu(panels->hover()->menuAt(at));
     REQUIRE(menu);

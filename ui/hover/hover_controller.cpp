@@ -127,6 +127,12 @@ HoverController::HoverController(TimelineWidget* timeline, MetricsSession* sessi
     m_timeline->setOverlay([this](QPainter& painter, const Frame& f) { paintOverlay(painter, f); });
     connect(m_timeline, &TimelineWidget::pointerMoved, this, [this](QPointF pos) { hoverAt(pos); });
     connect(m_timeline, &TimelineWidget::clickedAt, this, &HoverController::onClicked);
+    // Leaving the timeline ends the hover, except into the hover menu it opened.
+    connect(m_timeline, &TimelineWidget::pointerLeft, this, [this] {
+        if (m_menu && m_menu->isVisible())
+            return;
+        hoverAt(QPointF(-1e6, -1e6));
+    });
     connect(m_session, &MetricsSession::fullReady, this, [this] {
         m_hover = {};
         m_pinned = {};
@@ -191,6 +197,7 @@ void HoverController::onClicked(QPointF pos, QPoint globalPos)
     if (!menu)
         return;
     menu->setAttribute(Qt::WA_DeleteOnClose);
+    m_menu = menu;
     menu->popup(globalPos);
 }
 
@@ -229,9 +236,11 @@ void HoverController::clearCurve()
 
 void HoverController::paintOverlay(QPainter& painter, const Frame& f)
 {
-    const QColor accent = m_timeline->palette().color(QPalette::Highlight);
+    // The hover highlight in the text colour (black on light, white on dark): no state or tick
+    // colour of the timeline is near it, unlike the palette's highlight blue (searching is blue).
+    const QColor accent = m_timeline->palette().color(QPalette::WindowText);
     if (!m_pinned.empty())
-        paintHighlight(painter, f, m_pinned, QColor(230, 120, 0));
+        paintHighlight(painter, f, m_pinned, QColor(0, 150, 160)); // teal: not a state colour (GC is orange)
     if (!m_hover.empty())
         paintHighlight(painter, f, m_hover, accent);
     if (m_curve)

@@ -13,6 +13,7 @@
 
 #include <QObject>
 #include <QPointF>
+#include <QPointer>
 #include <QString>
 
 #include <memory>
@@ -92,6 +93,7 @@ private:
     std::optional<core::StepFunction> m_curve;
     QString m_curveName;
     double m_lastHoverMs = 0;
+    QPointer<QMenu> m_menu; // the menu opened by the last click, while it exists
 };
 
 } // namespace sparkscope::ui

@@ -195,16 +195,22 @@ void SummaryPanel::setMetrics(std::shared_ptr<const core::Metrics> metrics, bool
                     v = &value;
             if (!v)
                 continue;
-            new QTreeWidgetItem(top,
-                { (conjunctionEvents ? tr("engine %1") : tr("capability %1")).arg(QString::fromStdString(g.id)),
-                    tr("%1 created, %2 converted, %3 fizzled, %4 stolen, %5 GC'd, %6 dud, %7 overflowed")
-                        .arg(qint64(field(v, "created")))
-                        .arg(qint64(field(v, "converted")))
-                        .arg(qint64(field(v, "fizzled")))
-                        .arg(qint64(field(v, "stolen")))
-                        .arg(qint64(field(v, "gcd")))
-                        .arg(qint64(field(v, "dud")))
-                        .arg(qint64(field(v, "overflowed"))) });
+            const QString engine
+                = (conjunctionEvents ? tr("engine %1") : tr("capability %1")).arg(QString::fromStdString(g.id));
+            const QString counts = conjunctionEvents
+                ? tr("%1 created, %2 run locally, %3 stolen")
+                      .arg(qint64(field(v, "created")))
+                      .arg(qint64(field(v, "run_local")))
+                      .arg(qint64(field(v, "stolen")))
+                : tr("%1 created, %2 converted, %3 fizzled, %4 stolen, %5 GC'd, %6 dud, %7 overflowed")
+                      .arg(qint64(field(v, "created")))
+                      .arg(qint64(field(v, "converted")))
+                      .arg(qint64(field(v, "fizzled")))
+                      .arg(qint64(field(v, "stolen")))
+                      .arg(qint64(field(v, "gcd")))
+                      .arg(qint64(field(v, "dud")))
+                      .arg(qint64(field(v, "overflowed")));
+            new QTreeWidgetItem(top, { engine, counts });
         }
         top->setExpanded(true);
     }

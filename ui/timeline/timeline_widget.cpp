@@ -243,7 +243,11 @@ void TimelineWidget::keyPressEvent(QKeyEvent* event)
     }
 }
 
-void TimelineWidget::leaveEvent(QEvent*) { m_zoom->setCursor(std::nullopt); }
+void TimelineWidget::leaveEvent(QEvent*)
+{
+    m_zoom->setCursor(std::nullopt);
+    Q_EMIT pointerLeft();
+}
 
 void TimelineWidget::changeEvent(QEvent* event)
 {

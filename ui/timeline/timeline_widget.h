@@ -42,6 +42,7 @@ Q_SIGNALS:
     // Hooks for the metric panels (ui/hover): the pointer moved over / clicked (no drag) at pos.
     void pointerMoved(QPointF pos);
     void clickedAt(QPointF pos, QPoint globalPos);
+    void pointerLeft(); // the pointer left the widget
 
 protected:
     void paintEvent(QPaintEvent* event) override;
