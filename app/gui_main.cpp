@@ -4,9 +4,11 @@
 // --export-metrics writes the metrics file without a window, byte for byte as `sparkscope-cli metrics`.
 // With --screenshot the window is rendered once the trace has loaded and saved to OUT.png, and the
 // program exits (0 on success, 1 when the trace cannot be opened or the image cannot be written).
-// Without a display (no DISPLAY / WAYLAND_DISPLAY), it runs offscreen.
+// Without a display (no DISPLAY / WAYLAND_DISPLAY), it runs offscreen. SPARKSCOPE_REPORT_READY=1
+// prints the window's geometry once the metrics are ready (ui/panels/ready_report.h).
 #include "ui/export/metrics_export_action.h"
 #include "ui/main_window.h"
+#include "ui/panels/ready_report.h"
 #include "ui/timeline/timeline_widget.h"
 #include "ui/timeline/zoom_state.h"
 
@@ -137,6 +139,7 @@ int main(int argc, char** argv)
     } else {
         QObject::connect(&window, &sparkscope::ui::MainWindow::traceShown, &window, applyRange);
     }
+    sparkscope::ui::installReadyReport(&window); // SPARKSCOPE_REPORT_READY=1: geometry for scripts
     window.show();
     if (!args.isEmpty())
         window.openTrace(args.first());

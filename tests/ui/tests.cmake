@@ -8,5 +8,13 @@ if(SPARKSCOPE_BUILD_UI)
         --app $<TARGET_FILE:sparkscope> --demo $<TARGET_FILE:sparkscope-demo>
         --out ${PROJECT_BINARY_DIR}/screenshots --shared ${SPARKSCOPE_SHARED_DIR})
     set_tests_properties("ui: screenshots of the real window under Xvfb are not blank" PROPERTIES LABELS ui TIMEOUT 600)
+    # The metric panels driven with xdotool in the real app under Xvfb (hover, menu, curve, summary);
+    # NOT RUN (passes) without xvfb-run, xdotool or xwd. Images in <build>/screenshots/panels.
+    add_test(NAME "ui: the hover menu, conjunction list and summary in the real app under Xvfb"
+      COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/panels_xvfb_shots.py
+        --app $<TARGET_FILE:sparkscope> --demo $<TARGET_FILE:sparkscope-demo>
+        --out ${PROJECT_BINARY_DIR}/screenshots/panels)
+    set_tests_properties("ui: the hover menu, conjunction list and summary in the real app under Xvfb"
+      PROPERTIES LABELS ui TIMEOUT 900)
   endif()
 endif()
