@@ -1,4 +1,6 @@
-// Screenshots of the metric panels for people to look at (docs/images): hidden test, run on demand:
+// Offscreen screenshots of the metric panels (the menu pasted in where it pops up): hidden test, for
+// a quick look without X. The images in docs/images come from the real app under Xvfb instead
+// (tests/ui/panels_xvfb_shots.py --docs docs/images). Run on demand:
 //   SPARKSCOPE_PANELS_TRACE=pipeline.eventlog SPARKSCOPE_PANELS_SHOTS=docs/images \
 //       sparkscope-ui-tests "[.panels-screenshots]"
 // It opens the trace in the real main window, waits for the metrics, hovers the first conjunction's

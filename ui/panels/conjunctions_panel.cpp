@@ -47,6 +47,7 @@ ConjunctionsPanel::ConjunctionsPanel(QWidget* parent)
     layout->addWidget(m_filter);
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
+    m_note->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_note->hide();
     layout->addWidget(m_note);
 
@@ -127,7 +128,12 @@ void ConjunctionsPanel::setMetrics(std::shared_ptr<const core::Metrics> metrics,
     m_instanceIds.clear();
     m_instances->clear();
     m_detail->clear();
-    m_split->setVisible(conjunctionEvents || !m_metrics);
+    // A GHC eventlog has nothing to list: only the note shows, at the top of the dock.
+    const bool listShown = conjunctionEvents || !m_metrics;
+    m_split->setVisible(listShown);
+    m_filter->setVisible(listShown);
+    if (auto* box = qobject_cast<QBoxLayout*>(layout()))
+        box->setStretchFactor(m_note, listShown ? 0 : 1);
     if (!m_metrics) {
         m_note->setText(tr("Computing metrics…"));
         m_note->show();
