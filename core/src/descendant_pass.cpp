@@ -1,37 +1,36 @@
-// The descendant pass: RUNNABLE/RUNNING_SELF_AND_DESC, AVAIL_CPUS and OUT_OF_ORDER_* of every
-// conjunction instance, exactly (docs/metrics.md "Scheduling order" and the PARCONJ_* definitions).
+// The descendant pass by segment-tree merging: O(changes x log(times)) whatever the nesting depth.
 //
-// Items are conjuncts, each in its innermost-only state (a conjunct whose context runs a nested
-// conjunct is represented by that nested conjunct) plus its spark phase and unbound start (waiting).
-// An item's own changes are +1/-1 on runnable and running, and on blockedWaiting while it waits and
-// produces a future some context is suspended on (from its FUT_WAIT_SUSPENDED to the signal).
+// Time is compressed to the sorted distinct times of every change, CPUS_OVER_TIME step and instance
+// start / end (X[0..T)). Each subtree's changes live in a sparse segment tree over [0, T): a node
+// exists only where some change is, and holds, for runnable (R), running (N) and blocking-producer
+// (B) deltas, their sum S and sum of delta x time (for integrals over any range: the integral over
+// [a, b) of a curve whose changes are c is S(c < a)(b - a) + b S(a <= c < b) - sum(a <= c < b) of
+// delta x c), and the maximum prefix of R, N and N - CPUS within the node. CPUS_OVER_TIME is a
+// second sparse tree over the same coordinates, walked alongside: where a subtree's node is absent,
+// N - CPUS is -CPUS there.
 //
-// Why bottom-up merged lists: a conjunction's curves are sums over its whole subtree. Every
-// conjunction J gets the list L_J of its subtree's changes sorted by time: the own changes of each of
-// its conjuncts, merged with the lists of the conjunctions started inside them, then the n conjuncts'
-// lists merged (each change tagged with its conjunct's position). Conjunctions are processed deepest
-// first (each depth in parallel); a child's list is freed once merged. One linear sweep over L_J and
-// the CPUS_OVER_TIME steps in [start, end) gives J's figures, keeping per conjunct i the counts
-// w_i (waiting), r_i (running), bw_i (blocked-waiting producers) and n_i (items in its subtree):
-//   out-of-order pairs      P = sum over i<j of w_i * r_j
-//   blocking pairs          B = sum over i<j of bw_i * r_j
-//   pairs where A or B runs E = sum over i<j of r_i n_j + r_j n_i - r_i r_j
-//                             = sum_i r_i (N - n_i) - ((sum_i r_i)^2 - sum_i r_i^2) / 2
-// P and B are updated per change in O(log n) with Fenwick trees over the positions (dP = dw_i *
-// sum_{j>i} r_j, then dr_j * sum_{i<j} w_i), E in O(1); so a change costs O(log n) per level, not
-// O(n). Every integral is exact int64 arithmetic, converted to double once.
-//
-// Cost: each change is merged and swept once per ancestor conjunction, O(changes x nesting depth).
-// For divide-and-conquer programs (parfib: depth 23 for 121,000 instances) depth is about log n, so
-// this is O(n log n) with the smallest constant we found (two sequential passes per level); structures
-// with O(log n) insertions (segment-tree merging, small-to-large treaps) touch ~20 nodes per change
-// per insertion and were estimated slower there. A right-recursive chain of conjunctions (depth ~ n)
-// is quadratic; see docs/performance.md "Metrics".
+// Bottom-up (children before parents: conjunctions in reverse start order), each conjunct's tree is
+// its child conjunctions' trees merged, plus its own changes inserted; a conjunction's tree is its
+// conjuncts' trees merged left to right. Merging two sparse trees visits only the nodes both have and
+// frees one of each pair, so all merges together cost at most the nodes ever created: O(changes x
+// log T). While merging conjunct j into the accumulated G1..G(j-1), the same recursion integrates
+// the pair counts over [start, end): where one side has no node its curve is constant there, so the
+// product's integral is that constant times the other side's integral (from S and the delta x time
+// sums), and only nodes present on both sides are visited:
+//   out-of-order pairs      sum over i<j of w_i * r_j  (w = R - N)
+//   blocking pairs          sum over i<j of bw_i * r_j
+//   pairs where A or B runs sum over i<j of r_i n_j + r_j n_i - r_i r_j
+// Maxima and integrals of J's curves over [start, end) are O(log T) range queries on its tree.
+// Everything is exact int64 arithmetic, so the figures equal the definitions' (tested against a
+// brute force in tests/core/metrics_desc_brute_test.cpp).
 #include "descendant_pass.h"
 
 #include <algorithm>
-#include <tbb/parallel_for.h>
+#include <deque>
 #include <unordered_map>
+
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
 
 namespace sparkscope::core::detail {
 
@@ -48,31 +47,30 @@ namespace {
     using I = int64_t;
     using Interval = std::pair<uint64_t, uint64_t>;
 
-    struct Change {
+    struct Delta {
         int64_t t;
-        int8_t runnable, running, blockedWaiting; // deltas of one item (conjunct)
-        uint32_t branch; // the position (0-based) of the conjunct of the conjunction being swept
+        int32_t r, n, b;
     };
-    static_assert(sizeof(Change) == 16);
 
-    // The item's own changes, sorted and coalesced per time, into `out` (cleared first).
-    void ownChanges(const ParModel& m, uint32_t k, uint64_t endLimit, const std::vector<Interval>& producing,
-        std::vector<Change>& out)
+    // Own changes of conjunct k, appended to `out` unsorted: its spark phase and unbound start
+    // (waiting), then its innermost pieces (waiting when Runnable, running when Running), cut at its
+    // end; waiting time that overlaps a suspended wait on a future it produces is also "blocking".
+    void ownDeltas(const ParModel& m, uint32_t k, uint64_t endLimit, const std::vector<Interval>& producing,
+        std::vector<Delta>& out)
     {
-        out.clear();
         const ConjunctInstance& g = m.conjuncts[k];
         const uint64_t end = g.ended ? g.endNs : endLimit;
         auto piece = [&](uint64_t from, uint64_t to, bool running, bool runnable) {
             if (to <= from || !runnable)
                 return;
-            out.push_back({ I(from), 1, int8_t(running), 0, 0 });
-            out.push_back({ I(to), -1, int8_t(-int(running)), 0, 0 });
+            out.push_back({ I(from), 1, int32_t(running), 0 });
+            out.push_back({ I(to), -1, -int32_t(running), 0 });
             if (!running)
                 for (const auto& [a, b] : producing) {
                     const uint64_t x = std::max(a, from), y = std::min(b, to);
                     if (y > x) {
-                        out.push_back({ I(x), 0, 0, 1, 0 });
-                        out.push_back({ I(y), 0, 0, -1, 0 });
+                        out.push_back({ I(x), 0, 0, 1 });
+                        out.push_back({ I(y), 0, 0, -1 });
                     }
                 }
         };
@@ -86,57 +84,359 @@ namespace {
                     piece(std::max(bound, p.startNs), std::min(end, p.endNs), p.state == ContextState::Running,
                         p.state != ContextState::Blocked);
         }
-        std::sort(out.begin(), out.end(), [](const Change& a, const Change& b) { return a.t < b.t; });
-        size_t w = 0;
-        for (size_t i = 0; i < out.size();) {
-            Change c = out[i++];
-            while (i < out.size() && out[i].t == c.t) {
-                c.runnable = int8_t(c.runnable + out[i].runnable);
-                c.running = int8_t(c.running + out[i].running);
-                c.blockedWaiting = int8_t(c.blockedWaiting + out[i].blockedWaiting);
-                ++i;
-            }
-            if (c.runnable || c.running || c.blockedWaiting)
-                out[w++] = c;
-        }
-        out.resize(w);
     }
 
-    // Prefix sums over conjunct positions, on caller-provided storage (n + 1 zeros).
-    class Fenwick {
+    struct CpuNode {
+        CpuNode *l = nullptr, *r = nullptr;
+        int64_t s = 0, m = 0; // sum and max prefix of the negated CPUS deltas
+    };
+
+    struct Node {
+        Node *l = nullptr, *r = nullptr;
+        int64_t sR = 0, sN = 0, sB = 0;
+        int64_t tR = 0, tN = 0, tB = 0; // sum of delta x time
+        int64_t mR = 0, mN = 0, mA = 0; // max prefix of R, N, N - CPUS
+    };
+
+    struct Triple {
+        int64_t r = 0, n = 0, b = 0;
+    };
+
+    // Node storage: chunks that never move, and a free list.
+    template <class T> class Arena {
     public:
-        explicit Fenwick(int64_t* tree, size_t n)
-            : m_tree(tree)
-            , m_size(n + 1)
+        T* make()
         {
+            if (m_free) {
+                T* x = m_free;
+                m_free = x->l;
+                *x = T {};
+                return x;
+            }
+            if (m_chunks.empty() || m_used == kChunk) {
+                m_chunks.emplace_back(new T[kChunk]);
+                m_used = 0;
+            }
+            return &m_chunks.back()[m_used++];
         }
-        void add(size_t i, int64_t d)
+        void release(T* x)
         {
-            for (++i; i < m_size; i += i & -i)
-                m_tree[i] += d;
-        }
-        int64_t prefix(size_t i) const // sum over [0, i)
-        {
-            int64_t s = 0;
-            for (; i > 0; i -= i & -i)
-                s += m_tree[i];
-            return s;
+            x->l = m_free;
+            m_free = x;
         }
 
     private:
-        int64_t* m_tree;
-        size_t m_size;
+        static constexpr size_t kChunk = 1 << 14;
+        std::vector<std::unique_ptr<T[]>> m_chunks;
+        size_t m_used = 0;
+        T* m_free = nullptr;
     };
 
-    // Shared state of a pass: the model, the CPUS curve and which conjuncts produce futures waited on.
-    struct Pass {
+    class Trees {
+    public:
+        // CPUS_OVER_TIME is represented over [from, to) only (queries stay within it); `coords` must
+        // hold from, to and every CPUS step time between.
+        Trees(std::vector<int64_t> coords, const StepFunction& cpus, int64_t from, int64_t to)
+            : m_x(std::move(coords))
+            , m_size(m_x.size())
+        {
+            m_x.push_back(m_x.empty() ? 0 : m_x.back()); // sentinel: the last leaf has no length
+            // CPUS deltas, negated.
+            int64_t previous = cpus.valueAt(from);
+            addCpu(from, -previous);
+            const auto& steps = cpus.steps();
+            auto it = std::upper_bound(
+                steps.begin(), steps.end(), from, [](int64_t t, const StepFunction::Step& x) { return t < x.timeNs; });
+            for (; it != steps.end() && it->timeNs < to; ++it) {
+                addCpu(it->timeNs, -(it->value - previous));
+                previous = it->value;
+            }
+            const int64_t last = std::min(to, cpus.endNs());
+            if (last > from)
+                addCpu(last, previous);
+        }
+
+        size_t size() const { return m_size; }
+        size_t coord(int64_t t) const
+        {
+            return size_t(std::lower_bound(m_x.begin(), m_x.begin() + I(m_size), t) - m_x.begin());
+        }
+
+        Node* insert(Node* x, const Delta& d) { return m_size ? insert(x, m_cpu, 0, m_size, coord(d.t), d) : x; }
+        // A tree of the deltas (sorted by time in place first).
+        Node* build(std::vector<Delta>& deltas)
+        {
+            if (deltas.empty() || !m_size)
+                return nullptr;
+            std::sort(deltas.begin(), deltas.end(), [](const Delta& a, const Delta& b) { return a.t < b.t; });
+            m_pos.resize(deltas.size());
+            for (size_t i = 0; i < deltas.size(); ++i)
+                m_pos[i] = coord(deltas[i].t);
+            return build(deltas.data(), m_pos.data(), deltas.size(), m_cpu, 0, m_size);
+        }
+        Node* merge(Node* x, Node* y) { return merge(x, y, m_cpu, 0, m_size); }
+
+        // Merges y into x, adding to `cross` the integrals over [a, b) of w_x r_y, bw_x r_y, r_x r_y.
+        Node* mergeCounting(Node* x, Node* y, int64_t a, int64_t b, std::array<int64_t, 3>& cross)
+        {
+            m_a = a, m_b = b;
+            m_cross = {};
+            Node* out = mergeX(x, y, m_cpu, 0, m_size, {}, 0);
+            cross = m_cross;
+            return out;
+        }
+
+        // Integrals over [a, b) of the R, N, B curves of x.
+        Triple integral(const Node* x, int64_t a, int64_t b)
+        {
+            m_a = a, m_b = b;
+            return integralIn(x, 0, m_size, {});
+        }
+
+        // Maxima over [a, b) of the R, N and N - CPUS curves of x (a and b are coordinates).
+        Triple max(const Node* x, int64_t a, int64_t b) const
+        {
+            Triple out { INT64_MIN, INT64_MIN, INT64_MIN };
+            if (m_size)
+                maxIn(x, m_cpu, 0, m_size, coord(a), coord(b), {}, out);
+            return out;
+        }
+
+        void free(Node* x)
+        {
+            if (!x)
+                return;
+            free(x->l), free(x->r);
+            m_nodes.release(x);
+        }
+
+    private:
+        static int64_t cpuS(const CpuNode* g) { return g ? g->s : 0; }
+        static int64_t cpuM(const CpuNode* g) { return g ? g->m : 0; }
+        static CpuNode* left(const CpuNode* g) { return g ? g->l : nullptr; }
+        static CpuNode* right(const CpuNode* g) { return g ? g->r : nullptr; }
+        int64_t len(size_t lo, size_t hi) const { return m_x[hi] - m_x[lo]; }
+        // Length of [X[lo], X[hi]) within [m_a, m_b).
+        int64_t clipped(size_t lo, size_t hi) const
+        {
+            return std::max<int64_t>(0, std::min(m_x[hi], m_b) - std::max(m_x[lo], m_a));
+        }
+
+        void addCpu(int64_t t, int64_t d)
+        {
+            if (!m_size || d == 0)
+                return;
+            m_cpu = addCpu(m_cpu, 0, m_size, coord(t), d);
+        }
+        CpuNode* addCpu(CpuNode* g, size_t lo, size_t hi, size_t pos, int64_t d)
+        {
+            if (!g)
+                g = m_cpuNodes.make();
+            if (hi - lo == 1) {
+                g->s += d;
+                g->m = g->s;
+                return g;
+            }
+            const size_t mid = (lo + hi) / 2;
+            if (pos < mid)
+                g->l = addCpu(g->l, lo, mid, pos, d);
+            else
+                g->r = addCpu(g->r, mid, hi, pos, d);
+            g->s = cpuS(g->l) + cpuS(g->r);
+            g->m = std::max(cpuM(g->l), cpuS(g->l) + cpuM(g->r));
+            return g;
+        }
+
+        void leafMax(Node* x, const CpuNode* g) { x->mR = x->sR, x->mN = x->sN, x->mA = x->sN + cpuS(g); }
+
+        void pull(Node* x, const CpuNode* g)
+        {
+            const Node *l = x->l, *r = x->r;
+            const CpuNode *gl = left(g), *gr = right(g);
+            const int64_t lR = l ? l->sR : 0, lN = l ? l->sN : 0;
+            x->sR = lR + (r ? r->sR : 0);
+            x->sN = lN + (r ? r->sN : 0);
+            x->sB = (l ? l->sB : 0) + (r ? r->sB : 0);
+            x->tR = (l ? l->tR : 0) + (r ? r->tR : 0);
+            x->tN = (l ? l->tN : 0) + (r ? r->tN : 0);
+            x->tB = (l ? l->tB : 0) + (r ? r->tB : 0);
+            x->mR = std::max(l ? l->mR : 0, lR + (r ? r->mR : 0));
+            x->mN = std::max(l ? l->mN : 0, lN + (r ? r->mN : 0));
+            const int64_t lA = lN + cpuS(gl);
+            x->mA = std::max(l ? l->mA : cpuM(gl), lA + (r ? r->mA : cpuM(gr)));
+        }
+
+        Node* insert(Node* x, const CpuNode* g, size_t lo, size_t hi, size_t pos, const Delta& d)
+        {
+            if (!x)
+                x = m_nodes.make();
+            if (hi - lo == 1) {
+                x->sR += d.r, x->sN += d.n, x->sB += d.b;
+                x->tR += d.r * d.t, x->tN += d.n * d.t, x->tB += d.b * d.t;
+                leafMax(x, g);
+                return x;
+            }
+            const size_t mid = (lo + hi) / 2;
+            if (pos < mid)
+                x->l = insert(x->l, left(g), lo, mid, pos, d);
+            else
+                x->r = insert(x->r, right(g), mid, hi, pos, d);
+            pull(x, g);
+            return x;
+        }
+
+        Node* build(const Delta* d, const size_t* pos, size_t count, const CpuNode* g, size_t lo, size_t hi)
+        {
+            if (count == 0)
+                return nullptr;
+            Node* x = m_nodes.make();
+            if (hi - lo == 1) {
+                for (size_t i = 0; i < count; ++i) {
+                    x->sR += d[i].r, x->sN += d[i].n, x->sB += d[i].b;
+                    x->tR += d[i].r * d[i].t, x->tN += d[i].n * d[i].t, x->tB += d[i].b * d[i].t;
+                }
+                leafMax(x, g);
+                return x;
+            }
+            const size_t mid = (lo + hi) / 2;
+            const size_t split = size_t(std::lower_bound(pos, pos + count, mid) - pos);
+            x->l = build(d, pos, split, left(g), lo, mid);
+            x->r = build(d + split, pos + split, count - split, right(g), mid, hi);
+            pull(x, g);
+            return x;
+        }
+
+        void absorbLeaf(Node* x, const Node* y, const CpuNode* g)
+        {
+            x->sR += y->sR, x->sN += y->sN, x->sB += y->sB;
+            x->tR += y->tR, x->tN += y->tN, x->tB += y->tB;
+            leafMax(x, g);
+        }
+
+        Node* merge(Node* x, Node* y, const CpuNode* g, size_t lo, size_t hi)
+        {
+            if (!x)
+                return y;
+            if (!y)
+                return x;
+            if (hi - lo == 1)
+                absorbLeaf(x, y, g);
+            else {
+                const size_t mid = (lo + hi) / 2;
+                x->l = merge(x->l, y->l, left(g), lo, mid);
+                x->r = merge(x->r, y->r, right(g), mid, hi);
+                pull(x, g);
+            }
+            m_nodes.release(y);
+            return x;
+        }
+
+        // Integrals over [X[lo], X[hi]) within [m_a, m_b) of x's curves, which enter the range at p.
+        Triple integralIn(const Node* x, size_t lo, size_t hi, Triple p) const
+        {
+            const int64_t from = m_x[lo], to = m_x[hi];
+            if (to <= m_a || from >= m_b || hi <= lo)
+                return {};
+            if (!x) {
+                const int64_t l = clipped(lo, hi);
+                return { p.r * l, p.n * l, p.b * l };
+            }
+            if (from >= m_a && to <= m_b) // sum over changes c of delta x (to - c), plus the entry value
+                return { p.r * (to - from) + to * x->sR - x->tR, p.n * (to - from) + to * x->sN - x->tN,
+                    p.b * (to - from) + to * x->sB - x->tB };
+            if (hi - lo == 1) { // a leaf cut by [a, b): its changes are at X[lo]
+                const int64_t l = clipped(lo, hi);
+                return { (p.r + x->sR) * l, (p.n + x->sN) * l, (p.b + x->sB) * l };
+            }
+            const size_t mid = (lo + hi) / 2;
+            const Triple a = integralIn(x->l, lo, mid, p);
+            const Triple q { p.r + (x->l ? x->l->sR : 0), p.n + (x->l ? x->l->sN : 0), p.b + (x->l ? x->l->sB : 0) };
+            const Triple b = integralIn(x->r, mid, hi, q);
+            return { a.r + b.r, a.n + b.n, a.b + b.b };
+        }
+
+        // Merge with pair integrals: x's curves enter at px, y's running curve at qn.
+        Node* mergeX(Node* x, Node* y, const CpuNode* g, size_t lo, size_t hi, Triple px, int64_t qn)
+        {
+            if (m_x[hi] <= m_a || m_x[lo] >= m_b || hi <= lo)
+                return merge(x, y, g, lo, hi);
+            if (!x || !y) {
+                if (!x && !y) {
+                    const int64_t l = clipped(lo, hi);
+                    m_cross[0] += (px.r - px.n) * qn * l, m_cross[1] += px.b * qn * l, m_cross[2] += px.n * qn * l;
+                    return nullptr;
+                }
+                if (!x) { // x constant: integrate y's running curve
+                    const int64_t in = integralIn(y, lo, hi, { 0, qn, 0 }).n;
+                    m_cross[0] += (px.r - px.n) * in, m_cross[1] += px.b * in, m_cross[2] += px.n * in;
+                    return y;
+                }
+                const Triple in = integralIn(x, lo, hi, px); // y constant
+                m_cross[0] += (in.r - in.n) * qn, m_cross[1] += in.b * qn, m_cross[2] += in.n * qn;
+                return x;
+            }
+            if (hi - lo == 1) {
+                const int64_t l = clipped(lo, hi);
+                const int64_t r = px.r + x->sR, n = px.n + x->sN, b = px.b + x->sB, q = qn + y->sN;
+                m_cross[0] += (r - n) * q * l, m_cross[1] += b * q * l, m_cross[2] += n * q * l;
+                absorbLeaf(x, y, g);
+                m_nodes.release(y);
+                return x;
+            }
+            const size_t mid = (lo + hi) / 2;
+            const Triple pr { px.r + (x->l ? x->l->sR : 0), px.n + (x->l ? x->l->sN : 0),
+                px.b + (x->l ? x->l->sB : 0) };
+            const int64_t qr = qn + (y->l ? y->l->sN : 0);
+            x->l = mergeX(x->l, y->l, left(g), lo, mid, px, qn);
+            x->r = mergeX(x->r, y->r, right(g), mid, hi, pr, qr);
+            pull(x, g);
+            m_nodes.release(y);
+            return x;
+        }
+
+        // Maxima over leaves [qa, qb) of the absolute R, N, N - CPUS values (entering at p).
+        void maxIn(
+            const Node* x, const CpuNode* g, size_t lo, size_t hi, size_t qa, size_t qb, Triple p, Triple& out) const
+        {
+            if (qb <= lo || hi <= qa)
+                return;
+            if (qa <= lo && hi <= qb) {
+                out.r = std::max(out.r, p.r + (x ? x->mR : 0));
+                out.n = std::max(out.n, p.n + (x ? x->mN : 0));
+                out.b = std::max(out.b, p.b + (x ? x->mA : cpuM(g)));
+                return;
+            }
+            // Partly inside: not a leaf. Without nodes on either side the values are constant.
+            if (!x && !g) {
+                out.r = std::max(out.r, p.r), out.n = std::max(out.n, p.n), out.b = std::max(out.b, p.b);
+                return;
+            }
+            const size_t mid = (lo + hi) / 2;
+            const Node* l = x ? x->l : nullptr;
+            const CpuNode* gl = left(g);
+            maxIn(l, gl, lo, mid, qa, qb, p, out);
+            const Triple q { p.r + (l ? l->sR : 0), p.n + (l ? l->sN : 0), p.b + (l ? l->sN : 0) + cpuS(gl) };
+            maxIn(x ? x->r : nullptr, right(g), mid, hi, qa, qb, q, out);
+        }
+
+        std::vector<int64_t> m_x;
+        size_t m_size;
+        Arena<Node> m_nodes;
+        Arena<CpuNode> m_cpuNodes;
+        CpuNode* m_cpu = nullptr;
+        int64_t m_a = 0, m_b = 0;
+        std::array<int64_t, 3> m_cross {};
+        std::vector<size_t> m_pos;
+    };
+
+    struct TreePass {
         const ParModel& m;
         const StepFunction& cpus;
         size_t engines;
-        std::unordered_map<uint32_t, std::vector<Interval>> producing; // conjunct -> suspended waits on its futures
+        std::unordered_map<uint32_t, std::vector<Interval>> producing;
         const std::vector<Interval> none;
 
-        Pass(const ParModel& model, const StepFunction& c, size_t e)
+        TreePass(const ParModel& model, const StepFunction& c, size_t e)
             : m(model)
             , cpus(c)
             , engines(e)
@@ -148,178 +448,117 @@ namespace {
                             producing[f.signalConjunct].push_back({ w.timeNs, f.signalNs });
         }
 
-        // Conjunction j: builds its merged list from its conjuncts' own changes and its children's
-        // lists (taken from `merged` via `slot`, then freed), and sweeps it when `measure`.
-        // Conjunction j: merges its conjuncts' own changes and its children's lists (taken from
-        // `merged` via `slot`, then freed) into its own list in one k-way merge that tags each change
-        // with its conjunct's position, and sweeps it when `measure`.
-        template <class Slot>
-        void process(uint32_t j, bool measure, Slot slot, std::vector<std::vector<Change>>& merged,
-            std::vector<int64_t>& items, DescValues& v) const
+        const std::vector<Interval>& producingOf(uint32_t k) const
         {
-            struct Source {
-                const Change* p;
-                const Change* end;
-                uint32_t branch;
-            };
-            struct Scratch {
-                std::vector<std::vector<Change>> own;
-                std::vector<Source> sources;
-                std::vector<int64_t> size;
-                std::vector<uint32_t> children;
-            };
-            thread_local Scratch s;
-            const ConjunctionInstance& ci = m.conjunctions[j];
-            const uint64_t endLimit = ci.ended ? ci.endNs : m.endNs;
-            const size_t n = ci.conjuncts.size();
-            if (s.own.size() < n)
-                s.own.resize(n);
-            s.sources.clear();
-            s.children.clear();
-            s.size.assign(n, 1);
-            int64_t total = 0;
-            size_t count = 0;
-            for (size_t i = 0; i < n; ++i) {
-                const uint32_t k = ci.conjuncts[i];
-                const auto p = producing.find(k);
-                ownChanges(m, k, endLimit, p == producing.end() ? none : p->second, s.own[i]);
-                if (!s.own[i].empty())
-                    s.sources.push_back({ s.own[i].data(), s.own[i].data() + s.own[i].size(), uint32_t(i) });
-                count += s.own[i].size();
-                for (uint32_t child : m.childConjunctions(k)) {
-                    const uint32_t c = slot(child);
-                    s.children.push_back(c);
-                    s.size[i] += items[c];
-                    const auto& list = merged[c];
-                    if (!list.empty())
-                        s.sources.push_back({ list.data(), list.data() + list.size(), uint32_t(i) });
-                    count += list.size();
-                }
-                total += s.size[i];
-            }
-            const uint32_t self = slot(j);
-            items[self] = total;
-            std::vector<Change> out(count);
-            Change* w = out.data();
-            auto& src = s.sources;
-            if (src.size() == 1) {
-                for (const Change* q = src[0].p; q != src[0].end; ++q, ++w)
-                    *w = { q->t, q->runnable, q->running, q->blockedWaiting, src[0].branch };
-            } else if (src.size() <= 8) {
-                // Few sources (parfib: two own lists and two children): scan the heads.
-                while (!src.empty()) {
-                    size_t best = 0;
-                    for (size_t x = 1; x < src.size(); ++x)
-                        if (src[x].p->t < src[best].p->t)
-                            best = x;
-                    Source& b = src[best];
-                    *w++ = { b.p->t, b.p->runnable, b.p->running, b.p->blockedWaiting, b.branch };
-                    if (++b.p == b.end) {
-                        b = src.back();
-                        src.pop_back();
-                    }
-                }
-            } else {
-                auto later = [&](size_t x, size_t y) { return src[x].p->t > src[y].p->t; };
-                std::vector<size_t> heap(src.size());
-                for (size_t x = 0; x < heap.size(); ++x)
-                    heap[x] = x;
-                std::make_heap(heap.begin(), heap.end(), later);
-                while (!heap.empty()) {
-                    std::pop_heap(heap.begin(), heap.end(), later);
-                    Source& b = src[heap.back()];
-                    *w++ = { b.p->t, b.p->runnable, b.p->running, b.p->blockedWaiting, b.branch };
-                    if (++b.p == b.end)
-                        heap.pop_back();
-                    else
-                        std::push_heap(heap.begin(), heap.end(), later);
-                }
-            }
-            for (uint32_t c : s.children)
-                std::vector<Change>().swap(merged[c]);
-            v.done = measure;
-            const int64_t a = I(ci.startNs), b = I(ci.ended ? ci.endNs : ci.startNs);
-            if (measure && b > a)
-                sweep(out, s.size, total, a, b, v);
-            merged[self] = std::move(out);
+            const auto p = producing.find(k);
+            return p == producing.end() ? none : p->second;
         }
 
-        void sweep(const std::vector<Change>& list, const std::vector<int64_t>& size, int64_t total, int64_t a,
-            int64_t b, DescValues& v) const
+        uint64_t endLimitOf(const ConjunctionInstance& ci) const { return ci.ended ? ci.endNs : m.endNs; }
+
+        // The coordinates: every own change time of the conjuncts of `conj`, every CPUS step and the
+        // start and end of each measured instance.
+        std::vector<int64_t> coordinates(const std::vector<uint32_t>& conj, int64_t cpuFrom, int64_t cpuTo) const
         {
-            const size_t n = size.size();
-            thread_local std::vector<int64_t> storage;
-            storage.assign(4 * (n + 1), 0);
-            Fenwick wf(storage.data(), n), rf(storage.data() + (n + 1), n), bf(storage.data() + 2 * (n + 1), n);
-            int64_t* r = storage.data() + 3 * (n + 1);
-            int64_t rd = 0, nd = 0, pairs = 0, blockPairs = 0, s1 = 0, sq = 0;
-            const auto& cpuSteps = cpus.steps();
-            auto cpuIt = std::upper_bound(cpuSteps.begin(), cpuSteps.end(), a,
-                [](int64_t t, const StepFunction::Step& s) { return t < s.timeNs; });
-            int64_t cpuValue = cpus.valueAt(a);
-            const int64_t engines64 = int64_t(engines);
-            int64_t rdInt = 0, ndInt = 0, avInt = 0, oooInt = 0, blockInt = 0, eitherInt = 0;
-            int64_t rdMax = 0, ndMax = 0, avMax = INT64_MIN;
-            int64_t t = a;
-            auto integrate = [&](int64_t until) {
-                until = std::min(until, b);
-                if (until <= t)
-                    return;
-                const int64_t dt = until - t;
-                const int64_t av = engines64 - cpuValue + nd;
-                const int64_t either = s1 - (nd * nd - sq) / 2;
-                rdInt += rd * dt, ndInt += nd * dt, avInt += av * dt;
-                oooInt += pairs * dt, blockInt += blockPairs * dt, eitherInt += either * dt;
-                rdMax = std::max(rdMax, rd), ndMax = std::max(ndMax, nd), avMax = std::max(avMax, av);
-                t = until;
-            };
-            size_t idx = 0;
-            while (true) {
-                int64_t next = INT64_MAX;
-                if (idx < list.size())
-                    next = list[idx].t;
-                if (cpuIt != cpuSteps.end() && cpuIt->timeNs < b)
-                    next = std::min(next, cpuIt->timeNs);
-                if (next == INT64_MAX || next >= b)
-                    break;
-                integrate(next);
-                for (; idx < list.size() && list[idx].t == next; ++idx) {
-                    const Change& c = list[idx];
-                    const size_t i = c.branch;
-                    const int64_t dw = int64_t(c.runnable) - c.running;
-                    if (dw != 0 || c.blockedWaiting != 0) {
-                        const int64_t runningAfter = nd - rf.prefix(i + 1); // sum over j > i of r_j
-                        if (dw != 0) {
-                            pairs += dw * runningAfter;
-                            wf.add(i, dw);
-                        }
-                        if (c.blockedWaiting != 0) {
-                            blockPairs += c.blockedWaiting * runningAfter;
-                            bf.add(i, c.blockedWaiting);
-                        }
-                    }
-                    if (c.running != 0) {
-                        const int64_t dr = c.running;
-                        pairs += dr * wf.prefix(i);
-                        blockPairs += dr * bf.prefix(i);
-                        s1 += dr * (total - size[i]);
-                        sq += (r[i] + dr) * (r[i] + dr) - r[i] * r[i];
-                        r[i] += dr;
-                        nd += dr;
-                        rf.add(i, dr);
-                    }
-                    rd += c.runnable;
-                }
-                while (cpuIt != cpuSteps.end() && cpuIt->timeNs == next) {
-                    cpuValue = cpuIt->value;
-                    ++cpuIt;
-                }
+            std::vector<std::vector<int64_t>> parts(conj.size());
+            tbb::parallel_for(size_t(0), conj.size(), [&](size_t i) {
+                const ConjunctionInstance& ci = m.conjunctions[conj[i]];
+                std::vector<Delta> d;
+                for (uint32_t k : ci.conjuncts)
+                    ownDeltas(m, k, endLimitOf(ci), producingOf(k), d);
+                auto& out = parts[i];
+                out.reserve(d.size() + 2);
+                for (const Delta& x : d)
+                    out.push_back(x.t);
+                out.push_back(I(ci.startNs));
+                if (ci.ended)
+                    out.push_back(I(ci.endNs));
+            });
+            std::vector<int64_t> all;
+            size_t total = cpus.steps().size() + 1;
+            for (const auto& p : parts)
+                total += p.size();
+            all.reserve(total);
+            for (auto& p : parts) {
+                all.insert(all.end(), p.begin(), p.end());
+                std::vector<int64_t>().swap(p);
             }
-            integrate(b);
-            const double span = double(b - a);
-            v.rdAvg = double(rdInt) / span, v.ndAvg = double(ndInt) / span, v.avAvg = double(avInt) / span;
-            v.rdMax = double(rdMax), v.ndMax = double(ndMax), v.avMax = double(avMax);
-            v.outOfOrder = double(oooInt), v.blocking = double(blockInt), v.eitherRunning = double(eitherInt);
+            all.push_back(cpuFrom);
+            for (const auto& s : cpus.steps())
+                if (s.timeNs > cpuFrom && s.timeNs < cpuTo)
+                    all.push_back(s.timeNs);
+            all.push_back(std::min(cpuTo, cpus.endNs()));
+            tbb::parallel_sort(all.begin(), all.end());
+            all.erase(std::unique(all.begin(), all.end()), all.end());
+            return all;
+        }
+
+        // Processes the conjunctions `order` (children before parents); trees[slot(j)] receives
+        // j's tree unless j is the last one processed... (freed by the caller).
+        template <class Slot>
+        void run(const std::vector<uint32_t>& order, Slot slot, std::vector<Node*>& trees, std::vector<int64_t>& items,
+            Trees& t, auto measure, auto values) const
+        {
+            std::vector<Delta> own;
+            std::vector<Node*> conjunctTrees;
+            std::vector<int64_t> size;
+            for (uint32_t j : order) {
+                const ConjunctionInstance& ci = m.conjunctions[j];
+                const size_t n = ci.conjuncts.size();
+                conjunctTrees.assign(n, nullptr);
+                size.assign(n, 1);
+                int64_t total = 0;
+                for (size_t i = 0; i < n; ++i) {
+                    const uint32_t k = ci.conjuncts[i];
+                    Node* acc = nullptr;
+                    for (uint32_t child : m.childConjunctions(k)) {
+                        const uint32_t s = slot(child);
+                        acc = t.merge(acc, trees[s]);
+                        trees[s] = nullptr;
+                        size[i] += items[s];
+                    }
+                    own.clear();
+                    ownDeltas(m, k, endLimitOf(ci), producingOf(k), own);
+                    acc = t.merge(acc, t.build(own));
+                    conjunctTrees[i] = acc;
+                    total += size[i];
+                }
+                items[slot(j)] = total;
+                const bool meas = measure(j);
+                const int64_t a = I(ci.startNs), b = I(ci.ended ? ci.endNs : ci.startNs);
+                const bool sweep = meas && b > a;
+                int64_t ooo = 0, block = 0, either = 0, before = 0;
+                Triple in; // integrals over [a, b) of the merged conjuncts' curves (they add up)
+                Node* acc = nullptr;
+                for (size_t i = 0; i < n; ++i) {
+                    if (sweep) {
+                        const Triple ti = t.integral(conjunctTrees[i], a, b);
+                        if (i > 0) {
+                            // Pairs (A under G1..G(i-1), B under Gi): sum r_A n_i + r_B n_A - r_A r_B.
+                            std::array<int64_t, 3> cross {};
+                            acc = t.mergeCounting(acc, conjunctTrees[i], a, b, cross);
+                            ooo += cross[0], block += cross[1];
+                            either += in.n * size[i] + ti.n * before - cross[2];
+                        } else
+                            acc = conjunctTrees[i];
+                        in.r += ti.r, in.n += ti.n, in.b += ti.b;
+                    } else
+                        acc = t.merge(acc, conjunctTrees[i]);
+                    before += size[i];
+                }
+                trees[slot(j)] = acc;
+                DescValues& v = values(j);
+                v.done = meas;
+                if (!sweep)
+                    continue;
+                const Triple mx = t.max(acc, a, b);
+                const double span = double(b - a);
+                const int64_t avInt = int64_t(engines) * (b - a) - cpus.integral(a, b) + in.n;
+                v.rdAvg = double(in.r) / span, v.ndAvg = double(in.n) / span, v.avAvg = double(avInt) / span;
+                v.rdMax = double(std::max<int64_t>(0, mx.r)), v.ndMax = double(std::max<int64_t>(0, mx.n));
+                v.avMax = double(int64_t(engines) + mx.b);
+                v.outOfOrder = double(ooo), v.blocking = double(block), v.eitherRunning = double(either);
+            }
         }
     };
 
@@ -330,23 +569,26 @@ std::vector<DescValues> descendantPass(
 {
     const size_t nConj = m.conjunctions.size();
     std::vector<DescValues> values(nConj);
-    const Pass pass(m, cpus, engines);
-    std::vector<std::vector<Change>> merged(nConj);
-    std::vector<int64_t> items(nConj, 0);
-    uint32_t maxDepth = 0;
-    for (const auto& ci : m.conjunctions)
-        maxDepth = std::max(maxDepth, ci.depth);
-    std::vector<std::vector<uint32_t>> byDepth(nConj == 0 ? 0 : maxDepth + 1);
+    if (nConj == 0)
+        return values;
+    const TreePass pass(m, cpus, engines);
+    std::vector<uint32_t> all(nConj);
     for (uint32_t j = 0; j < nConj; ++j)
-        byDepth[m.conjunctions[j].depth].push_back(j);
-    auto identity = [](uint32_t j) { return j; };
-    for (size_t d = byDepth.size(); d-- > 0;)
-        tbb::parallel_for(size_t(0), byDepth[d].size(), [&](size_t idx) {
-            const uint32_t j = byDepth[d][idx];
+        all[j] = j;
+    const int64_t from = std::min(cpus.beginNs(), I(m.conjunctions.front().startNs));
+    const int64_t to = std::max(cpus.endNs(), I(m.endNs)) + 1;
+    Trees t(pass.coordinates(all, from, to), cpus, from, to);
+    // Children start after their parents, so reverse start order is bottom-up.
+    std::reverse(all.begin(), all.end());
+    std::vector<Node*> trees(nConj, nullptr);
+    std::vector<int64_t> items(nConj, 0);
+    pass.run(
+        all, [](uint32_t j) { return j; }, trees, items, t,
+        [&](uint32_t j) {
             const ConjunctionInstance& ci = m.conjunctions[j];
-            const bool measure = ci.complete && ci.startNs >= fromNs && ci.startNs < toNs;
-            pass.process(j, measure, identity, merged, items, values[j]);
-        });
+            return ci.complete && ci.startNs >= fromNs && ci.startNs < toNs;
+        },
+        [&](uint32_t j) -> DescValues& { return values[j]; });
     return values;
 }
 
@@ -355,31 +597,29 @@ DescValues descendantValues(const ParModel& m, const StepFunction& cpus, size_t 
     DescValues out;
     if (j >= m.conjunctions.size())
         return out;
-    // The subtree's conjunctions, each mapped to a local slot; processed deepest first.
+    // The subtree's conjunctions, children after parents in start order, each mapped to a slot.
     std::vector<uint32_t> subtree { j };
     for (size_t i = 0; i < subtree.size(); ++i)
         for (uint32_t k : m.conjunctions[subtree[i]].conjuncts)
             for (uint32_t child : m.childConjunctions(k))
                 subtree.push_back(child);
+    std::sort(subtree.begin(), subtree.end());
+    const ConjunctionInstance& ci = m.conjunctions[j];
+    const TreePass pass(m, cpus, engines);
+    const int64_t from = I(ci.startNs), to = I(ci.ended ? ci.endNs : ci.startNs);
+    Trees t(pass.coordinates(subtree, from, to), cpus, from, to);
+    std::reverse(subtree.begin(), subtree.end());
     std::unordered_map<uint32_t, uint32_t> local;
     local.reserve(subtree.size());
     for (uint32_t i = 0; i < subtree.size(); ++i)
         local.emplace(subtree[i], i);
-    std::vector<uint32_t> order(subtree.size());
-    for (uint32_t i = 0; i < order.size(); ++i)
-        order[i] = i;
-    std::stable_sort(order.begin(), order.end(),
-        [&](uint32_t x, uint32_t y) { return m.conjunctions[subtree[x]].depth > m.conjunctions[subtree[y]].depth; });
-    const Pass pass(m, cpus, engines);
-    std::vector<std::vector<Change>> merged(subtree.size());
+    std::vector<Node*> trees(subtree.size(), nullptr);
     std::vector<int64_t> items(subtree.size(), 0);
-    auto slot = [&](uint32_t x) { return local.at(x); };
     DescValues scratch;
-    for (uint32_t i : order) {
-        const uint32_t x = subtree[i];
-        const bool self = x == j;
-        pass.process(x, self && m.conjunctions[x].complete, slot, merged, items, self ? out : scratch);
-    }
+    pass.run(
+        subtree, [&](uint32_t x) { return local.at(x); }, trees, items, t,
+        [&](uint32_t x) { return x == j && m.conjunctions[x].complete; },
+        [&](uint32_t x) -> DescValues& { return x == j ? out : scratch; });
     return out;
 }
 

@@ -150,12 +150,15 @@ TEST_CASE("descendant figures equal a brute force over every pair on deeply nest
         const Metrics metrics = computeMetrics(trace, options);
         const ParModel& m = metrics.model;
         const size_t engines = trace.engineCount();
+        double outOfOrder = 0, eitherRunning = 0, blocking = 0; // over instances with two or more conjuncts
         for (uint32_t j = 0; j < m.conjunctions.size(); ++j) {
             const ConjunctionInstance& ci = m.conjunctions[j];
             if (!ci.complete || ci.endNs <= ci.startNs)
                 continue;
             const auto fig = conjunctionFigures(m, metrics.cpusOverTime, engines, j);
             REQUIRE(fig);
+            if (ci.conjuncts.size() >= 2)
+                outOfOrder += fig->outOfOrderNs, eitherRunning += fig->eitherRunningNs, blocking += fig->blockingNs;
             const Brute brute = bruteForce(m, metrics.cpusOverTime, engines, j);
             if (brute.items > 40)
                 continue;
@@ -186,6 +189,14 @@ TEST_CASE("descendant figures equal a brute force over every pair on deeply nest
             withPairs += brute.outOfOrder > 0;
             withBlocking += brute.blocking > 0;
         }
+        // The scheduling section's totals (from the batch pass) are the sums of the one-instance figures.
+        const MetricValue* p = metrics.find("scheduling", "all", "OUT_OF_ORDER_PROBABILITY");
+        const MetricValue* bl = metrics.find("scheduling", "all", "OUT_OF_ORDER_SCHEDULING_BLOCKS_ANOTHER_CONTEXT");
+        REQUIRE(p);
+        REQUIRE(bl);
+        CHECK(std::get<double>(p->fields[0].second) == outOfOrder);
+        CHECK(std::get<double>(p->fields[1].second) == eitherRunning);
+        CHECK(std::get<double>(bl->fields[0].second) == blocking);
     }
     // The traces exercise what is compared: many instances, deep nesting, out-of-order pairs and
     // out-of-order time that blocks another context.
