@@ -49,8 +49,11 @@ namespace {
         };
         for (const Event& e : events) {
             const uint64_t t = e.timeNs;
-            if (!inGc && cur.state == EngineState::Sleeping && e.type != ev::MerEngineSleeping)
-                switchTo(t, EngineState::Idle, kNoContext); // woken: the next event ends the sleep
+            // Woken: the next event ends the sleep. Block markers do not: they are the tracer's
+            // bookkeeping (a runtime flushes its buffer as the engine goes to sleep).
+            if (!inGc && cur.state == EngineState::Sleeping && e.type != ev::MerEngineSleeping
+                && e.type != ev::BlockMarker)
+                switchTo(t, EngineState::Idle, kNoContext);
             switch (e.type) {
             case ev::RunThread: {
                 const uint32_t context = trace.payload(e).u32(0);

@@ -1,4 +1,5 @@
 #include "sparkscope/core/engine_states.h"
+#include "sparkscope/core/writer.h"
 #include "support/trace_builder.h"
 
 #include <catch2/catch.hpp>
@@ -66,6 +67,27 @@ TEST_CASE("engine states follow run, GC, search and sleep events", "[core][metri
     CHECK(cpus.valueAt(27) == 2);
     CHECK(cpus.valueAt(35) == 1);
     CHECK(cpus.max(0, 130) == 2);
+}
+
+TEST_CASE("a block marker does not wake a sleeping engine", "[core][metrics]")
+{
+    // The runtime flushes an engine's buffer as it goes to sleep, so a BLOCK_MARKER follows 111.
+    // engine 0: running ctx 1 [10,20), idle [20,30), sleeping [30,90) across the marker at 31,
+    //           searching from the wake-up at 90 to the end at 100.
+    TraceBuilder b(1);
+    b.runThread(0, 10, 1).stopThread(0, 20, 1, kStopFinished).sleeping(0, 30);
+    PayloadBuilder marker;
+    marker.u32(24).u64(95).u16(0);
+    b.event(0, 31, ev::BlockMarker, marker.data());
+    b.lookingForGlobal(0, 90).endAt(100);
+    const EngineStates s = computeEngineStates(b.build());
+    const std::vector<StateInterval> e0 {
+        { 10, 20, 1, EngineState::Running },
+        { 20, 30, kNoContext, EngineState::Idle },
+        { 30, 90, kNoContext, EngineState::Sleeping },
+        { 90, 100, kNoContext, EngineState::Searching },
+    };
+    CHECK(s.engines[0] == e0);
 }
 
 TEST_CASE("engine states cover the trace and never overlap", "[core][metrics]")

@@ -11,6 +11,7 @@
 //   108 / 109 / 112 (Mercury)       -> Searching       until success (RUN_THREAD, 114, 115) or 111;
 //                                                      ignored while Running or in GC
 //   ENGINE_SLEEPING (111)           -> Sleeping        until the engine's next event of any kind
+//                                                      but a block marker (a flush, not a wake-up)
 //   anything else / no information  -> Idle
 // A RUN_THREAD while already Running closes the previous run (a lost STOP_THREAD); a STOP_THREAD
 // while not Running is ignored. check_model.h reports both.
