@@ -152,8 +152,11 @@ void ConjunctionsPanel::setMetrics(std::shared_ptr<const core::Metrics> metrics,
     m_previous->setEnabled(false);
     m_next->setEnabled(false);
     updateChart();
-    if (m_proxy->rowCount() > 0)
+    if (m_proxy->rowCount() > 0) {
+        m_autoSelecting = true;
         m_table->selectRow(0);
+        m_autoSelecting = false;
+    }
 }
 
 bool ConjunctionsPanel::selectStaticId(const QString& name)
@@ -161,8 +164,11 @@ bool ConjunctionsPanel::selectStaticId(const QString& name)
     for (int r = 0; r < m_proxy->rowCount(); ++r)
         if (m_proxy->data(m_proxy->index(r, ConjunctionsModel::Name), ConjunctionsModel::kSortRole).toString()
             == name) {
+            const bool alreadyChosen = (m_static == name); // then no selection change follows
             m_table->selectRow(r);
             m_table->setCurrentIndex(m_proxy->index(r, 0));
+            if (alreadyChosen && m_highlightAll->isChecked())
+                Q_EMIT highlightRequested(m_instanceIds);
             return true;
         }
     return false;
@@ -190,7 +196,7 @@ void ConjunctionsPanel::onStaticChosen()
     m_next->setEnabled(!m_instanceIds.empty());
     showMetricSummary();
     updateChart();
-    if (m_highlightAll->isChecked())
+    if (m_highlightAll->isChecked() && !m_autoSelecting)
         Q_EMIT highlightRequested(m_instanceIds);
 }
 

@@ -90,6 +90,9 @@ private:
     QPushButton* m_previous;
     QPushButton* m_next;
     QCheckBox* m_highlightAll;
+    // True while setMetrics selects the first row for the detail view: that choice is the panel's,
+    // not the person's, so it does not paint the whole timeline in the highlight colour.
+    bool m_autoSelecting = false;
     QCheckBox* m_cumulative;
     QCheckBox* m_overall;
     GranularityChart* m_chart;
