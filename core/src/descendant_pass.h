@@ -24,12 +24,19 @@ struct DescValues {
 // piece (it is pushed on its context's stack, as the innermost conjunct, when bound).
 uint64_t bindTime(const ParModel& m, const ConjunctInstance& g, uint32_t k);
 
-// Every instance: measured when complete and starting in [fromNs, toNs). Parallel (TBB).
+// Every instance: measured when complete and starting in [fromNs, toNs). Parallel (TBB). Picks the
+// merged-lists variant when the average nesting depth is small (its cost is changes x depth, with a
+// small constant), the segment-tree variant otherwise (changes x log T whatever the depth).
 std::vector<DescValues> descendantPass(
     const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs);
+// The two variants (same figures, exactly).
+std::vector<DescValues> descendantPassLists(
+    const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs);
+std::vector<DescValues> descendantPassTrees(
+    const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs);
 
-// One instance (measured when complete), walking only its subtree: the same code as descendantPass,
-// so both give identical figures. Cost: that subtree's share of descendantPass.
+// One instance (measured when complete), walking only its subtree with the segment-tree variant.
+// Cost: O(subtree changes x log) plus the CPUS steps within the instance.
 DescValues descendantValues(const ParModel& m, const StepFunction& cpus, size_t engines, uint32_t j);
 
 } // namespace sparkscope::core::detail

@@ -28,11 +28,12 @@ namespace {
     };
 
     // A random conjunction tree of at most maxDepth nested levels. Below level 4 one conjunct of each
-    // conjunction is a leaf, so deep trees stay small (a spine with leaves, like a recursive loop).
+    // conjunction nests down to maxDepth and the others are leaves, so deep trees stay small (spines
+    // with leaves, like a right-recursive parallel loop).
     std::unique_ptr<Node> randomNode(std::mt19937_64& rng, int depth, int maxDepth)
     {
         auto n = std::make_unique<Node>();
-        if (depth >= maxDepth || rng() % (depth >= 4 ? 8 : 3) == 0) {
+        if (depth >= maxDepth || (depth < 4 && rng() % 3 == 0)) {
             n->work = 10 + rng() % 200;
             return n;
         }
