@@ -15,8 +15,9 @@
 // instance as max and time-weighted average over its lifetime, and those per-instance values are in
 // turn summarised per group.
 //
-// Cost: engine states and curves O(n log n); the model one linear pass; per-instance curves with
-// descendants O(events x nesting depth); groups are computed in parallel with TBB. Thread safety:
+// Cost: engine states and curves O(n log n); the model one linear pass; the descendant figures of
+// every instance O(changes x min(nesting depth, log n)) (descendant_pass.cpp); groups are computed in
+// parallel with TBB. Thread safety:
 // computeMetrics is reentrant; results are plain values.
 #include "sparkscope/core/engine_states.h"
 #include "sparkscope/core/par_model.h"
@@ -108,8 +109,8 @@ std::array<uint64_t, 3> conjunctTimeSplit(const ParModel& model, uint32_t conjun
 // (and lists with --instances): PARCONJ_TIME, the max and time-weighted average over [start, end) of
 // each PARCONJ_* curve, the CONTINUE_ON_* indicators (0 or 1), and the scheduling-order integrals of
 // the pairs split at this instance (OUT_OF_ORDER_*: value x ns). computeMetrics and the app's
-// per-instance views both use this one definition. Cost: O(changes in the instance's subtree x its
-// nesting depth); computeMetrics gets every instance's descendant figures from one shared pass.
+// per-instance views both use this one definition. Cost: O(changes in the instance's subtree x log)
+// plus the CPUS_OVER_TIME steps during it; computeMetrics gets every instance's figures from one pass.
 struct ConjunctionFigures {
     double time = 0;
     double runnableSelfMax = 0, runnableSelfAverage = 0;
