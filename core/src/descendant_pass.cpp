@@ -10,7 +10,7 @@
 // N - CPUS is -CPUS there.
 //
 // Bottom-up (children before parents: conjunctions in reverse start order), each conjunct's tree is
-// its child conjunctions' trees merged, plus its own changes inserted; a conjunction's tree is its
+// its child conjunctions' trees merged with a small tree of its own changes; a conjunction's tree is its
 // conjuncts' trees merged left to right. Merging two sparse trees visits only the nodes both have and
 // frees one of each pair, so all merges together cost at most the nodes ever created: O(changes x
 // log T). While merging conjunct j into the accumulated G1..G(j-1), the same recursion integrates
@@ -22,7 +22,13 @@
 //   pairs where A or B runs sum over i<j of r_i n_j + r_j n_i - r_i r_j
 // Maxima and integrals of J's curves over [start, end) are O(log T) range queries on its tree.
 // Everything is exact int64 arithmetic, so the figures equal the definitions' (tested against a
-// brute force in tests/core/metrics_desc_brute_test.cpp).
+// brute force in tests/core/metrics_desc_brute_test.cpp). Subtrees of at most 1/64 of the instances
+// are independent tasks run in parallel, each with its own node storage; the rest follows.
+//
+// Which form: the node work per change (~20 levels of 88-byte nodes) costs about as much as ~50
+// levels of the merged-lists pass (descendant_lists.cpp), so descendantPass uses the lists while the
+// average nesting depth is at most 48 and the trees beyond (sumeuler's right recursion, 40,000 deep:
+// 59 s with lists, 0.3 s with trees).
 #include "descendant_pass.h"
 
 #include <algorithm>
