@@ -611,8 +611,20 @@ Context* Runtime::Impl::newContext()
 void Runtime::Impl::createFiber(Context* c)
 {
     c->stack.create();
-    c->fiber = ctx::fiber(std::allocator_arg, RecordingStack { c, options.stackBytes },
-        [c](ctx::fiber&& sched) { return contextEntry(c, std::move(sched)); });
+    try {
+        c->fiber = ctx::fiber(std::allocator_arg, RecordingStack { c, options.stackBytes },
+            [c](ctx::fiber&& sched) { return contextEntry(c, std::move(sched)); });
+    } catch (const std::bad_alloc&) {
+        // Each guard-paged stack is two kernel mappings, so tens of thousands of live contexts run
+        // into vm.max_map_count long before memory runs out. The usual cause is a deep right-recursive
+        // conjunction whose sparks are stolen: each level leaves a context blocked at its barrier.
+        std::fprintf(stderr,
+            "sparkscope runtime: cannot allocate a %zu-byte stack for context %u (%zu contexts created). "
+            "Deep right-recursive parallel conjunctions keep one blocked context per level; make the "
+            "recursion left-recursive or coarser, lower RuntimeOptions::stackBytes, or raise vm.max_map_count.\n",
+            size_t(options.stackBytes), c->id, size_t(contextsCreated.load()));
+        std::abort();
+    }
     c->hasFiber = true;
 }
 
