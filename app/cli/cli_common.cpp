@@ -43,6 +43,14 @@ RegisterCheck::RegisterCheck(std::string_view name, TraceCheck check)
 
 const std::vector<RegisteredCheck>& checks() { return checkList(); }
 
+bool printedHelp(const ParsedArgs& parsed, std::string_view usage)
+{
+    if (!parsed.flag("--help"))
+        return false;
+    std::fwrite(usage.data(), 1, usage.size(), stdout);
+    return true;
+}
+
 int usageError(std::string_view message, std::string_view usage)
 {
     std::fprintf(stderr, "sparkscope-cli: %.*s\n\n%.*s", static_cast<int>(message.size()), message.data(),

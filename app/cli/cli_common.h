@@ -71,6 +71,9 @@ struct ParsedArgs {
 std::optional<ParsedArgs> parseArgs(const std::vector<std::string>& args, const std::set<std::string>& valueOptions,
     const std::set<std::string>& flagOptions, std::string_view usage);
 
+// True (after printing the usage to stdout) when the command was asked for --help.
+bool printedHelp(const ParsedArgs& parsed, std::string_view usage);
+
 // Prints "sparkscope-cli: <message>" and the usage to stderr; returns kExitBadInput.
 int usageError(std::string_view message, std::string_view usage);
 

@@ -53,10 +53,8 @@ namespace {
         auto parsed = parseArgs(args, {}, { "--json" }, kUsage);
         if (!parsed)
             return kExitBadInput;
-        if (parsed->flag("--help")) {
-            std::fwrite(kUsage.data(), 1, kUsage.size(), stdout);
+        if (printedHelp(*parsed, kUsage))
             return kExitOk;
-        }
         if (parsed->positional.size() != 1)
             return usageError(parsed->positional.empty() ? "info needs a TRACE" : "info takes one TRACE", kUsage);
         auto trace = loadTrace(parsed->positional.front());

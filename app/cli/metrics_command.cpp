@@ -27,10 +27,8 @@ namespace {
         auto parsed = parseArgs(args, { "--format", "-o", "--csc", "--from", "--to" }, { "--instances" }, kUsage);
         if (!parsed)
             return kExitBadInput;
-        if (parsed->flag("--help")) {
-            std::fwrite(kUsage.data(), 1, kUsage.size(), stdout);
+        if (printedHelp(*parsed, kUsage))
             return kExitOk;
-        }
         if (parsed->positional.size() != 1)
             return usageError(parsed->positional.empty() ? "metrics needs a TRACE" : "metrics takes one TRACE", kUsage);
         core::MetricsOptions options;

@@ -19,10 +19,8 @@ namespace {
         auto parsed = parseArgs(args, {}, {}, kUsage);
         if (!parsed)
             return kExitBadInput;
-        if (parsed->flag("--help")) {
-            std::fwrite(kUsage.data(), 1, kUsage.size(), stdout);
+        if (printedHelp(*parsed, kUsage))
             return kExitOk;
-        }
         if (parsed->positional.size() != 2)
             return usageError("rewrite needs a TRACE and an OUTPUT", kUsage);
         auto trace = loadTrace(parsed->positional[0]);

@@ -47,10 +47,8 @@ namespace {
         auto parsed = parseArgs(args, { "--format", "--engine", "--type", "--from", "--to" }, {}, kUsage);
         if (!parsed)
             return kExitBadInput;
-        if (parsed->flag("--help")) {
-            std::fwrite(kUsage.data(), 1, kUsage.size(), stdout);
+        if (printedHelp(*parsed, kUsage))
             return kExitOk;
-        }
         if (parsed->positional.size() != 1)
             return usageError(parsed->positional.empty() ? "show needs a TRACE" : "show takes one TRACE", kUsage);
 
