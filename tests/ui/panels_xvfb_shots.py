@@ -35,6 +35,7 @@ import zlib
 
 SCREEN = (1600, 1000)
 RUNNING_GREEN = (46, 158, 68)  # FramePalette light "running"
+PINNED_TEAL = (0, 150, 160)  # hover_controller: a chosen conjunction's instances, painted over their running bars
 READY = "sparkscope-ready: "
 
 
@@ -89,10 +90,16 @@ def not_blank(name, image):
     mean = sum(lum) / len(lum)
     variance = sum((v - mean) ** 2 for v in lum) / len(lum)
     # Running green, also under the translucent highlights (so near it rather than equal).
-    green = sum(1 for p in pixels if all(abs(a - b) <= 40 for a, b in zip(p, RUNNING_GREEN))) / len(pixels)
-    ok = len(colours) >= 16 and variance >= 100 and green >= 0.001
+    def share(colour):
+        return sum(1 for p in pixels if all(abs(a - b) <= 40 for a, b in zip(p, colour))) / len(pixels)
+
+    green = share(RUNNING_GREEN)
+    # Once a conjunction is chosen its instances are pinned in teal over the running bars; when it
+    # spans the whole run (pipeline's single conjunction) no running green is left to see.
+    teal = share(PINNED_TEAL)
+    ok = len(colours) >= 16 and variance >= 100 and (green >= 0.001 or teal >= 0.001)
     print(f"  {name}: {len(colours)} colours, luminance variance {variance:.0f}, running-green "
-          f"{100 * green:.1f}% -> {'OK' if ok else 'BLANK OR WRONG'}")
+          f"{100 * green:.1f}%, pinned-teal {100 * teal:.1f}% -> {'OK' if ok else 'BLANK OR WRONG'}")
     return ok
 
 
