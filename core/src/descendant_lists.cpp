@@ -129,12 +129,8 @@ namespace {
             : m(model)
             , cpus(c)
             , engines(e)
+            , producing(suspendedWaitsByProducer(model))
         {
-            for (const FutureInstance& f : m.futures)
-                if (f.signalled && f.signalConjunct != kNoIndex)
-                    for (const FutureWait& w : f.waits)
-                        if (w.suspended && w.timeNs < f.signalNs)
-                            producing[f.signalConjunct].push_back({ w.timeNs, f.signalNs });
         }
 
         // Conjunction j: merges its conjuncts' own changes and its children's lists (taken from

@@ -435,12 +435,8 @@ namespace {
             : m(model)
             , cpus(c)
             , engines(e)
+            , producing(suspendedWaitsByProducer(model))
         {
-            for (const FutureInstance& f : m.futures)
-                if (f.signalled && f.signalConjunct != kNoIndex)
-                    for (const FutureWait& w : f.waits)
-                        if (w.suspended && w.timeNs < f.signalNs)
-                            producing[f.signalConjunct].push_back({ w.timeNs, f.signalNs });
         }
 
         const std::vector<Interval>& producingOf(uint32_t k) const
@@ -570,6 +566,17 @@ std::vector<DescValues> descendantPass(
     if (depthSum <= kListsMaxAverageDepth * m.conjunctions.size())
         return descendantPassLists(m, cpus, engines, fromNs, toNs);
     return descendantPassTrees(m, cpus, engines, fromNs, toNs);
+}
+
+std::unordered_map<uint32_t, std::vector<std::pair<uint64_t, uint64_t>>> suspendedWaitsByProducer(const ParModel& m)
+{
+    std::unordered_map<uint32_t, std::vector<std::pair<uint64_t, uint64_t>>> producing;
+    for (const FutureInstance& f : m.futures)
+        if (f.signalled && f.signalConjunct != kNoIndex)
+            for (const FutureWait& w : f.waits)
+                if (w.suspended && w.timeNs < f.signalNs)
+                    producing[f.signalConjunct].push_back({ w.timeNs, f.signalNs });
+    return producing;
 }
 
 std::vector<DescValues> descendantPassTrees(

@@ -6,6 +6,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace sparkscope::core::detail {
@@ -23,6 +25,10 @@ struct DescValues {
 // When conjunct k (of conjunction instance g) was bound to its context: the start of its first top
 // piece (it is pushed on its context's stack, as the innermost conjunct, when bound).
 uint64_t bindTime(const ParModel& m, const ConjunctInstance& g, uint32_t k);
+
+// For each conjunct that signals a future: the [wait, signal) spans during which a consumer was
+// suspended on it (the "blocks another context" part of OUT_OF_ORDER_*). Both variants use it.
+std::unordered_map<uint32_t, std::vector<std::pair<uint64_t, uint64_t>>> suspendedWaitsByProducer(const ParModel& m);
 
 // Every instance: measured when complete and starting in [fromNs, toNs). Parallel (TBB). Picks the
 // merged-lists variant when the average nesting depth is small (its cost is changes x depth, with a
