@@ -8,6 +8,7 @@
 #include "descendant_pass.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <map>
 #include <tbb/parallel_for.h>
@@ -329,9 +330,10 @@ namespace {
         uint64_t created = 0, runLocal = 0, stolen = 0, dud = 0, overflowed = 0, fizzled = 0, gcd = 0;
         bool hasCounters = false;
         std::array<uint64_t, 7> countersBefore {}, countersLast {}; // SPARK_COUNTERS before / within the range
-        std::vector<uint64_t> workTimes; // 103 / 35 / 3: work made available
-        // SPARK_DEQUE_SIZE: +1 / -1 on this engine's deque (sorted), and -1s on victims' deques.
-        std::vector<StepFunction::Step> dequeOwn;
+        // 103 / 35 / 3: work made available; only kept when some engine can sleep (ENGINE_WAKE_LATENCY).
+        std::vector<uint64_t> workTimes;
+        // SPARK_DEQUE_SIZE: the -1s this engine's steals make on victims' deques. Its own +1 / -1
+        // are read again from its events when the curve is summarised (sparkDequeSummary).
         std::vector<std::pair<uint16_t, uint64_t>> dequeStolenFrom; // (victim, time), sorted by time
         // GHC heap figures (49-51) and GC_STATS_GHC reports (time, generation, parallel threads).
         bool anyHeap = false;
@@ -369,7 +371,43 @@ namespace {
             s.maxLive = std::max(s.maxLive, v);
     }
 
-    EngineScan scanEngine(const Trace& trace, uint16_t engine, Range r)
+    // This engine's own change to its spark deque for event type `type` (+1 created, -1 run), or 0.
+    int dequeDelta(uint16_t type)
+    {
+        switch (type) {
+        case ev::SparkCreate:
+        case ev::MerSparkCreate:
+            return +1;
+        case ev::SparkRun:
+        case ev::MerSparkRun:
+            return -1;
+        default:
+            return 0;
+        }
+    }
+
+    // SPARK_DEQUE_SIZE of `engine` over r: its own changes merged in time order with the steals
+    // from it (`stolenNs`, sorted), summarised as they stream past. Summing equal-time deltas makes
+    // the order of ties irrelevant. O(events of the engine) time, O(1) memory beyond stolenNs.
+    MetricValue sparkDequeSummary(const Trace& trace, size_t engine, const std::vector<uint64_t>& stolenNs,
+        uint64_t first, uint64_t last, Range r)
+    {
+        StepRangeSummary curve(I(first), I(last), I(r.from), I(r.to));
+        size_t k = 0;
+        for (const Event& e : trace.engines[engine]) {
+            const int d = dequeDelta(e.type);
+            if (d == 0)
+                continue;
+            for (; k < stolenNs.size() && stolenNs[k] <= e.timeNs; ++k)
+                curve.add(I(stolenNs[k]), -1);
+            curve.add(I(e.timeNs), d);
+        }
+        for (; k < stolenNs.size(); ++k)
+            curve.add(I(stolenNs[k]), -1);
+        return fieldsValue({ { "max", curve.max() }, { "average", curve.average() } });
+    }
+
+    EngineScan scanEngine(const Trace& trace, uint16_t engine, Range r, bool wantWorkTimes)
     {
         EngineScan s;
         bool inEpisode = false, stealOpen = false;
@@ -406,10 +444,8 @@ namespace {
             case ev::RunThread:
             case ev::MerSparkRun:
             case ev::MerSparkSteal: {
-                if (e.type == ev::MerSparkRun) {
+                if (e.type == ev::MerSparkRun)
                     s.runLocal += in;
-                    s.dequeOwn.push_back({ I(t), -1 });
-                }
                 if (e.type == ev::MerSparkSteal) {
                     s.stolen += in;
                     s.dequeStolenFrom.push_back({ trace.payload(e).u16(0), t });
@@ -435,8 +471,8 @@ namespace {
             case ev::SparkCreate:
                 if (in)
                     ++s.created;
-                s.workTimes.push_back(t);
-                s.dequeOwn.push_back({ I(t), +1 });
+                if (wantWorkTimes)
+                    s.workTimes.push_back(t);
                 break;
             case ev::HeapAllocated:
             case ev::HeapSize:
@@ -445,11 +481,11 @@ namespace {
                 scanHeapEvent(trace, e, r, s);
                 break;
             case ev::ThreadRunnable:
-                s.workTimes.push_back(t);
+                if (wantWorkTimes)
+                    s.workTimes.push_back(t);
                 break;
             case ev::SparkRun:
                 s.runLocal += in;
-                s.dequeOwn.push_back({ I(t), -1 });
                 break;
             case ev::SparkSteal:
                 s.stolen += in;
@@ -504,11 +540,6 @@ namespace {
             { "stolen", I(s.stolen) }, { "dud", I(sparkCountsField(s, 1)) },
             { "overflowed", I(sparkCountsField(s, 2)) }, { "converted", I(sparkCountsField(s, 3)) },
             { "fizzled", I(sparkCountsField(s, 5)) }, { "gcd", I(sparkCountsField(s, 4)) } });
-    }
-
-    MetricValue curveSummary(const StepFunction& f, Range r)
-    {
-        return fieldsValue({ { "max", f.max(I(r.from), I(r.to)) }, { "average", f.average(I(r.from), I(r.to)) } });
     }
 
     // The granularity profile: counts per log2 bucket of TIME_RUNNING, and the cumulative form.
@@ -609,6 +640,16 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
     if (r.to < r.from)
         r.to = r.from;
     const size_t nEngines = trace.engines.size();
+    // Work-available times serve only ENGINE_WAKE_LATENCY, which needs a sleeping engine; engines
+    // sleep only after ENGINE_SLEEPING (111). A GHC log has none, and skipping them saves 8 bytes per
+    // spark created there (22 MB on parfib-4-37).
+    std::atomic<bool> anySleepEvent { false };
+    tbb::parallel_for(size_t(0), nEngines, [&](size_t e) {
+        if (!anySleepEvent.load(std::memory_order_relaxed)
+            && std::any_of(trace.engines[e].begin(), trace.engines[e].end(),
+                [](const Event& x) { return x.type == ev::MerEngineSleeping; }))
+            anySleepEvent = true;
+    });
     // Three independent passes at once: engine states (parallel per engine inside), the model pass
     // (sequential), and the per-engine scans (parallel per engine).
     std::vector<EngineScan> scans(nEngines);
@@ -619,7 +660,8 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
         },
         [&] { out.model = buildParModel(trace); },
         [&] {
-            tbb::parallel_for(size_t(0), nEngines, [&](size_t e) { scans[e] = scanEngine(trace, uint16_t(e), r); });
+            tbb::parallel_for(
+                size_t(0), nEngines, [&](size_t e) { scans[e] = scanEngine(trace, uint16_t(e), r, anySleepEvent); });
         });
     EngineScan globalScan;
     for (const Event& e : trace.global)
@@ -629,6 +671,7 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
     const uint64_t first = out.engineStates.firstNs, last = out.engineStates.lastNs;
 
     // ---- curves over time -------------------------------------------------------------------
+    std::vector<MetricValue> dequeSummaries; // SPARK_DEQUE_SIZE per engine
     {
         // Contexts runnable / blocked: one sorted run of deltas per context, merged.
         std::vector<std::vector<StepFunction::Step>> runnable(m.contexts.size()), blocked(m.contexts.size());
@@ -649,18 +692,17 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
         tbb::parallel_invoke(
             [&] { out.contextsRunnable = StepFunction::fromSortedDeltaRuns(std::move(runnable), I(first), I(last)); },
             [&] { out.contextsBlocked = StepFunction::fromSortedDeltaRuns(std::move(blocked), I(first), I(last)); });
-        // Each engine's deque: its own changes (sorted) merged with the steals from it (sorted per thief).
-        out.sparkDequeSize.resize(nEngines);
+        // Each engine's deque: summarised while streaming, never stored (a GHC log has millions of
+        // steps per engine, and the metric is two numbers).
+        dequeSummaries.resize(nEngines);
         tbb::parallel_for(size_t(0), nEngines, [&](size_t e) {
-            std::vector<std::vector<StepFunction::Step>> runs;
-            runs.push_back(std::move(scans[e].dequeOwn));
-            for (const auto& thief : scans) {
-                runs.emplace_back();
+            std::vector<uint64_t> stolen;
+            for (const auto& thief : scans)
                 for (const auto& [victim, t] : thief.dequeStolenFrom)
                     if (victim == e)
-                        runs.back().push_back({ I(t), -1 });
-            }
-            out.sparkDequeSize[e] = StepFunction::fromSortedDeltaRuns(std::move(runs), I(first), I(last));
+                        stolen.push_back(t);
+            std::sort(stolen.begin(), stolen.end());
+            dequeSummaries[e] = sparkDequeSummary(trace, e, stolen, first, last, r);
         });
     }
 
@@ -896,7 +938,7 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
             }
             g.metrics.push_back({ "ENGINE_STATE_TIME", states });
             g.metrics.push_back({ "SPARK_COUNTS", sparkCounts(s) });
-            g.metrics.push_back({ "SPARK_DEQUE_SIZE", curveSummary(out.sparkDequeSize[e], r) });
+            g.metrics.push_back({ "SPARK_DEQUE_SIZE", dequeSummaries[e] });
             g.metrics.push_back({ "ENGINE_SEARCH_SUCCESS", searchValue(s.tries, s.successes) });
             g.metrics.push_back({ "ENGINE_TIME_TO_FIND_WORK", statValue(s.timeToFind) });
             g.metrics.push_back({ "ENGINE_TIME_TO_SLEEP", statValue(s.timeToSleep) });

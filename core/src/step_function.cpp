@@ -207,4 +207,60 @@ std::map<int64_t, int64_t> StepFunction::timeAtEachValue(int64_t a, int64_t b) c
     return out;
 }
 
+StepRangeSummary::StepRangeSummary(int64_t beginNs, int64_t endNs, int64_t fromNs, int64_t toNs) noexcept
+    : m_endNs(endNs)
+    , m_rangeFromNs(fromNs)
+    , m_rangeToNs(toNs)
+    , m_fromNs(std::max(fromNs, beginNs))
+    , m_toNs(std::min(toNs, endNs))
+    , m_currentNs(beginNs)
+{
+}
+
+void StepRangeSummary::close(int64_t untilNs) noexcept
+{
+    // Only pieces of positive length inside the range count, as StepFunction::max looks only at
+    // the steps whose intervals meet the range.
+    const int64_t lo = std::max(m_currentNs, m_fromNs), hi = std::min(untilNs, m_toNs);
+    if (hi <= lo)
+        return;
+    m_max = m_seen ? std::max(m_max, m_value) : m_value;
+    m_seen = true;
+    m_integral += m_value * (hi - lo);
+}
+
+void StepRangeSummary::add(int64_t timeNs, int64_t delta) noexcept
+{
+    timeNs = std::max(timeNs, m_currentNs); // before beginNs: counts at beginNs
+    if (timeNs >= m_endNs)
+        return;
+    if (timeNs != m_currentNs) {
+        close(timeNs);
+        m_currentNs = timeNs;
+    }
+    m_value += delta;
+}
+
+int64_t StepRangeSummary::max() noexcept
+{
+    if (!m_finished) {
+        close(m_endNs);
+        m_finished = true;
+    }
+    return m_max;
+}
+
+int64_t StepRangeSummary::integral() noexcept
+{
+    max();
+    return m_integral;
+}
+
+double StepRangeSummary::average() noexcept
+{
+    if (m_rangeToNs <= m_rangeFromNs)
+        return 0.0;
+    return static_cast<double>(integral()) / static_cast<double>(m_rangeToNs - m_rangeFromNs);
+}
+
 } // namespace sparkscope::core

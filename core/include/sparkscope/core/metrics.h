@@ -4,8 +4,10 @@
 //
 // The result has two faces:
 //   - typed curves (StepFunction) the UI draws and queries by time range: CPUS_OVER_TIME, contexts
-//     runnable / blocked over time, SPARK_DEQUE_SIZE per engine, and, per conjunction instance on
-//     demand, RUNNABLE_SELF[_AND_DESC], RUNNING_SELF[_AND_DESC] and AVAIL_CPUS (conjunctionCurves);
+//     runnable / blocked over time, and, per conjunction instance on demand, RUNNABLE_SELF[_AND_DESC],
+//     RUNNING_SELF[_AND_DESC] and AVAIL_CPUS (conjunctionCurves). SPARK_DEQUE_SIZE is summarised
+//     while streaming and not kept (millions of steps per engine on a GHC log; the timeline builds
+//     its own per-engine curves where it draws them);
 //   - a report: sections (program, engines, conjunctions, conjuncts, futures, scheduling) of groups
 //     (an engine, a static id, a (static id, position), ...) of metrics keyed exactly as in the
 //     specification. metrics_export.h writes it as JSON or CSV; the CLI and the app use the same code.
@@ -85,7 +87,6 @@ struct Metrics {
     StepFunction cpusOverTime;
     StepFunction contextsRunnable; // contexts Runnable (not running) at t
     StepFunction contextsBlocked;
-    std::vector<StepFunction> sparkDequeSize; // per engine
     std::vector<MetricSection> sections; // program, engines, conjunctions, conjuncts, futures, scheduling
 
     const MetricSection* section(const std::string& name) const;
