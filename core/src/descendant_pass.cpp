@@ -35,6 +35,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
 
@@ -55,33 +56,35 @@ uint64_t bindTime(const ParModel& m, const ConjunctInstance& g, uint32_t k)
 namespace {
 
     using I = int64_t;
-    using Interval = std::pair<uint64_t, uint64_t>;
 
     struct Delta {
         int64_t t;
-        int32_t r, n, b;
+        int32_t r, n, b, c; // runnable, running, blocked-waiting producer (direct, transitive)
     };
 
     // Own changes of conjunct k, appended to `out` unsorted: its spark phase and unbound start
     // (waiting), then its innermost pieces (waiting when Runnable, running when Running), cut at its
     // end; waiting time that overlaps a suspended wait on a future it produces is also "blocking".
-    void ownDeltas(const ParModel& m, uint32_t k, uint64_t endLimit, const std::vector<Interval>& producing,
-        std::vector<Delta>& out)
+    void ownDeltas(const ParModel& m, uint32_t k, uint64_t endLimit, const Producers& producers, std::vector<Delta>& out)
     {
         const ConjunctInstance& g = m.conjuncts[k];
         const uint64_t end = g.ended ? g.endNs : endLimit;
         auto piece = [&](uint64_t from, uint64_t to, bool running, bool runnable) {
             if (to <= from || !runnable)
                 return;
-            out.push_back({ I(from), 1, int32_t(running), 0 });
-            out.push_back({ I(to), -1, -int32_t(running), 0 });
-            if (!running)
-                for (const auto& [a, b] : producing) {
-                    const uint64_t x = std::max(a, from), y = std::min(b, to);
-                    if (y > x) {
-                        out.push_back({ I(x), 0, 0, 1 });
-                        out.push_back({ I(y), 0, 0, -1 });
-                    }
+            out.push_back({ I(from), 1, int32_t(running), 0, 0 });
+            out.push_back({ I(to), -1, -int32_t(running), 0, 0 });
+            if (running)
+                return;
+            for (const auto& [a, b] : producers.direct.of(k))
+                if (const uint64_t x = std::max(a, from), y = std::min(b, to); y > x) {
+                    out.push_back({ I(x), 0, 0, 1, 0 });
+                    out.push_back({ I(y), 0, 0, -1, 0 });
+                }
+            for (const auto& [a, b] : producers.transitive.of(k))
+                if (const uint64_t x = std::max(a, from), y = std::min(b, to); y > x) {
+                    out.push_back({ I(x), 0, 0, 0, 1 });
+                    out.push_back({ I(y), 0, 0, 0, -1 });
                 }
         };
         if (g.fromSpark)
@@ -103,13 +106,14 @@ namespace {
 
     struct Node {
         Node *l = nullptr, *r = nullptr;
-        int64_t sR = 0, sN = 0, sB = 0;
-        int64_t tR = 0, tN = 0, tB = 0; // sum of delta x time
+        int64_t sR = 0, sN = 0, sB = 0, sC = 0;
+        int64_t tR = 0, tN = 0, tB = 0, tC = 0; // sum of delta x time
         int64_t mR = 0, mN = 0, mA = 0; // max prefix of R, N, N - CPUS
     };
 
+    // Values of the R, N, B and C (transitive B) curves; for maxima, b holds N - CPUS.
     struct Triple {
-        int64_t r = 0, n = 0, b = 0;
+        int64_t r = 0, n = 0, b = 0, c = 0;
     };
 
     // Node storage: chunks that never move, and a free list.
@@ -188,8 +192,9 @@ namespace {
         }
         Node* merge(Node* x, Node* y) { return merge(x, y, m_cpu, 0, m_size); }
 
-        // Merges y into x, adding to `cross` the integrals over [a, b) of w_x r_y, bw_x r_y, r_x r_y.
-        Node* mergeCounting(Node* x, Node* y, int64_t a, int64_t b, std::array<int64_t, 3>& cross)
+        // Merges y into x, adding to `cross` the integrals over [a, b) of w_x r_y, bw_x r_y, r_x r_y
+        // and bt_x r_y.
+        Node* mergeCounting(Node* x, Node* y, int64_t a, int64_t b, std::array<int64_t, 4>& cross)
         {
             m_a = a, m_b = b;
             m_cross = {};
@@ -261,9 +266,11 @@ namespace {
             x->sR = lR + (r ? r->sR : 0);
             x->sN = lN + (r ? r->sN : 0);
             x->sB = (l ? l->sB : 0) + (r ? r->sB : 0);
+            x->sC = (l ? l->sC : 0) + (r ? r->sC : 0);
             x->tR = (l ? l->tR : 0) + (r ? r->tR : 0);
             x->tN = (l ? l->tN : 0) + (r ? r->tN : 0);
             x->tB = (l ? l->tB : 0) + (r ? r->tB : 0);
+            x->tC = (l ? l->tC : 0) + (r ? r->tC : 0);
             x->mR = std::max(l ? l->mR : 0, lR + (r ? r->mR : 0));
             x->mN = std::max(l ? l->mN : 0, lN + (r ? r->mN : 0));
             const int64_t lA = lN + cpuS(gl);
@@ -277,8 +284,9 @@ namespace {
             Node* x = m_nodes.make();
             if (hi - lo == 1) {
                 for (size_t i = 0; i < count; ++i) {
-                    x->sR += d[i].r, x->sN += d[i].n, x->sB += d[i].b;
+                    x->sR += d[i].r, x->sN += d[i].n, x->sB += d[i].b, x->sC += d[i].c;
                     x->tR += d[i].r * d[i].t, x->tN += d[i].n * d[i].t, x->tB += d[i].b * d[i].t;
+                    x->tC += d[i].c * d[i].t;
                 }
                 leafMax(x, g);
                 return x;
@@ -293,8 +301,8 @@ namespace {
 
         void absorbLeaf(Node* x, const Node* y, const CpuNode* g)
         {
-            x->sR += y->sR, x->sN += y->sN, x->sB += y->sB;
-            x->tR += y->tR, x->tN += y->tN, x->tB += y->tB;
+            x->sR += y->sR, x->sN += y->sN, x->sB += y->sB, x->sC += y->sC;
+            x->tR += y->tR, x->tN += y->tN, x->tB += y->tB, x->tC += y->tC;
             leafMax(x, g);
         }
 
@@ -324,20 +332,28 @@ namespace {
                 return {};
             if (!x) {
                 const int64_t l = clipped(lo, hi);
-                return { p.r * l, p.n * l, p.b * l };
+                return { p.r * l, p.n * l, p.b * l, p.c * l };
             }
             if (from >= m_a && to <= m_b) // sum over changes c of delta x (to - c), plus the entry value
                 return { p.r * (to - from) + to * x->sR - x->tR, p.n * (to - from) + to * x->sN - x->tN,
-                    p.b * (to - from) + to * x->sB - x->tB };
+                    p.b * (to - from) + to * x->sB - x->tB, p.c * (to - from) + to * x->sC - x->tC };
             if (hi - lo == 1) { // a leaf cut by [a, b): its changes are at X[lo]
                 const int64_t l = clipped(lo, hi);
-                return { (p.r + x->sR) * l, (p.n + x->sN) * l, (p.b + x->sB) * l };
+                return { (p.r + x->sR) * l, (p.n + x->sN) * l, (p.b + x->sB) * l, (p.c + x->sC) * l };
             }
             const size_t mid = (lo + hi) / 2;
             const Triple a = integralIn(x->l, lo, mid, p);
-            const Triple q { p.r + (x->l ? x->l->sR : 0), p.n + (x->l ? x->l->sN : 0), p.b + (x->l ? x->l->sB : 0) };
+            const Triple q = x->l ? Triple { p.r + x->l->sR, p.n + x->l->sN, p.b + x->l->sB, p.c + x->l->sC } : p;
             const Triple b = integralIn(x->r, mid, hi, q);
-            return { a.r + b.r, a.n + b.n, a.b + b.b };
+            return { a.r + b.r, a.n + b.n, a.b + b.b, a.c + b.c };
+        }
+
+        // Adds the pair integrals of x's curves (values, or their integrals) times y's running
+        // (integral, or value): waiting x running, blocked-waiting x running, running x running.
+        void count(const Triple& x, int64_t running)
+        {
+            m_cross[0] += (x.r - x.n) * running, m_cross[1] += x.b * running, m_cross[2] += x.n * running;
+            m_cross[3] += x.c * running;
         }
 
         // Merge with pair integrals: x's curves enter at px, y's running curve at qn.
@@ -348,29 +364,25 @@ namespace {
             if (!x || !y) {
                 if (!x && !y) {
                     const int64_t l = clipped(lo, hi);
-                    m_cross[0] += (px.r - px.n) * qn * l, m_cross[1] += px.b * qn * l, m_cross[2] += px.n * qn * l;
+                    count(px, qn * l);
                     return nullptr;
                 }
                 if (!x) { // x constant: integrate y's running curve
-                    const int64_t in = integralIn(y, lo, hi, { 0, qn, 0 }).n;
-                    m_cross[0] += (px.r - px.n) * in, m_cross[1] += px.b * in, m_cross[2] += px.n * in;
+                    count(px, integralIn(y, lo, hi, { 0, qn, 0, 0 }).n);
                     return y;
                 }
-                const Triple in = integralIn(x, lo, hi, px); // y constant
-                m_cross[0] += (in.r - in.n) * qn, m_cross[1] += in.b * qn, m_cross[2] += in.n * qn;
+                count(integralIn(x, lo, hi, px), qn); // y constant
                 return x;
             }
             if (hi - lo == 1) {
                 const int64_t l = clipped(lo, hi);
-                const int64_t r = px.r + x->sR, n = px.n + x->sN, b = px.b + x->sB, q = qn + y->sN;
-                m_cross[0] += (r - n) * q * l, m_cross[1] += b * q * l, m_cross[2] += n * q * l;
+                count({ px.r + x->sR, px.n + x->sN, px.b + x->sB, px.c + x->sC }, (qn + y->sN) * l);
                 absorbLeaf(x, y, g);
                 m_nodes.release(y);
                 return x;
             }
             const size_t mid = (lo + hi) / 2;
-            const Triple pr { px.r + (x->l ? x->l->sR : 0), px.n + (x->l ? x->l->sN : 0),
-                px.b + (x->l ? x->l->sB : 0) };
+            const Triple pr = x->l ? Triple { px.r + x->l->sR, px.n + x->l->sN, px.b + x->l->sB, px.c + x->l->sC } : px;
             const int64_t qr = qn + (y->l ? y->l->sN : 0);
             x->l = mergeX(x->l, y->l, left(g), lo, mid, px, qn);
             x->r = mergeX(x->r, y->r, right(g), mid, hi, pr, qr);
@@ -420,7 +432,7 @@ namespace {
         std::shared_ptr<Arena<CpuNode>> m_cpuNodes;
         CpuNode* m_cpu = nullptr;
         int64_t m_a = 0, m_b = 0;
-        std::array<int64_t, 3> m_cross {};
+        std::array<int64_t, 4> m_cross {};
         std::vector<size_t> m_pos;
     };
 
@@ -428,21 +440,14 @@ namespace {
         const ParModel& m;
         const StepFunction& cpus;
         size_t engines;
-        std::unordered_map<uint32_t, std::vector<Interval>> producing;
-        const std::vector<Interval> none;
+        Producers producers;
 
         TreePass(const ParModel& model, const StepFunction& c, size_t e)
             : m(model)
             , cpus(c)
             , engines(e)
-            , producing(suspendedWaitsByProducer(model))
+            , producers(suspendedWaitsByProducer(model))
         {
-        }
-
-        const std::vector<Interval>& producingOf(uint32_t k) const
-        {
-            const auto p = producing.find(k);
-            return p == producing.end() ? none : p->second;
         }
 
         uint64_t endLimitOf(const ConjunctionInstance& ci) const { return ci.ended ? ci.endNs : m.endNs; }
@@ -456,7 +461,7 @@ namespace {
                 const ConjunctionInstance& ci = m.conjunctions[conj[i]];
                 std::vector<Delta> d;
                 for (uint32_t k : ci.conjuncts)
-                    ownDeltas(m, k, endLimitOf(ci), producingOf(k), d);
+                    ownDeltas(m, k, endLimitOf(ci), producers, d);
                 auto& out = parts[i];
                 out.reserve(d.size() + 2);
                 for (const Delta& x : d)
@@ -509,7 +514,7 @@ namespace {
                         size[i] += items[s];
                     }
                     own.clear();
-                    ownDeltas(m, k, endLimitOf(ci), producingOf(k), own);
+                    ownDeltas(m, k, endLimitOf(ci), producers, own);
                     acc = t.merge(acc, t.build(own));
                     conjunctTrees[i] = acc;
                     total += size[i];
@@ -518,7 +523,7 @@ namespace {
                 const bool meas = measure(j);
                 const int64_t a = I(ci.startNs), b = I(ci.ended ? ci.endNs : ci.startNs);
                 const bool sweep = meas && b > a;
-                int64_t ooo = 0, block = 0, either = 0, before = 0;
+                int64_t ooo = 0, block = 0, blockTc = 0, either = 0, before = 0;
                 Triple in; // integrals over [a, b) of the merged conjuncts' curves (they add up)
                 Node* acc = nullptr;
                 for (size_t i = 0; i < n; ++i) {
@@ -526,13 +531,13 @@ namespace {
                         const Triple ti = t.integral(conjunctTrees[i], a, b);
                         if (i > 0) {
                             // Pairs (A under G1..G(i-1), B under Gi): sum r_A n_i + r_B n_A - r_A r_B.
-                            std::array<int64_t, 3> cross {};
+                            std::array<int64_t, 4> cross {};
                             acc = t.mergeCounting(acc, conjunctTrees[i], a, b, cross);
-                            ooo += cross[0], block += cross[1];
+                            ooo += cross[0], block += cross[1], blockTc += cross[3];
                             either += in.n * size[i] + ti.n * before - cross[2];
                         } else
                             acc = conjunctTrees[i];
-                        in.r += ti.r, in.n += ti.n, in.b += ti.b;
+                        in.r += ti.r, in.n += ti.n;
                     } else
                         acc = t.merge(acc, conjunctTrees[i]);
                     before += size[i];
@@ -548,7 +553,8 @@ namespace {
                 v.rdAvg = double(in.r) / span, v.ndAvg = double(in.n) / span, v.avAvg = double(avInt) / span;
                 v.rdMax = double(std::max<int64_t>(0, mx.r)), v.ndMax = double(std::max<int64_t>(0, mx.n));
                 v.avMax = double(int64_t(engines) + mx.b);
-                v.outOfOrder = double(ooo), v.blocking = double(block), v.eitherRunning = double(either);
+                v.outOfOrder = double(ooo), v.blocking = double(block), v.blockingTc = double(blockTc);
+                v.eitherRunning = double(either);
             }
         }
     };
@@ -564,19 +570,120 @@ std::vector<DescValues> descendantPass(
     for (const auto& ci : m.conjunctions)
         depthSum += ci.depth + 1;
     if (depthSum <= kListsMaxAverageDepth * m.conjunctions.size())
-        return descendantPassLists(m, cpus, engines, fromNs, toNs);
+        return descendantPassSweep(m, cpus, engines, fromNs, toNs);
     return descendantPassTrees(m, cpus, engines, fromNs, toNs);
 }
 
-std::unordered_map<uint32_t, std::vector<std::pair<uint64_t, uint64_t>>> suspendedWaitsByProducer(const ParModel& m)
+SpansByConjunct::SpansByConjunct(size_t conjuncts, std::vector<std::pair<uint32_t, Interval>> spans)
 {
-    std::unordered_map<uint32_t, std::vector<std::pair<uint64_t, uint64_t>>> producing;
+    std::sort(spans.begin(), spans.end());
+    m_offsets.assign(conjuncts + 1, 0);
+    for (size_t i = 0; i < spans.size();) {
+        const uint32_t k = spans[i].first;
+        Interval current = spans[i].second;
+        auto emit = [&] {
+            if (current.second > current.first) {
+                m_spans.push_back(current);
+                ++m_offsets[k + 1];
+            }
+        };
+        for (++i; i < spans.size() && spans[i].first == k; ++i) {
+            const Interval& next = spans[i].second;
+            if (next.first <= current.second)
+                current.second = std::max(current.second, next.second);
+            else {
+                emit();
+                current = next;
+            }
+        }
+        emit();
+    }
+    for (size_t k = 0; k < conjuncts; ++k)
+        m_offsets[k + 1] += m_offsets[k];
+}
+
+Producers suspendedWaitsByProducer(const ParModel& m)
+{
+    const size_t nk = m.conjuncts.size();
+    auto counts = [](const FutureInstance& f, const FutureWait& w) {
+        return f.signalled && f.signalConjunct != kNoIndex && w.suspended && w.timeNs < f.signalNs;
+    };
+    // The futures each conjunct signals, and the direct spans.
+    std::vector<uint32_t> offsets(nk + 1, 0), signalled;
+    std::vector<std::pair<uint32_t, Interval>> direct;
     for (const FutureInstance& f : m.futures)
-        if (f.signalled && f.signalConjunct != kNoIndex)
+        if (f.signalled && f.signalConjunct != kNoIndex && f.signalConjunct < nk) {
+            ++offsets[f.signalConjunct + 1];
             for (const FutureWait& w : f.waits)
-                if (w.suspended && w.timeNs < f.signalNs)
-                    producing[f.signalConjunct].push_back({ w.timeNs, f.signalNs });
-    return producing;
+                if (counts(f, w))
+                    direct.push_back({ f.signalConjunct, { w.timeNs, f.signalNs } });
+        }
+    for (size_t k = 0; k < nk; ++k)
+        offsets[k + 1] += offsets[k];
+    signalled.resize(offsets[nk]);
+    {
+        std::vector<uint32_t> fill(offsets.begin(), offsets.end() - 1);
+        for (uint32_t i = 0; i < m.futures.size(); ++i)
+            if (const FutureInstance& f = m.futures[i]; f.signalled && f.signalConjunct != kNoIndex && f.signalConjunct < nk)
+                signalled[fill[f.signalConjunct]++] = i;
+    }
+    std::vector<uint32_t> roots;
+    for (const auto& d : direct)
+        if (roots.empty() || roots.back() != d.first)
+            roots.push_back(d.first);
+    std::sort(roots.begin(), roots.end());
+    roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
+
+    // Transitive: from each producer A, the earliest blame of every conjunct reached through
+    // suspended waits (Dijkstra on blame times: a path's blame only grows along it).
+    struct Local {
+        std::vector<int64_t> blame;
+        std::vector<uint32_t> touched;
+        std::vector<std::pair<uint32_t, Interval>> spans;
+    };
+    tbb::enumerable_thread_specific<Local> locals;
+    tbb::parallel_for(size_t(0), roots.size(), [&](size_t r) {
+        Local& l = locals.local();
+        if (l.blame.empty())
+            l.blame.assign(nk, INT64_MAX);
+        const uint32_t a = roots[r];
+        const ConjunctInstance& g = m.conjuncts[a];
+        const int64_t lifeEnd = I(g.ended ? g.endNs : m.endNs);
+        using Item = std::pair<int64_t, uint32_t>;
+        std::vector<Item> heap { { INT64_MIN, a } };
+        l.blame[a] = INT64_MIN;
+        l.touched.push_back(a);
+        while (!heap.empty()) {
+            std::pop_heap(heap.begin(), heap.end(), std::greater<> {});
+            const auto [blame, x] = heap.back();
+            heap.pop_back();
+            if (blame > l.blame[x])
+                continue;
+            for (uint32_t i = offsets[x]; i < offsets[x + 1]; ++i) {
+                const FutureInstance& f = m.futures[signalled[i]];
+                for (const FutureWait& w : f.waits) {
+                    const int64_t from = std::max(I(w.timeNs), blame);
+                    if (!counts(f, w) || from >= I(f.signalNs) || from >= lifeEnd)
+                        continue;
+                    l.spans.push_back({ a, { uint64_t(from), uint64_t(std::min(I(f.signalNs), lifeEnd)) } });
+                    if (const uint32_t c = w.conjunct; c < nk && from < l.blame[c]) {
+                        if (l.blame[c] == INT64_MAX)
+                            l.touched.push_back(c);
+                        l.blame[c] = from;
+                        heap.push_back({ from, c });
+                        std::push_heap(heap.begin(), heap.end(), std::greater<> {});
+                    }
+                }
+            }
+        }
+        for (uint32_t x : l.touched)
+            l.blame[x] = INT64_MAX;
+        l.touched.clear();
+    });
+    std::vector<std::pair<uint32_t, Interval>> transitive;
+    for (auto& l : locals)
+        transitive.insert(transitive.end(), l.spans.begin(), l.spans.end());
+    return { SpansByConjunct(nk, std::move(direct)), SpansByConjunct(nk, std::move(transitive)) };
 }
 
 std::vector<DescValues> descendantPassTrees(

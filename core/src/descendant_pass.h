@@ -6,7 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <unordered_map>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -18,25 +18,55 @@ namespace sparkscope::core::detail {
 // not measured (incomplete, or outside the range); its values are then 0.
 struct DescValues {
     double rdMax = 0, rdAvg = 0, ndMax = 0, ndAvg = 0, avMax = 0, avAvg = 0;
-    double outOfOrder = 0, eitherRunning = 0, blocking = 0;
+    double outOfOrder = 0, eitherRunning = 0, blocking = 0, blockingTc = 0;
     bool done = false;
 };
+
+using Interval = std::pair<uint64_t, uint64_t>;
+
+// Time spans per conjunct in one array: of(k) is empty for most conjuncts. Each conjunct's spans are
+// sorted and disjoint (overlapping ones merged), so "some context is blocked" is counted once.
+class SpansByConjunct {
+public:
+    SpansByConjunct() = default;
+    SpansByConjunct(size_t conjuncts, std::vector<std::pair<uint32_t, Interval>> spans);
+    std::span<const Interval> of(uint32_t k) const noexcept
+    {
+        if (size_t(k) + 1 >= m_offsets.size())
+            return {};
+        return { m_spans.data() + m_offsets[k], m_offsets[k + 1] - m_offsets[k] };
+    }
+
+private:
+    std::vector<uint32_t> m_offsets;
+    std::vector<Interval> m_spans;
+};
+
+// For each conjunct that signals a future: when some context was suspended on it (the "blocks
+// another context" part of OUT_OF_ORDER_*), directly and through the transitive closure.
+//   direct:     the [wait, signal) spans of suspended waits on futures the conjunct signals.
+//   transitive: also the waits on futures signalled by conjuncts that were themselves suspended on
+//               one of those (and so on), each counted from when its chain began: a conjunct X
+//               suspended at w on a future of the chain is blamed from max(w, the blame of the
+//               future's signaller), and a wait on a future X signals counts from max(wait, X's
+//               blame) until the signal. The conjunct itself is blamed from the start of time.
+// Both are cut to the producer's life (its changes end there). Parallel over producers.
+struct Producers {
+    SpansByConjunct direct, transitive;
+};
+Producers suspendedWaitsByProducer(const ParModel& m);
 
 // When conjunct k (of conjunction instance g) was bound to its context: the start of its first top
 // piece (it is pushed on its context's stack, as the innermost conjunct, when bound).
 uint64_t bindTime(const ParModel& m, const ConjunctInstance& g, uint32_t k);
 
-// For each conjunct that signals a future: the [wait, signal) spans during which a consumer was
-// suspended on it (the "blocks another context" part of OUT_OF_ORDER_*). Both variants use it.
-std::unordered_map<uint32_t, std::vector<std::pair<uint64_t, uint64_t>>> suspendedWaitsByProducer(const ParModel& m);
-
 // Every instance: measured when complete and starting in [fromNs, toNs). Parallel (TBB). Picks the
-// merged-lists variant when the average nesting depth is small (its cost is changes x depth, with a
-// small constant), the segment-tree variant otherwise (changes x log T whatever the depth).
+// sweep when the average nesting depth is small (its cost is changes x depth, with a small
+// constant), the segment-tree variant otherwise (changes x log T whatever the depth).
 std::vector<DescValues> descendantPass(
     const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs);
 // The two variants (same figures, exactly).
-std::vector<DescValues> descendantPassLists(
+std::vector<DescValues> descendantPassSweep(
     const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs);
 std::vector<DescValues> descendantPassTrees(
     const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs);
