@@ -1,0 +1,82 @@
+#include "support/test_data.h"
+#include "support/trace_builder.h"
+
+#include "sparkscope/core/context_lanes.h"
+#include "sparkscope/core/engine_states.h"
+#include "sparkscope/core/reader.h"
+
+#include <catch2/catch.hpp>
+
+#include <array>
+
+using namespace sparkscope;
+using core::ContextLaneState;
+
+namespace {
+
+std::array<uint64_t, 3> busy(const core::LodIndex& lane, uint64_t a, uint64_t b)
+{
+    std::array<uint64_t, 3> out {};
+    lane.busy(0, a, b, out);
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("context lanes show each context's runnable, running and blocked time", "[core][lanes]")
+{
+    // Context 1: created at 0 (runnable), runs on engine 0 over [10, 40), blocks there (status 4),
+    // is made runnable at 60, runs on engine 1 over [70, 90) and finishes; created again at 95
+    // (reused id: same lane), runnable to the end (100).
+    // Context 2: created at 5, runs on engine 1 over [20, 50), yields (runnable) to the end.
+    // Lane 1: runnable [0,10) [60,70) [95,100) = 25, running [10,40) on 0 and [70,90) on 1 = 50,
+    //         blocked [40,60) = 20; nothing over [90, 95).
+    // Lane 2: runnable [5,20) [50,100) = 65, running 30 on engine 1, blocked 0.
+    test::TraceBuilder b(2);
+    b.createThread(0, 0, 1).createThread(1, 5, 2);
+    b.runThread(0, 10, 1).stopThread(0, 40, 1, core::kStopBlocked).threadRunnable(1, 60, 1);
+    b.runThread(1, 20, 2).stopThread(1, 50, 2, core::kStopYielding);
+    b.runThread(1, 70, 1).stopThread(1, 90, 1, core::kStopFinished).createThread(0, 95, 1).endAt(100);
+    const core::ContextLanes lanes = core::computeContextLanes(b.build());
+    REQUIRE(lanes.ids == std::vector<uint32_t> { 1, 2 });
+    REQUIRE(lanes.lanes.size() == 2);
+    CHECK(busy(lanes.lanes[0], 0, 100) == std::array<uint64_t, 3> { 25, 50, 20 });
+    CHECK(busy(lanes.lanes[1], 0, 100) == std::array<uint64_t, 3> { 65, 30, 0 });
+    CHECK(busy(lanes.lanes[0], 90, 95) == std::array<uint64_t, 3> { 0, 0, 0 });
+
+    const auto spans = lanes.lanes[0].spans(0);
+    REQUIRE(spans.size() == 6);
+    CHECK(spans[1].startNs == 10);
+    CHECK(spans[1].endNs == 40);
+    CHECK(spans[1].state == uint8_t(ContextLaneState::Running));
+    CHECK(spans[1].label == 0); // the engine it ran on
+    CHECK(spans[4].startNs == 70);
+    CHECK(spans[4].label == 1);
+    CHECK(spans[2].state == uint8_t(ContextLaneState::Blocked));
+    CHECK(spans[2].label == core::kNoContext);
+    CHECK(lanes.lanes[0].spanAt(0, 92) == nullptr);
+}
+
+TEST_CASE("context lanes of a GHC eventlog add up to the engines' running time", "[core][lanes][data]")
+{
+    // Every nanosecond an engine runs a thread is a nanosecond some thread's lane is running on that
+    // engine (the same RUN_THREAD / STOP_THREAD pairs), so the totals must agree exactly.
+    const auto path = test::sharedTestData("ghc/parfib-12-30.eventlog");
+    if (!path)
+        return;
+    auto read = core::readTrace(path->string());
+    REQUIRE(read.ok());
+    const core::Trace& trace = read.value();
+    const core::ContextLanes lanes = core::computeContextLanes(trace);
+    REQUIRE(lanes.size() >= 5); // 8 threads: main, spark threads, the IO manager's
+    const core::EngineStates states = core::computeEngineStates(trace);
+    std::vector<uint64_t> laneRunning(trace.engineCount(), 0);
+    for (const core::LodIndex& lane : lanes.lanes)
+        for (const core::LodSpan& s : lane.spans(0))
+            if (s.state == uint8_t(ContextLaneState::Running) && s.label < laneRunning.size())
+                laneRunning[s.label] += s.endNs - s.startNs;
+    for (size_t e = 0; e < trace.engineCount(); ++e) {
+        INFO("engine " << e);
+        CHECK(laneRunning[e] == states.timeInStates(e)[size_t(core::EngineState::Running)]);
+    }
+}
