@@ -7,12 +7,11 @@
 #include "sparkscope/core/par_model.h"
 
 #include "sparkscope/core/engine_states.h"
+#include "sparkscope/core/id_maps.h"
 
 #include <algorithm>
 #include <cstdio>
-#include <queue>
 #include <tbb/parallel_for.h>
-#include <unordered_set>
 
 namespace sparkscope::core {
 
@@ -49,6 +48,9 @@ namespace {
 
     bool isBlockingStatus(uint16_t status) { return status == 4 || (status >= 6 && status <= 18) || status == 20; }
 
+    static_assert(IdMap::kAbsent == kNoIndex && AddressMap::kAbsent == kNoIndex);
+    constexpr uint32_t kSparkRan = kNoIndex - 1; // IdMap value of a spark id whose spark has run
+
     class Builder {
     public:
         Builder(const Trace& trace, ParModel& m)
@@ -59,35 +61,17 @@ namespace {
             m_engines.resize(trace.engines.size());
         }
 
-        // Only a few event types matter to the model, and in GHC logs they are a tiny fraction (most
-        // events are spark events). So each engine's relevant events are picked out in parallel and
-        // only those are merged in time order (same tie rule as Trace::forEachInTimeOrder: time,
-        // then global before engines, then engine number, then file order).
+        // One walk over every event in time order (Trace::forEachInTimeOrder: time, then global before
+        // engines, then engine number, then file order); events the model does not use are skipped
+        // by type. The instance vectors are sized first from a count of their events (parallel per
+        // engine), so they never reallocate while the walk fills them.
         void run()
         {
-            std::vector<std::vector<const Event*>> lists(m_trace.engines.size() + 1);
-            tbb::parallel_for(size_t(0), lists.size(), [&](size_t i) {
-                const auto& events = i == 0 ? m_trace.global : m_trace.engines[i - 1];
-                for (const Event& e : events)
-                    if (relevant(e.type))
-                        lists[i].push_back(&e);
+            reserve();
+            m_trace.forEachInTimeOrder([this](const Event& e) {
+                if (relevant(e.type))
+                    onEvent(e);
             });
-            using Cursor = std::pair<size_t, size_t>; // (list, position)
-            auto later = [&](const Cursor& a, const Cursor& b) {
-                const uint64_t ta = lists[a.first][a.second]->timeNs, tb = lists[b.first][b.second]->timeNs;
-                return ta != tb ? ta > tb : a.first > b.first;
-            };
-            std::priority_queue<Cursor, std::vector<Cursor>, decltype(later)> heap(later);
-            for (size_t i = 0; i < lists.size(); ++i)
-                if (!lists[i].empty())
-                    heap.push({ i, 0 });
-            while (!heap.empty()) {
-                Cursor c = heap.top();
-                heap.pop();
-                onEvent(*lists[c.first][c.second]);
-                if (++c.second < lists[c.first].size())
-                    heap.push(c);
-            }
             finish();
         }
 
@@ -123,6 +107,28 @@ namespace {
             bool wokenBlocked = false; // made runnable after blocking, not yet running again
         };
 
+        void reserve()
+        {
+            const size_t lists = m_trace.engines.size() + 1;
+            std::vector<std::array<size_t, 3>> counts(lists); // START_PAR_CONJ, SPARK_CREATE, FUT_CREATE
+            tbb::parallel_for(size_t(0), lists, [&](size_t i) {
+                std::array<size_t, 3> n {};
+                for (const Event& e : i == 0 ? m_trace.global : m_trace.engines[i - 1]) {
+                    n[0] += e.type == ev::MerStartParConj;
+                    n[1] += e.type == ev::MerSparkCreate;
+                    n[2] += e.type == ev::MerFutCreate;
+                }
+                counts[i] = n;
+            });
+            std::array<size_t, 3> total {};
+            for (const auto& n : counts)
+                for (size_t k = 0; k < 3; ++k)
+                    total[k] += n[k];
+            m.conjunctions.reserve(total[0]);
+            m.conjuncts.reserve(total[0] + total[1]);
+            m.futures.reserve(total[2]);
+        }
+
         void problem(const Event& e, std::string message)
         {
             m.problems.push_back({ e.timeNs, e.engine, std::move(message), false });
@@ -130,16 +136,16 @@ namespace {
 
         uint32_t context(uint32_t id, uint64_t t, bool createFresh = false)
         {
-            auto it = m_contextById.find(id);
-            if (it != m_contextById.end() && !(createFresh && m_ctx[it->second].state == ContextState::Finished))
-                return it->second;
+            const uint32_t known = m_contextById.get(id);
+            if (known != kNoIndex && !(createFresh && m_ctx[known].state == ContextState::Finished))
+                return known;
             const uint32_t index = static_cast<uint32_t>(m.contexts.size());
             ContextTimeline timeline;
             timeline.id = id;
             timeline.segments.push_back({ t, ContextState::Runnable, kNoEngine, kNoIndex });
             m.contexts.push_back(std::move(timeline));
             m_ctx.emplace_back();
-            m_contextById[id] = index;
+            m_contextById.set(id, index);
             return index;
         }
 
@@ -277,8 +283,8 @@ namespace {
                 fi.futureId = p.u64(0);
                 fi.nameId = p.u32(8);
                 fi.createNs = t;
-                m.futures.push_back(fi);
-                m_activeFuture[fi.futureId] = f;
+                m.futures.push_back(std::move(fi));
+                m_activeFuture.set(m.futures.back().futureId, f);
                 if (c != kNoIndex)
                     m_ctx[c].pendingFutures.push_back(f);
                 else
@@ -290,14 +296,14 @@ namespace {
                 const uint32_t c = runningOn(e);
                 if (c == kNoIndex)
                     problem(e, "START_PAR_CONJ on an engine that runs no context");
-                auto open = m_openConj.find(dyn);
-                if (open != m_openConj.end()) {
+                if (m_openConj.find(dyn) != kNoIndex) {
                     problem(
                         e, "START_PAR_CONJ for dyn id " + hex(dyn) + " while an instance with that id is still open");
-                    m_openConj.erase(open);
+                    m_openConj.erase(dyn);
                 }
                 const uint32_t j = static_cast<uint32_t>(m.conjunctions.size());
-                ConjunctionInstance ci;
+                const uint32_t k = static_cast<uint32_t>(m.conjuncts.size());
+                ConjunctionInstance& ci = m.conjunctions.emplace_back();
                 ci.dynId = dyn;
                 ci.staticId = p.u32(8);
                 ci.startNs = t;
@@ -306,64 +312,60 @@ namespace {
                 ci.parentConjunct = topOf(c);
                 if (ci.parentConjunct != kNoIndex)
                     ci.depth = m.conjunctions[m.conjuncts[ci.parentConjunct].conjunction].depth + 1;
-                if (c != kNoIndex) {
+                if (c != kNoIndex && !m_ctx[c].pendingFutures.empty()) {
                     ci.futures = std::move(m_ctx[c].pendingFutures);
                     m_ctx[c].pendingFutures.clear();
                     for (uint32_t f : ci.futures)
                         m.futures[f].conjunction = j;
                 }
-                const uint32_t k = static_cast<uint32_t>(m.conjuncts.size());
+                ci.conjuncts.reserve(2); // a conjunction has at least two conjuncts
                 ci.conjuncts.push_back(k);
-                m.conjunctions.push_back(std::move(ci));
-                ConjunctInstance g1;
+                ConjunctInstance& g1 = m.conjuncts.emplace_back();
                 g1.conjunction = j;
                 g1.position = 1;
                 g1.started = true;
                 g1.startNs = t;
                 g1.startEngine = e.engine;
-                m.conjuncts.push_back(g1);
-                m_openConj[dyn] = j;
+                m_openConj.set(dyn, j);
                 if (c != kNoIndex)
                     bindConjunct(k, c, t);
                 break;
             }
             case ev::MerSparkCreate: {
                 const uint64_t dyn = p.u64(0);
-                auto open = m_openConj.find(dyn);
-                if (open == m_openConj.end()) {
+                const uint32_t j = m_openConj.find(dyn);
+                if (j == kNoIndex) {
                     problem(e, "SPARK_CREATE for dyn id " + hex(dyn) + ", which names no open conjunction");
                     break;
                 }
-                ConjunctionInstance& ci = m.conjunctions[open->second];
+                ConjunctionInstance& ci = m.conjunctions[j];
                 const uint32_t k = static_cast<uint32_t>(m.conjuncts.size());
-                ConjunctInstance g;
-                g.conjunction = open->second;
+                ConjunctInstance& g = m.conjuncts.emplace_back();
+                g.conjunction = j;
                 g.position = static_cast<uint32_t>(ci.conjuncts.size() + 1);
                 g.fromSpark = true;
                 g.sparkId = p.u32(8);
                 g.sparkCreateNs = t;
                 g.sparkEngine = e.engine;
                 ci.conjuncts.push_back(k);
-                m.conjuncts.push_back(g);
-                if (m_sparks.count(g.sparkId))
+                const uint32_t pending = m_sparks.get(g.sparkId);
+                if (pending != kNoIndex && pending != kSparkRan)
                     problem(e, "spark id " + std::to_string(g.sparkId) + " created again before it ran");
-                m_sparks[g.sparkId] = k;
+                m_sparks.set(g.sparkId, k);
                 break;
             }
             case ev::MerSparkRun:
             case ev::MerSparkSteal: {
                 const bool stolen = e.type == ev::MerSparkSteal;
                 const uint32_t spark = stolen ? p.u32(2) : p.u32(0);
-                auto it = m_sparks.find(spark);
-                if (it == m_sparks.end()) {
+                const uint32_t k = m_sparks.get(spark);
+                if (k == kNoIndex || k == kSparkRan) {
                     problem(e,
                         std::string(stolen ? "SPARK_STEAL" : "SPARK_RUN") + " of spark " + std::to_string(spark)
-                            + (m_sparksRun.count(spark) ? ", which already ran" : ", which was never created"));
+                            + (k == kSparkRan ? ", which already ran" : ", which was never created"));
                     break;
                 }
-                const uint32_t k = it->second;
-                m_sparks.erase(it);
-                m_sparksRun.insert(spark);
+                m_sparks.set(spark, kSparkRan);
                 ConjunctInstance& g = m.conjuncts[k];
                 g.started = true;
                 g.stolen = stolen;
@@ -380,12 +382,11 @@ namespace {
             }
             case ev::MerEndParConjunct: {
                 const uint64_t dyn = p.u64(0);
-                auto open = m_openConj.find(dyn);
-                if (open == m_openConj.end()) {
+                const uint32_t j = m_openConj.find(dyn);
+                if (j == kNoIndex) {
                     problem(e, "END_PAR_CONJUNCT for dyn id " + hex(dyn) + ", which names no open conjunction");
                     break;
                 }
-                const uint32_t j = open->second;
                 const uint32_t c = runningOn(e);
                 uint32_t k = kNoIndex;
                 if (c != kNoIndex) {
@@ -413,13 +414,12 @@ namespace {
             }
             case ev::MerEndParConj: {
                 const uint64_t dyn = p.u64(0);
-                auto open = m_openConj.find(dyn);
-                if (open == m_openConj.end()) {
+                const uint32_t j = m_openConj.find(dyn);
+                if (j == kNoIndex) {
                     problem(e, "END_PAR_CONJ for dyn id " + hex(dyn) + " without a START_PAR_CONJ");
                     break;
                 }
-                const uint32_t j = open->second;
-                m_openConj.erase(open);
+                m_openConj.erase(dyn);
                 ConjunctionInstance& ci = m.conjunctions[j];
                 ci.ended = true;
                 ci.endNs = t;
@@ -431,23 +431,22 @@ namespace {
                     problem(e, "END_PAR_CONJ for dyn id " + hex(dyn) + " before all its conjuncts ended");
                 ci.complete = allEnded;
                 for (uint32_t f : ci.futures) {
-                    auto af = m_activeFuture.find(m.futures[f].futureId);
-                    if (af != m_activeFuture.end() && af->second == f)
-                        m_activeFuture.erase(af);
+                    const uint64_t fid = m.futures[f].futureId;
+                    if (m_activeFuture.find(fid) == f)
+                        m_activeFuture.erase(fid);
                 }
                 break;
             }
             case ev::MerFutWaitNoSuspend:
             case ev::MerFutWaitSuspended: {
                 const uint64_t fid = p.u64(0);
-                auto af = m_activeFuture.find(fid);
+                const uint32_t f = m_activeFuture.find(fid);
                 const bool suspended = e.type == ev::MerFutWaitSuspended;
                 const uint32_t c = runningOn(e);
-                if (af == m_activeFuture.end()) {
+                if (f == kNoIndex)
                     problem(e, "wait on unknown future " + hex(fid));
-                } else {
-                    m.futures[af->second].waits.push_back({ t, suspended, c, topOf(c), e.engine });
-                }
+                else
+                    m.futures[f].waits.push_back({ t, suspended, c, topOf(c), e.engine });
                 if (suspended && c != kNoIndex) {
                     ContextCursor& cc = m_ctx[c];
                     cc.state = ContextState::Blocked;
@@ -460,12 +459,12 @@ namespace {
             }
             case ev::MerFutSignal: {
                 const uint64_t fid = p.u64(0);
-                auto af = m_activeFuture.find(fid);
-                if (af == m_activeFuture.end()) {
+                const uint32_t fi = m_activeFuture.find(fid);
+                if (fi == kNoIndex) {
                     problem(e, "signal of unknown future " + hex(fid));
                     break;
                 }
-                FutureInstance& f = m.futures[af->second];
+                FutureInstance& f = m.futures[fi];
                 if (f.signalled) {
                     problem(e, "future " + hex(fid) + " signalled again");
                 } else {
@@ -485,10 +484,11 @@ namespace {
         {
             Event none;
             none.timeNs = m.endNs;
-            for (const auto& [dyn, j] : m_openConj) {
-                (void)j;
-                problem(none, "conjunction with dyn id " + hex(dyn) + " never ended (truncated trace?)");
-            }
+            // Conjunctions still open at the end, in start order.
+            for (uint32_t j = 0; j < m.conjunctions.size(); ++j)
+                if (!m.conjunctions[j].ended && m_openConj.find(m.conjunctions[j].dynId) == j)
+                    problem(none,
+                        "conjunction with dyn id " + hex(m.conjunctions[j].dynId) + " never ended (truncated trace?)");
             for (size_t c = 0; c < m_ctx.size(); ++c)
                 if (m_ctx[c].suspendedWait)
                     m.problems.push_back({ m_ctx[c].suspendedAtNs, m_ctx[c].suspendedEngine,
@@ -525,11 +525,10 @@ namespace {
         ParModel& m;
         std::vector<EngineCursor> m_engines;
         std::vector<ContextCursor> m_ctx;
-        std::unordered_map<uint32_t, uint32_t> m_contextById;
-        std::unordered_map<uint64_t, uint32_t> m_openConj;
-        std::unordered_map<uint64_t, uint32_t> m_activeFuture;
-        std::unordered_map<uint32_t, uint32_t> m_sparks;
-        std::unordered_set<uint32_t> m_sparksRun;
+        IdMap m_contextById; // context id -> index into m.contexts (its latest timeline)
+        AddressMap m_openConj; // dyn id -> open conjunction instance
+        AddressMap m_activeFuture; // future id -> future instance not yet retired
+        IdMap m_sparks; // spark id -> conjunct waiting to run, or kSparkRan
     };
 
 } // namespace

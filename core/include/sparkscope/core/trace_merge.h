@@ -1,19 +1,69 @@
 #pragma once
 // Implementation of Trace::forEachInTimeOrder: a k-way merge over the per-engine sorted vectors.
 // Included by trace.h; not meant to be included alone.
+//
+// The merge hands out runs: the first source is drained while it stays ahead of every other
+// source, so the per-event cost is one time comparison. Traces usually have few engines whose
+// events interleave finely (runs of a handful of events), so for up to kLinearMergeSources sources
+// the next run's source and its limit are found by a linear scan of the cursors, which costs much
+// less per run than a binary heap's push and pop (a heap made the model pass's merge ~3x slower on
+// a 2-engine trace). More sources use the heap, O(log k) per run.
+#include <algorithm>
+#include <array>
 #include <queue>
 #include <tuple>
 
 namespace sparkscope::core {
 
-template <class F>
-void Trace::forEachInTimeOrder(F&& f) const
+namespace detail {
+    inline constexpr size_t kLinearMergeSources = 8;
+}
+
+template <class F> void Trace::forEachInTimeOrder(F&& f) const
 {
     struct Cursor {
         const Event* it;
         const Event* end;
         uint32_t rank; // 0 = global, 1 + engine
     };
+    const size_t sources = engines.size() + 1;
+    if (sources <= detail::kLinearMergeSources) {
+        // Non-empty sources in rank order, so among equal times the first one found wins.
+        std::array<Cursor, detail::kLinearMergeSources> cursors;
+        size_t n = 0;
+        if (!global.empty())
+            cursors[n++] = { global.data(), global.data() + global.size(), 0 };
+        for (size_t i = 0; i < engines.size(); ++i)
+            if (!engines[i].empty())
+                cursors[n++]
+                    = { engines[i].data(), engines[i].data() + engines[i].size(), static_cast<uint32_t>(i + 1) };
+        while (n > 1) {
+            size_t best = 0;
+            for (size_t i = 1; i < n; ++i)
+                if (cursors[i].it->timeNs < cursors[best].it->timeNs)
+                    best = i;
+            // The run of `best` lasts while its events come before the earliest head of the others:
+            // strictly before a lower-ranked source's head, at or before a higher-ranked one's.
+            uint64_t limit = UINT64_MAX; // events at times < limit belong to the run
+            for (size_t i = 0; i < n; ++i)
+                if (i != best)
+                    limit = std::min(limit, cursors[i].it->timeNs + (i > best ? 1 : 0));
+            Cursor& c = cursors[best];
+            do {
+                f(*c.it);
+                ++c.it;
+            } while (c.it != c.end && c.it->timeNs < limit);
+            if (c.it == c.end) {
+                for (size_t i = best; i + 1 < n; ++i)
+                    cursors[i] = cursors[i + 1];
+                --n;
+            }
+        }
+        if (n == 1)
+            for (const Event* it = cursors[0].it; it != cursors[0].end; ++it)
+                f(*it);
+        return;
+    }
     auto later = [](const Cursor& a, const Cursor& b) {
         return std::tie(a.it->timeNs, a.rank) > std::tie(b.it->timeNs, b.rank);
     };
