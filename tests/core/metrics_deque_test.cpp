@@ -1,0 +1,125 @@
+// SPARK_DEQUE_SIZE is summarised while streaming (StepRangeSummary) rather than from a stored curve:
+// these tests check its max and average against values worked out by hand, and against the curve
+// built the straightforward way (StepFunction::fromDeltas over every change) on real GHC eventlogs,
+// for the whole trace and for a sub-range. They also check ENGINE_WAKE_LATENCY, whose work times are
+// now only gathered when some engine sleeps.
+#include "sparkscope/core/metrics.h"
+#include "sparkscope/core/reader.h"
+#include "support/test_data.h"
+#include "support/trace_builder.h"
+
+#include <catch2/catch.hpp>
+
+using namespace sparkscope::core;
+using sparkscope::test::TraceBuilder;
+
+namespace {
+
+double field(const Metrics& m, const std::string& section, const std::string& id, const std::string& key,
+    const std::string& name)
+{
+    const MetricValue* v = m.find(section, id, key);
+    INFO(section << "/" << id << "/" << key << "." << name);
+    REQUIRE(v);
+    for (const auto& [k, x] : v->fields)
+        if (k == name)
+            return std::holds_alternative<int64_t>(x) ? double(std::get<int64_t>(x)) : std::get<double>(x);
+    FAIL("no field " << name);
+    return 0;
+}
+
+// Engine e's deque curve from scratch: +1 per spark created on e, -1 per spark run on e, -1 per
+// steal (on any engine) whose victim is e.
+StepFunction dequeCurve(const Trace& trace, size_t e)
+{
+    std::vector<StepFunction::Step> deltas;
+    for (size_t thief = 0; thief < trace.engines.size(); ++thief)
+        for (const Event& x : trace.engines[thief]) {
+            const bool own = thief == e;
+            if (own && (x.type == ev::SparkCreate || x.type == ev::MerSparkCreate))
+                deltas.push_back({ int64_t(x.timeNs), +1 });
+            else if (own && (x.type == ev::SparkRun || x.type == ev::MerSparkRun))
+                deltas.push_back({ int64_t(x.timeNs), -1 });
+            else if ((x.type == ev::SparkSteal || x.type == ev::MerSparkSteal) && trace.payload(x).u16(0) == e)
+                deltas.push_back({ int64_t(x.timeNs), -1 });
+        }
+    return StepFunction::fromDeltas(std::move(deltas), int64_t(trace.firstTimeNs), int64_t(trace.lastTimeNs));
+}
+
+} // namespace
+
+TEST_CASE("spark deque size and wake latency of a hand-built two-engine trace", "[core][metrics]")
+{
+    TraceBuilder b(2);
+    // Engine 0 runs context 1 from 0 and creates sparks at 10, 20, 30 and 80; it runs one itself at
+    // 50. Engine 1 steals from engine 0 at 30 (the same instant as a creation) and at 60, sleeps at
+    // 70 and looks for work again at 90, which ends its sleep. The trace ends at 100.
+    b.runThread(0, 0, 1).sparkCreate(0, 10, 0xA, 1).sparkCreate(0, 20, 0xA, 2).sparkCreate(0, 30, 0xA, 3);
+    b.sparkRun(0, 50, 1).sparkCreate(0, 80, 0xA, 4);
+    b.sparkSteal(1, 30, 0, 2).sparkSteal(1, 60, 0, 3).sleeping(1, 70).lookingForLocal(1, 90);
+    b.endAt(100);
+    const Trace built = b.roundTrip();
+    const Trace* trace = &built;
+    REQUIRE(trace->firstTimeNs == 0);
+    REQUIRE(trace->lastTimeNs == 100);
+    {
+        const Metrics m = computeMetrics(*trace);
+        // Engine 0's deque: 0 on [0,10), 1 on [10,20), 2 on [20,30), 2 on [30,50) (+1 and -1 at 30),
+        // 1 on [50,60), 0 on [60,80), 1 on [80,100). Integral 10 + 20 + 40 + 10 + 0 + 20 = 100 over
+        // 100 ns: average 1, max 2. Engine 1 never holds a spark.
+        CHECK(field(m, "engines", "0", "SPARK_DEQUE_SIZE", "max") == 2);
+        CHECK(field(m, "engines", "0", "SPARK_DEQUE_SIZE", "average") == Approx(1.0));
+        CHECK(field(m, "engines", "1", "SPARK_DEQUE_SIZE", "max") == 0);
+        CHECK(field(m, "engines", "1", "SPARK_DEQUE_SIZE", "average") == 0.0);
+        // Engine 1 sleeps on [70, 90); work became available at 80 (the spark created on engine 0):
+        // one wake latency of 90 - 80 = 10.
+        const MetricValue* wake = m.find("engines", "1", "ENGINE_WAKE_LATENCY");
+        REQUIRE(wake);
+        REQUIRE(wake->stat);
+        CHECK(wake->stat->count == 1);
+        CHECK(wake->stat->max == 10.0);
+    }
+    {
+        // Restricted to [25, 55): 2 on [25,50) and 1 on [50,55): integral 55 over 30 ns.
+        MetricsOptions options;
+        options.fromNs = 25;
+        options.toNs = 55;
+        const Metrics m = computeMetrics(*trace, options);
+        CHECK(field(m, "engines", "0", "SPARK_DEQUE_SIZE", "max") == 2);
+        CHECK(field(m, "engines", "0", "SPARK_DEQUE_SIZE", "average") == Approx(55.0 / 30.0));
+    }
+}
+
+TEST_CASE("spark deque size of GHC eventlogs equals the curve built from every change", "[core][metrics]")
+{
+    for (const char* name : { "parfib-12-30.eventlog", "parfib-8-32.eventlog" }) {
+        auto path = sparkscope::test::sharedTestData(std::string("ghc/") + name);
+        if (!path)
+            continue;
+        auto trace = readTrace(path->string());
+        REQUIRE(trace);
+        INFO(name);
+        const uint64_t first = trace->firstTimeNs, last = trace->lastTimeNs;
+        MetricsOptions part;
+        part.fromNs = first + (last - first) / 3;
+        part.toNs = first + (last - first) / 2;
+        const Metrics whole = computeMetrics(trace.value()), middle = computeMetrics(trace.value(), part);
+        bool anySteps = false;
+        for (size_t e = 0; e < trace->engines.size(); ++e) {
+            INFO("engine " << e);
+            const StepFunction curve = dequeCurve(trace.value(), e);
+            anySteps = anySteps || curve.steps().size() > 10;
+            const std::string id = std::to_string(e);
+            // Same arithmetic (exact integer integral, one division), so the doubles are equal.
+            CHECK(field(whole, "engines", id, "SPARK_DEQUE_SIZE", "max")
+                == double(curve.max(int64_t(first), int64_t(last))));
+            CHECK(field(whole, "engines", id, "SPARK_DEQUE_SIZE", "average")
+                == curve.average(int64_t(first), int64_t(last)));
+            CHECK(field(middle, "engines", id, "SPARK_DEQUE_SIZE", "max")
+                == double(curve.max(int64_t(part.fromNs), int64_t(part.toNs))));
+            CHECK(field(middle, "engines", id, "SPARK_DEQUE_SIZE", "average")
+                == curve.average(int64_t(part.fromNs), int64_t(part.toNs)));
+        }
+        CHECK(anySteps); // the logs do create and run sparks
+    }
+}
