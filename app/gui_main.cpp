@@ -119,17 +119,27 @@ int main(int argc, char** argv)
     int exitCode = 0;
     if (parser.isSet(screenshot)) {
         const QString out = parser.value(screenshot);
+        auto grab = [&] {
+            const QImage image = window.grab().toImage();
+            if (!image.save(out)) {
+                exitCode = fail(QStringLiteral("cannot write %1").arg(out));
+            } else {
+                std::printf("sparkscope: wrote %s (%dx%d)\n", qPrintable(out), image.width(), image.height());
+            }
+            QApplication::exit(exitCode);
+        };
         QObject::connect(&window, &sparkscope::ui::MainWindow::traceShown, &window, [&] {
             applyRange();
-            // Let layouts settle and the window paint once, then grab it.
-            QTimer::singleShot(200, &window, [&] {
-                const QImage image = window.grab().toImage();
-                if (!image.save(out)) {
-                    exitCode = fail(QStringLiteral("cannot write %1").arg(out));
-                } else {
-                    std::printf("sparkscope: wrote %s (%dx%d)\n", qPrintable(out), image.width(), image.height());
-                }
-                QApplication::exit(exitCode);
+            // Let layouts settle and the window paint once (after the optional timeline rows that are
+            // switched on have been computed), then grab it.
+            auto* timeline = window.timeline();
+            if (!timeline->rowsPending()) {
+                QTimer::singleShot(200, &window, grab);
+                return;
+            }
+            QObject::connect(timeline, &sparkscope::ui::TimelineWidget::rowsReady, &window, [&, timeline] {
+                if (!timeline->rowsPending())
+                    QTimer::singleShot(200, &window, grab);
             });
         });
         QObject::connect(&window, &sparkscope::ui::MainWindow::loadFailed, &window, [&](const QString& message) {

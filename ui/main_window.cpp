@@ -39,6 +39,8 @@ namespace sparkscope::ui {
 namespace {
     constexpr int kMaxRecent = 10;
     const char* kRecentKey = "recentFiles";
+    const char* kContextLanesKey = "timeline/contextLanes";
+    const char* kDequeSizesKey = "timeline/sparkDequeSizes";
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -120,6 +122,22 @@ MainWindow::MainWindow(QWidget* parent)
     fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
     auto* toSel = view->addAction(tr("Zoom to &Selection"), m_zoom, &ZoomState::zoomToSelection);
     toSel->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    // Optional timeline rows: off by default, remembered between sessions; computed when switched on.
+    view->addSeparator();
+    auto addRowToggle = [&](const QString& text, const char* key, void (TimelineWidget::*set)(bool)) {
+        auto* action = view->addAction(text);
+        action->setCheckable(true);
+        const bool on = QSettings().value(QString::fromLatin1(key), false).toBool();
+        action->setChecked(on);
+        (m_timeline->*set)(on);
+        connect(action, &QAction::toggled, this, [this, key, set](bool checked) {
+            QSettings().setValue(QString::fromLatin1(key), checked);
+            (m_timeline->*set)(checked);
+        });
+        return action;
+    };
+    m_contextLanesAction = addRowToggle(tr("&Context Lanes"), kContextLanesKey, &TimelineWidget::setShowContextLanes);
+    m_dequeSizesAction = addRowToggle(tr("Spark &Deque Sizes"), kDequeSizesKey, &TimelineWidget::setShowDequeSizes);
 
     auto* tools = addToolBar(tr("Main"));
     tools->setObjectName(QStringLiteral("mainToolBar"));
@@ -249,7 +267,7 @@ void MainWindow::exportDialog()
     if (path.isEmpty())
         return;
     const QString error = exportTimeline(path, *m_timeline->data(), m_timeline->viewport(),
-        FramePalette::fromPalette(m_timeline->palette()), &m_bookmarkModel->bookmarks());
+        FramePalette::fromPalette(m_timeline->palette()), &m_bookmarkModel->bookmarks(), &m_timeline->rows());
     if (!error.isEmpty())
         showMessage(tr("Export failed: %1").arg(error), true);
     else

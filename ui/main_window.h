@@ -35,6 +35,9 @@ public:
     TraceLoader* loader() const { return m_loader; }
     // The text of the message bar ("" when hidden).
     QString message() const;
+    // View > Context Lanes and View > Spark Deque Sizes (checkable; QSettings remembers them).
+    QAction* contextLanesAction() const { return m_contextLanesAction; }
+    QAction* dequeSizesAction() const { return m_dequeSizesAction; }
 
 public Q_SLOTS:
     void openTrace(const QString& path);
@@ -70,6 +73,8 @@ private:
     QMenu* m_recentMenu;
     QAction* m_back;
     QAction* m_forward;
+    QAction* m_contextLanesAction = nullptr; // View > Context Lanes
+    QAction* m_dequeSizesAction = nullptr; // View > Spark Deque Sizes
 };
 
 } // namespace sparkscope::ui

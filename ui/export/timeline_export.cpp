@@ -7,8 +7,8 @@
 
 namespace sparkscope::ui {
 
-QImage renderTimelineImage(
-    const TraceData& data, const Viewport& viewport, const FramePalette& palette, const std::vector<Marker>* bookmarks)
+QImage renderTimelineImage(const TraceData& data, const Viewport& viewport, const FramePalette& palette,
+    const std::vector<Marker>* bookmarks, const TimelineRows* rows)
 {
     const double dpr = std::max(1.0, viewport.devicePixelRatio);
     QImage image(QSize(int(std::lround(viewport.width * dpr)), int(std::lround(viewport.height * dpr))),
@@ -16,23 +16,23 @@ QImage renderTimelineImage(
     image.setDevicePixelRatio(dpr);
     image.fill(palette.background);
     QPainter painter(&image);
-    paintFrame(painter, frame(data, viewport, bookmarks), palette);
+    paintFrame(painter, frame(data, viewport, bookmarks, rows), palette);
     return image;
 }
 
 QString exportTimeline(const QString& path, const TraceData& data, const Viewport& viewport,
-    const FramePalette& palette, const std::vector<Marker>* bookmarks)
+    const FramePalette& palette, const std::vector<Marker>* bookmarks, const TimelineRows* rows)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix == QLatin1String("png")) {
-        if (!renderTimelineImage(data, viewport, palette, bookmarks).save(path, "PNG"))
+        if (!renderTimelineImage(data, viewport, palette, bookmarks, rows).save(path, "PNG"))
             return QStringLiteral("cannot write %1").arg(path);
         return {};
     }
     // Vector formats: one unit per logical pixel, so text and lines stay crisp at any zoom.
     Viewport v = viewport;
     v.devicePixelRatio = 1.0;
-    const Frame f = frame(data, v, bookmarks);
+    const Frame f = frame(data, v, bookmarks, rows);
     if (suffix == QLatin1String("svg")) {
         QSvgGenerator svg;
         svg.setFileName(path);

@@ -10,10 +10,10 @@
 namespace sparkscope::ui {
 
 QImage renderTimelineImage(const TraceData& data, const Viewport& viewport, const FramePalette& palette,
-    const std::vector<Marker>* bookmarks = nullptr);
+    const std::vector<Marker>* bookmarks = nullptr, const TimelineRows* rows = nullptr);
 
 // Returns an empty string on success, else what went wrong.
 QString exportTimeline(const QString& path, const TraceData& data, const Viewport& viewport,
-    const FramePalette& palette, const std::vector<Marker>* bookmarks = nullptr);
+    const FramePalette& palette, const std::vector<Marker>* bookmarks = nullptr, const TimelineRows* rows = nullptr);
 
 } // namespace sparkscope::ui

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 
 namespace sparkscope::ui {
 
@@ -34,6 +35,12 @@ const char* inkName(Ink ink) noexcept
         return "sleeping";
     case Ink::Marker:
         return "user marker";
+    case Ink::LaneRunnable:
+        return "context runnable";
+    case Ink::LaneBlocked:
+        return "context blocked";
+    case Ink::Deque:
+        return "spark deque size";
     case Ink::Count:
         return "";
     default:
@@ -66,6 +73,9 @@ FramePalette FramePalette::fromPalette(const QPalette& palette)
     set(Ink::TickMessage, QColor(0, 70, 200), QColor(120, 170, 255));
     set(Ink::TickOther, QColor(130, 130, 130), QColor(140, 140, 140));
     set(Ink::Marker, QColor(200, 0, 90), QColor(255, 90, 160));
+    set(Ink::LaneRunnable, QColor(232, 200, 70), QColor(200, 175, 60));
+    set(Ink::LaneBlocked, QColor(200, 60, 60), QColor(220, 85, 85));
+    set(Ink::Deque, QColor(60, 110, 170), QColor(110, 160, 225));
     return p;
 }
 
@@ -77,20 +87,89 @@ long FrameLayout::engineAt(double y, size_t engines) const
     return row < long(engines) ? row : -1;
 }
 
-void FrameLayout::fitTo(double height, size_t engines)
+void FrameLayout::fitTo(
+    double height, size_t engines, size_t dequeRowCount, size_t laneCount, double legendHeight, int scroll)
 {
-    const double spare = height - kRulerHeight - 4 - kRowsGap - kLegendHeight - 8;
-    kCurveHeight = std::clamp(spare * 0.3, 90.0, 220.0);
-    kRowHeight = std::clamp((spare - kCurveHeight) / double(std::max<size_t>(1, engines)), 26.0, 56.0);
+    const double spare = height - kRulerHeight - 4 - kRowsGap - std::max(kLegendHeight, legendHeight) - 8;
+    const double n = double(std::max<size_t>(1, engines));
+    dequeRows = dequeRowCount;
+    lanes = laneCount;
+    if (dequeRows == 0 && lanes == 0) {
+        kCurveHeight = std::clamp(spare * 0.3, 90.0, 220.0);
+        kRowHeight = std::clamp((spare - kCurveHeight) / n, 26.0, 56.0);
+        kBarHeight = std::round(kRowHeight * 0.7);
+        extrasTop = extrasHeight = extrasContentHeight = scrollY = 0;
+        rightMargin = 4;
+        return;
+    }
+    // Optional rows: a smaller curve; engine rows as tall as leaves the optional rows their natural
+    // size (deques 30 px, lanes 16 px), between 26 and 56 px, but never so tall that fewer than
+    // 120 px (or all of them, if less) remain for the optional rows (engine rows then go down to 16).
+    kCurveHeight = std::clamp(spare * 0.2, 70.0, 160.0);
+    const double gap = dequeRows && lanes ? kRowsGap : 0;
+    const double natural = double(dequeRows) * 30 + double(lanes) * 16 + gap;
+    const double forRows = spare - kCurveHeight - kExtrasGap;
+    kRowHeight = std::clamp((forRows - natural) / n, 26.0, 56.0);
+    const double keep = std::min(natural, 120.0);
+    if (forRows - kRowHeight * n < keep)
+        kRowHeight = std::max(16.0, (forRows - keep) / n);
     kBarHeight = std::round(kRowHeight * 0.7);
+    extrasTop = contentHeight(engines) - 4 + kExtrasGap;
+    const double available = std::max(0.0, forRows - kRowHeight * n);
+    // Spare room makes deque rows (up to 44 px) and lanes (up to 24 px) taller.
+    kDequeRowHeight = 30;
+    kLaneHeight = 16;
+    if (available > natural) {
+        const double grow = available - natural;
+        if (dequeRows)
+            kDequeRowHeight = std::min(44.0, 30 + grow * (lanes ? 0.3 : 1.0) / double(dequeRows));
+        if (lanes)
+            kLaneHeight = std::min(
+                24.0, 16 + (available - natural - (kDequeRowHeight - 30) * double(dequeRows)) / double(lanes));
+    }
+    kDequeRowHeight = std::floor(kDequeRowHeight);
+    kLaneHeight = std::floor(kLaneHeight);
+    kLaneBarHeight = std::round(kLaneHeight * 0.75);
+    extrasContentHeight = double(dequeRows) * kDequeRowHeight + gap + double(lanes) * kLaneHeight;
+    extrasHeight
+        = std::max(1.0, std::floor(std::min(available, extrasContentHeight))); // whole pixels: so is maxScrollY
+    rightMargin = extrasContentHeight > extrasHeight ? 4 + kScrollBarWidth : 4;
+    scrollY = std::clamp(double(scroll), 0.0, maxScrollY());
+}
+
+long FrameLayout::dequeRowAt(double y) const
+{
+    if (!hasExtras() || y < extrasTop || y >= extrasBottom() || dequeRows == 0)
+        return -1;
+    const double k = std::floor((y - dequeRowTop(0)) / kDequeRowHeight);
+    return k >= 0 && k < double(dequeRows) ? long(k) : -1;
+}
+
+long FrameLayout::laneAt(double y) const
+{
+    if (!hasExtras() || y < extrasTop || y >= extrasBottom() || lanes == 0)
+        return -1;
+    const double k = std::floor((y - lanesTop()) / kLaneHeight);
+    return k >= 0 && k < double(lanes) ? long(k) : -1;
+}
+
+std::pair<size_t, size_t> FrameLayout::visibleLanes() const
+{
+    if (!hasExtras() || lanes == 0)
+        return { 0, 0 };
+    const double first = std::floor((extrasTop - lanesTop()) / kLaneHeight);
+    const double last = std::ceil((extrasBottom() - lanesTop()) / kLaneHeight);
+    const size_t a = size_t(std::clamp(first, 0.0, double(lanes)));
+    const size_t b = size_t(std::clamp(last, 0.0, double(lanes)));
+    return { a, std::max(a, b) };
 }
 
 size_t Frame::primitiveCount() const
 {
     size_t n = curve.size() + curveLevels.size() + rulerTicks.size() + texts.size() + rowBackgrounds.size();
     for (size_t i = 0; i < kInkCount; ++i)
-        n += rects[i].size() + lines[i].size();
-    return n;
+        n += rects[i].size() + lines[i].size() + extras.rects[i].size();
+    return n + extras.texts.size() + extras.rowBackgrounds.size() + extras.separators.size();
 }
 
 QString formatDuration(int64_t ns, int digits)
@@ -137,17 +216,314 @@ namespace {
 
 } // namespace
 
-Frame frame(const TraceData& data, const Viewport& viewport, const std::vector<Marker>* bookmarks)
+namespace {
+
+    struct LegendItem {
+        Ink ink;
+        const char* text;
+    };
+
+    std::vector<LegendItem> legendItems(const Viewport& v)
+    {
+        std::vector<LegendItem> items { { Ink::Count, "CPUs running" } };
+        for (Ink ink : { Ink::Running, Ink::Gc, Ink::Searching, Ink::Sleeping, Ink::Idle, Ink::Marker })
+            items.push_back({ ink, inkName(ink) });
+        for (size_t k = 0; k < size_t(TickKind::Count); ++k)
+            items.push_back({ inkOfTick(TickKind(k)), tickKindName(TickKind(k)) });
+        if (v.showLanes)
+            for (Ink ink : { Ink::LaneRunnable, Ink::LaneBlocked })
+                items.push_back({ ink, inkName(ink) });
+        if (v.showDeques)
+            items.push_back({ Ink::Deque, inkName(Ink::Deque) });
+        return items;
+    }
+
+    // Lays the legend out from (6, y) in rows of 16 px; calls place(x, y, item) for each item and
+    // returns the number of rows.
+    template <class F> int layOutLegend(const std::vector<LegendItem>& items, double width, double y, F&& place)
+    {
+        double x = 6;
+        int rows = 1;
+        for (const LegendItem& item : items) {
+            const double w = 12 + 6 + 6.5 * double(std::strlen(item.text)) + 14;
+            if (x + w > width && x > 6) {
+                x = 6;
+                y += 16;
+                ++rows;
+            }
+            place(x, y, item);
+            x += w;
+        }
+        return rows;
+    }
+
+    // Status note drawn in the optional rows' area while a row's data is being computed.
+    void addStatus(Frame::Extras& x, double y, const char* text)
+    {
+        x.texts.push_back({ QPointF(FrameLayout::kGutter + 8, y), QString::fromUtf8(text), FrameText::Status });
+    }
+
+    // One deque row per engine: the largest size within each column (exact: the step function's
+    // maximum over the column's time range, not a sample), filled from 0, with a shared scale.
+    void buildDequeRows(Frame& f, const TimelineRows& rows, const std::vector<int64_t>& bounds, long columns,
+        double dpr, const std::function<int64_t(long)>& columnMid)
+    {
+        const FrameLayout& L = f.layout;
+        Frame::Extras& x = f.extras;
+        if (!rows.deques) {
+            addStatus(x, L.dequeRowTop(0) + 18, "Computing spark deque sizes…");
+            return;
+        }
+        const auto& curves = rows.deques->engines;
+        auto visible = [&](size_t e) {
+            const double top = L.dequeRowTop(e);
+            return top + L.kDequeRowHeight > L.extrasTop && top < L.extrasBottom();
+        };
+        std::vector<std::vector<int64_t>> maxima(curves.size());
+        int64_t scale = 1;
+        for (size_t e = 0; e < curves.size(); ++e) {
+            if (!visible(e) || curves[e].empty())
+                continue;
+            maxima[e].resize(size_t(columns));
+            for (long i = 0; i < columns; ++i) {
+                const int64_t a = bounds[size_t(i)], b = bounds[size_t(i) + 1];
+                const int64_t m = a < b ? curves[e].max(a, b) : curves[e].valueAt(columnMid(i));
+                maxima[e][size_t(i)] = m;
+                scale = std::max(scale, m);
+            }
+        }
+        x.dequeScale = scale;
+        const TimeAxis& axis = f.axis;
+        const double colW = axis.width / double(columns);
+        for (size_t e = 0; e < curves.size(); ++e) {
+            if (!visible(e))
+                continue;
+            const double top = L.dequeRowTop(e);
+            if (e % 2 == 0)
+                x.rowBackgrounds.emplace_back(0, top, double(f.viewport.width), L.kDequeRowHeight);
+            x.texts.push_back({ QPointF(6, top + L.kDequeRowHeight / 2 + 4), QStringLiteral("Deque %1").arg(e),
+                FrameText::EngineName });
+            const QString scaleText = QString::number(scale);
+            x.texts.push_back({ QPointF(L.kGutter - 6 - 6.5 * double(scaleText.size()), top + 12), scaleText,
+                FrameText::CurveLabel });
+            const double plotTop = top + 3, plotHeight = L.kDequeRowHeight - 5;
+            const int heightDev = std::max(2, int(std::lround(plotHeight * dpr)));
+            QImage image(int(columns), heightDev, QImage::Format_Indexed8);
+            image.fill(255);
+            uchar* bits = image.bits();
+            const qsizetype stride = image.bytesPerLine();
+            int prevTop = -1;
+            long runStart = -1;
+            int runTop = 0;
+            auto flush = [&](long end) {
+                if (runStart >= 0)
+                    x.rects[size_t(Ink::Deque)].emplace_back(axis.left + double(runStart) * colW,
+                        plotTop + double(runTop) / dpr, double(end - runStart) * colW,
+                        double(heightDev - runTop) / dpr);
+                runStart = -1;
+            };
+            for (long i = 0; i < columns && !maxima[e].empty(); ++i) {
+                const int64_t m = maxima[e][size_t(i)];
+                if (m <= 0) {
+                    prevTop = -1;
+                    flush(i);
+                    continue;
+                }
+                // At least one device pixel for any non-empty deque, so a single spark shows.
+                const int topDev
+                    = std::clamp(int(std::lround((1.0 - double(m) / double(scale)) * heightDev)), 0, heightDev - 1);
+                for (int y = topDev; y < heightDev; ++y)
+                    bits[y * stride + i] = 1;
+                const int from = prevTop < 0 ? topDev : std::min(prevTop, topDev);
+                const int to = prevTop < 0 ? topDev : std::max(prevTop, topDev);
+                for (int y = from; y <= to; ++y)
+                    bits[y * stride + i] = 2;
+                prevTop = topDev;
+                if (runStart >= 0 && runTop == topDev)
+                    continue;
+                flush(i);
+                runStart = i;
+                runTop = topDev;
+            }
+            flush(columns);
+            x.dequeStrips.push_back(
+                { QRectF(axis.left, plotTop, axis.width, double(heightDev) / dpr), std::move(image) });
+        }
+    }
+
+    // The visible context lanes. Per column: when one span covers the whole column it is drawn
+    // without a query; otherwise the lane's level-of-detail index gives the exact time in each state
+    // (a fraction of the column's duration: a context that exists for part of a column fills part
+    // of the bar, and any non-zero part gets at least one device pixel).
+    void buildLanes(Frame& f, const TimelineRows& rows, const std::vector<int64_t>& bounds, long columns, double dpr,
+        const std::function<int64_t(long)>& columnMid)
+    {
+        const FrameLayout& L = f.layout;
+        Frame::Extras& x = f.extras;
+        if (!rows.lanes) {
+            addStatus(x, L.lanesTop() + 20, "Computing context lanes…");
+            return;
+        }
+        const core::ContextLanes& lanes = *rows.lanes;
+        const TimeAxis& axis = f.axis;
+        const double colW = axis.width / double(columns);
+        const int barDev = std::max(1, int(std::lround(L.kLaneBarHeight * dpr)));
+        // Stacked from the bottom: running, runnable, blocked.
+        constexpr std::array<Ink, 3> kInkOfState { Ink::LaneRunnable, Ink::Running, Ink::LaneBlocked };
+        constexpr std::array<uint8_t, 3> kStack { 1, 0, 2 };
+        using Heights = std::array<int, 3>;
+        const auto [first, last] = L.visibleLanes();
+        for (size_t k = first; k < last; ++k) {
+            const double top = L.laneTop(k);
+            const double barTop = top + (L.kLaneHeight - L.kLaneBarHeight) / 2;
+            if (k % 2 == 0)
+                x.rowBackgrounds.emplace_back(0, top, double(f.viewport.width), L.kLaneHeight);
+            x.texts.push_back({ QPointF(6, barTop + L.kLaneBarHeight - 2), QStringLiteral("Ctx %1").arg(lanes.ids[k]),
+                FrameText::EngineName });
+            const core::LodIndex& lod = lanes.lanes[k];
+            const auto spans = lod.spans(0);
+            QImage strip(int(columns), barDev, QImage::Format_Indexed8);
+            strip.fill(255);
+            uchar* bits = strip.bits();
+            const qsizetype stride = strip.bytesPerLine();
+            Heights runHeights {};
+            long runStart = -1;
+            auto flush = [&](long end) {
+                if (runStart < 0)
+                    return;
+                int below = 0;
+                for (size_t s = 0; s < 3; ++s) {
+                    const int h = runHeights[s];
+                    if (h > 0)
+                        x.rects[size_t(kInkOfState[kStack[s]])].emplace_back(axis.left + double(runStart) * colW,
+                            barTop + double(barDev - below - h) / dpr, double(end - runStart) * colW, double(h) / dpr);
+                    below += h;
+                }
+                runStart = -1;
+            };
+            size_t j = lod.firstSpanEndingAfter(0, uint64_t(std::max<int64_t>(0, bounds[0])));
+            for (long i = 0; i < columns; ++i) {
+                int64_t a = bounds[size_t(i)], b = bounds[size_t(i) + 1];
+                if (a == b) {
+                    a = columnMid(i); // below 1 ns per column: the nanosecond it falls in
+                    b = a + 1;
+                }
+                if (b <= 0) {
+                    flush(i);
+                    continue;
+                }
+                const uint64_t ua = uint64_t(std::max<int64_t>(0, a)), ub = uint64_t(b);
+                if (j < spans.size() && spans[j].endNs <= ua)
+                    j = lod.firstSpanEndingAfter(0, ua);
+                if (j >= spans.size() || spans[j].startNs >= ub) {
+                    flush(i);
+                    if (j >= spans.size())
+                        break;
+                    continue;
+                }
+                Heights h {};
+                if (spans[j].startNs <= ua && spans[j].endNs >= ub) {
+                    for (size_t s = 0; s < 3; ++s)
+                        h[s] = kStack[s] == spans[j].state ? barDev : 0;
+                } else {
+                    std::array<uint64_t, core::kContextLaneStateCount> d {};
+                    lod.busy(0, ua, ub, d);
+                    int used = 0;
+                    for (size_t s = 0; s < 3; ++s) {
+                        const uint64_t part = d[kStack[s]];
+                        if (part == 0)
+                            continue;
+                        h[s] = std::min(
+                            barDev - used, std::max(1, int(std::lround(double(part) / double(ub - ua) * barDev))));
+                        used += h[s];
+                    }
+                }
+                int below = 0;
+                for (size_t s = 0; s < 3; ++s) {
+                    for (int y = barDev - below - h[s]; y < barDev - below; ++y)
+                        bits[y * stride + i] = uchar(kInkOfState[kStack[s]]);
+                    below += h[s];
+                }
+                if (runStart >= 0 && h == runHeights)
+                    continue;
+                flush(i);
+                runStart = i;
+                runHeights = h;
+            }
+            flush(columns);
+            x.laneStrips.push_back({ QRectF(axis.left, barTop, axis.width, double(barDev) / dpr), std::move(strip) });
+            ++x.lanesDrawn;
+
+            // The engine of each running span wide enough for its label (only when few are visible).
+            size_t i0 = lod.firstSpanEndingAfter(0, uint64_t(std::max<int64_t>(0, axis.startNs)));
+            const size_t limit = size_t(columns) / 4;
+            size_t n = 0;
+            for (size_t i = i0; i < spans.size() && int64_t(spans[i].startNs) < axis.endNs && n <= limit; ++i)
+                ++n;
+            if (n > limit || L.kLaneBarHeight < 10)
+                continue;
+            for (size_t i = i0; i < spans.size() && int64_t(spans[i].startNs) < axis.endNs; ++i) {
+                const core::LodSpan& s = spans[i];
+                if (s.state != uint8_t(core::ContextLaneState::Running))
+                    continue;
+                const double x0 = std::max(axis.left, axis.xOf(int64_t(s.startNs)));
+                const double x1 = std::min(axis.left + axis.width, axis.xOf(int64_t(s.endNs)));
+                const QString text = QStringLiteral("e%1").arg(s.label);
+                if (x1 - x0 >= 7.0 * double(text.size()) + 6)
+                    x.texts.push_back({ QPointF(x0 + 3, barTop + L.kLaneBarHeight - 2), text, FrameText::Context });
+            }
+        }
+    }
+
+    void drawOptionalRows(Frame& f, const TimelineRows* rows, const std::vector<int64_t>& bounds, long columns,
+        double dpr, const std::function<int64_t(long)>& columnMid)
+    {
+        const FrameLayout& L = f.layout;
+        if (!L.hasExtras() || !rows)
+            return;
+        f.extras.clip = QRectF(0, L.extrasTop, double(f.viewport.width), L.extrasHeight);
+        if (L.dequeRows)
+            buildDequeRows(f, *rows, bounds, columns, dpr, columnMid);
+        if (L.dequeRows && L.lanes)
+            f.extras.separators.emplace_back(
+                0, L.lanesTop() - L.kRowsGap / 2, f.viewport.width, L.lanesTop() - L.kRowsGap / 2);
+        if (L.lanes)
+            buildLanes(f, *rows, bounds, columns, dpr, columnMid);
+    }
+
+} // namespace
+
+FrameLayout frameLayout(const TraceData& data, const Viewport& viewport, const TimelineRows* rows)
+{
+    FrameLayout L;
+    const size_t engines = data.engineCount();
+    size_t dequeRows = 0, lanes = 0;
+    if (viewport.showDeques && rows && (rows->deques || rows->dequesPending))
+        dequeRows = rows->deques ? rows->deques->engines.size() : engines;
+    if (viewport.showLanes && rows && (rows->lanes || rows->lanesPending))
+        lanes = rows->lanes ? rows->lanes->size() : 2; // room for the "computing" note
+    double legend = FrameLayout::kLegendHeight;
+    if (dequeRows || lanes) {
+        const int legendRows
+            = layOutLegend(legendItems(viewport), double(viewport.width), 0, [](double, double, const LegendItem&) {});
+        legend = std::max(legend, 16.0 * legendRows + 8);
+    }
+    L.fitTo(double(viewport.height), engines, dequeRows, lanes, legend, viewport.scrollY);
+    return L;
+}
+
+Frame frame(
+    const TraceData& data, const Viewport& viewport, const std::vector<Marker>* bookmarks, const TimelineRows* rows)
 {
     const std::vector<Marker>& marks = bookmarks ? *bookmarks : data.markers;
     Frame f;
     f.viewport = viewport;
     f.engines = data.engineCount();
-    f.layout.fitTo(double(viewport.height), f.engines);
+    f.layout = frameLayout(data, viewport, rows);
     const FrameLayout& L = f.layout;
     const double dpr = std::max(1.0, viewport.devicePixelRatio);
     f.axis = { viewport.window.startNs, std::max(viewport.window.endNs, viewport.window.startNs + 1), L.kGutter,
-        std::max(1.0, double(viewport.width) - L.kGutter - 4) };
+        std::max(1.0, double(viewport.width) - L.kGutter - L.rightMargin) };
     const TimeAxis& axis = f.axis;
     const long columns = std::max(1L, std::lround(axis.width * dpr));
     const double colW = axis.width / double(columns);
@@ -167,7 +543,7 @@ Frame frame(const TraceData& data, const Viewport& viewport, const std::vector<M
 
     // Ruler.
     const int64_t step = rulerStep(axis.nsPerPixel(), 110);
-    const double bottom = L.contentHeight(f.engines);
+    const double bottom = L.bottom(f.engines);
     {
         const int64_t rel0 = axis.startNs - labelOrigin;
         int64_t first = (rel0 >= 0 ? (rel0 + step - 1) / step : -((-rel0) / step)) * step;
@@ -381,30 +757,95 @@ Frame frame(const TraceData& data, const Viewport& viewport, const std::vector<M
         }
     }
 
+    drawOptionalRows(f, rows, bounds, columns, dpr, columnMid);
+
     // Legend: what each colour means.
-    {
-        double x = 6, y = bottom + 8;
-        auto item = [&](Ink ink, const char* text) {
-            const double w = 12 + 6 + 6.5 * double(std::strlen(text)) + 14;
-            if (x + w > viewport.width) {
-                x = 6;
-                y += 16;
-            }
-            f.legend.emplace_back(QRectF(x, y, 12, 10), ink);
-            f.texts.push_back({ QPointF(x + 16, y + 9.5), QString::fromUtf8(text), FrameText::Legend });
-            x += w;
-        };
-        item(Ink::Count, "CPUs running");
-        for (Ink ink : { Ink::Running, Ink::Gc, Ink::Searching, Ink::Sleeping, Ink::Idle, Ink::Marker })
-            item(ink, inkName(ink));
-        for (size_t k = 0; k < size_t(TickKind::Count); ++k)
-            item(inkOfTick(TickKind(k)), tickKindName(TickKind(k)));
-    }
+    layOutLegend(
+        legendItems(viewport), double(viewport.width), bottom + 8, [&](double x, double y, const LegendItem& item) {
+            f.legend.emplace_back(QRectF(x, y, 12, 10), item.ink);
+            f.texts.push_back({ QPointF(x + 16, y + 9.5), QString::fromUtf8(item.text), FrameText::Legend });
+        });
 
     Q_UNUSED(xTraceStart);
     Q_UNUSED(xTraceEnd);
     return f;
 }
+
+namespace {
+
+    void paintText(QPainter& painter, const FrameText& t, const FramePalette& palette)
+    {
+        if (t.role == FrameText::Context)
+            painter.setPen(QColor(255, 255, 255));
+        else if (t.role == FrameText::MarkerLabel)
+            painter.setPen(palette.ink[size_t(Ink::Marker)]);
+        else
+            painter.setPen(palette.text);
+        painter.drawText(t.pos, t.text);
+    }
+
+    // The optional rows, clipped to their scrolling area.
+    void paintOptionalRows(QPainter& painter, const Frame& f, const FramePalette& palette, bool raster)
+    {
+        const Frame::Extras& x = f.extras;
+        if (x.clip.isEmpty())
+            return;
+        painter.save();
+        painter.setClipRect(x.clip);
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(palette.rowBackground);
+        for (const QRectF& r : x.rowBackgrounds)
+            painter.drawRect(r);
+        QColor dequeFill = palette.ink[size_t(Ink::Deque)];
+        dequeFill.setAlpha(120);
+        const QColor dequeLine = palette.ink[size_t(Ink::Deque)];
+        if (raster) {
+            QList<QRgb> table(256, qRgba(0, 0, 0, 0));
+            for (size_t ink = 0; ink < kInkCount; ++ink)
+                table[qsizetype(ink)] = palette.ink[ink].rgba();
+            for (const Frame::Strip& s : x.laneStrips) {
+                QImage image = s.pixels;
+                image.setColorTable(table);
+                painter.drawImage(s.target, image);
+            }
+            QList<QRgb> curveTable(256, qRgba(0, 0, 0, 0));
+            curveTable[1] = dequeFill.rgba();
+            curveTable[2] = dequeLine.rgba();
+            for (const Frame::Strip& s : x.dequeStrips) {
+                QImage image = s.pixels;
+                image.setColorTable(curveTable);
+                painter.drawImage(s.target, image);
+            }
+        } else {
+            for (size_t ink = 0; ink < kInkCount; ++ink) {
+                if (x.rects[ink].empty())
+                    continue;
+                painter.setBrush(ink == size_t(Ink::Deque) ? dequeFill : palette.ink[ink]);
+                painter.drawRects(x.rects[ink].data(), int(x.rects[ink].size()));
+            }
+        }
+        painter.setPen(QPen(palette.grid, 0));
+        for (const QLineF& l : x.separators)
+            painter.drawLine(l);
+        QFont font = painter.font();
+        font.setPixelSize(11);
+        painter.setFont(font);
+        painter.setRenderHint(QPainter::TextAntialiasing, true);
+        for (const FrameText& t : x.texts) {
+            if (t.role == FrameText::Status) {
+                font.setItalic(true);
+                painter.setFont(font);
+                paintText(painter, t, palette);
+                font.setItalic(false);
+                painter.setFont(font);
+            } else {
+                paintText(painter, t, palette);
+            }
+        }
+        painter.restore();
+    }
+
+} // namespace
 
 void paintFrame(QPainter& painter, const Frame& f, const FramePalette& palette)
 {
@@ -435,7 +876,7 @@ void paintFrame(QPainter& painter, const Frame& f, const FramePalette& palette)
     const bool raster = engine && (engine->type() == QPaintEngine::Raster);
     if (raster) {
         QList<QRgb> table(256, qRgba(0, 0, 0, 0));
-        for (size_t ink = 0; ink <= size_t(Ink::Sleeping); ++ink)
+        for (size_t ink = 0; ink < kInkCount; ++ink)
             table[qsizetype(ink)] = palette.ink[ink].rgba();
         for (const Frame::Strip& s : f.strips) {
             QImage image = s.pixels; // shares the pixels; the colour table detaches only the header
@@ -475,6 +916,8 @@ void paintFrame(QPainter& painter, const Frame& f, const FramePalette& palette)
     for (const QLineF& l : f.curveLevels)
         painter.drawLine(l);
 
+    paintOptionalRows(painter, f, palette, raster);
+
     // Ticks and markers.
     for (size_t ink = size_t(Ink::TickSparkCreate); ink < kInkCount; ++ink) {
         if (f.lines[ink].empty())
@@ -490,7 +933,7 @@ void paintFrame(QPainter& painter, const Frame& f, const FramePalette& palette)
             painter.setBrush(palette.curveFill);
             painter.setPen(QPen(palette.curveLine, 0));
             painter.drawRect(rect);
-        } else if (ink >= Ink::TickSparkCreate) {
+        } else if (ink >= Ink::TickSparkCreate && ink <= Ink::Marker) {
             painter.setPen(QPen(palette.ink[size_t(ink)], 2));
             painter.drawLine(QLineF(rect.center().x(), rect.top() - 1, rect.center().x(), rect.bottom() + 1));
         } else {
@@ -505,19 +948,75 @@ void paintFrame(QPainter& painter, const Frame& f, const FramePalette& palette)
     painter.setFont(font);
     painter.setRenderHint(QPainter::TextAntialiasing, true);
     painter.setPen(palette.text);
-    for (const FrameText& t : f.texts) {
-        if (t.role == FrameText::Context)
-            painter.setPen(QColor(255, 255, 255));
-        else if (t.role == FrameText::MarkerLabel)
-            painter.setPen(palette.ink[size_t(Ink::Marker)]);
-        else
-            painter.setPen(palette.text);
-        painter.drawText(t.pos, t.text);
-    }
+    for (const FrameText& t : f.texts)
+        paintText(painter, t, palette);
     painter.restore();
 }
 
-QString describeAt(const TraceData& data, const Frame& f, QPointF pos, const std::vector<Marker>* bookmarks)
+namespace {
+
+    // Tooltip text for the optional rows (deque rows and context lanes) at pos, or "".
+    QString describeOptionalRow(const Frame& f, QPointF pos, const TimelineRows* rows)
+    {
+        const FrameLayout& L = f.layout;
+        const TimeAxis& axis = f.axis;
+        auto at = [&](int64_t ns) { return formatDuration(ns, 9); };
+        const int64_t t = axis.timeAt(pos.x());
+        const int64_t a = axis.timeAt(pos.x() - 0.5), b = std::max(a + 1, axis.timeAt(pos.x() + 0.5));
+        if (const long e = L.dequeRowAt(pos.y()); e >= 0) {
+            if (!rows || !rows->deques || size_t(e) >= rows->deques->engines.size())
+                return QStringLiteral("Spark deque of engine %1: being computed").arg(e);
+            const core::StepFunction& curve = rows->deques->engines[size_t(e)];
+            return QStringLiteral("Spark deque of engine %1\nat %2: %3 sparks\nmax %4 over [%5, %6)")
+                .arg(e)
+                .arg(at(t))
+                .arg(curve.valueAt(t))
+                .arg(curve.max(a, b))
+                .arg(at(a), at(b));
+        }
+        const long k = L.laneAt(pos.y());
+        if (k < 0)
+            return {};
+        if (!rows || !rows->lanes || size_t(k) >= rows->lanes->size())
+            return QStringLiteral("Context lanes are being computed");
+        const uint32_t id = rows->lanes->ids[size_t(k)];
+        const core::LodIndex& lod = rows->lanes->lanes[size_t(k)];
+        auto stateName = [](uint8_t s) {
+            return s == uint8_t(core::ContextLaneState::Running) ? QStringLiteral("running")
+                : s == uint8_t(core::ContextLaneState::Blocked)  ? QStringLiteral("blocked")
+                                                                 : QStringLiteral("runnable");
+        };
+        std::array<uint64_t, core::kContextLaneStateCount> busy {};
+        lod.busy(0, uint64_t(std::max<int64_t>(0, a)), uint64_t(std::max<int64_t>(0, b)), busy);
+        const core::LodSpan* span = lod.spanAt(0, uint64_t(std::max<int64_t>(0, t)));
+        uint64_t total = 0;
+        for (uint64_t v : busy)
+            total += v;
+        if (span && (busy[span->state] == total || double(span->endNs - span->startNs) >= axis.nsPerPixel())) {
+            QString what = stateName(span->state);
+            if (span->state == uint8_t(core::ContextLaneState::Running))
+                what += QStringLiteral(" on engine %1").arg(span->label);
+            return QStringLiteral("Context %1: %2\nfrom %3 for %4")
+                .arg(id)
+                .arg(what)
+                .arg(at(int64_t(span->startNs)))
+                .arg(formatDuration(int64_t(span->endNs - span->startNs)));
+        }
+        if (total == 0)
+            return QStringLiteral("Context %1: does not exist at %2").arg(id).arg(at(t));
+        QString text = QStringLiteral("Context %1, %2 from %3:").arg(id).arg(formatDuration(b - a)).arg(at(a));
+        for (uint8_t s = 0; s < core::kContextLaneStateCount; ++s)
+            if (busy[s])
+                text += QStringLiteral("\n  %1 %2%")
+                            .arg(stateName(s))
+                            .arg(100.0 * double(busy[s]) / double(b - a), 0, 'f', 1);
+        return text;
+    }
+
+} // namespace
+
+QString describeAt(
+    const TraceData& data, const Frame& f, QPointF pos, const std::vector<Marker>* bookmarks, const TimelineRows* rows)
 {
     const std::vector<Marker>& marks = bookmarks ? *bookmarks : data.markers;
     const TimeAxis& axis = f.axis;
@@ -535,6 +1034,9 @@ QString describeAt(const TraceData& data, const Frame& f, QPointF pos, const std
         if (m.timeNs > t + int64_t(4 * pixelNs))
             break;
     }
+
+    if (f.layout.hasExtras() && pos.y() >= f.layout.extrasTop)
+        return pos.y() < f.layout.extrasBottom() ? describeOptionalRow(f, pos, rows) : QString();
 
     if (pos.y() >= f.layout.curveTop() && pos.y() < f.layout.curveTop() + f.layout.kCurveHeight) {
         const int64_t lo = std::max(a, data.startNs), hi = std::min(b, data.endNs);

@@ -8,8 +8,15 @@
 // boundary), the CPUs curve asks the step function's prefix integral once per column, and ticks
 // are drawn only when fewer than a third of the columns would hold one. Nothing depends on the
 // number of events in the window.
+//
+// Optional rows (TimelineRows, off by default) sit under the engine rows in one vertically
+// scrolling area: a spark-deque curve per engine (the maximum size within each column, from the
+// step function's block maxima: O(columns × engines × log n)), then one lane per context — only the
+// lanes inside the visible part of the area are built, each from its own level-of-detail index, so
+// a trace with thousands of threads costs the same as one with forty.
 #include "ui/loading/trace_data.h"
 #include "ui/timeline/time_axis.h"
+#include "ui/timeline/timeline_rows.h"
 
 #include <QColor>
 #include <QImage>
@@ -19,6 +26,7 @@
 #include <QRectF>
 #include <QString>
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -42,6 +50,9 @@ enum class Ink : uint8_t {
     TickMessage,
     TickOther,
     Marker,
+    LaneRunnable, // context lanes: a runnable context (running and blocked have their own inks)
+    LaneBlocked,
+    Deque, // spark deque size rows
     Count
 };
 inline constexpr size_t kInkCount = size_t(Ink::Count);
@@ -61,6 +72,9 @@ struct Viewport {
     int height = 600;
     double devicePixelRatio = 1.0;
     TimeWindow window;
+    bool showDeques = false; // optional rows: spark deque size per engine
+    bool showLanes = false; // optional rows: one lane per context
+    int scrollY = 0; // logical pixels the optional rows are scrolled by (clamped by the frame)
     bool operator==(const Viewport&) const = default;
 };
 
@@ -82,13 +96,48 @@ struct FrameLayout {
     double contentHeight(size_t engines) const { return rowsTop() + double(engines) * kRowHeight + 4; }
     static constexpr double kLegendHeight = 40;
     // Grows the curve and the rows to use a viewport of `height` logical pixels (within limits).
-    void fitTo(double height, size_t engines);
+    // With optional rows (dequeRows deque curves, lanes context lanes) the engine rows keep at
+    // least 26 px (16 px when there are very many engines) and the optional rows get the rest,
+    // scrolling when they need more; legendHeight is what the legend needs at this width.
+    void fitTo(double height, size_t engines, size_t dequeRows = 0, size_t lanes = 0,
+        double legendHeight = kLegendHeight, int scrollY = 0);
+
+    // ---- Optional rows: one scrolling area under the engine rows (empty when none is shown).
+    static constexpr double kExtrasGap = 10; // between the engine rows and the area
+    static constexpr double kScrollBarWidth = 12; // reserved at the right when the area scrolls
+    size_t dequeRows = 0;
+    size_t lanes = 0;
+    double kDequeRowHeight = 30;
+    double kLaneHeight = 16;
+    double kLaneBarHeight = 12;
+    double extrasTop = 0; // top of the visible area
+    double extrasHeight = 0; // visible height (0 = no optional rows)
+    double extrasContentHeight = 0; // everything in the area (> extrasHeight: it scrolls)
+    double scrollY = 0; // clamped to [0, maxScrollY()]
+    double rightMargin = 4; // between the plot and the right edge (the scroll bar when it scrolls)
+
+    bool hasExtras() const { return extrasHeight > 0; }
+    double maxScrollY() const { return std::max(0.0, extrasContentHeight - extrasHeight); }
+    double extrasBottom() const { return extrasTop + extrasHeight; }
+    double dequeRowTop(size_t engine) const { return extrasTop - scrollY + double(engine) * kDequeRowHeight; }
+    double lanesTop() const
+    {
+        return extrasTop - scrollY + double(dequeRows) * kDequeRowHeight + (dequeRows && lanes ? kRowsGap : 0);
+    }
+    double laneTop(size_t lane) const { return lanesTop() + double(lane) * kLaneHeight; }
+    // The deque row / lane under y (only inside the visible area), or -1.
+    long dequeRowAt(double y) const;
+    long laneAt(double y) const;
+    // Lanes [first, last) at least partly inside the visible area.
+    std::pair<size_t, size_t> visibleLanes() const;
+    // Bottom of everything drawn above the legend (engine rows, or the optional rows' area).
+    double bottom(size_t engines) const { return hasExtras() ? extrasBottom() : contentHeight(engines); }
 };
 
 struct FrameText {
     QPointF pos; // baseline-left
     QString text;
-    enum Role : uint8_t { Ruler, EngineName, Context, MarkerLabel, CurveLabel, Legend } role = Ruler;
+    enum Role : uint8_t { Ruler, EngineName, Context, MarkerLabel, CurveLabel, Legend, Status } role = Ruler;
 };
 
 struct Frame {
@@ -114,18 +163,34 @@ struct Frame {
     std::vector<FrameText> texts;
     std::vector<std::pair<QRectF, Ink>> legend; // swatches; Ink::Count = the CPUs curve
     bool ticksShown = false;
+    // The optional rows, painted clipped to `clip` (the visible part of their scrolling area).
+    struct Extras {
+        QRectF clip;
+        std::vector<QRectF> rowBackgrounds;
+        std::vector<Strip> laneStrips; // pixel = Ink index, 255 = nothing
+        std::vector<Strip> dequeStrips; // pixel 1 = area under the curve, 2 = its outline
+        std::array<std::vector<QRectF>, kInkCount> rects; // the same, for vector devices
+        std::vector<FrameText> texts;
+        std::vector<QLineF> separators;
+        size_t lanesDrawn = 0; // lanes built for this frame (the visible ones)
+        int64_t dequeScale = 0; // deque size at the top of a deque row
+    } extras;
     size_t primitiveCount() const;
 };
 
-// The pure frame function. `bookmarks` (labelled vertical lines) defaults to the trace's markers.
-Frame frame(const TraceData& data, const Viewport& viewport, const std::vector<Marker>* bookmarks = nullptr);
+// The pure frame function. `bookmarks` (labelled vertical lines) defaults to the trace's markers;
+// `rows` holds the optional rows' data (drawn when the viewport shows them and they are computed).
+Frame frame(const TraceData& data, const Viewport& viewport, const std::vector<Marker>* bookmarks = nullptr,
+    const TimelineRows* rows = nullptr);
+// Only the layout of that frame (cheap: no rows are built). The widget places its scroll bar with it.
+FrameLayout frameLayout(const TraceData& data, const Viewport& viewport, const TimelineRows* rows = nullptr);
 
 // Replays a frame. Works for any paint device (widget, QImage, QSvgGenerator, QPdfWriter).
 void paintFrame(QPainter& painter, const Frame& frame, const FramePalette& palette);
 
 // What is under (x, y) — state span or tick — as tooltip text, or an empty string.
-QString describeAt(
-    const TraceData& data, const Frame& frame, QPointF pos, const std::vector<Marker>* bookmarks = nullptr);
+QString describeAt(const TraceData& data, const Frame& frame, QPointF pos,
+    const std::vector<Marker>* bookmarks = nullptr, const TimelineRows* rows = nullptr);
 
 // "1.234 s", "12.5 ms", "350 µs", "120 ns" with about `digits` significant digits.
 QString formatDuration(int64_t ns, int digits = 4);

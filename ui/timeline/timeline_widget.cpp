@@ -1,11 +1,14 @@
 #include "ui/timeline/timeline_widget.h"
 
+#include <QFutureWatcher>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace sparkscope::ui {
 
@@ -13,7 +16,16 @@ TimelineWidget::TimelineWidget(ZoomState* zoom, QWidget* parent)
     : QWidget(parent)
     , m_zoom(zoom)
     , m_palette(FramePalette::fromPalette(palette()))
+    , m_scrollBar(new QScrollBar(Qt::Vertical, this))
 {
+    m_scrollBar->hide();
+    m_scrollBar->setCursor(Qt::ArrowCursor);
+    connect(m_scrollBar, &QScrollBar::valueChanged, this, [this](int value) {
+        if (value != m_scrollY) {
+            m_scrollY = value;
+            update();
+        }
+    });
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
     setAttribute(Qt::WA_OpaquePaintEvent);
@@ -29,9 +41,134 @@ void TimelineWidget::setData(std::shared_ptr<const TraceData> data)
 {
     m_data = std::move(data);
     m_frame.reset();
+    m_rows = {};
+    ++m_rowsGeneration;
+    m_scrollY = 0;
     if (m_data)
         m_zoom->reset(m_data->startNs, m_data->endNs);
+    startRows();
+    updateScrollBar();
     update();
+}
+
+void TimelineWidget::setShowContextLanes(bool on)
+{
+    if (on == m_showLanes)
+        return;
+    m_showLanes = on;
+    if (!on) {
+        m_rows.lanes.reset(); // the rows cost nothing while off
+        m_rows.lanesPending = false;
+    }
+    startRows();
+    rowsChanged();
+}
+
+void TimelineWidget::setShowDequeSizes(bool on)
+{
+    if (on == m_showDeques)
+        return;
+    m_showDeques = on;
+    if (!on) {
+        m_rows.deques.reset();
+        m_rows.dequesPending = false;
+    }
+    startRows();
+    rowsChanged();
+}
+
+void TimelineWidget::startRows()
+{
+    if (!m_data)
+        return;
+    // Each computation holds the trace alive and reports back only if nothing changed meanwhile.
+    auto run = [this](auto compute, auto store) {
+        using Result = decltype(compute());
+        auto* watcher = new QFutureWatcher<Result>(this);
+        const quint64 generation = m_rowsGeneration;
+        connect(watcher, &QFutureWatcher<Result>::finished, this, [this, watcher, generation, store] {
+            watcher->deleteLater();
+            if (generation != m_rowsGeneration || !store(watcher->result()))
+                return;
+            rowsChanged();
+            Q_EMIT rowsReady();
+        });
+        watcher->setFuture(QtConcurrent::run(compute));
+    };
+    const std::shared_ptr<const TraceData> data = m_data;
+    if (m_showLanes && !m_rows.lanes && !m_rows.lanesPending) {
+        m_rows.lanesPending = true;
+        run([data] { return computeContextLaneRows(*data->trace); },
+            [this](std::shared_ptr<const core::ContextLanes> lanes) {
+                if (!m_showLanes || !m_rows.lanesPending)
+                    return false;
+                m_rows.lanes = std::move(lanes);
+                m_rows.lanesPending = false;
+                return true;
+            });
+    }
+    if (m_showDeques && !m_rows.deques && !m_rows.dequesPending) {
+        m_rows.dequesPending = true;
+        run([data] { return computeDequeRows(*data->trace); },
+            [this](std::shared_ptr<const DequeRows> deques) {
+                if (!m_showDeques || !m_rows.dequesPending)
+                    return false;
+                m_rows.deques = std::move(deques);
+                m_rows.dequesPending = false;
+                return true;
+            });
+    }
+}
+
+void TimelineWidget::rowsChanged()
+{
+    m_frame.reset();
+    updateScrollBar();
+    update();
+}
+
+int TimelineWidget::maxRowsScroll() const
+{
+    if (!m_data)
+        return 0;
+    return int(std::ceil(frameLayout(*m_data, viewport(), &m_rows).maxScrollY()));
+}
+
+void TimelineWidget::setRowsScroll(int pixels)
+{
+    m_scrollY = std::clamp(pixels, 0, maxRowsScroll());
+    m_scrollBar->setValue(m_scrollY);
+    update();
+}
+
+void TimelineWidget::updateScrollBar()
+{
+    if (!m_data) {
+        m_scrollBar->hide();
+        return;
+    }
+    const FrameLayout L = frameLayout(*m_data, viewport(), &m_rows);
+    const int maximum = int(std::ceil(L.maxScrollY()));
+    if (maximum <= 0) {
+        m_scrollBar->hide();
+        m_scrollY = 0;
+        return;
+    }
+    m_scrollY = std::min(m_scrollY, maximum);
+    const QSignalBlocker block(m_scrollBar);
+    m_scrollBar->setRange(0, maximum);
+    m_scrollBar->setPageStep(int(L.extrasHeight));
+    m_scrollBar->setSingleStep(int(L.kLaneHeight));
+    m_scrollBar->setValue(m_scrollY);
+    m_scrollBar->setGeometry(width() - int(FrameLayout::kScrollBarWidth) - 2, int(L.extrasTop),
+        int(FrameLayout::kScrollBarWidth), int(L.extrasHeight));
+    m_scrollBar->show();
+}
+
+void TimelineWidget::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    updateScrollBar();
 }
 
 void TimelineWidget::setBookmarks(const std::vector<Marker>* bookmarks)
@@ -47,14 +184,18 @@ void TimelineWidget::setOverlay(Overlay overlay)
     update();
 }
 
-Viewport TimelineWidget::viewport() const { return { width(), height(), devicePixelRatioF(), m_zoom->window() }; }
+Viewport TimelineWidget::viewport() const
+{
+    return { width(), height(), devicePixelRatioF(), m_zoom->window(), m_showDeques, m_showLanes, m_scrollY };
+}
 
 TimeAxis TimelineWidget::axis() const
 {
     if (m_frame && m_frame->viewport == viewport())
         return m_frame->axis;
     const TimeWindow w = m_zoom->window();
-    return { w.startNs, w.endNs, FrameLayout::kGutter, std::max(1.0, double(width()) - FrameLayout::kGutter - 4) };
+    const double margin = m_data ? frameLayout(*m_data, viewport(), &m_rows).rightMargin : 4;
+    return { w.startNs, w.endNs, FrameLayout::kGutter, std::max(1.0, double(width()) - FrameLayout::kGutter - margin) };
 }
 
 const Frame& TimelineWidget::currentFrame()
@@ -63,7 +204,7 @@ const Frame& TimelineWidget::currentFrame()
     if (!m_frame || !(m_frame->viewport == v)) {
         QElapsedTimer timer;
         timer.start();
-        m_frame = frame(*m_data, v, m_bookmarks);
+        m_frame = frame(*m_data, v, m_bookmarks, &m_rows);
         m_lastBuildMs = double(timer.nsecsElapsed()) / 1e6;
     }
     return *m_frame;
@@ -85,7 +226,7 @@ void TimelineWidget::paintEvent(QPaintEvent*)
         m_overlay(painter, f);
 
     const TimeAxis& ax = f.axis;
-    const double bottom = f.layout.contentHeight(f.engines);
+    const double bottom = f.layout.bottom(f.engines);
     QFont font = painter.font();
     font.setPixelSize(11);
     painter.setFont(font);
@@ -192,6 +333,15 @@ void TimelineWidget::wheelEvent(QWheelEvent* event)
     if (!m_data)
         return;
     const QPoint delta = event->angleDelta();
+    // Over the optional rows, a vertical wheel scrolls them (when they do not all fit).
+    if (!(event->modifiers() & Qt::ControlModifier) && delta.y() != 0 && m_scrollBar->isVisible()) {
+        const FrameLayout L = frameLayout(*m_data, viewport(), &m_rows);
+        if (event->position().y() >= L.extrasTop && event->position().y() < L.extrasBottom()) {
+            setRowsScroll(m_scrollY - int(std::lround(double(delta.y()) / 120.0 * 3 * L.kLaneHeight)));
+            event->accept();
+            return;
+        }
+    }
     if (event->modifiers() & Qt::ControlModifier) {
         const double factor = std::pow(2.0, double(delta.y()) / 240.0); // one notch = √2
         m_zoom->moveTo(zoomWindow(m_zoom->window(), factor, axis().timeAt(event->position().x())));
@@ -238,6 +388,13 @@ void TimelineWidget::keyPressEvent(QKeyEvent* event)
     case Qt::Key_Escape:
         m_zoom->setSelection(std::nullopt);
         break;
+    case Qt::Key_PageDown:
+    case Qt::Key_PageUp:
+        if (m_scrollBar->isVisible()) {
+            const int page = m_scrollBar->pageStep();
+            setRowsScroll(m_scrollY + (event->key() == Qt::Key_PageDown ? page : -page));
+        }
+        break;
     default:
         QWidget::keyPressEvent(event);
     }
@@ -262,7 +419,7 @@ bool TimelineWidget::event(QEvent* event)
 {
     if (event->type() == QEvent::ToolTip && m_data) {
         auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = describeAt(*m_data, currentFrame(), help->pos(), m_bookmarks);
+        const QString text = describeAt(*m_data, currentFrame(), help->pos(), m_bookmarks, &m_rows);
         if (text.isEmpty())
             QToolTip::hideText();
         else

@@ -3,13 +3,18 @@
 // into ZoomState changes. Left-drag selects a range, middle/right-drag pans, Ctrl+wheel zooms
 // around the mouse, plain wheel pans, double-click zooms to the selection (or 2× at the point).
 // Keys: + - zoom, ←/→ pan, Home/End, 0 fit, Enter zoom to selection, Esc clear selection.
-// GUI thread only. A frame is rebuilt only when the window, size, DPR or data change.
+// Optional rows (context lanes, spark deque sizes; off by default) are computed on a worker thread
+// when switched on and dropped when switched off; they scroll vertically under the engine rows
+// (scroll bar, the wheel over them, Page Up / Page Down).
+// GUI thread only. A frame is rebuilt only when the window, size, DPR, scroll position or data change.
 #include "ui/loading/trace_data.h"
 #include "ui/timeline/frame.h"
 #include "ui/timeline/zoom_state.h"
 
 #include <QElapsedTimer>
 #include <QWidget>
+
+class QScrollBar;
 
 #include <functional>
 
@@ -37,12 +42,25 @@ public:
     using Overlay = std::function<void(QPainter&, const Frame&)>;
     void setOverlay(Overlay overlay);
 
+    // Optional rows. Switching one on starts computing its data in the background (once per trace).
+    void setShowContextLanes(bool on);
+    void setShowDequeSizes(bool on);
+    bool showContextLanes() const { return m_showLanes; }
+    bool showDequeSizes() const { return m_showDeques; }
+    const TimelineRows& rows() const { return m_rows; }
+    bool rowsPending() const { return m_rows.lanesPending || m_rows.dequesPending; }
+    // Vertical scroll of the optional rows (logical pixels) and its maximum for the current size.
+    int rowsScroll() const { return m_scrollY; }
+    void setRowsScroll(int pixels);
+    int maxRowsScroll() const;
+
 Q_SIGNALS:
     void hoveredTimeChanged(qint64 timeNs);
     // Hooks for the metric panels (ui/hover): the pointer moved over / clicked (no drag) at pos.
     void pointerMoved(QPointF pos);
     void clickedAt(QPointF pos, QPoint globalPos);
     void pointerLeft(); // the pointer left the widget
+    void rowsReady(); // an optional row's data finished computing (and is shown)
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -55,10 +73,14 @@ protected:
     void leaveEvent(QEvent* event) override;
     void changeEvent(QEvent* event) override;
     bool event(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void pan(double pixels);
     TimeAxis axis() const;
+    void startRows();
+    void rowsChanged();
+    void updateScrollBar();
 
     ZoomState* m_zoom;
     std::shared_ptr<const TraceData> m_data;
@@ -71,6 +93,12 @@ private:
     QPointF m_pressPos;
     int64_t m_pressNs = 0;
     TimeWindow m_pressWindow;
+    bool m_showLanes = false;
+    bool m_showDeques = false;
+    TimelineRows m_rows;
+    quint64 m_rowsGeneration = 0; // bumped on every new trace and switch-off: late results are dropped
+    int m_scrollY = 0;
+    QScrollBar* m_scrollBar;
 };
 
 } // namespace sparkscope::ui
