@@ -4,7 +4,9 @@
 // plus replaying it with QPainter into a WxH image, i.e. what one repaint of the timeline costs —
 // for three kinds of window: zoom-to-fit, 1 ms and 1 µs windows at N positions spread evenly over
 // the trace. Prints median and 95th percentile per kind, the time to the first complete frame, and
-// the peak RSS. Figures only: never asserts on time.
+// the peak RSS. Then the same with the optional rows on (spark deque per engine and one lane per
+// context, as View > Context Lanes / Spark Deque Sizes show them): the time and memory to compute
+// them, and frame times with the lanes scrolled to N positions. Figures only: never asserts on time.
 #include "ui/export/timeline_export.h"
 #include "ui/loading/trace_data.h"
 #include "ui/timeline/frame.h"
@@ -77,9 +79,11 @@ int main(int argc, char** argv)
     const auto t1 = Clock::now();
     const FramePalette palette = FramePalette::fromPalette(QApplication::palette());
     QImage image(width, height, QImage::Format_ARGB32_Premultiplied);
-    auto render = [&](TimeWindow w) {
+    TimelineRows rows; // empty until the optional rows are measured
+    auto render = [&](TimeWindow w, bool withRows = false, int scrollY = 0) {
         const auto a = Clock::now();
-        const Frame f = frame(data, { width, height, 1.0, w });
+        const Viewport v { width, height, 1.0, w, withRows, withRows, scrollY };
+        const Frame f = frame(data, v, nullptr, withRows ? &rows : nullptr);
         QPainter painter(&image);
         paintFrame(painter, f, palette);
         painter.end();
@@ -118,5 +122,43 @@ int main(int argc, char** argv)
             "RESULT frame %s median_ms=%.3f p95_ms=%.3f\n", k.name, percentile(times, 0.5), percentile(times, 0.95));
     }
     std::printf("RESULT open load_ms=%.1f first_frame_ms=%.2f rss_kb=%ld\n", ms(t1 - t0), firstFrameMs, peakRssKb());
+
+    // Optional rows: computed as the widget does when they are switched on (there: in the background).
+    const long rssBefore = peakRssKb();
+    const auto r0 = Clock::now();
+    rows.lanes = computeContextLaneRows(*data.trace);
+    const auto r1 = Clock::now();
+    rows.deques = computeDequeRows(*data.trace);
+    const auto r2 = Clock::now();
+    size_t dequeSteps = 0;
+    for (const auto& curve : rows.deques->engines)
+        dequeSteps += curve.steps().size();
+    std::printf("rows: context lanes %.0f ms (%zu contexts, %.1f MB), spark deques %.0f ms (%zu steps, max %lld), "
+                "peak RSS %.0f MB -> %.0f MB\n",
+        ms(r1 - r0), rows.lanes->size(), double(rows.lanes->memoryBytes()) / 1048576.0, ms(r2 - r1), dequeSteps,
+        static_cast<long long>(rows.deques->maxValue), double(rssBefore) / 1024.0, double(peakRssKb()) / 1024.0);
+    const int maxScroll = int(
+        frameLayout(data, { width, height, 1.0, { data.startNs, data.endNs }, true, true, 0 }, &rows).maxScrollY());
+    for (const Kind& k :
+        { Kind { "zoom-to-fit", span }, Kind { "1 ms window", 1'000'000 }, Kind { "1 us window", 1000 } }) {
+        std::vector<double> times;
+        size_t lanesDrawn = 0;
+        for (int r = 0; r < repeat; ++r) {
+            const int64_t room = std::max<int64_t>(0, span - k.spanNs);
+            const int64_t start = data.startNs + (repeat > 1 ? room * r / (repeat - 1) : 0);
+            // Lanes scrolled to a different place each time (top, ..., bottom).
+            const int scrollY = repeat > 1 ? int(int64_t(maxScroll) * r / (repeat - 1)) : 0;
+            times.push_back(render({ start, start + k.spanNs }, true, scrollY));
+            lanesDrawn = std::max(lanesDrawn,
+                frame(data, { width, height, 1.0, { start, start + k.spanNs }, true, true, scrollY }, nullptr, &rows)
+                    .extras.lanesDrawn);
+        }
+        std::printf("frame+rows %-12s at %dx%d: median %.2f ms, p95 %.2f ms, max %.2f ms (%d frames, up to %zu lanes "
+                    "drawn of %zu, scrolled over %d px)\n",
+            k.name, width, height, percentile(times, 0.5), percentile(times, 0.95), percentile(times, 1.0), repeat,
+            lanesDrawn, rows.lanes->size(), maxScroll);
+        std::printf("RESULT frame+rows %s median_ms=%.3f p95_ms=%.3f\n", k.name, percentile(times, 0.5),
+            percentile(times, 0.95));
+    }
     return 0;
 }
