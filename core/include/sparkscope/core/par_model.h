@@ -34,6 +34,7 @@
 #include "sparkscope/core/trace.h"
 
 #include <array>
+#include <boost/container/small_vector.hpp>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -46,37 +47,41 @@ inline constexpr uint32_t kNoIndex = 0xFFFFFFFF;
 
 enum class ContextState : uint8_t { Runnable = 0, Running = 1, Blocked = 2, Finished = 3 };
 
+// Fields are ordered by size so the instance arrays have no padding holes: the model of a large
+// trace holds hundreds of thousands of each, and every byte is a page fault on first touch.
 struct ConjunctionInstance {
     uint64_t dynId = 0;
-    uint32_t staticId = 0; // INTERN_STRING id of the source location
     uint64_t startNs = 0;
     uint64_t endNs = 0; // valid when ended
-    uint16_t startEngine = kNoEngine;
-    uint16_t endEngine = kNoEngine;
+    uint32_t staticId = 0; // INTERN_STRING id of the source location
     uint32_t startContext = kNoIndex; // index into ParModel::contexts
     uint32_t parentConjunct = kNoIndex; // index into ParModel::conjuncts
     uint32_t depth = 0; // 0 for a root conjunction
-    std::vector<uint32_t> conjuncts; // by position: conjuncts[k-1] is position k
-    std::vector<uint32_t> futures; // indexes into ParModel::futures
+    uint16_t startEngine = kNoEngine;
+    uint16_t endEngine = kNoEngine;
     bool ended = false;
     bool complete = false; // ended, and every conjunct ended before it
+    // By position: conjuncts[k-1] is position k. Two inline slots: nearly every conjunction has two
+    // conjuncts, and a heap block per instance was a fifth of the model pass.
+    boost::container::small_vector<uint32_t, 2> conjuncts;
+    std::vector<uint32_t> futures; // indexes into ParModel::futures
 };
 
 struct ConjunctInstance {
+    uint64_t sparkCreateNs = 0;
+    uint64_t startNs = 0; // START_PAR_CONJ for position 1, SPARK_RUN/SPARK_STEAL otherwise
+    uint64_t endNs = 0; // END_PAR_CONJUNCT
     uint32_t conjunction = kNoIndex;
     uint32_t position = 0; // 1-based
-    bool fromSpark = false; // false for position 1 (run by the starting context)
     uint32_t sparkId = 0;
-    uint64_t sparkCreateNs = 0;
+    uint32_t context = kNoIndex; // index into ParModel::contexts of the executing context, once bound
     uint16_t sparkEngine = kNoEngine; // engine whose deque held the spark
+    uint16_t startEngine = kNoEngine;
+    uint16_t endEngine = kNoEngine;
+    bool fromSpark = false; // false for position 1 (run by the starting context)
     bool started = false;
     bool stolen = false;
-    uint64_t startNs = 0; // START_PAR_CONJ for position 1, SPARK_RUN/SPARK_STEAL otherwise
-    uint16_t startEngine = kNoEngine;
     bool ended = false;
-    uint64_t endNs = 0; // END_PAR_CONJUNCT
-    uint16_t endEngine = kNoEngine;
-    uint32_t context = kNoIndex; // index into ParModel::contexts of the executing context, once bound
     bool complete = false;
 };
 
