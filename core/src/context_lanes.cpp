@@ -1,5 +1,13 @@
 // Per-context lanes (see context_lanes.h).
 //
+// Why a pass of its own rather than buildParModel: the model also reconstructs every conjunction,
+// spark and future, which on a 55-million-event demo trace takes seconds and gigabytes, while the
+// lanes need only the context events (a few percent of a trace). So each engine's context events
+// are picked out in parallel, merged in global time order (Trace::forEachInTimeOrder's tie rule:
+// time, then the global buffer, then engine number, then file order), and replayed through the
+// model's context rules (par_model.h) — the same transitions, checked against the model-based
+// overload on real and hand-built traces.
+//
 // The model's context segments change whenever state, engine or innermost conjunct changes; a lane
 // only shows state and engine, so neighbouring segments that agree on both are merged. Timelines of
 // one reused id are concatenated (they do not overlap: a context is created again only after it
@@ -7,11 +15,15 @@
 // spans (rounded up to a power of two), because LodIndex sizes its buckets by its busiest "engine".
 #include "sparkscope/core/context_lanes.h"
 
+#include "sparkscope/core/event_types.h"
+
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <bit>
 #include <numeric>
+#include <queue>
+#include <unordered_map>
 
 namespace sparkscope::core {
 
@@ -71,10 +83,217 @@ ContextLanes computeContextLanes(const ParModel& model, uint64_t originNs, uint6
     return out;
 }
 
+namespace {
+
+    bool isContextEvent(uint16_t type)
+    {
+        switch (type) {
+        case ev::CreateThread:
+        case ev::RunThread:
+        case ev::StopThread:
+        case ev::ThreadRunnable:
+        case ev::ThreadWakeup:
+        case ev::MerReuseContext:
+        case ev::MerReleaseContext:
+        case ev::MerFutWaitSuspended:
+            return true;
+        default:
+            return false;
+        }
+    }
+
+    bool isBlockingStatus(uint16_t status) { return status == 4 || (status >= 6 && status <= 18) || status == 20; }
+
+    // The model's context rules (par_model.cpp), keeping only state and engine.
+    class LaneBuilder {
+    public:
+        struct Change {
+            uint64_t startNs;
+            ContextState state;
+            uint16_t engine;
+        };
+        struct Lane {
+            uint32_t id;
+            ContextState state = ContextState::Runnable;
+            uint16_t engine = kNoEngine;
+            std::vector<Change> changes;
+        };
+
+        explicit LaneBuilder(const Trace& trace)
+            : m_trace(trace)
+            , m_running(trace.engines.size(), kNoIndex)
+        {
+        }
+
+        void onEvent(const Event& e)
+        {
+            const Payload p = m_trace.payload(e);
+            const uint64_t t = e.timeNs;
+            switch (e.type) {
+            case ev::CreateThread:
+            case ev::MerReuseContext:
+                context(p.u32(0), t, true);
+                break;
+            case ev::MerReleaseContext: {
+                const uint32_t c = context(p.u32(0), t);
+                set(c, t, ContextState::Finished);
+                break;
+            }
+            case ev::RunThread: {
+                if (e.engine >= m_running.size())
+                    break;
+                const uint32_t c = context(p.u32(0), t);
+                Lane& lane = m_lanes[c];
+                if (lane.state == ContextState::Running && lane.engine < m_running.size()
+                    && m_running[lane.engine] == c)
+                    m_running[lane.engine] = kNoIndex;
+                uint32_t& running = m_running[e.engine];
+                if (running != kNoIndex && running != c)
+                    set(running, t, ContextState::Runnable); // a lost STOP_THREAD
+                running = c;
+                set(c, t, ContextState::Running, e.engine);
+                break;
+            }
+            case ev::StopThread: {
+                if (e.engine >= m_running.size())
+                    break;
+                const uint32_t c = context(p.u32(0), t);
+                if (m_running[e.engine] == c)
+                    m_running[e.engine] = kNoIndex;
+                const uint16_t status = p.u16(4);
+                if (status == kStopFinished)
+                    set(c, t, ContextState::Finished);
+                else if (isBlockingStatus(status))
+                    set(c, t, ContextState::Blocked);
+                else if (m_lanes[c].state != ContextState::Blocked)
+                    set(c, t, ContextState::Runnable);
+                break;
+            }
+            case ev::ThreadRunnable:
+            case ev::ThreadWakeup: {
+                const uint32_t c = context(p.u32(0), t);
+                if (m_lanes[c].state == ContextState::Blocked)
+                    set(c, t, ContextState::Runnable);
+                break;
+            }
+            case ev::MerFutWaitSuspended: {
+                const uint32_t c = e.engine < m_running.size() ? m_running[e.engine] : kNoIndex;
+                if (c != kNoIndex)
+                    set(c, t, ContextState::Blocked);
+                break;
+            }
+            default:
+                break;
+            }
+        }
+
+        std::vector<Lane>& lanes() { return m_lanes; }
+
+    private:
+        // The lane of `id`; a new life (Runnable from t) when it is unknown, or created afresh after
+        // it finished.
+        uint32_t context(uint32_t id, uint64_t t, bool createFresh = false)
+        {
+            auto [it, inserted] = m_byId.try_emplace(id, uint32_t(m_lanes.size()));
+            if (inserted) {
+                m_lanes.push_back(
+                    { id, ContextState::Runnable, kNoEngine, { { t, ContextState::Runnable, kNoEngine } } });
+                return it->second;
+            }
+            Lane& lane = m_lanes[it->second];
+            if (createFresh && lane.state == ContextState::Finished)
+                set(it->second, t, ContextState::Runnable);
+            return it->second;
+        }
+
+        // The model's touch(): records (state, engine) at t if it changed; a zero-length piece is replaced.
+        void set(uint32_t c, uint64_t t, ContextState state, uint16_t engine = kNoEngine)
+        {
+            Lane& lane = m_lanes[c];
+            lane.state = state;
+            lane.engine = engine;
+            const uint16_t shown = state == ContextState::Running ? engine : kNoEngine;
+            auto& changes = lane.changes;
+            if (!changes.empty() && changes.back().state == state && changes.back().engine == shown)
+                return;
+            if (!changes.empty() && changes.back().startNs == t)
+                changes.pop_back();
+            if (!changes.empty() && changes.back().state == state && changes.back().engine == shown)
+                return;
+            changes.push_back({ t, state, shown });
+        }
+
+        const Trace& m_trace;
+        std::vector<uint32_t> m_running; // per engine: the lane running there
+        std::vector<Lane> m_lanes;
+        std::unordered_map<uint32_t, uint32_t> m_byId;
+    };
+
+} // namespace
+
 ContextLanes computeContextLanes(const Trace& trace)
 {
-    const ParModel model = buildParModel(trace);
-    return computeContextLanes(model, trace.firstTimeNs, trace.lastTimeNs);
+    // Context events of each source, picked out in parallel (source 0 = the global buffer).
+    const size_t sources = trace.engines.size() + 1;
+    std::vector<std::vector<const Event*>> lists(sources);
+    tbb::parallel_for(size_t(0), sources, [&](size_t i) {
+        for (const Event& e : i == 0 ? trace.global : trace.engines[i - 1])
+            if (isContextEvent(e.type))
+                lists[i].push_back(&e);
+    });
+    LaneBuilder builder(trace);
+    using Cursor = std::pair<size_t, size_t>; // (list, position)
+    auto later = [&](const Cursor& a, const Cursor& b) {
+        const uint64_t ta = lists[a.first][a.second]->timeNs, tb = lists[b.first][b.second]->timeNs;
+        return ta != tb ? ta > tb : a.first > b.first;
+    };
+    std::priority_queue<Cursor, std::vector<Cursor>, decltype(later)> heap(later);
+    for (size_t i = 0; i < sources; ++i)
+        if (!lists[i].empty())
+            heap.push({ i, 0 });
+    while (!heap.empty()) {
+        Cursor c = heap.top();
+        heap.pop();
+        builder.onEvent(*lists[c.first][c.second]);
+        if (++c.second < lists[c.first].size())
+            heap.push(c);
+    }
+    lists.clear();
+
+    ContextLanes out;
+    out.originNs = trace.firstTimeNs;
+    out.endNs = std::max(trace.lastTimeNs, trace.firstTimeNs + 1);
+    auto& lanes = builder.lanes();
+    std::sort(lanes.begin(), lanes.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+    out.ids.reserve(lanes.size());
+    for (const auto& lane : lanes)
+        out.ids.push_back(lane.id);
+    out.lanes.resize(lanes.size());
+    const uint64_t lastNs = trace.lastTimeNs;
+    tbb::parallel_for(size_t(0), lanes.size(), [&](size_t k) {
+        std::vector<LodSpan> spans;
+        const auto& changes = lanes[k].changes;
+        for (size_t i = 0; i < changes.size(); ++i) {
+            const uint64_t start = std::max(changes[i].startNs, out.originNs);
+            const uint64_t end = std::min(i + 1 < changes.size() ? changes[i + 1].startNs : lastNs, out.endNs);
+            if (changes[i].state == ContextState::Finished || end <= start)
+                continue;
+            const uint32_t label = changes[i].state == ContextState::Running ? changes[i].engine : kNoIndex;
+            const uint8_t state = uint8_t(changes[i].state);
+            if (!spans.empty() && spans.back().endNs == start && spans.back().state == state
+                && spans.back().label == label) {
+                spans.back().endNs = end;
+                continue;
+            }
+            spans.push_back({ start, end, label, state });
+        }
+        std::vector<LaneBuilder::Change>().swap(lanes[k].changes);
+        const size_t buckets = std::bit_ceil(std::max<size_t>(spans.size(), 1));
+        std::vector<std::vector<LodSpan>> one;
+        one.push_back(std::move(spans));
+        out.lanes[k] = LodIndex::build(std::move(one), kContextLaneStateCount, out.originNs, out.endNs, buckets);
+    });
+    return out;
 }
 
 } // namespace sparkscope::core

@@ -1,5 +1,6 @@
 // sparkscope-ui-bench: timeline frame times on a real trace, offscreen.
 //   sparkscope-ui-bench TRACE [--size WxH] [--repeat N]
+//   sparkscope-ui-bench --write-threads N OUT.eventlog   (a trace with N short-lived contexts, below)
 // Loads TRACE (reader + indexes, timed), then times the whole frame — the pure frame() function
 // plus replaying it with QPainter into a WxH image, i.e. what one repaint of the timeline costs —
 // for three kinds of window: zoom-to-fit, 1 ms and 1 µs windows at N positions spread evenly over
@@ -11,6 +12,9 @@
 #include "ui/loading/trace_data.h"
 #include "ui/timeline/frame.h"
 
+#include "sparkscope/core/event_types.h"
+#include "sparkscope/core/writer.h"
+
 #include <QApplication>
 #include <QImage>
 #include <QPainter>
@@ -18,6 +22,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <string>
 #include <sys/resource.h>
 #include <vector>
@@ -50,10 +55,72 @@ double percentile(std::vector<double> v, double p)
     return v[i];
 }
 
+// A trace for the context lanes at scale (GHC programs can have thousands of threads): 4 engines
+// run back-to-back 80 us slices every 100 us; global slice g runs context g mod N, so each of the
+// N contexts runs 10 times, N / 4 slices apart, alternately blocking (woken halfway to its next run)
+// and yielding, and finishes after its 10th run. About 26 N events over N x 250 us.
+int writeThreads(uint32_t contexts, const char* path)
+{
+    namespace ev = sparkscope::core::ev;
+    using sparkscope::core::PayloadBuilder;
+    constexpr uint16_t kEngines = 4;
+    constexpr uint64_t kSliceNs = 100'000, kRunNs = 80'000;
+    struct Pending {
+        uint64_t timeNs;
+        uint16_t type;
+        std::vector<uint8_t> payload;
+    };
+    std::vector<std::vector<Pending>> engines(kEngines);
+    const uint64_t slices = uint64_t(contexts) * 10;
+    for (uint64_t g = 0; g < slices; ++g) {
+        const uint16_t e = uint16_t(g % kEngines);
+        const uint64_t t = (g / kEngines) * kSliceNs + 20'000;
+        const uint32_t c = uint32_t(g % contexts) + 1;
+        const uint64_t run = g / contexts; // 0..9
+        auto& out = engines[e];
+        if (run == 0)
+            out.push_back({ t - 10'000, ev::CreateThread, PayloadBuilder().u32(c).data() });
+        out.push_back({ t, ev::RunThread, PayloadBuilder().u32(c).data() });
+        const uint16_t status = run == 9 ? sparkscope::core::kStopFinished
+            : run % 2 == 0               ? sparkscope::core::kStopBlocked
+                                         : sparkscope::core::kStopYielding;
+        out.push_back({ t + kRunNs, ev::StopThread, PayloadBuilder().u32(c).u16(status).u32(0).data() });
+        if (status == sparkscope::core::kStopBlocked) // woken halfway to its next run
+            out.push_back({ t + kRunNs + uint64_t(contexts) / kEngines * kSliceNs / 2, ev::ThreadRunnable,
+                PayloadBuilder().u32(c).data() });
+    }
+    sparkscope::core::EventlogWriter writer(sparkscope::core::mercuryHeader());
+    uint64_t last = 0;
+    for (uint16_t e = 0; e < kEngines; ++e) {
+        auto& events = engines[e];
+        std::stable_sort(
+            events.begin(), events.end(), [](const Pending& a, const Pending& b) { return a.timeNs < b.timeNs; });
+        writer.beginBlock(e, events.empty() ? 0 : events.front().timeNs);
+        for (const Pending& p : events)
+            if (!writer.event(p.type, p.timeNs, p.payload)) {
+                std::fprintf(stderr, "sparkscope-ui-bench: the writer refused event %u\n", unsigned(p.type));
+                return 1;
+            }
+        last = std::max(last, events.empty() ? 0 : events.back().timeNs);
+        writer.endBlock(last);
+    }
+    const std::vector<uint8_t> bytes = writer.finish();
+    std::ofstream file(path, std::ios::binary);
+    file.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    if (!file) {
+        std::fprintf(stderr, "sparkscope-ui-bench: cannot write %s\n", path);
+        return 1;
+    }
+    std::printf("wrote %s: %u contexts, %zu bytes\n", path, contexts, bytes.size());
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
+    if (argc == 4 && std::string(argv[1]) == "--write-threads")
+        return writeThreads(uint32_t(std::max(1, std::atoi(argv[2]))), argv[3]);
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     if (argc < 2) {
@@ -141,7 +208,7 @@ int main(int argc, char** argv)
         frameLayout(data, { width, height, 1.0, { data.startNs, data.endNs }, true, true, 0 }, &rows).maxScrollY());
     for (const Kind& k :
         { Kind { "zoom-to-fit", span }, Kind { "1 ms window", 1'000'000 }, Kind { "1 us window", 1000 } }) {
-        std::vector<double> times;
+        std::vector<double> times, geometry;
         size_t lanesDrawn = 0;
         for (int r = 0; r < repeat; ++r) {
             const int64_t room = std::max<int64_t>(0, span - k.spanNs);
@@ -149,14 +216,16 @@ int main(int argc, char** argv)
             // Lanes scrolled to a different place each time (top, ..., bottom).
             const int scrollY = repeat > 1 ? int(int64_t(maxScroll) * r / (repeat - 1)) : 0;
             times.push_back(render({ start, start + k.spanNs }, true, scrollY));
-            lanesDrawn = std::max(lanesDrawn,
-                frame(data, { width, height, 1.0, { start, start + k.spanNs }, true, true, scrollY }, nullptr, &rows)
-                    .extras.lanesDrawn);
+            const auto a = Clock::now();
+            const Frame f
+                = frame(data, { width, height, 1.0, { start, start + k.spanNs }, true, true, scrollY }, nullptr, &rows);
+            geometry.push_back(ms(Clock::now() - a));
+            lanesDrawn = std::max(lanesDrawn, f.extras.lanesDrawn);
         }
         std::printf("frame+rows %-12s at %dx%d: median %.2f ms, p95 %.2f ms, max %.2f ms (%d frames, up to %zu lanes "
-                    "drawn of %zu, scrolled over %d px)\n",
+                    "drawn of %zu, scrolled over %d px; geometry alone: median %.2f ms, p95 %.2f ms)\n",
             k.name, width, height, percentile(times, 0.5), percentile(times, 0.95), percentile(times, 1.0), repeat,
-            lanesDrawn, rows.lanes->size(), maxScroll);
+            lanesDrawn, rows.lanes->size(), maxScroll, percentile(geometry, 0.5), percentile(geometry, 0.95));
         std::printf("RESULT frame+rows %s median_ms=%.3f p95_ms=%.3f\n", k.name, percentile(times, 0.5),
             percentile(times, 0.95));
     }

@@ -15,7 +15,7 @@
 // Invariants: ids sorted ascending and unique; lanes[i] belongs to ids[i]; every lane's spans are
 // disjoint, non-empty, inside [originNs, endNs], and no two neighbours have equal (state, label).
 // Thread safety: immutable after computeContextLanes; any number of threads may query it.
-// Cost: O(segments) after the model (lanes built in parallel, TBB); memory about 24 bytes per span
+// Cost: see computeContextLanes; lanes are indexed in parallel (TBB). Memory about 24 bytes per span
 // plus each lane's pyramid (about 2 × bit_ceil(spans) × 3 × 8 bytes).
 #include "sparkscope/core/lod_index.h"
 #include "sparkscope/core/par_model.h"
@@ -40,9 +40,10 @@ struct ContextLanes {
     size_t memoryBytes() const noexcept;
 };
 
-// Lanes from an already built model.
-ContextLanes computeContextLanes(const ParModel& model, uint64_t originNs, uint64_t endNs);
-// Builds the model (buildParModel) and then the lanes; the model is dropped afterwards.
+// Lanes straight from the trace: only its context events are walked (the model's context rules,
+// without building the model). O(e log k) for e context events on k engines, plus the lanes.
 ContextLanes computeContextLanes(const Trace& trace);
+// Lanes from an already built model (the same result; the tests check one against the other).
+ContextLanes computeContextLanes(const ParModel& model, uint64_t originNs, uint64_t endNs);
 
 } // namespace sparkscope::core
