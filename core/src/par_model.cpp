@@ -209,7 +209,20 @@ namespace {
             if (!segs.empty() && segs.back().state == cc.state && segs.back().engine == engine
                 && segs.back().top == top)
                 return;
+            if (segs.size() == segs.capacity())
+                growSegments(segs);
             segs.push_back({ t, cc.state, engine, top });
+        }
+
+        // A context's segments grow by doubling like any vector, but once large each new block is
+        // advised for huge pages before the old segments are copied in (see adviseLargeArray).
+        static void growSegments(std::vector<ContextSegment>& segs)
+        {
+            std::vector<ContextSegment> bigger;
+            bigger.reserve(std::max<size_t>(16, 2 * segs.capacity()));
+            adviseLargeArray(bigger, false);
+            bigger.insert(bigger.end(), segs.begin(), segs.end());
+            segs.swap(bigger);
         }
 
         uint32_t runningOn(const Event& e) const
