@@ -65,7 +65,8 @@ namespace {
     // Own changes of conjunct k, appended to `out` unsorted: its spark phase and unbound start
     // (waiting), then its innermost pieces (waiting when Runnable, running when Running), cut at its
     // end; waiting time that overlaps a suspended wait on a future it produces is also "blocking".
-    void ownDeltas(const ParModel& m, uint32_t k, uint64_t endLimit, const Producers& producers, std::vector<Delta>& out)
+    void ownDeltas(
+        const ParModel& m, uint32_t k, uint64_t endLimit, const Producers& producers, std::vector<Delta>& out)
     {
         const ConjunctInstance& g = m.conjuncts[k];
         const uint64_t end = g.ended ? g.endNs : endLimit;
@@ -624,7 +625,8 @@ Producers suspendedWaitsByProducer(const ParModel& m)
     {
         std::vector<uint32_t> fill(offsets.begin(), offsets.end() - 1);
         for (uint32_t i = 0; i < m.futures.size(); ++i)
-            if (const FutureInstance& f = m.futures[i]; f.signalled && f.signalConjunct != kNoIndex && f.signalConjunct < nk)
+            if (const FutureInstance& f = m.futures[i];
+                f.signalled && f.signalConjunct != kNoIndex && f.signalConjunct < nk)
                 signalled[fill[f.signalConjunct]++] = i;
     }
     std::vector<uint32_t> roots;

@@ -65,9 +65,10 @@ uint64_t bindTime(const ParModel& m, const ConjunctInstance& g, uint32_t k);
 // constant), the segment-tree variant otherwise (changes x log T whatever the depth).
 std::vector<DescValues> descendantPass(
     const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs);
-// The two variants (same figures, exactly).
+// The two variants (same figures, exactly). The sweep cuts time into `slices` (0: one per worker
+// thread, for traces big enough to gain from it).
 std::vector<DescValues> descendantPassSweep(
-    const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs);
+    const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs, size_t slices = 0);
 std::vector<DescValues> descendantPassTrees(
     const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs);
 

@@ -35,11 +35,12 @@
 #include "descendant_pass.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_sort.h>
 #include <tbb/task_arena.h>
+#include <utility>
 
 namespace sparkscope::core::detail {
 
@@ -64,6 +65,40 @@ namespace {
             return a.t < b.t || (a.t == b.t && (a.what >> 30) < (b.what >> 30));
         }
     };
+
+    // Sorts by (time, kind): a least-significant-digit radix sort on (t - first) << 2 | kind, two or
+    // three passes over the entries for any real trace's time span, where a comparison sort costs
+    // log2(n) ~ 20 passes' worth.
+    void sortEntries(std::vector<Entry>& v)
+    {
+        auto [lo, hi]
+            = std::minmax_element(v.begin(), v.end(), [](const Entry& a, const Entry& b) { return a.t < b.t; });
+        if (v.size() < 4096 || uint64_t(hi->t - lo->t) >= (uint64_t(1) << 61)) {
+            std::sort(v.begin(), v.end(), Before {});
+            return;
+        }
+        const int64_t first = lo->t;
+        const uint64_t top = (uint64_t(hi->t - first) << 2) | 3;
+        const int bits = 64 - __builtin_clzll(top);
+        const int passes = (bits + 15) / 16, digit = (bits + passes - 1) / passes;
+        std::vector<Entry> other(v.size());
+        std::vector<uint32_t> count(size_t(1) << digit);
+        for (int p = 0; p < passes; ++p) {
+            const int shift = p * digit;
+            const uint64_t mask = (uint64_t(1) << digit) - 1;
+            auto key
+                = [&](const Entry& e) { return (((uint64_t(e.t - first) << 2) | (e.what >> 30)) >> shift) & mask; };
+            std::fill(count.begin(), count.end(), 0);
+            for (const Entry& e : v)
+                ++count[key(e)];
+            uint32_t sum = 0;
+            for (uint32_t& c : count)
+                sum += std::exchange(c, sum);
+            for (const Entry& e : v)
+                other[count[key(e)]++] = e;
+            v.swap(other);
+        }
+    }
 
     struct Delta4 {
         int64_t t;
@@ -112,7 +147,9 @@ namespace {
                     piece(std::max(bound, p.startNs), std::min(end, p.endNs), p.state == ContextState::Running,
                         p.state != ContextState::Blocked);
         }
-        std::sort(scratch.begin(), scratch.end(), [](const Delta4& a, const Delta4& b) { return a.t < b.t; });
+        auto earlier = [](const Delta4& a, const Delta4& b) { return a.t < b.t; };
+        if (!std::is_sorted(scratch.begin(), scratch.end(), earlier)) // (pieces come in order; spans may not)
+            std::sort(scratch.begin(), scratch.end(), earlier);
         for (size_t i = 0; i < scratch.size();) {
             Delta4 c = scratch[i++];
             for (; i < scratch.size() && scratch[i].t == c.t; ++i) {
@@ -169,16 +206,34 @@ namespace {
     };
 
     // An open instance's state in a slice.
+    //
+    // Most conjunctions have a few conjuncts (parfib: 2). Up to kSmall, the counts per position sit
+    // in fixed arrays padded with zeros, changes just add to them, and the pair counts are computed
+    // when integrating, with no branch on the data: a sweep applies ~10^7 changes, and mispredicted
+    // branches would cost more than the arithmetic. Wider conjunctions keep Fenwick trees over
+    // positions and update the pair counts per change in O(log n).
+    static constexpr uint32_t kSmall = 4;
     struct Open {
-        uint32_t conjunction = 0, n = 0;
         int64_t last = 0; // integrated up to here
         int64_t end = 0; // the instance's end: nothing is integrated past it
+        int64_t rd = 0, nd = 0;
         uint32_t cpuFrom = 0; // the CPUS step holding `last`
+        uint32_t conjunction = 0, n = 0;
+        bool isOpen = false;
         bool straddles = false; // opened at the slice's start: its figures are partial
         int64_t total = 0; // N, items in its subtree
-        int64_t rd = 0, nd = 0, pairs = 0, blockPairs = 0, blockTcPairs = 0, s1 = 0, sq = 0;
+        std::array<int32_t, kSmall> w {}, r {}, bw {}, bt {}, items {}; // n <= kSmall
+        int64_t pairs = 0, blockPairs = 0, blockTcPairs = 0, s1 = 0, sq = 0; // n > kSmall
+        std::vector<int32_t> fenwick; // n > kSmall: trees w, r, bw, bt (n + 1 each), then r_i (n)
         Raw acc;
-        std::vector<int32_t> counts; // Fenwick trees w, r, bw, bt (n + 1 each), then r_i (n)
+        // The measured ancestors open when this one opened, nearest first: their Open (and
+        // conjunction, to check it is still that one) and where this one sits in each. A walk reads
+        // them from this one array rather than following parent pointers.
+        struct Ancestor {
+            uint32_t open;
+            Link link;
+        };
+        std::vector<Ancestor> chain;
     };
 
     struct Sweep {
@@ -216,11 +271,10 @@ namespace {
                     open(j, true);
             }
             for (const auto& [k, d] : liveItems)
-                for (Link l = m_s.items[k]; l.conjunction != kNoIndex; l = m_s.up[l.conjunction])
-                    if (Open* o = find(l.conjunction, true)) {
-                        o->straddles = true; // (an item changed before its conjunction started)
-                        apply(*o, l, d.runnable, d.running, d.blocked, d.blockedTc);
-                    }
+                climb(k, [&](Open& o, const Link& l) {
+                    o.straddles = true; // (when an item changed before its conjunction started)
+                    apply(o, l, d.runnable, d.running, d.blocked, d.blockedTc);
+                });
         }
 
         void run(const Entry* e, const Entry* end, int64_t toT, std::vector<DescValues>& values,
@@ -241,11 +295,10 @@ namespace {
                     }
                     break;
                 default:
-                    for (Link l = m_s.items[index]; l.conjunction != kNoIndex; l = m_s.up[l.conjunction])
-                        if (Open* o = find(l.conjunction, true)) {
-                            integrate(*o);
-                            apply(*o, l, e->runnable, e->running, e->blocked, e->blockedTc);
-                        }
+                    climb(index, [&](Open& o, const Link& l) {
+                        integrate(o);
+                        apply(o, l, e->runnable, e->running, e->blocked, e->blockedTc);
+                    });
                 }
             }
             // Instances still open at the slice's end: their partial figures.
@@ -254,12 +307,37 @@ namespace {
                 if (Open& o = m_pool[x]; m_slot[o.conjunction] == x) {
                     integrate(o);
                     partial.push_back({ o.conjunction, o.acc });
+                    o.isOpen = false;
                     m_slot[o.conjunction] = kNoIndex;
                 }
         }
 
     private:
         static constexpr uint32_t kClosed = kNoIndex - 1;
+
+        // Calls f(open state, link into it) for item k's measured open ancestors, innermost first.
+        template <class F> void climb(uint32_t k, F f)
+        {
+            Link l = m_s.items[k];
+            while (l.conjunction != kNoIndex) {
+                Open* o = find(l.conjunction, true);
+                if (!o) {
+                    l = m_s.up[l.conjunction];
+                    continue;
+                }
+                f(*o, l);
+                // Through the chain while it holds (it does unless a trace closes a parent first).
+                uint32_t last = o->conjunction;
+                for (const auto& a : o->chain) {
+                    Open& p = m_pool[a.open];
+                    if (!p.isOpen || p.conjunction != a.link.conjunction)
+                        break;
+                    f(p, a.link);
+                    last = a.link.conjunction;
+                }
+                l = m_s.up[last];
+            }
+        }
 
         // The open state of measured instance j, opening it when `create` and j is alive after now.
         Open* find(uint32_t j, bool create)
@@ -297,7 +375,23 @@ namespace {
                 o.total += m_s.items[k].items;
             o.rd = o.nd = o.pairs = o.blockPairs = o.blockTcPairs = o.s1 = o.sq = 0;
             o.acc = {};
-            o.counts.assign(5 * size_t(o.n) + 4, 0);
+            o.w = o.r = o.bw = o.bt = o.items = {};
+            if (o.n <= kSmall)
+                for (uint32_t i = 0; i < o.n; ++i)
+                    o.items[i] = int32_t(m_s.items[ci.conjuncts[i]].items);
+            else
+                o.fenwick.assign(5 * size_t(o.n) + 4, 0);
+            o.isOpen = true;
+            o.chain.clear();
+            for (Link l = m_s.up[j]; l.conjunction != kNoIndex; l = m_s.up[l.conjunction])
+                if (const uint32_t y = m_slot[l.conjunction]; y < kClosed) {
+                    const Open& p = m_pool[y];
+                    o.chain.reserve(p.chain.size() + 1);
+                    o.chain.push_back({ y, l });
+                    o.chain.insert(o.chain.end(), p.chain.begin(), p.chain.end());
+                    break;
+                } else if (m_s.measured[l.conjunction])
+                    break; // not open (yet, or any more): the walk finds it the slow way
             return o;
         }
 
@@ -309,6 +403,7 @@ namespace {
                 partial.push_back({ j, o.acc });
             else
                 values[j] = finish(m_s.m.conjunctions[j], o.acc, cpus, engines);
+            o.isOpen = false;
             m_free.push_back(m_slot[j]);
             m_slot[j] = kClosed;
         }
@@ -351,10 +446,25 @@ namespace {
             const int64_t dt = t - o.last;
             Raw& a = o.acc;
             a.rd += o.rd * dt, a.nd += o.nd * dt;
-            a.outOfOrder += o.pairs * dt, a.blocking += o.blockPairs * dt, a.blockingTc += o.blockTcPairs * dt;
-            a.either += (o.s1 - (o.nd * o.nd - o.sq) / 2) * dt;
+            if (o.n <= kSmall) {
+                int64_t runningAfter = 0, pairs = 0, blockPairs = 0, blockTcPairs = 0, s1 = 0, sq = 0;
+                for (int i = int(kSmall) - 1; i >= 0; --i) {
+                    pairs += int64_t(o.w[i]) * runningAfter;
+                    blockPairs += int64_t(o.bw[i]) * runningAfter;
+                    blockTcPairs += int64_t(o.bt[i]) * runningAfter;
+                    runningAfter += o.r[i];
+                    s1 += int64_t(o.r[i]) * (o.total - o.items[i]);
+                    sq += int64_t(o.r[i]) * o.r[i];
+                }
+                a.outOfOrder += pairs * dt, a.blocking += blockPairs * dt, a.blockingTc += blockTcPairs * dt;
+                a.either += (s1 - (o.nd * o.nd - sq) / 2) * dt;
+            } else {
+                a.outOfOrder += o.pairs * dt, a.blocking += o.blockPairs * dt, a.blockingTc += o.blockTcPairs * dt;
+                a.either += (o.s1 - (o.nd * o.nd - o.sq) / 2) * dt;
+            }
             a.rdMax = std::max(a.rdMax, o.rd), a.ndMax = std::max(a.ndMax, o.nd);
-            a.avLow = std::max(a.avLow, o.nd - cpuMinSince(o.cpuFrom));
+            if (o.nd > a.avLow) // (CPUS >= 0, so otherwise the maximum cannot grow)
+                a.avLow = std::max(a.avLow, o.nd - cpuMinSince(o.cpuFrom));
             o.last = t;
             o.cpuFrom = currentCpu();
         }
@@ -362,7 +472,13 @@ namespace {
         static void apply(Open& o, const Link& l, int64_t dR, int64_t dN, int64_t dB, int64_t dT)
         {
             const uint32_t n = o.n, i = l.branch;
-            int32_t *wf = o.counts.data(), *rf = wf + (n + 1), *bf = rf + (n + 1), *tf = bf + (n + 1),
+            o.rd += dR;
+            if (n <= kSmall) {
+                o.nd += dN;
+                o.w[i] += int32_t(dR - dN), o.r[i] += int32_t(dN), o.bw[i] += int32_t(dB), o.bt[i] += int32_t(dT);
+                return;
+            }
+            int32_t *wf = o.fenwick.data(), *rf = wf + (n + 1), *bf = rf + (n + 1), *tf = bf + (n + 1),
                     *r = tf + (n + 1);
             const int64_t dw = dR - dN;
             if (dw != 0 || dB != 0 || dT != 0) {
@@ -390,7 +506,6 @@ namespace {
                 o.nd += dN;
                 fenwickAdd(rf, n, i, int32_t(dN));
             }
-            o.rd += dR;
         }
 
         const Sweep& m_s;
@@ -422,7 +537,7 @@ namespace {
 } // namespace
 
 std::vector<DescValues> descendantPassSweep(
-    const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs)
+    const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs, size_t slices)
 {
     const size_t nConj = m.conjunctions.size(), nItems = m.conjuncts.size();
     std::vector<DescValues> values(nConj);
@@ -477,7 +592,7 @@ std::vector<DescValues> descendantPassSweep(
             std::vector<Entry>().swap(p.first);
         }
     }
-    tbb::parallel_sort(entries.begin(), entries.end(), Before {});
+    sortEntries(entries);
 
     Sweep sweep { m, items, up, measured, {}, {} };
     sweep.cpuT.reserve(cpus.steps().size() + 2);
@@ -493,7 +608,8 @@ std::vector<DescValues> descendantPassSweep(
     }
 
     // Slices: equal numbers of entries, cut where the time changes.
-    const size_t slices = entries.size() < 100000 ? 1 : size_t(std::max(1, tbb::this_task_arena::max_concurrency()));
+    if (slices == 0)
+        slices = entries.size() < 100000 ? 1 : size_t(std::max(1, tbb::this_task_arena::max_concurrency()));
     std::vector<size_t> cut { 0 };
     for (size_t s = 1; s < slices; ++s) {
         size_t c = std::max(cut.back(), entries.size() * s / slices);

@@ -216,6 +216,7 @@ namespace {
         v.runningSelfAndDescMax = d.ndMax, v.runningSelfAndDescAverage = d.ndAvg;
         v.availCpusMax = d.avMax, v.availCpusAverage = d.avAvg;
         v.outOfOrderNs = d.outOfOrder, v.eitherRunningNs = d.eitherRunning, v.blockingNs = d.blocking;
+        v.blockingTcNs = d.blockingTc;
         v.continueOnBefore = ci.endEngine == ci.startEngine ? 1.0 : 0.0;
         if (!ci.conjuncts.empty()) {
             uint32_t lastConjunct = ci.conjuncts.front();
@@ -570,22 +571,23 @@ namespace {
     // its innermost-only state (a conjunct whose context runs a nested conjunct is represented by
     // that nested conjunct) plus its spark phase (waiting). With, per subtree i at time t,
     // w_i = waiting items, r_i = running items, n_i = items, and bw_i = waiting items that produce a
-    // future some context is suspended on (from its FUT_WAIT_SUSPENDED to the signal):
+    // future some context is suspended on (from its FUT_WAIT_SUSPENDED to the signal), and bt_i the
+    // same through the transitive closure (suspendedWaitsByProducer in descendant_pass.h):
     //   out-of-order pairs      = sum over i<j of w_i * r_j
     //   pairs where A or B runs = sum over i<j of r_i n_j + r_j n_i - r_i r_j
-    //   blocking pairs          = sum over i<j of bw_i * r_j
+    //   blocking pairs          = sum over i<j of bw_i * r_j   (_TC: bt_i * r_j)
     // The integrals come from the descendant pass (descendant_pass.cpp).
     struct OutOfOrder {
-        double outOfOrder = 0, eitherRunning = 0, blocking = 0;
+        double outOfOrder = 0, eitherRunning = 0, blocking = 0, blockingTc = 0;
     };
 
     void computeScheduling(const ParModel& m, Range r, const std::vector<DescValues>& desc, MetricSection& section)
     {
         std::vector<OutOfOrder> per(m.conjunctions.size());
         for (size_t j = 0; j < per.size(); ++j)
-            per[j] = { desc[j].outOfOrder, desc[j].eitherRunning, desc[j].blocking };
+            per[j] = { desc[j].outOfOrder, desc[j].eitherRunning, desc[j].blocking, desc[j].blockingTc };
         struct Group {
-            std::vector<double> probability, blocks;
+            std::vector<double> probability, blocks, blocksTc;
             OutOfOrder total;
         };
         std::map<std::string, Group> groups;
@@ -599,10 +601,13 @@ namespace {
                 x->total.outOfOrder += per[j].outOfOrder;
                 x->total.eitherRunning += per[j].eitherRunning;
                 x->total.blocking += per[j].blocking;
+                x->total.blockingTc += per[j].blockingTc;
                 if (per[j].eitherRunning > 0)
                     x->probability.push_back(per[j].outOfOrder / per[j].eitherRunning);
-                if (per[j].outOfOrder > 0)
+                if (per[j].outOfOrder > 0) {
                     x->blocks.push_back(per[j].blocking / per[j].outOfOrder);
+                    x->blocksTc.push_back(per[j].blockingTc / per[j].outOfOrder);
+                }
             }
         }
         auto emit = [&](const std::string& id, const Group& g) {
@@ -617,6 +622,11 @@ namespace {
                 = { { "blocking_ns", g.total.blocking }, { "fraction", ratio(g.total.blocking, g.total.outOfOrder) } };
             b.subStats.push_back({ "per_instance", Stat::of(g.blocks) });
             out.metrics.push_back({ "OUT_OF_ORDER_SCHEDULING_BLOCKS_ANOTHER_CONTEXT", b });
+            MetricValue tc;
+            tc.fields = { { "blocking_ns", g.total.blockingTc },
+                { "fraction", ratio(g.total.blockingTc, g.total.outOfOrder) } };
+            tc.subStats.push_back({ "per_instance", Stat::of(g.blocksTc) });
+            out.metrics.push_back({ "OUT_OF_ORDER_SCHEDULING_BLOCKS_ANOTHER_CONTEXT_TC", tc });
             section.groups.push_back(std::move(out));
         };
         emit("all", all);

@@ -300,3 +300,58 @@ TEST_CASE("metrics survive an eventlog cut at every length", "[core][metrics]")
     }
     CHECK(readable > 0);
 }
+
+TEST_CASE("out-of-order time blocks another context directly or through a chain of futures", "[core][metrics]")
+{
+    TraceBuilder b(3);
+    b.internString(0, 1, "chain").internString(0, 2, "F1").internString(0, 3, "F2");
+    // J = (G1 & G2 & G3): G1 signals F1, G2 waits on F1 and then signals F2, G3 waits on F2.
+    // Engine 0, ctx 1: creates F1, F2, starts J at 100 (G1), sparks G2 (s2) at 102 and G3 (s3) at 104,
+    // signals F1 at 150 and wakes ctx 2 at 152, yields at 160 (G1 runnable, not running) until it runs
+    // again at 200; G1 ends at 205; ctx 1 blocks at the barrier until 222 and ends J at 230.
+    b.runThread(0, 0, 1).futureCreate(0, 90, 0xF1, 2).futureCreate(0, 91, 0xF2, 3);
+    b.startParConj(0, 100, 0xC, 1).sparkCreate(0, 102, 0xC, 2).sparkCreate(0, 104, 0xC, 3);
+    b.futureSignal(0, 150, 0xF1).threadRunnable(0, 152, 2).stopThread(0, 160, 1, kStopYielding);
+    b.runThread(0, 200, 1).endParConjunct(0, 205, 0xC).stopThread(0, 206, 1, kStopBlocked);
+    // Engine 1, ctx 2 (G2): steals s2 at 110, suspends on F1 at 120, runs again at 155, signals F2 at
+    // 190 (waking ctx 3 at 192) and ends G2 at 210.
+    b.sparkSteal(1, 110, 0, 2)
+        .runThread(1, 110, 2)
+        .futureWaitSuspended(1, 120, 0xF1)
+        .stopThread(1, 120, 2, kStopBlocked);
+    b.runThread(1, 155, 2).futureSignal(1, 190, 0xF2).threadRunnable(1, 192, 3);
+    b.endParConjunct(1, 210, 0xC).stopThread(1, 211, 2, kStopFinished);
+    // Engine 2, ctx 3 (G3): steals s3 at 112, suspends on F2 at 130, runs again at 195, ends G3 at 220
+    // and wakes ctx 1.
+    b.sparkSteal(2, 112, 0, 3)
+        .runThread(2, 112, 3)
+        .futureWaitSuspended(2, 130, 0xF2)
+        .stopThread(2, 130, 3, kStopBlocked);
+    b.runThread(2, 195, 3).endParConjunct(2, 220, 0xC).threadRunnable(2, 221, 1).stopThread(2, 222, 3, kStopFinished);
+    b.runThread(0, 225, 1).endParConj(0, 230, 0xC).stopThread(0, 235, 1, kStopFinished);
+    const Trace trace = b.roundTrip();
+    CHECK(checkModel(trace).empty());
+    const Metrics m = computeMetrics(trace);
+    // Running: G1 [100,160) [200,205); G2 [110,120) [155,210); G3 [112,130) [195,220).
+    // Waiting: G1 [160,200) (ctx 1 runnable); G2 [102,110) (spark) [152,155) (woken); G3 [104,112),
+    // [192,195). Out of order (w_i r_j, i < j): G1 waits while G2 runs [160,200) = 40, while G3 runs
+    // [195,200) = 5; G2 waits while G3 runs: never. 45 in all.
+    CHECK(field(m, "scheduling", "chain", "OUT_OF_ORDER_PROBABILITY", "out_of_order_ns") == 45);
+    // A or B runs, per pair: (G1,G2) [100,210) = 110; (G1,G3) [100,160) [195,220) = 85;
+    // (G2,G3) [110,130) [155,220) = 85: 280.
+    CHECK(field(m, "scheduling", "chain", "OUT_OF_ORDER_PROBABILITY", "either_running_ns") == 280);
+    // Directly blocked on G1: ctx 2 on F1 over [120,150), before G1 waits; on G2: ctx 3 on F2 over
+    // [130,190), which meets G2's waiting only at [152,155), when G3 does not run. So 0.
+    CHECK(field(m, "scheduling", "chain", "OUT_OF_ORDER_SCHEDULING_BLOCKS_ANOTHER_CONTEXT", "blocking_ns") == 0);
+    // Transitively: G2 was suspended on G1's F1 from 120, so ctx 3's wait on G2's F2 counts for G1
+    // from max(130, 120) to 190. G1 waits during [160,190) of it while G2 runs: 30, of 45.
+    CHECK(field(m, "scheduling", "chain", "OUT_OF_ORDER_SCHEDULING_BLOCKS_ANOTHER_CONTEXT_TC", "blocking_ns") == 30);
+    CHECK(field(m, "scheduling", "chain", "OUT_OF_ORDER_SCHEDULING_BLOCKS_ANOTHER_CONTEXT_TC", "fraction")
+        == Approx(30.0 / 45));
+    // The app's one-instance figures (segment trees) agree with the batch pass (the sweep).
+    const auto fig = conjunctionFigures(m.model, m.cpusOverTime, trace.engineCount(), 0);
+    REQUIRE(fig);
+    CHECK(fig->outOfOrderNs == 45);
+    CHECK(fig->blockingNs == 0);
+    CHECK(fig->blockingTcNs == 30);
+}

@@ -120,7 +120,7 @@ struct ConjunctionFigures {
     double runningSelfAndDescMax = 0, runningSelfAndDescAverage = 0;
     double availCpusMax = 0, availCpusAverage = 0;
     double continueOnBefore = 0, continueOnLast = 0;
-    double outOfOrderNs = 0, eitherRunningNs = 0, blockingNs = 0;
+    double outOfOrderNs = 0, eitherRunningNs = 0, blockingNs = 0, blockingTcNs = 0;
 };
 // nullopt unless instance j is complete.
 std::optional<ConjunctionFigures> conjunctionFigures(

@@ -1,0 +1,65 @@
+// The two variants of the descendant pass (core/src/descendant_pass.h) against each other, on random
+// traces from the simulator: the sweep over time, cut into any number of slices swept separately,
+// gives exactly the segment trees' figures for every instance. (Both are checked against a brute
+// force over the definitions in metrics_desc_brute_test.cpp; this test covers the slicing, which
+// only big traces use by default, and the measured range.)
+#include "descendant_pass.h"
+#include "metrics_sim.h"
+#include "sparkscope/core/engine_states.h"
+
+#include <catch2/catch.hpp>
+
+using namespace sparkscope::core;
+using namespace sparkscope::core::detail;
+
+namespace {
+
+void requireSame(const DescValues& a, const DescValues& b)
+{
+    CHECK(a.done == b.done);
+    CHECK(a.rdMax == b.rdMax);
+    CHECK(a.rdAvg == b.rdAvg);
+    CHECK(a.ndMax == b.ndMax);
+    CHECK(a.ndAvg == b.ndAvg);
+    CHECK(a.avMax == b.avMax);
+    CHECK(a.avAvg == b.avAvg);
+    CHECK(a.outOfOrder == b.outOfOrder);
+    CHECK(a.eitherRunning == b.eitherRunning);
+    CHECK(a.blocking == b.blocking);
+    CHECK(a.blockingTc == b.blockingTc);
+}
+
+} // namespace
+
+TEST_CASE("the descendant sweep cut into time slices gives the segment trees' figures exactly", "[core][metrics]")
+{
+    size_t compared = 0, straddling = 0;
+    for (uint64_t seed = 1; seed <= 40; ++seed) {
+        const Trace trace = sparkscope::test::simulateRandomProgram(seed, 4 + int(seed % 9)).build();
+        const ParModel m = buildParModel(trace);
+        const StepFunction cpus = cpusOverTime(computeEngineStates(trace));
+        const size_t engines = trace.engineCount();
+        // Everything, then a range that leaves out the instances starting in its first and last thirds.
+        const uint64_t first = m.conjunctions.empty() ? 0 : m.conjunctions.front().startNs;
+        const uint64_t span = m.endNs - first;
+        for (const auto& [from, to] : { std::pair<uint64_t, uint64_t> { 0, UINT64_MAX },
+                 std::pair<uint64_t, uint64_t> { first + span / 3, first + 2 * span / 3 } }) {
+            const std::vector<DescValues> trees = descendantPassTrees(m, cpus, engines, from, to);
+            for (size_t slices : { 1, 2, 3, 7, 50 }) {
+                INFO("seed " << seed << ", " << slices << " slices, range [" << from << ", " << to << ")");
+                const std::vector<DescValues> sweep = descendantPassSweep(m, cpus, engines, from, to, slices);
+                REQUIRE(sweep.size() == trees.size());
+                for (size_t j = 0; j < trees.size(); ++j) {
+                    INFO("instance " << j);
+                    requireSame(sweep[j], trees[j]);
+                    compared += trees[j].done;
+                }
+            }
+        }
+        // How many instances a 7-way cut splits (they are measured in parts and combined).
+        for (const auto& ci : m.conjunctions)
+            straddling += ci.complete && ci.endNs - ci.startNs > span / 7;
+    }
+    CHECK(compared > 1000);
+    CHECK(straddling > 20);
+}
