@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Screenshot test: starts the real SparkScope app under Xvfb on a shared GHC eventlog and on a
-trace made by sparkscope-demo, saves the app's own screenshot (--screenshot, a grab of the real
+trace made by sparkscope-demo, each with the timeline's optional rows off (the default) and on
+(View > Context Lanes and Spark Deque Sizes, set through a private QSettings file), saves the app's own screenshot (--screenshot, a grab of the real
 window) and an X-level screenshot of the whole screen (xwd, when x11-apps is installed), and checks
 that each image is not blank: many distinct colours, pixel variance, and the timeline's "running"
-green present. Standard library only (PNG and XWD are decoded here).
+green present (with the rows on: also the lanes' blocked and runnable colours and the deque curve). Standard library only (PNG and XWD are decoded here).
 
   screenshot_test.py --app PATH --demo PATH --out DIR [--shared DIR]
 Exit status 0 = all checks passed (a missing shared dir or xwd is reported as NOT RUN, not failed).
@@ -18,6 +19,10 @@ import time
 import zlib
 
 RUNNING_GREEN = (46, 158, 68)  # FramePalette light "running"
+# FramePalette light inks of the optional rows (View > Context Lanes / Spark Deque Sizes).
+LANE_RUNNABLE = (232, 200, 70)
+LANE_BLOCKED = (200, 60, 60)
+DEQUE_LINE = (60, 110, 170)
 
 
 def decode_png(path):
@@ -86,7 +91,8 @@ def decode_xwd(path):
     return width, height, rows
 
 
-def judge(name, width, height, rows):
+def judge(name, width, height, rows, must_have=()):
+    """must_have: (label, rgb) colours that must cover at least 0.05% of the (sampled) pixels."""
     pixels = [p for r in rows for p in r]
     colours = set(pixels)
     lum = [0.299 * r + 0.587 * g + 0.114 * b for r, g, b in pixels]
@@ -94,21 +100,38 @@ def judge(name, width, height, rows):
     variance = sum((v - mean) ** 2 for v in lum) / len(lum)
     green = sum(1 for p in pixels if p == RUNNING_GREEN) / len(pixels)
     ok = len(colours) >= 16 and variance >= 100 and green >= 0.002
+    found = []
+    for label, rgb in must_have:
+        share = sum(1 for p in pixels if p == rgb) / len(pixels)
+        found.append(f"{label} {100 * share:.2f}%")
+        ok &= share >= 0.0005
+    extra = (", " + ", ".join(found)) if found else ""
     print(f"  {name}: {width}x{height}, {len(colours)} colours, luminance variance {variance:.0f}, "
-          f"running-green {100 * green:.1f}% of pixels -> {'OK' if ok else 'BLANK OR WRONG'}")
+          f"running-green {100 * green:.1f}% of pixels{extra} -> {'OK' if ok else 'BLANK OR WRONG'}")
     return ok
 
 
-def screenshots(app, trace, out, stem, xwd):
+def settings_home(out, rows):
+    """A private XDG_CONFIG_HOME for the app's QSettings: the optional rows on or off."""
+    home = os.path.join(out, "config-rows" if rows else "config-plain")
+    os.makedirs(os.path.join(home, "SparkScope"), exist_ok=True)
+    with open(os.path.join(home, "SparkScope", "SparkScope.conf"), "w") as f:
+        value = "true" if rows else "false"
+        f.write(f"[timeline]\ncontextLanes={value}\nsparkDequeSizes={value}\n")
+    return home
+
+
+def screenshots(app, trace, out, stem, xwd, rows=False, must_have=()):
+    """rows: View > Context Lanes and Spark Deque Sizes on (through the app's settings)."""
     ok = True
     png = os.path.join(out, stem + ".png")
-    env = dict(os.environ, QT_QPA_PLATFORM="xcb")
+    env = dict(os.environ, QT_QPA_PLATFORM="xcb", XDG_CONFIG_HOME=settings_home(out, rows))
     cmd = ["xvfb-run", "-a", "-s", "-screen 0 1600x1000x24", app, trace, "--screenshot", png, "--size", "1600x1000"]
     r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
     if r.returncode != 0 or not os.path.exists(png):
         print(f"  {stem}: the app failed (exit {r.returncode}): {r.stderr.strip()[-400:]}")
         return False
-    ok &= judge(stem + ".png (app window grab)", *decode_png(png))
+    ok &= judge(stem + ".png (app window grab)", *decode_png(png), must_have=must_have)
     if xwd:
         xwd_path = os.path.join(out, stem + ".xwd")
         # Start the app normally on the X server, let it load and paint, grab the whole screen.
@@ -119,7 +142,7 @@ def screenshots(app, trace, out, stem, xwd):
         if not os.path.exists(xwd_path):
             print(f"  {stem}: xwd failed: {r.stderr.strip()[-400:]}")
             return False
-        ok &= judge(stem + ".xwd (X screen)", *decode_xwd(xwd_path))
+        ok &= judge(stem + ".xwd (X screen)", *decode_xwd(xwd_path), must_have=must_have)
     return ok
 
 
@@ -142,6 +165,10 @@ def main():
     if a.shared and os.path.exists(ghc):
         print(f"GHC eventlog {ghc}")
         ok &= screenshots(a.app, ghc, a.out, "ghc-parfib-8-32", xwd)
+        # With the optional rows: GHC's threads (blocked and runnable lanes) and spark pools.
+        ok &= screenshots(a.app, ghc, a.out, "ghc-parfib-8-32-rows", xwd, rows=True,
+                          must_have=(("context-blocked", LANE_BLOCKED), ("context-runnable", LANE_RUNNABLE),
+                                     ("deque-outline", DEQUE_LINE)))
     else:
         print(f"NOT RUN: shared eventlog {ghc} is absent")
     demo_trace = os.path.join(a.out, "demo-pipeline.eventlog")
@@ -152,6 +179,16 @@ def main():
         return 1
     print(f"demo trace {demo_trace}")
     ok &= screenshots(a.app, demo_trace, a.out, "demo-pipeline", xwd)
+    # The optional rows on a demo trace whose spark deques fill up (the pipeline's stay nearly empty).
+    rows_trace = os.path.join(a.out, "demo-parfib-32.eventlog")
+    r = subprocess.run([a.demo, "parfib", "--n", "32", "--cutoff", "18", "--engines", "4", "--trace", rows_trace],
+                       capture_output=True, text=True, timeout=300)
+    if r.returncode != 0:
+        print(f"sparkscope-demo failed (exit {r.returncode}): {r.stderr.strip()[-400:]}")
+        return 1
+    print(f"demo trace {rows_trace}")
+    ok &= screenshots(a.app, rows_trace, a.out, "demo-parfib-32-rows", xwd, rows=True,
+                      must_have=(("deque-outline", DEQUE_LINE),))  # lane states vary from run to run
     print("screenshots in", a.out)
     return 0 if ok else 1
 
