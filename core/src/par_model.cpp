@@ -65,7 +65,10 @@ namespace {
         constexpr size_t kWorthIt = size_t(1) << 20; // smaller arrays fault in a few hundred pages
         if (bytes < kWorthIt)
             return;
-        const uintptr_t from = (reinterpret_cast<uintptr_t>(data) + kPage - 1) & ~(kPage - 1);
+        // From the page holding the first byte: a large block is a mapping of its own that starts a
+        // few bytes before the data (the allocator's header) and is aligned for huge pages by the
+        // kernel, so rounding up would lose the first huge page. The advice changes no content.
+        const uintptr_t from = reinterpret_cast<uintptr_t>(data) & ~(kPage - 1);
         const uintptr_t to = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(kPage - 1);
         if (to <= from)
             return;
@@ -487,6 +490,21 @@ namespace {
                 if (!allEnded)
                     problem(e, "END_PAR_CONJ for dyn id " + hex(dyn) + " before all its conjuncts ended");
                 ci.complete = allEnded;
+                // Completeness is final here: later events cannot reach this instance, its conjuncts
+                // or its futures any more (their ids now name nothing, or a newer instance).
+                if (allEnded) {
+                    ++m_completeConjunctions;
+                    for (uint32_t k : ci.conjuncts) {
+                        ConjunctInstance& g = m.conjuncts[k];
+                        g.complete = g.started && g.endNs <= t; // every one ended (allEnded)
+                        m_completeConjuncts += g.complete;
+                    }
+                    for (uint32_t f : ci.futures) {
+                        FutureInstance& fi = m.futures[f];
+                        fi.complete = fi.signalled && fi.signalCount == 1;
+                        m_completeFutures += fi.complete;
+                    }
+                }
                 for (uint32_t f : ci.futures) {
                     const uint64_t fid = m.futures[f].futureId;
                     if (m_activeFuture.find(fid) == f)
@@ -542,30 +560,21 @@ namespace {
             Event none;
             none.timeNs = m.endNs;
             // Conjunctions still open at the end, in start order.
-            for (uint32_t j = 0; j < m.conjunctions.size(); ++j)
-                if (!m.conjunctions[j].ended && m_openConj.find(m.conjunctions[j].dynId) == j)
-                    problem(none,
-                        "conjunction with dyn id " + hex(m.conjunctions[j].dynId) + " never ended (truncated trace?)");
+            std::vector<uint32_t> open;
+            m_openConj.forEach([&](uint64_t, uint32_t j) { open.push_back(j); });
+            std::sort(open.begin(), open.end());
+            for (uint32_t j : open)
+                problem(none,
+                    "conjunction with dyn id " + hex(m.conjunctions[j].dynId) + " never ended (truncated trace?)");
             for (size_t c = 0; c < m_ctx.size(); ++c)
                 if (m_ctx[c].suspendedWait)
                     m.problems.push_back({ m_ctx[c].suspendedAtNs, m_ctx[c].suspendedEngine,
                         "context " + std::to_string(m.contexts[c].id) + " suspended on a future and never ran again",
                         false });
-            for (auto& ci : m.conjunctions)
-                if (!ci.complete)
-                    ++m.incompleteConjunctions;
-            for (auto& g : m.conjuncts) {
-                const ConjunctionInstance& ci = m.conjunctions[g.conjunction];
-                g.complete = ci.complete && g.started && g.ended && g.endNs <= ci.endNs;
-                if (!g.complete)
-                    ++m.incompleteConjuncts;
-            }
-            for (auto& f : m.futures) {
-                f.complete = f.signalled && f.signalCount == 1 && f.conjunction != kNoIndex
-                    && m.conjunctions[f.conjunction].complete;
-                if (!f.complete)
-                    ++m.incompleteFutures;
-            }
+            // Instances were marked complete as their conjunctions ended; the rest stay incomplete.
+            m.incompleteConjunctions = m.conjunctions.size() - m_completeConjunctions;
+            m.incompleteConjuncts = m.conjuncts.size() - m_completeConjuncts;
+            m.incompleteFutures = m.futures.size() - m_completeFutures;
             std::stable_sort(m.problems.begin(), m.problems.end(),
                 [](const Problem& a, const Problem& b) { return a.timeNs < b.timeNs; });
         }
@@ -586,6 +595,7 @@ namespace {
         AddressMap m_openConj; // dyn id -> open conjunction instance
         AddressMap m_activeFuture; // future id -> future instance not yet retired
         IdMap m_sparks; // spark id -> conjunct waiting to run, or kSparkRan
+        size_t m_completeConjunctions = 0, m_completeConjuncts = 0, m_completeFutures = 0;
     };
 
 } // namespace
@@ -596,7 +606,12 @@ void ParModel::indexChildren()
     // independent, and all segments of a conjunct lie in the one context that ran it, so counting
     // and filling run in parallel over contexts: each context writes only its own conjuncts' counters
     // and piece slots. The children index is built alongside.
+    // Both indexes are CSR arrays filled by the counting-sort pattern: count into offsets[k + 1], sum
+    // up, fill using offsets[k] as k's cursor (which leaves it at k's end, the start of k + 1), then
+    // shift the offsets back by one slot.
     auto pieces = [&] {
+        m_pieceOffsets.reserve(conjuncts.size() + 1);
+        adviseLargeArray(m_pieceOffsets, false);
         m_pieceOffsets.assign(conjuncts.size() + 1, 0);
         tbb::parallel_for(size_t(0), contexts.size(), [&](size_t c) {
             ContextTimeline& ctx = contexts[c];
@@ -610,10 +625,10 @@ void ParModel::indexChildren()
         });
         for (size_t i = 1; i < m_pieceOffsets.size(); ++i)
             m_pieceOffsets[i] += m_pieceOffsets[i - 1];
+        // Every slot is written below, so the pieces are not zeroed first.
         m_pieces.reserve(m_pieceOffsets.back());
-        adviseLargeArray(m_pieces, false);
-        m_pieces.assign(m_pieceOffsets.back(), {});
-        std::vector<size_t> fill(m_pieceOffsets.begin(), m_pieceOffsets.end() - 1);
+        adviseLargeArray(m_pieces.data(), m_pieces.capacity() * sizeof(TopPiece), false);
+        m_pieces.resize(m_pieceOffsets.back(), boost::container::default_init);
         // A context's segments are in time order, so each conjunct's pieces come out sorted.
         tbb::parallel_for(size_t(0), contexts.size(), [&](size_t c) {
             const auto& segs = contexts[c].segments;
@@ -622,9 +637,11 @@ void ParModel::indexChildren()
                 if (seg.top == kNoIndex)
                     continue;
                 const uint64_t end = i + 1 < segs.size() ? segs[i + 1].startNs : std::max(endNs, seg.startNs);
-                m_pieces[fill[seg.top]++] = { seg.startNs, end, seg.state };
+                m_pieces[m_pieceOffsets[seg.top]++] = { seg.startNs, end, seg.state };
             }
         });
+        std::copy_backward(m_pieceOffsets.begin(), m_pieceOffsets.end() - 1, m_pieceOffsets.end());
+        m_pieceOffsets[0] = 0;
     };
     auto children = [&] {
         m_childOffsets.assign(conjuncts.size() + 1, 0);
@@ -634,10 +651,11 @@ void ParModel::indexChildren()
         for (size_t i = 1; i < m_childOffsets.size(); ++i)
             m_childOffsets[i] += m_childOffsets[i - 1];
         m_children.assign(m_childOffsets.back(), 0);
-        std::vector<uint32_t> fill(m_childOffsets.begin(), m_childOffsets.end() - 1);
         for (uint32_t j = 0; j < conjunctions.size(); ++j)
             if (conjunctions[j].parentConjunct != kNoIndex)
-                m_children[fill[conjunctions[j].parentConjunct]++] = j;
+                m_children[m_childOffsets[conjunctions[j].parentConjunct]++] = j;
+        std::copy_backward(m_childOffsets.begin(), m_childOffsets.end() - 1, m_childOffsets.end());
+        m_childOffsets[0] = 0;
     };
     tbb::parallel_invoke(pieces, children);
 }

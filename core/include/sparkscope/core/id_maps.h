@@ -127,6 +127,14 @@ public:
 
     size_t size() const noexcept { return m_size; }
 
+    // Calls f(key, value) for every entry, in no particular order.
+    template <class F> void forEach(F&& f) const
+    {
+        for (const Slot& s : m_slots)
+            if (s.value != kAbsent)
+                f(s.key, s.value);
+    }
+
 private:
     struct Slot {
         uint64_t key = 0;

@@ -35,6 +35,7 @@
 
 #include <array>
 #include <boost/container/small_vector.hpp>
+#include <boost/container/vector.hpp>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -188,7 +189,7 @@ private:
     std::vector<uint32_t> m_childOffsets; // CSR: children of conjunct k are m_children[off[k], off[k+1])
     std::vector<uint32_t> m_children;
     std::vector<size_t> m_pieceOffsets; // CSR: top pieces of conjunct k
-    std::vector<TopPiece> m_pieces;
+    boost::container::vector<TopPiece> m_pieces; // boost's: can grow without zeroing (all slots get written)
 };
 
 ParModel buildParModel(const Trace& trace);
