@@ -13,6 +13,7 @@
 #include <map>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
+#include <unordered_map>
 
 namespace sparkscope::core {
 
@@ -181,37 +182,47 @@ std::array<uint64_t, 3> conjunctTimeSplit(const ParModel& m, uint32_t k)
 }
 
 namespace {
-    // RUNNABLE_SELF and RUNNING_SELF only (the cheap part of conjunctionCurves).
-    ConjunctionCurves selfCurves(const ParModel& m, uint32_t j)
+    // The maximum and integral over [a, b) of the curve that is 0 at a and changes by `deltas` (times
+    // clamped into [a, b)): what StepFunction::fromDeltas(deltas, a, b) answers, without building
+    // it — computeMetrics needs these two numbers for every instance.
+    std::pair<int64_t, int64_t> maxAndIntegral(std::vector<StepFunction::Step>& deltas, I a, I b)
     {
-        ConjunctionCurves c;
-        const ConjunctionInstance& ci = m.conjunctions[j];
-        if (!ci.ended || ci.endNs <= ci.startNs)
-            return c;
-        const I a = I(ci.startNs), b = I(ci.endNs);
-        std::vector<StepFunction::Step> rs, ns;
-        for (uint32_t k : ci.conjuncts)
-            addConjunct(m, k, false, ci.endNs, rs, ns);
-        for (auto* v : { &rs, &ns })
-            for (auto& s : *v)
-                s.timeNs = std::clamp(s.timeNs, a, b);
-        c.runnableSelf = StepFunction::fromDeltas(std::move(rs), a, b);
-        c.runningSelf = StepFunction::fromDeltas(std::move(ns), a, b);
-        return c;
+        std::sort(deltas.begin(), deltas.end(), [](const auto& x, const auto& y) { return x.timeNs < y.timeNs; });
+        int64_t value = 0, max = 0, integral = 0, t = a;
+        for (const auto& d : deltas) {
+            const I at = std::clamp(d.timeNs, a, b);
+            if (at > t) {
+                max = std::max(max, value);
+                integral += value * (at - t);
+                t = at;
+            }
+            value += d.value;
+        }
+        if (b > t) {
+            max = std::max(max, value);
+            integral += value * (b - t);
+        }
+        return { max, integral };
     }
-} // namespace
 
-namespace {
-    // One complete instance's figures from its self curves and its descendant-pass values.
+    // One complete instance's figures: RUNNABLE_SELF and RUNNING_SELF from its conjuncts' pieces,
+    // the rest from its descendant-pass values.
     ConjunctionFigures figuresOf(const ParModel& m, uint32_t j, const DescValues& d)
     {
         const ConjunctionInstance& ci = m.conjunctions[j];
         ConjunctionFigures v;
-        const auto c = selfCurves(m, j);
         const I a = I(ci.startNs), b = I(ci.endNs);
         v.time = double(ci.endNs - ci.startNs);
-        v.runnableSelfMax = double(c.runnableSelf.max(a, b)), v.runnableSelfAverage = c.runnableSelf.average(a, b);
-        v.runningSelfMax = double(c.runningSelf.max(a, b)), v.runningSelfAverage = c.runningSelf.average(a, b);
+        if (b > a) {
+            thread_local std::vector<StepFunction::Step> rs, ns;
+            rs.clear(), ns.clear();
+            for (uint32_t k : ci.conjuncts)
+                addConjunct(m, k, false, ci.endNs, rs, ns);
+            const auto [rMax, rInt] = maxAndIntegral(rs, a, b);
+            const auto [nMax, nInt] = maxAndIntegral(ns, a, b);
+            v.runnableSelfMax = double(rMax), v.runnableSelfAverage = double(rInt) / double(b - a);
+            v.runningSelfMax = double(nMax), v.runningSelfAverage = double(nInt) / double(b - a);
+        }
         v.runnableSelfAndDescMax = d.rdMax, v.runnableSelfAndDescAverage = d.rdAvg;
         v.runningSelfAndDescMax = d.ndMax, v.runningSelfAndDescAverage = d.ndAvg;
         v.availCpusMax = d.avMax, v.availCpusAverage = d.avAvg;
@@ -997,10 +1008,14 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
     MetricSection conjunctions { "conjunctions", {} }, conjunctsSection { "conjuncts", {} };
     const std::vector<DescValues> desc = detail::descendantPass(m, out.cpusOverTime, nEngines, r.from, r.to);
     std::vector<std::optional<ConjunctionFigures>> iv(m.conjunctions.size());
+    std::vector<ConjunctFigures> conjunctFigs(m.conjuncts.size());
     tbb::parallel_for(size_t(0), m.conjunctions.size(), [&](size_t j) {
         const ConjunctionInstance& ci = m.conjunctions[j];
-        if (ci.complete && r.contains(ci.startNs))
+        if (ci.complete && r.contains(ci.startNs)) {
             iv[j] = figuresOf(m, uint32_t(j), desc[j]);
+            for (uint32_t k : ci.conjuncts)
+                conjunctFigs[k] = *conjunctFigures(m, k); // its conjunction is complete
+        }
     });
     {
         struct ConjGroup {
@@ -1013,13 +1028,21 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
         };
         std::map<std::string, ConjGroup> groups;
         std::map<std::pair<std::string, uint32_t>, ConjunctGroup> cgroups;
+        // Each static id's groups, looked up by name once (map nodes do not move).
+        std::unordered_map<uint32_t, std::pair<std::string, ConjGroup*>> byStaticId;
+        std::unordered_map<uint64_t, ConjunctGroup*> byPosition;
         std::vector<double> allRunning;
         for (size_t j = 0; j < m.conjunctions.size(); ++j) {
             const ConjunctionInstance& ci = m.conjunctions[j];
             if (!r.contains(ci.startNs))
                 continue;
-            const std::string name = m.staticName(ci.staticId);
-            ConjGroup& g = groups[name];
+            auto [named, fresh] = byStaticId.try_emplace(ci.staticId);
+            if (fresh) {
+                named->second.first = m.staticName(ci.staticId);
+                named->second.second = &groups[named->second.first];
+            }
+            const std::string& name = named->second.first;
+            ConjGroup& g = *named->second.second;
             if (!iv[j]) {
                 ++g.incomplete;
                 continue;
@@ -1034,8 +1057,12 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
             g.avMax.push_back(v.availCpusMax), g.avAvg.push_back(v.availCpusAverage);
             g.before.push_back(v.continueOnBefore), g.lastv.push_back(v.continueOnLast);
             for (uint32_t k : ci.conjuncts) {
-                ConjunctGroup& cg = cgroups[{ name, m.conjuncts[k].position }];
-                const ConjunctFigures f = *conjunctFigures(m, k); // its conjunction is complete
+                const uint32_t position = m.conjuncts[k].position;
+                ConjunctGroup*& slot = byPosition[uint64_t(ci.staticId) << 32 | position];
+                if (!slot)
+                    slot = &cgroups[{ name, position }];
+                ConjunctGroup& cg = *slot;
+                const ConjunctFigures& f = conjunctFigs[k];
                 if (f.timeAsSpark)
                     cg.asSpark.push_back(*f.timeAsSpark);
                 cg.asContext.push_back(f.timeAsContext);
