@@ -275,3 +275,23 @@ TEST_CASE("the View menu's optional-row toggles are remembered in the settings",
     QSettings().remove(lanesKey);
     QSettings().remove(dequesKey);
 }
+
+TEST_CASE("the optional rows' colours differ from the engine states' in light and dark palettes", "[ui][frame][rows]")
+{
+    QPalette light, dark;
+    light.setColor(QPalette::Base, Qt::white);
+    dark.setColor(QPalette::Base, QColor(30, 30, 30));
+    for (const QPalette& palette : { light, dark }) {
+        const FramePalette p = FramePalette::fromPalette(palette);
+        const std::vector<Ink> boxes { Ink::Idle, Ink::Running, Ink::Gc, Ink::Searching, Ink::Sleeping,
+            Ink::LaneRunnable, Ink::LaneBlocked, Ink::Deque };
+        for (size_t i = 0; i < boxes.size(); ++i)
+            for (size_t j = i + 1; j < boxes.size(); ++j) {
+                INFO(inkName(boxes[i]) << " vs " << inkName(boxes[j]));
+                CHECK(p.ink[size_t(boxes[i])].rgb() != p.ink[size_t(boxes[j])].rgb());
+            }
+        // Distinguishable from the background.
+        for (Ink ink : { Ink::LaneRunnable, Ink::LaneBlocked, Ink::Deque })
+            CHECK(std::abs(p.ink[size_t(ink)].lightnessF() - p.background.lightnessF()) > 0.2);
+    }
+}
