@@ -13,23 +13,29 @@
 namespace sparkscope::core {
 
 StepFunction::StepFunction(std::vector<Step> steps, int64_t endNs)
-    : m_endNs(endNs)
+    : m_steps(std::move(steps))
+    , m_endNs(endNs)
 {
-    m_steps.reserve(steps.size());
-    for (size_t i = 0; i < steps.size(); ++i) {
-        const Step& s = steps[i];
+    // Compacted in place: the kept steps never outrun the ones read, so building a curve of millions
+    // of steps (GHC spark pools) holds one copy of them, not two.
+    size_t kept = 0;
+    for (size_t i = 0; i < m_steps.size(); ++i) {
+        const Step s = m_steps[i];
         if (s.timeNs >= endNs)
             break;
-        if (!m_steps.empty() && m_steps.back().timeNs == s.timeNs) {
-            m_steps.back().value = s.value; // equal times: the last one wins
-            if (m_steps.size() >= 2 && m_steps[m_steps.size() - 2].value == s.value)
-                m_steps.pop_back();
+        if (kept > 0 && m_steps[kept - 1].timeNs == s.timeNs) {
+            m_steps[kept - 1].value = s.value; // equal times: the last one wins
+            if (kept >= 2 && m_steps[kept - 2].value == s.value)
+                --kept;
             continue;
         }
-        if (!m_steps.empty() && m_steps.back().value == s.value)
+        if (kept > 0 && m_steps[kept - 1].value == s.value)
             continue;
-        m_steps.push_back(s);
+        m_steps[kept++] = s;
     }
+    m_steps.resize(kept);
+    if (m_steps.size() < m_steps.capacity() / 2)
+        m_steps.shrink_to_fit(); // most of the input merged away: do not keep its buffer
     if (m_steps.empty())
         m_endNs = 0;
     buildIndexes();
@@ -46,19 +52,25 @@ StepFunction StepFunction::fromDeltas(std::vector<Step> deltas, int64_t beginNs,
         else
             std::sort(deltas.begin(), deltas.end(), byTime);
     }
-    std::vector<Step> steps;
-    steps.reserve(deltas.size() + 1);
-    steps.push_back({ beginNs, 0 });
+    // The curve starts at 0 at beginNs: a zero delta there unless the first delta is at (or, clamped,
+    // before) beginNs.
+    if (deltas.empty() || deltas.front().timeNs > beginNs)
+        deltas.insert(deltas.begin(), Step { beginNs, 0 });
+    // Running sums written over the deltas in place (step i is written after delta i is read, at an
+    // index <= i), equal times summed into one step: no second vector of the curve's size.
     int64_t value = 0;
-    for (const Step& d : deltas) {
+    size_t written = 0;
+    for (size_t i = 0; i < deltas.size(); ++i) {
+        const Step d = deltas[i];
         value += d.value;
         const int64_t t = std::max(d.timeNs, beginNs);
-        if (steps.back().timeNs == t)
-            steps.back().value = value;
+        if (written > 0 && deltas[written - 1].timeNs == t)
+            deltas[written - 1].value = value;
         else
-            steps.push_back({ t, value });
+            deltas[written++] = { t, value };
     }
-    return StepFunction(std::move(steps), endNs);
+    deltas.resize(written);
+    return StepFunction(std::move(deltas), endNs);
 }
 
 StepFunction StepFunction::fromSortedDeltaRuns(std::vector<std::vector<Step>> runs, int64_t beginNs, int64_t endNs)
