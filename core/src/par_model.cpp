@@ -97,6 +97,7 @@ namespace {
     public:
         Builder(const Trace& trace, ParModel& m)
             : m_trace(trace)
+            , m_bytes(trace.bytes())
             , m(m)
         {
             m.endNs = trace.lastTimeNs;
@@ -247,7 +248,10 @@ namespace {
 
         void onEvent(const Event& e)
         {
-            const Payload p = m_trace.payload(e);
+            // As Trace::payload, with the byte span looked up once rather than per event.
+            const Payload p = e.endOffset() <= m_bytes.size()
+                ? Payload(m_bytes.subspan(e.payloadOffset(), e.payloadSize))
+                : Payload();
             const uint64_t t = e.timeNs;
             if (e.engine != kNoEngine && e.engine >= m_engines.size())
                 m_engines.resize(e.engine + 1u);
@@ -588,6 +592,7 @@ namespace {
 
     private:
         const Trace& m_trace;
+        const std::span<const uint8_t> m_bytes; // the trace's decoded stream
         ParModel& m;
         std::vector<EngineCursor> m_engines;
         std::vector<ContextCursor> m_ctx;
