@@ -402,6 +402,8 @@ namespace {
                 runStart = -1;
             };
             size_t j = lod.firstSpanEndingAfter(0, uint64_t(std::max<int64_t>(0, bounds[0])));
+            std::array<uint64_t, core::kContextLaneStateCount> before {};
+            uint64_t beforeAt = UINT64_MAX; // the time `before` holds the running integral at
             for (long i = 0; i < columns; ++i) {
                 int64_t a = bounds[size_t(i)], b = bounds[size_t(i) + 1];
                 if (a == b) {
@@ -426,8 +428,17 @@ namespace {
                     for (size_t s = 0; s < 3; ++s)
                         h[s] = kStack[s] == spans[j].state ? barDev : 0;
                 } else {
-                    std::array<uint64_t, core::kContextLaneStateCount> d {};
-                    lod.busy(0, ua, ub, d);
+                    // The running integral at the column's end; its start is the previous
+                    // column's end when that one was mixed too (runs of mixed columns cost one
+                    // query each, as the engine rows do).
+                    std::array<uint64_t, core::kContextLaneStateCount> d {}, after {};
+                    if (beforeAt != ua)
+                        lod.busyBefore(0, ua, before);
+                    lod.busyBefore(0, ub, after);
+                    for (size_t s = 0; s < d.size(); ++s)
+                        d[s] = after[s] - before[s];
+                    before = after;
+                    beforeAt = ub;
                     int used = 0;
                     for (size_t s = 0; s < 3; ++s) {
                         const uint64_t part = d[kStack[s]];
