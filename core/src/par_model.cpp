@@ -65,11 +65,12 @@ namespace {
         constexpr size_t kWorthIt = size_t(1) << 20; // smaller arrays fault in a few hundred pages
         if (bytes < kWorthIt)
             return;
-        // From the page holding the first byte: a large block is a mapping of its own that starts a
-        // few bytes before the data (the allocator's header) and is aligned for huge pages by the
-        // kernel, so rounding up would lose the first huge page. The advice changes no content.
+        // Whole pages around the block: a large block is a mapping of its own that starts a few bytes
+        // before the data (the allocator's header) and ends within a page after it; advising only
+        // the pages inside would split the mapping and lose its first and last huge pages. The
+        // advice changes no content, so the bytes outside the block are not affected.
         const uintptr_t from = reinterpret_cast<uintptr_t>(data) & ~(kPage - 1);
-        const uintptr_t to = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(kPage - 1);
+        const uintptr_t to = (reinterpret_cast<uintptr_t>(data) + bytes + kPage - 1) & ~(kPage - 1);
         if (to <= from)
             return;
         void* start = reinterpret_cast<void*>(from);
@@ -81,6 +82,19 @@ namespace {
 #else
         (void)data, (void)bytes, (void)populate;
 #endif
+    }
+
+    // An element count for a large block, rounded up to fill whole huge pages: the kernel aligns an
+    // anonymous mapping for huge pages only when its length is a multiple of 2 MiB, and the allocator
+    // maps the block plus a small header rounded to pages, so a block of just under k x 2 MiB is
+    // one aligned mapping that huge pages cover entirely. Smaller blocks are left as they are.
+    template <class T> size_t hugePageFriendly(size_t count)
+    {
+        constexpr size_t kHuge = size_t(2) << 20, kHeaderRoom = 64;
+        const size_t bytes = count * sizeof(T);
+        if (bytes + kHeaderRoom < kHuge)
+            return count;
+        return ((bytes + kHeaderRoom + kHuge - 1) / kHuge * kHuge - kHeaderRoom) / sizeof(T);
     }
 
     template <class T> void adviseLargeArray(const std::vector<T>& v, bool populate)
@@ -223,7 +237,7 @@ namespace {
         static void growSegments(std::vector<ContextSegment>& segs)
         {
             std::vector<ContextSegment> bigger;
-            bigger.reserve(std::max<size_t>(16, 2 * segs.capacity()));
+            bigger.reserve(hugePageFriendly<ContextSegment>(std::max<size_t>(16, 2 * segs.capacity())));
             adviseLargeArray(bigger, false);
             bigger.insert(bigger.end(), segs.begin(), segs.end());
             segs.swap(bigger);
