@@ -1,7 +1,8 @@
 // Spark deque sizes per engine (see deque_sizes.h for the rules).
 //
 // Why a sequential walk per engine rather than StepFunction::fromDeltas: the count is clamped at 0
-// and reset at SPARK_COUNTERS, neither of which is a sum of deltas. So each engine's own events
+// and reset at SPARK_COUNTERS and SPARK_OVERFLOW, none of which is a sum of deltas. An engine with
+// overflows is walked twice: once to find its pool's capacity, once to build the curve. So each engine's own events
 // (already in time order) are merged with the steals taken from it (sorted once) and applied in
 // order. Ties at one timestamp: the engine's own events first (in file order), then steals.
 // Memory: nothing per event is copied; the result is ~25 bytes per change of size (a GHC trace
@@ -20,11 +21,11 @@ namespace {
 
     // What an engine's own event does to its own deque: +1, -1, a reset to `value`, or nothing.
     struct Change {
-        enum Kind : uint8_t { None, Add, Remove, Reset } kind = None;
+        enum Kind : uint8_t { None, Add, Remove, Reset, Full } kind = None;
         int64_t value = 0;
     };
 
-    Change changeOf(const Trace& trace, const Event& e, bool resets)
+    Change changeOf(const Trace& trace, const Event& e, const DequeSizeOptions& options)
     {
         switch (e.type) {
         case ev::SparkCreate:
@@ -36,8 +37,12 @@ namespace {
         case ev::SparkGc:
             return { Change::Remove };
         case ev::SparkCounters:
-            if (resets)
+            if (options.resetAtCounters)
                 return { Change::Reset, int64_t(trace.payload(e).u64(48)) };
+            return {};
+        case ev::SparkOverflow:
+            if (options.resetAtOverflow)
+                return { Change::Full };
             return {};
         default:
             return {};
@@ -72,32 +77,59 @@ std::vector<StepFunction> computeSparkDequeSizes(const Trace& trace, DequeSizeOp
         const std::vector<Event>& events = trace.engines[e];
         // Sized exactly (an upper bound) up front: growing by doubling would hold up to 3 copies.
         size_t changes = lost.size();
-        for (const Event& ev : events)
-            changes += changeOf(trace, ev, options.resetAtCounters).kind != Change::None;
+        bool overflows = false;
+        for (const Event& ev : events) {
+            const Change::Kind kind = changeOf(trace, ev, options).kind;
+            changes += kind != Change::None;
+            overflows |= kind == Change::Full;
+        }
+        // One walk applies the rules; `full` is the pool's capacity: an overflow sets the count to
+        // it and the count never exceeds it (-1: unknown, no such limit).
         std::vector<StepFunction::Step> steps;
+        auto walk = [&](int64_t full, auto&& atOverflow, bool record) {
+            int64_t value = 0;
+            auto apply = [&](uint64_t t, int64_t next) {
+                next = std::max<int64_t>(0, full >= 0 ? std::min(full, next) : next); // a pool holds 0..C
+                if (next == value)
+                    return;
+                value = next;
+                if (!record)
+                    return;
+                if (steps.empty())
+                    steps.push_back({ begin, 0 });
+                steps.push_back({ int64_t(t), value });
+            };
+            size_t i = 0, j = 0;
+            while (i < events.size() || j < lost.size()) {
+                if (j < lost.size() && (i == events.size() || lost[j] < events[i].timeNs)) {
+                    apply(lost[j++], value - 1);
+                    continue;
+                }
+                const Event& ev = events[i++];
+                const Change c = changeOf(trace, ev, options);
+                switch (c.kind) {
+                case Change::None:
+                    break;
+                case Change::Full:
+                    atOverflow(value);
+                    if (full >= 0)
+                        apply(ev.timeNs, full);
+                    break;
+                default:
+                    apply(ev.timeNs, c.kind == Change::Reset ? c.value : value + (c.kind == Change::Add ? 1 : -1));
+                }
+            }
+        };
+        // The capacity: the smallest count at an overflow, counting without overflow resets (the
+        // count only ever runs above the truth through removals GHC did not post).
+        int64_t capacity = -1;
+        if (overflows)
+            walk(
+                -1, [&](int64_t value) { capacity = capacity < 0 ? value : std::min(capacity, value); }, false);
         if (changes)
             steps.reserve(changes + 1);
-        int64_t value = 0;
-        auto apply = [&](uint64_t t, int64_t next) {
-            next = std::max<int64_t>(0, next);
-            if (next == value)
-                return;
-            if (steps.empty())
-                steps.push_back({ begin, 0 });
-            value = next;
-            steps.push_back({ int64_t(t), value });
-        };
-        size_t i = 0, j = 0;
-        while (i < events.size() || j < lost.size()) {
-            if (j == lost.size() || (i < events.size() && events[i].timeNs <= lost[j])) {
-                const Event& ev = events[i++];
-                const Change c = changeOf(trace, ev, options.resetAtCounters);
-                if (c.kind != Change::None)
-                    apply(ev.timeNs, c.kind == Change::Reset ? c.value : value + (c.kind == Change::Add ? 1 : -1));
-            } else {
-                apply(lost[j++], value - 1);
-            }
-        }
+        walk(
+            capacity, [](int64_t) {}, true);
         std::vector<uint64_t>().swap(lost);
         // The constructor keeps the last value of equal times and merges equal neighbours.
         if (!steps.empty())

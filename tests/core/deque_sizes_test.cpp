@@ -69,8 +69,8 @@ TEST_CASE("GHC spark deque sizes drop fizzled and collected sparks and reset at 
     // GHC events on capability 0: three SPARK_CREATE (10, 20, 30: 1, 2, 3); capability 1 posts a
     // SPARK_FIZZLE at 40 (a fizzled spark it found while stealing from 0: GHC names the thief), which
     // cannot go below 0 on capability 1 and does not touch capability 0; SPARK_COUNTERS on 0 at 50
-    // says 2 remain, so capability 0 drops to 2; SPARK_GC at 60 (1); SPARK_DUD and SPARK_OVERFLOW at
-    // 65 never entered the pool (still 1); SPARK_FIZZLE on 0 at 70 (0). End 80.
+    // says 2 remain, so capability 0 drops to 2; SPARK_GC at 60 (1); a SPARK_DUD at 65 never entered
+    // the pool (still 1); SPARK_FIZZLE on 0 at 70 (0). End 80.
     // With resets: 1·10 + 2·10 + 3·20 + 2·10 + 1·10 + 0·10 = 120. Without: 3 stays until the GC at
     // 60, then 2, then 1 after the fizzle at 70: 1·10 + 2·10 + 3·30 + 2·10 + 1·10 = 150.
     test::TraceBuilder b(2);
@@ -79,7 +79,7 @@ TEST_CASE("GHC spark deque sizes drop fizzled and collected sparks and reset at 
     b.event(1, 40, core::ev::SparkFizzle);
     b.event(0, 50, core::ev::SparkCounters, counters(2));
     b.event(0, 60, core::ev::SparkGc);
-    b.event(0, 65, core::ev::SparkDud).event(0, 65, core::ev::SparkOverflow);
+    b.event(0, 65, core::ev::SparkDud);
     b.event(0, 70, core::ev::SparkFizzle).endAt(80);
     const core::Trace trace = b.build();
 
@@ -91,7 +91,7 @@ TEST_CASE("GHC spark deque sizes drop fizzled and collected sparks and reset at 
     CHECK(reset[0].integral(0, 80) == 120);
     CHECK(reset[1].max(0, 80) == 0);
 
-    const auto raw = core::computeSparkDequeSizes(trace, { .resetAtCounters = false });
+    const auto raw = core::computeSparkDequeSizes(trace, { .resetAtCounters = false, .resetAtOverflow = false });
     CHECK(raw[0].valueAt(55) == 3);
     CHECK(raw[0].integral(0, 80) == 150);
 }
@@ -121,9 +121,16 @@ TEST_CASE("GHC spark deque sizes equal the runtime's own SPARK_COUNTERS where it
     auto read = core::readTrace(path->string());
     REQUIRE(read.ok());
     const core::Trace& trace = read.value();
-    const auto raw = core::computeSparkDequeSizes(trace, { .resetAtCounters = false });
+    const auto raw = core::computeSparkDequeSizes(trace, { .resetAtCounters = false, .resetAtOverflow = false });
     const auto reset = core::computeSparkDequeSizes(trace);
     REQUIRE(reset.size() == 2);
+    // GHC 9.0's pools hold 8192 sparks: every pool of this run first overflows at exactly that count,
+    // which the function takes as the capacity, so the curve never claims more; by events alone it
+    // reaches about 35 000. (Both pools are full at some point.)
+    for (size_t e = 0; e < 2; ++e) {
+        CHECK(reset[e].max(reset[e].beginNs(), reset[e].endNs()) == 8192);
+        CHECK(raw[e].max(raw[e].beginNs(), raw[e].endNs()) > 8192);
+    }
     size_t checked = 0, drifted = 0;
     for (size_t e = 0; e < trace.engines.size(); ++e) {
         const auto& events = trace.engines[e];
@@ -142,4 +149,26 @@ TEST_CASE("GHC spark deque sizes equal the runtime's own SPARK_COUNTERS where it
     }
     CHECK(checked >= 10);
     CHECK(drifted > 0);
+}
+
+TEST_CASE("a GHC spark pool that overflows is full: the count is reset to its capacity", "[core][deque]")
+{
+    // Capability 0 creates sparks at 10, 20, 30 (1, 2, 3) and overflows at 35: its pool holds 3
+    // (the smallest count at any of its overflows; the other, at 55, finds 5 by the events). GHC
+    // then drops 2 sparks without posting anything; SPARK_CREATE at 40 and 50 would take the count
+    // to 4 and 5, more than the pool holds, so it stays 3 (the truth: 2, then 3); the overflow at 55
+    // confirms 3; SPARK_GC at 60 leaves 2. End 70: 1·10 + 2·10 + 3·30 + 2·10 = 140.
+    // Without the overflow rule: 1, 2, 3, 4, 5 from 10 to 60, then 4: 10 + 20 + 30 + 40 + 50 + 40 = 190.
+    test::TraceBuilder b(1);
+    for (uint64_t t : { 10, 20, 30 })
+        b.event(0, t, core::ev::SparkCreate);
+    b.event(0, 35, core::ev::SparkOverflow).event(0, 40, core::ev::SparkCreate).event(0, 50, core::ev::SparkCreate);
+    b.event(0, 55, core::ev::SparkOverflow).event(0, 60, core::ev::SparkGc).endAt(70);
+    const core::Trace trace = b.build();
+    const auto sizes = core::computeSparkDequeSizes(trace);
+    using S = StepFunction::Step;
+    CHECK(sizes[0].steps() == std::vector<S> { { 10, 1 }, { 20, 2 }, { 30, 3 }, { 60, 2 } });
+    CHECK(sizes[0].integral(0, 70) == 140);
+    const auto raw = core::computeSparkDequeSizes(trace, { .resetAtCounters = true, .resetAtOverflow = false });
+    CHECK(raw[0].integral(0, 70) == 190);
 }

@@ -9,15 +9,27 @@
 //   -1  SPARK_FIZZLE / SPARK_GC on e (GHC 40, 41): a spark left e's pool without running;
 //   -1  SPARK_STEAL(victim = e) on any engine (GHC 39, 115): another engine took one;
 //   =r  SPARK_COUNTERS on e (GHC 34) carries `remaining`, the pool's exact size at that moment:
-//       the value is reset to it (GHC posts a fizzle found while stealing on the thief, not on the
-//       victim, so the running count drifts between counter events; the reset removes the drift).
+//       the count is reset to it;
+//   =C  SPARK_OVERFLOW on e (GHC 37): a spark found e's pool full, so the count is reset to the
+//       pool's capacity C, taken as the smallest count (by the other rules) at any of e's overflows;
+//       and the count never exceeds C (a creation that would is one GHC could only have made after
+//       an unposted removal).
+// Why the resets: GHC does not post every removal. It empties pools at garbage collections without
+// a SPARK_GC or SPARK_FIZZLE per spark (parfib-8-32: 8192 created, 1 converted, none collected or
+// fizzled, 0 remaining), and posts a fizzle found while stealing on the thief, not the victim. So
+// the count alone runs above the truth by thousands; the resets bring it back to the truth at every
+// counter event and to the capacity at every overflow (GHC 9.0: 8192, where every parfib-8-32 and
+// parfib-4-37 pool first overflows), and the cap keeps it within what a pool can hold. Between
+// them it can still be too high after a silent emptying (at most C).
 // Sparks that never enter a deque (GHC's SPARK_DUD, SPARK_OVERFLOW) do not count. The count never
 // goes below 0 (a trace that starts mid-run, or a thief-side fizzle, would otherwise make it
-// negative): a decrement at 0 is dropped.
+// negative): a decrement at 0 is dropped. Ties at one time: the engine's own events first (in file
+// order), then steals from it.
 //
 // Result: one StepFunction per engine over [trace.firstTimeNs, trace.lastTimeNs] (an engine without
 // spark events is 0 throughout, i.e. an empty function).
-// Cost: O(events) for the per-engine scans (engines in parallel, TBB) plus O(s log s) for s steals.
+// Cost: O(events) for the per-engine scans (engines in parallel, TBB; an engine with overflows is
+// scanned once more) plus O(s log s) for s steals. Memory: the result, ~25 bytes per change.
 // Thread safety: reentrant; the result is a plain value.
 #include "sparkscope/core/step_function.h"
 #include "sparkscope/core/trace.h"
@@ -28,6 +40,7 @@ namespace sparkscope::core {
 
 struct DequeSizeOptions {
     bool resetAtCounters = true; // apply SPARK_COUNTERS' `remaining` (see the file comment)
+    bool resetAtOverflow = true; // set the count to the pool's capacity at SPARK_OVERFLOW
 };
 
 std::vector<StepFunction> computeSparkDequeSizes(const Trace& trace, DequeSizeOptions options = {});
