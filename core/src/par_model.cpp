@@ -121,9 +121,16 @@ namespace {
     static_assert(IdMap::kAbsent == kNoIndex && AddressMap::kAbsent == kNoIndex);
     constexpr uint32_t kSparkRan = kNoIndex - 1; // IdMap value of a spark id whose spark has run
 
-    class Builder {
+} // namespace
+
+namespace detail {
+
+    // The walk of buildParModel (rules in par_model.h). A friend of ParModel: it counts each
+    // conjunct's top pieces and children and builds the contexts' state lists as it goes, so the
+    // indexes need no second pass over the segments.
+    class ParModelBuilder {
     public:
-        Builder(const Trace& trace, ParModel& m)
+        ParModelBuilder(const Trace& trace, ParModel& m)
             : m_trace(trace)
             , m_bytes(trace.bytes())
             , m(m)
@@ -150,6 +157,9 @@ namespace {
             });
             prefault.wait();
             finish();
+            m.m_pieceOffsets.resize(m.conjuncts.size() + 1);
+            m.m_childOffsets.resize(m.conjuncts.size() + 1);
+            m.indexFromCounts();
         }
 
         static bool relevant(uint16_t type)
@@ -204,6 +214,9 @@ namespace {
             m.conjunctions.reserve(total[0]);
             m.conjuncts.reserve(total[0] + total[1]);
             m.futures.reserve(total[2]);
+            // Piece and child counts per conjunct, kept as the walk goes (cut to size at the end).
+            m.m_pieceOffsets.assign(total[0] + total[1] + 1, 0);
+            m.m_childOffsets.assign(total[0] + total[1] + 1, 0);
         }
 
         void problem(const Event& e, std::string message)
@@ -220,6 +233,7 @@ namespace {
             ContextTimeline timeline;
             timeline.id = id;
             timeline.segments.push_back({ t, ContextState::Runnable, kNoEngine, kNoIndex });
+            timeline.states.push_back({ t, ContextState::Runnable });
             m.contexts.push_back(std::move(timeline));
             m_ctx.emplace_back();
             m_contextById.set(id, index);
@@ -232,18 +246,30 @@ namespace {
             ContextCursor& cc = m_ctx[c];
             const uint32_t top = cc.stack.empty() ? kNoIndex : cc.stack.back();
             const uint16_t engine = cc.state == ContextState::Running ? cc.engine : kNoEngine;
-            auto& segs = m.contexts[c].segments;
+            ContextTimeline& timeline = m.contexts[c];
+            auto& segs = timeline.segments;
             const ContextSegment& last = segs.back();
             if (last.state == cc.state && last.engine == engine && last.top == top)
                 return;
-            if (last.startNs == t)
-                segs.pop_back(); // zero-length piece: replaced
+            if (last.startNs == t) {
+                // A zero-length piece: replaced. Segment start times strictly increase, so the state
+                // change starting at t, if any, was this segment's.
+                if (last.top != kNoIndex)
+                    --m.m_pieceOffsets[last.top + 1];
+                if (!timeline.states.empty() && timeline.states.back().startNs == t)
+                    timeline.states.pop_back();
+                segs.pop_back();
+            }
             if (!segs.empty() && segs.back().state == cc.state && segs.back().engine == engine
                 && segs.back().top == top)
                 return;
             if (segs.size() == segs.capacity())
                 growSegments(segs);
             segs.push_back({ t, cc.state, engine, top });
+            if (top != kNoIndex)
+                ++m.m_pieceOffsets[top + 1];
+            if (timeline.states.empty() || timeline.states.back().state != cc.state)
+                timeline.states.push_back({ t, cc.state });
         }
 
         // A context's segments grow by doubling like any vector until a block reaches a huge page;
@@ -406,8 +432,10 @@ namespace {
                 ci.startEngine = e.engine;
                 ci.startContext = c;
                 ci.parentConjunct = topOf(c);
-                if (ci.parentConjunct != kNoIndex)
+                if (ci.parentConjunct != kNoIndex) {
                     ci.depth = m.conjunctions[m.conjuncts[ci.parentConjunct].conjunction].depth + 1;
+                    ++m.m_childOffsets[ci.parentConjunct + 1];
+                }
                 if (c != kNoIndex && !m_ctx[c].pendingFutures.empty()) {
                     ci.futures = std::move(m_ctx[c].pendingFutures);
                     m_ctx[c].pendingFutures.clear();
@@ -634,31 +662,37 @@ namespace {
         size_t m_completeConjunctions = 0, m_completeConjuncts = 0, m_completeFutures = 0;
     };
 
-} // namespace
+} // namespace detail
 
 void ParModel::indexChildren()
 {
-    // The state changes of each context and the top pieces of every conjunct. Contexts are
-    // independent, and all segments of a conjunct lie in the one context that ran it, so counting
-    // and filling run in parallel over contexts: each context writes only its own conjuncts' counters
-    // and piece slots. The children index is built alongside.
-    // Both indexes are CSR arrays filled by the counting-sort pattern: count into offsets[k + 1], sum
-    // up, fill using offsets[k] as k's cursor (which leaves it at k's end, the start of k + 1), then
-    // shift the offsets back by one slot.
+    // The state changes of each context, and the counts of every conjunct's top pieces and children.
+    // Contexts are independent, and all segments of a conjunct lie in the one context that ran it, so
+    // this runs in parallel over contexts: each context writes only its own conjuncts' counters.
+    m_pieceOffsets.assign(conjuncts.size() + 1, 0);
+    tbb::parallel_for(size_t(0), contexts.size(), [&](size_t c) {
+        ContextTimeline& ctx = contexts[c];
+        ctx.states.clear();
+        for (const auto& seg : ctx.segments) {
+            if (ctx.states.empty() || ctx.states.back().state != seg.state)
+                ctx.states.push_back({ seg.startNs, seg.state });
+            if (seg.top != kNoIndex)
+                ++m_pieceOffsets[seg.top + 1];
+        }
+    });
+    m_childOffsets.assign(conjuncts.size() + 1, 0);
+    for (const auto& ci : conjunctions)
+        if (ci.parentConjunct != kNoIndex)
+            ++m_childOffsets[ci.parentConjunct + 1];
+    indexFromCounts();
+}
+
+void ParModel::indexFromCounts()
+{
+    // Both indexes are CSR arrays filled by the counting-sort pattern: with the counts in
+    // offsets[k + 1], sum up, fill using offsets[k] as k's cursor (which leaves it at k's end, the
+    // start of k + 1), then shift the offsets back by one slot.
     auto pieces = [&] {
-        m_pieceOffsets.reserve(conjuncts.size() + 1);
-        adviseLargeArray(m_pieceOffsets, false);
-        m_pieceOffsets.assign(conjuncts.size() + 1, 0);
-        tbb::parallel_for(size_t(0), contexts.size(), [&](size_t c) {
-            ContextTimeline& ctx = contexts[c];
-            ctx.states.clear();
-            for (const auto& seg : ctx.segments) {
-                if (ctx.states.empty() || ctx.states.back().state != seg.state)
-                    ctx.states.push_back({ seg.startNs, seg.state });
-                if (seg.top != kNoIndex)
-                    ++m_pieceOffsets[seg.top + 1];
-            }
-        });
         for (size_t i = 1; i < m_pieceOffsets.size(); ++i)
             m_pieceOffsets[i] += m_pieceOffsets[i - 1];
         // Every slot is written below, so the pieces are not zeroed first.
@@ -680,10 +714,6 @@ void ParModel::indexChildren()
         m_pieceOffsets[0] = 0;
     };
     auto children = [&] {
-        m_childOffsets.assign(conjuncts.size() + 1, 0);
-        for (const auto& ci : conjunctions)
-            if (ci.parentConjunct != kNoIndex)
-                ++m_childOffsets[ci.parentConjunct + 1];
         for (size_t i = 1; i < m_childOffsets.size(); ++i)
             m_childOffsets[i] += m_childOffsets[i - 1];
         m_children.assign(m_childOffsets.back(), 0);
@@ -699,9 +729,8 @@ void ParModel::indexChildren()
 ParModel buildParModel(const Trace& trace)
 {
     ParModel m;
-    Builder b(trace, m);
+    detail::ParModelBuilder b(trace, m);
     b.run();
-    m.indexChildren();
     return m;
 }
 

@@ -47,6 +47,10 @@ namespace sparkscope::core {
 
 inline constexpr uint32_t kNoIndex = 0xFFFFFFFF;
 
+namespace detail {
+    class ParModelBuilder;
+}
+
 enum class ContextState : uint8_t { Runnable = 0, Running = 1, Blocked = 2, Finished = 3 };
 
 // Fields are ordered by size so the instance arrays have no padding holes: the model of a large
@@ -183,10 +187,16 @@ public:
         return { m_pieces.data() + m_pieceOffsets[conjunct], m_pieceOffsets[conjunct + 1] - m_pieceOffsets[conjunct] };
     }
 
-    // Fills the child, state and top-piece indexes (called once by buildParModel).
+    // Fills the child, state and top-piece indexes from the instances and segments. buildParModel
+    // builds them as it goes instead; this is for a model assembled by other means.
     void indexChildren();
 
 private:
+    friend class detail::ParModelBuilder; // the pass of buildParModel: counts pieces and children as it goes
+    // With the piece and child counts of conjunct k in m_pieceOffsets[k + 1] and m_childOffsets[k + 1]
+    // and the contexts' states built, fills both indexes.
+    void indexFromCounts();
+
     std::vector<uint32_t> m_childOffsets; // CSR: children of conjunct k are m_children[off[k], off[k+1])
     std::vector<uint32_t> m_children;
     std::vector<size_t> m_pieceOffsets; // CSR: top pieces of conjunct k

@@ -1,0 +1,105 @@
+// buildParModel counts top pieces and children and builds the contexts' state lists while it walks
+// the events; ParModel::indexChildren() builds the same indexes from the finished instances and
+// segments. Both must agree on random runtime-like traces (nesting, futures, reused ids) and on a
+// hand-built trace whose pieces are worked out by hand.
+#include "metrics_sim.h"
+#include "sparkscope/core/par_model.h"
+#include "support/trace_builder.h"
+
+#include <catch2/catch.hpp>
+
+#include <tuple>
+#include <vector>
+
+using namespace sparkscope::core;
+
+namespace {
+
+void checkSameIndexes(const ParModel& a, const ParModel& b)
+{
+    REQUIRE(a.conjuncts.size() == b.conjuncts.size());
+    for (uint32_t k = 0; k < a.conjuncts.size(); ++k) {
+        const auto pa = a.topPieces(k), pb = b.topPieces(k);
+        REQUIRE(std::equal(pa.begin(), pa.end(), pb.begin(), pb.end(), [](const auto& p, const auto& q) {
+            return p.startNs == q.startNs && p.endNs == q.endNs && p.state == q.state;
+        }));
+        const auto ca = a.childConjunctions(k), cb = b.childConjunctions(k);
+        REQUIRE(std::equal(ca.begin(), ca.end(), cb.begin(), cb.end()));
+    }
+    REQUIRE(a.contexts.size() == b.contexts.size());
+    for (size_t c = 0; c < a.contexts.size(); ++c)
+        REQUIRE(std::equal(a.contexts[c].states.begin(), a.contexts[c].states.end(), b.contexts[c].states.begin(),
+            b.contexts[c].states.end(), [](const ContextStateChange& p, const ContextStateChange& q) {
+                return p.startNs == q.startNs && p.state == q.state;
+            }));
+}
+
+} // namespace
+
+TEST_CASE("the indexes built during the model pass equal those indexChildren rebuilds", "[core][model]")
+{
+    size_t pieces = 0, children = 0;
+    for (uint64_t seed = 1; seed <= 20; ++seed) {
+        INFO("seed " << seed);
+        const ParModel built = buildParModel(sparkscope::test::simulateRandomProgram(seed, seed % 2 ? 4 : 12).build());
+        ParModel rebuilt = built;
+        rebuilt.indexChildren();
+        checkSameIndexes(built, rebuilt);
+        for (uint32_t k = 0; k < built.conjuncts.size(); ++k) {
+            pieces += built.topPieces(k).size();
+            children += built.childConjunctions(k).size();
+        }
+    }
+    CHECK(pieces > 500);
+    CHECK(children > 50);
+}
+
+TEST_CASE("a conjunct's top pieces split where a nested conjunction runs and where its context stops", "[core][model]")
+{
+    // One engine, context 1. By hand:
+    //   t=10 RUN_THREAD(1): running, no conjunct.
+    //   t=20 START_PAR_CONJ A: conjunct A1 (index 0) on top.          piece A1 [20, 30) running
+    //   t=30 START_PAR_CONJ B (nested): B1 (index 1) on top.          piece B1 [30, 40) running
+    //   t=40 STOP_THREAD(1, yield): still B1 on top, runnable.        piece B1 [40, 50) runnable
+    //   t=50 RUN_THREAD(1): running again.                           piece B1 [50, 60) running
+    //   t=60 END_PAR_CONJUNCT B: B1 ends, A1 on top again.           piece A1 [60, 70) running
+    //   t=70 END_PAR_CONJUNCT A: A1 ends, nothing on top.
+    // States of context 1: runnable from 10 (created), running 10, runnable 40, running 50.
+    sparkscope::test::TraceBuilder b(1);
+    b.createThread(0, 10, 1)
+        .runThread(0, 10, 1)
+        .startParConj(0, 20, 0xA0, 1)
+        .startParConj(0, 30, 0xB0, 1)
+        .stopThread(0, 40, 1, 3)
+        .runThread(0, 50, 1)
+        .endParConjunct(0, 60, 0xB0)
+        .endParConjunct(0, 70, 0xA0)
+        .endAt(100);
+    const ParModel m = buildParModel(b.build());
+    REQUIRE(m.conjuncts.size() == 2);
+    auto pieces = [&](uint32_t k) {
+        std::vector<std::tuple<uint64_t, uint64_t, ContextState>> out;
+        for (const auto& p : m.topPieces(k))
+            out.emplace_back(p.startNs, p.endNs, p.state);
+        return out;
+    };
+    using P = std::vector<std::tuple<uint64_t, uint64_t, ContextState>>;
+    CHECK(pieces(0) == P { { 20, 30, ContextState::Running }, { 60, 70, ContextState::Running } });
+    CHECK(pieces(1)
+        == P {
+            { 30, 40, ContextState::Running }, { 40, 50, ContextState::Runnable }, { 50, 60, ContextState::Running } });
+    REQUIRE(m.childConjunctions(0).size() == 1);
+    CHECK(m.childConjunctions(0)[0] == 1);
+    CHECK(m.childConjunctions(1).empty());
+    REQUIRE(m.contexts.size() == 1);
+    std::vector<std::pair<uint64_t, ContextState>> states;
+    for (const auto& s : m.contexts[0].states)
+        states.emplace_back(s.startNs, s.state);
+    // The creation segment at t=10 is replaced by the running one at the same time.
+    CHECK(states
+        == std::vector<std::pair<uint64_t, ContextState>> {
+            { 10, ContextState::Running }, { 40, ContextState::Runnable }, { 50, ContextState::Running } });
+    ParModel rebuilt = m;
+    rebuilt.indexChildren();
+    checkSameIndexes(m, rebuilt);
+}
