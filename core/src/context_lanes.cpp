@@ -23,6 +23,7 @@
 #include <bit>
 #include <numeric>
 #include <queue>
+#include <string_view>
 #include <unordered_map>
 
 namespace sparkscope::core {
@@ -32,6 +33,8 @@ size_t ContextLanes::memoryBytes() const noexcept
     size_t bytes = ids.capacity() * sizeof(uint32_t) + lanes.capacity() * sizeof(LodIndex);
     for (const LodIndex& lane : lanes)
         bytes += lane.memoryBytes();
+    for (const std::string& label : labels)
+        bytes += sizeof(std::string) + (label.size() > 15 ? label.capacity() : 0);
     return bytes;
 }
 
@@ -51,6 +54,7 @@ ContextLanes computeContextLanes(const ParModel& model, uint64_t originNs, uint6
         if (i == 0 || model.contexts[order[i]].id != model.contexts[order[i - 1]].id) {
             groupStart.push_back(i);
             out.ids.push_back(model.contexts[order[i]].id);
+            out.labels.emplace_back(); // the model keeps no thread labels
         }
     groupStart.push_back(order.size());
 
@@ -96,6 +100,7 @@ namespace {
         case ev::MerReuseContext:
         case ev::MerReleaseContext:
         case ev::MerFutWaitSuspended:
+        case ev::ThreadLabel:
             return true;
         default:
             return false;
@@ -117,6 +122,7 @@ namespace {
             ContextState state = ContextState::Runnable;
             uint16_t engine = kNoEngine;
             std::vector<Change> changes;
+            std::string label;
         };
 
         explicit LaneBuilder(const Trace& trace)
@@ -176,6 +182,14 @@ namespace {
                     set(c, t, ContextState::Runnable);
                 break;
             }
+            case ev::ThreadLabel: {
+                // Names the thread; a label for a thread not seen yet waits for its creation.
+                std::string_view text = p.text(4);
+                while (!text.empty() && text.back() == '\0')
+                    text.remove_suffix(1);
+                m_labels[p.u32(0)] = std::string(text);
+                break;
+            }
             case ev::MerFutWaitSuspended: {
                 const uint32_t c = e.engine < m_running.size() ? m_running[e.engine] : kNoIndex;
                 if (c != kNoIndex)
@@ -187,7 +201,13 @@ namespace {
             }
         }
 
-        std::vector<Lane>& lanes() { return m_lanes; }
+        std::vector<Lane>& lanes()
+        {
+            for (Lane& lane : m_lanes)
+                if (auto it = m_labels.find(lane.id); it != m_labels.end())
+                    lane.label = std::move(it->second);
+            return m_lanes;
+        }
 
     private:
         // The lane of `id`; a new life (Runnable from t) when it is unknown, or created afresh after
@@ -227,6 +247,7 @@ namespace {
         std::vector<uint32_t> m_running; // per engine: the lane running there
         std::vector<Lane> m_lanes;
         std::unordered_map<uint32_t, uint32_t> m_byId;
+        std::unordered_map<uint32_t, std::string> m_labels;
     };
 
 } // namespace
@@ -266,8 +287,11 @@ ContextLanes computeContextLanes(const Trace& trace)
     auto& lanes = builder.lanes();
     std::sort(lanes.begin(), lanes.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
     out.ids.reserve(lanes.size());
-    for (const auto& lane : lanes)
+    out.labels.reserve(lanes.size());
+    for (auto& lane : lanes) {
         out.ids.push_back(lane.id);
+        out.labels.push_back(std::move(lane.label));
+    }
     out.lanes.resize(lanes.size());
     const uint64_t lastNs = trace.lastTimeNs;
     tbb::parallel_for(size_t(0), lanes.size(), [&](size_t k) {

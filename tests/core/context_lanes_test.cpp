@@ -3,10 +3,12 @@
 
 #include "sparkscope/core/context_lanes.h"
 #include "sparkscope/core/engine_states.h"
+#include "sparkscope/core/event_types.h"
 #include "sparkscope/core/reader.h"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
 
 using namespace sparkscope;
@@ -37,8 +39,14 @@ TEST_CASE("context lanes show each context's runnable, running and blocked time"
     b.runThread(0, 10, 1).stopThread(0, 40, 1, core::kStopBlocked).threadRunnable(1, 60, 1);
     b.runThread(1, 20, 2).stopThread(1, 50, 2, core::kStopYielding);
     b.runThread(1, 70, 1).stopThread(1, 90, 1, core::kStopFinished).createThread(0, 95, 1).endAt(100);
+    // THREAD_LABEL names context 2 (GHC: thread id, then the text), before it is even created.
+    const std::string label = "worker";
+    std::vector<uint8_t> labelPayload { 0, 0, 0, 2 };
+    labelPayload.insert(labelPayload.end(), label.begin(), label.end());
+    b.event(core::kNoEngine, 0, core::ev::ThreadLabel, labelPayload);
     const core::ContextLanes lanes = core::computeContextLanes(b.build());
     REQUIRE(lanes.ids == std::vector<uint32_t> { 1, 2 });
+    CHECK(lanes.labels == std::vector<std::string> { "", "worker" });
     REQUIRE(lanes.lanes.size() == 2);
     CHECK(busy(lanes.lanes[0], 0, 100) == std::array<uint64_t, 3> { 25, 50, 20 });
     CHECK(busy(lanes.lanes[1], 0, 100) == std::array<uint64_t, 3> { 65, 30, 0 });
@@ -79,6 +87,10 @@ TEST_CASE("context lanes of a GHC eventlog add up to the engines' running time",
         INFO("engine " << e);
         CHECK(laneRunning[e] == states.timeInStates(e)[size_t(core::EngineState::Running)]);
     }
+    // GHC names some of its threads (THREAD_LABEL): the IO manager's, for one.
+    REQUIRE(lanes.labels.size() == lanes.size());
+    CHECK(std::any_of(lanes.labels.begin(), lanes.labels.end(),
+        [](const std::string& l) { return l.find("IOManager") != std::string::npos; }));
 }
 
 namespace {

@@ -991,6 +991,9 @@ namespace {
         if (!rows || !rows->lanes || size_t(k) >= rows->lanes->size())
             return QStringLiteral("Context lanes are being computed");
         const uint32_t id = rows->lanes->ids[size_t(k)];
+        QString name = QString::number(id);
+        if (const std::string& label = rows->lanes->labels[size_t(k)]; !label.empty())
+            name += QStringLiteral(" \"%1\"").arg(QString::fromStdString(label).left(60));
         const core::LodIndex& lod = rows->lanes->lanes[size_t(k)];
         auto stateName = [](uint8_t s) {
             return s == uint8_t(core::ContextLaneState::Running) ? QStringLiteral("running")
@@ -1007,15 +1010,13 @@ namespace {
             QString what = stateName(span->state);
             if (span->state == uint8_t(core::ContextLaneState::Running))
                 what += QStringLiteral(" on engine %1").arg(span->label);
+            // One multi-argument arg(): a "%1" inside a thread's label stays text.
             return QStringLiteral("Context %1: %2\nfrom %3 for %4")
-                .arg(id)
-                .arg(what)
-                .arg(at(int64_t(span->startNs)))
-                .arg(formatDuration(int64_t(span->endNs - span->startNs)));
+                .arg(name, what, at(int64_t(span->startNs)), formatDuration(int64_t(span->endNs - span->startNs)));
         }
         if (total == 0)
-            return QStringLiteral("Context %1: does not exist at %2").arg(id).arg(at(t));
-        QString text = QStringLiteral("Context %1, %2 from %3:").arg(id).arg(formatDuration(b - a)).arg(at(a));
+            return QStringLiteral("Context %1: does not exist at %2").arg(name, at(t));
+        QString text = QStringLiteral("Context %1, %2 from %3:").arg(name, formatDuration(b - a), at(a));
         for (uint8_t s = 0; s < core::kContextLaneStateCount; ++s)
             if (busy[s])
                 text += QStringLiteral("\n  %1 %2%")

@@ -22,6 +22,7 @@
 #include "sparkscope/core/trace.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace sparkscope::core {
@@ -35,13 +36,15 @@ struct ContextLanes {
     uint64_t endNs = 0;
     std::vector<uint32_t> ids; // context ids (GHC thread ids), ascending
     std::vector<LodIndex> lanes; // lanes[i]: engine 0 of it is context ids[i]
+    std::vector<std::string> labels; // labels[i]: the last THREAD_LABEL of ids[i] ("" if none)
 
     size_t size() const noexcept { return ids.size(); }
     size_t memoryBytes() const noexcept;
 };
 
 // Lanes straight from the trace: only its context events are walked (the model's context rules,
-// without building the model). O(e log k) for e context events on k engines, plus the lanes.
+// without building the model), and GHC's THREAD_LABEL events name the lanes. O(e log k) for e context events on k
+// engines, plus the lanes.
 ContextLanes computeContextLanes(const Trace& trace);
 // Lanes from an already built model (the same result; the tests check one against the other).
 ContextLanes computeContextLanes(const ParModel& model, uint64_t originNs, uint64_t endNs);
