@@ -139,10 +139,11 @@ namespace detail {
             m_engines.resize(trace.engines.size());
         }
 
-        // One walk over every event in time order (Trace::forEachInTimeOrder: time, then global before
+        // One walk over the events in time order (Trace::forEachInTimeOrder: time, then global before
         // engines, then engine number, then file order); events the model does not use are skipped
-        // by type. The instance vectors are sized first from a count of their events (parallel per
-        // engine), so they never reallocate while the walk fills them.
+        // by type, or not merged at all when they are most of the trace (reserve). The instance
+        // vectors are sized first from a count of their events, so they never reallocate while the
+        // walk fills them.
         void run()
         {
             reserve();
@@ -151,7 +152,7 @@ namespace detail {
                 adviseLargeArray(m.conjuncts, true);
                 adviseLargeArray(m.conjunctions, true);
             });
-            m_trace.forEachInTimeOrder([this](const Event& e) {
+            m_walked->forEachInTimeOrder([this](const Event& e) {
                 if (relevant(e.type))
                     onEvent(e);
             });
@@ -194,13 +195,42 @@ namespace detail {
             bool wokenBlocked = false; // made runnable after blocking, not yet running again
         };
 
+        // Counts, in parallel per engine, the events that create instances, to size their arrays
+        // exactly. In a GHC eventlog the events the model uses are a small fraction (most are spark
+        // and GC events): then they are first copied out per engine, in parallel, and the counting
+        // and the walk go over those only. In our runtime's traces nearly every event is used, and
+        // both go over the trace itself. Which case it is, a sample of each engine's first events
+        // tells.
         void reserve()
         {
             const size_t lists = m_trace.engines.size() + 1;
+            auto list = [&](size_t i) -> const std::vector<Event>& {
+                return i == 0 ? m_trace.global : m_trace.engines[i - 1];
+            };
+            constexpr size_t kSample = 4096;
+            size_t sampled = 0, sampledRelevant = 0;
+            for (size_t i = 0; i < lists; ++i) {
+                const auto& events = list(i);
+                const size_t n = std::min(events.size(), kSample);
+                sampled += n;
+                for (size_t j = 0; j < n; ++j)
+                    sampledRelevant += relevant(events[j].type);
+            }
+            const bool filter = sampledRelevant * 2 < sampled;
+            if (filter) {
+                m_filtered.engines.resize(m_trace.engines.size());
+                tbb::parallel_for(size_t(0), lists, [&](size_t i) {
+                    auto& out = i == 0 ? m_filtered.global : m_filtered.engines[i - 1];
+                    for (const Event& e : list(i))
+                        if (relevant(e.type))
+                            out.push_back(e);
+                });
+                m_walked = &m_filtered;
+            }
             std::vector<std::array<size_t, 3>> counts(lists); // START_PAR_CONJ, SPARK_CREATE, FUT_CREATE
             tbb::parallel_for(size_t(0), lists, [&](size_t i) {
                 std::array<size_t, 3> n {};
-                for (const Event& e : i == 0 ? m_trace.global : m_trace.engines[i - 1]) {
+                for (const Event& e : i == 0 ? m_walked->global : m_walked->engines[i - 1]) {
                     n[0] += e.type == ev::MerStartParConj;
                     n[1] += e.type == ev::MerSparkCreate;
                     n[2] += e.type == ev::MerFutCreate;
@@ -651,6 +681,8 @@ namespace detail {
 
     private:
         const Trace& m_trace;
+        Trace m_filtered; // only the events the model uses, when they are few (see reserve)
+        const Trace* m_walked = &m_trace; // the events the walk goes over: m_trace or m_filtered
         const std::span<const uint8_t> m_bytes; // the trace's decoded stream
         ParModel& m;
         std::vector<EngineCursor> m_engines;
