@@ -649,6 +649,11 @@ namespace {
 
 Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
 {
+    return computeMetrics(trace, options, MetricsInputs {});
+}
+
+Metrics computeMetrics(const Trace& trace, const MetricsOptions& options, const MetricsInputs& inputs)
+{
     Metrics out;
     out.options = options;
     out.trace = { trace.path, trace.fileSize, trace.engines.size(), trace.firstTimeNs, trace.lastTimeNs,
@@ -672,14 +677,21 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
             anySleepEvent = true;
     });
     // Three independent passes at once: engine states (parallel per engine inside), the model pass
-    // (sequential), and the per-engine scans (parallel per engine).
+    // (sequential), and the per-engine scans (parallel per engine). States and model depend on the
+    // trace alone, so a caller that has them already (the app's view of a selection) lends them.
+    const bool ownStates = !inputs.engineStates || !inputs.cpusOverTime;
     std::vector<EngineScan> scans(nEngines);
     tbb::parallel_invoke(
         [&] {
-            out.engineStates = computeEngineStates(trace);
-            out.cpusOverTime = cpusOverTime(out.engineStates);
+            if (ownStates) {
+                out.engineStates = computeEngineStates(trace);
+                out.cpusOverTime = cpusOverTime(out.engineStates);
+            }
         },
-        [&] { out.model = buildParModel(trace); },
+        [&] {
+            if (!inputs.model)
+                out.model = buildParModel(trace);
+        },
         [&] {
             tbb::parallel_for(
                 size_t(0), nEngines, [&](size_t e) { scans[e] = scanEngine(trace, uint16_t(e), r, anySleepEvent); });
@@ -688,8 +700,10 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
     for (const Event& e : trace.global)
         if (e.type == ev::HeapAllocated || e.type == ev::HeapSize || e.type == ev::HeapLive || e.type == ev::GcStatsGhc)
             scanHeapEvent(trace, e, r, globalScan);
-    const ParModel& m = out.model;
-    const uint64_t first = out.engineStates.firstNs, last = out.engineStates.lastNs;
+    const ParModel& m = inputs.model ? *inputs.model : out.model;
+    const EngineStates& engineStates = ownStates ? out.engineStates : *inputs.engineStates;
+    const StepFunction& cpuCurve = ownStates ? out.cpusOverTime : *inputs.cpusOverTime;
+    const uint64_t first = engineStates.firstNs, last = engineStates.lastNs;
 
     // ---- curves over time -------------------------------------------------------------------
     std::vector<MetricValue> dequeSummaries; // SPARK_DEQUE_SIZE per engine
@@ -731,7 +745,7 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
     std::vector<std::pair<uint64_t, uint64_t>> gcs;
     {
         std::vector<std::pair<uint64_t, uint64_t>> all;
-        for (const auto& engine : out.engineStates.engines)
+        for (const auto& engine : engineStates.engines)
             for (const auto& s : engine)
                 if (s.state == EngineState::Gc)
                     all.push_back({ s.startNs, s.endNs });
@@ -748,9 +762,9 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
     MetricGroup all { "all", {} };
     {
         MetricValue cpus;
-        cpus.fields.push_back({ "max", out.cpusOverTime.max(I(r.from), I(r.to)) });
-        cpus.fields.push_back({ "average", out.cpusOverTime.average(I(r.from), I(r.to)) });
-        const auto levels = out.cpusOverTime.timeAtEachValue(I(r.from), I(r.to));
+        cpus.fields.push_back({ "max", cpuCurve.max(I(r.from), I(r.to)) });
+        cpus.fields.push_back({ "average", cpuCurve.average(I(r.from), I(r.to)) });
+        const auto levels = cpuCurve.timeAtEachValue(I(r.from), I(r.to));
         const double span = double(r.to - r.from);
         for (size_t k = 0; k <= nEngines; ++k) {
             auto it = levels.find(I(k));
@@ -775,7 +789,7 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
             { { "total_ns", I(total) }, { "gc_ns", I(gcTotal) }, { "mutator_ns", I(total - std::min(total, gcTotal)) },
                 { "gc_fraction", ratio(double(gcTotal), double(total)) },
                 { "productivity", total == 0 ? 0.0 : 1.0 - ratio(double(gcTotal), double(total)) } }) });
-    const int64_t userNs = out.cpusOverTime.integral(I(r.from), I(r.to));
+    const int64_t userNs = cpuCurve.integral(I(r.from), I(r.to));
     if (options.callCount && *options.callCount > 0)
         all.metrics.push_back({ "NANOSECS_PER_CALL",
             fieldsValue({ { "value", double(userNs) / double(*options.callCount) },
@@ -868,7 +882,7 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
         // engine's list is sorted already, so they are merged rather than sorted.
         std::vector<uint64_t> work;
         bool anySleep = false;
-        for (const auto& engine : out.engineStates.engines)
+        for (const auto& engine : engineStates.engines)
             for (const auto& iv : engine)
                 anySleep = anySleep || iv.state == EngineState::Sleeping;
         if (anySleep)
@@ -951,7 +965,7 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
         for (size_t e = 0; e < nEngines; ++e) {
             const EngineScan& s = scans[e];
             MetricGroup g { std::to_string(e), {} };
-            const auto st = out.engineStates.timeInStates(e, r.from, r.to);
+            const auto st = engineStates.timeInStates(e, r.from, r.to);
             MetricValue states;
             for (size_t i = 0; i < kEngineStateCount; ++i) {
                 states.fields.push_back({ std::string(engineStateName(EngineState(i))) + "_ns", I(st[i]) });
@@ -965,7 +979,7 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
             g.metrics.push_back({ "ENGINE_TIME_TO_SLEEP", statValue(s.timeToSleep) });
             // Wake latency: per woken sleep, wake time - the first work made available during it.
             std::vector<double> wake;
-            for (const auto& iv : out.engineStates.engines[e])
+            for (const auto& iv : engineStates.engines[e])
                 if (iv.state == EngineState::Sleeping && iv.endNs < last && r.contains(iv.endNs)) {
                     auto w = std::lower_bound(work.begin(), work.end(), iv.startNs);
                     if (w != work.end() && *w < iv.endNs)
@@ -1006,7 +1020,7 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
 
     // ---- conjunctions and conjuncts ---------------------------------------------------------
     MetricSection conjunctions { "conjunctions", {} }, conjunctsSection { "conjuncts", {} };
-    const std::vector<DescValues> desc = detail::descendantPass(m, out.cpusOverTime, nEngines, r.from, r.to);
+    const std::vector<DescValues> desc = detail::descendantPass(m, cpuCurve, nEngines, r.from, r.to);
     std::vector<std::optional<ConjunctionFigures>> iv(m.conjunctions.size());
     std::vector<ConjunctFigures> conjunctFigs(m.conjuncts.size());
     tbb::parallel_for(size_t(0), m.conjunctions.size(), [&](size_t j) {

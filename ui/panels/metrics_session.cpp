@@ -94,9 +94,13 @@ void MetricsSession::startView()
         m_view = watcher->result();
         Q_EMIT viewReady();
     });
-    watcher->setFuture(QtConcurrent::run([trace = m_trace, options = m_viewOptions] {
+    // The view borrows the whole-trace engine states, CPUs curve and model (the bundle is kept alive
+    // by the capture): no second model in memory, and no second model pass, per selection.
+    watcher->setFuture(QtConcurrent::run([trace = m_trace, options = m_viewOptions, full = m_full] {
+        const core::Metrics& whole = full->metrics;
+        const core::MetricsInputs inputs { &whole.engineStates, &whole.cpusOverTime, &whole.model };
         return std::shared_ptr<const core::Metrics>(
-            std::make_shared<core::Metrics>(core::computeMetrics(*trace, options)));
+            std::make_shared<core::Metrics>(core::computeMetrics(*trace, options, inputs)));
     }));
 }
 

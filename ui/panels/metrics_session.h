@@ -6,7 +6,10 @@
 // superseded computations are dropped. Panels listen to fullReady / viewReady and fill in then.
 //
 // The full result also carries a ParEventIndex (event -> instance lookup) so hover responses are a
-// binary search. Results are immutable and shared (std::shared_ptr<const ...>); GUI thread only.
+// binary search. A view is computed with the full result's engine states, CPUs curve and model lent
+// to computeMetrics (core::MetricsInputs), so a view holds only its report: its model, states and
+// curves are empty (panels read only the report of a view). Results are immutable and shared
+// (std::shared_ptr<const ...>); GUI thread only.
 #include "sparkscope/core/metrics.h"
 #include "sparkscope/core/metrics_query.h"
 #include "sparkscope/core/trace.h"

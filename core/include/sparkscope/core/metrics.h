@@ -96,6 +96,19 @@ struct Metrics {
 
 Metrics computeMetrics(const Trace& trace, const MetricsOptions& options = {});
 
+// What computeMetrics derives from the trace alone, whatever the options. A caller that already has
+// them for this trace (the whole-trace result, when the app recomputes for a selection or a call
+// count) lends them, and computeMetrics neither rebuilds nor copies them: on our runtime's traces the
+// model is the larger part of the metrics' memory and time. Borrowed for the call only.
+struct MetricsInputs {
+    const EngineStates* engineStates = nullptr; // used only together with cpusOverTime
+    const StepFunction* cpusOverTime = nullptr;
+    const ParModel* model = nullptr;
+};
+// The same report as computeMetrics(trace, options). The result's engineStates / cpusOverTime and
+// model are left empty where they were lent (the lender keeps them).
+Metrics computeMetrics(const Trace& trace, const MetricsOptions& options, const MetricsInputs& inputs);
+
 // Per-instance curves of conjunction instance j over [start, end) (empty for an instance that never
 // ended). AVAIL_CPUS = engines - (CPUS_OVER_TIME - RUNNING_SELF_AND_DESC).
 struct ConjunctionCurves {
