@@ -260,12 +260,16 @@ namespace detail {
             if (known != kNoIndex && !(createFresh && m_ctx[known].state == ContextState::Finished))
                 return known;
             const uint32_t index = static_cast<uint32_t>(m.contexts.size());
+            // Room for a short life at once: traces with thousands of contexts (GHC threads, our
+            // runtime's contexts under deep recursion) otherwise spend their time regrowing these.
             ContextTimeline timeline;
             timeline.id = id;
+            timeline.segments.reserve(16);
+            timeline.states.reserve(8);
             timeline.segments.push_back({ t, ContextState::Runnable, kNoEngine, kNoIndex });
             timeline.states.push_back({ t, ContextState::Runnable });
             m.contexts.push_back(std::move(timeline));
-            m_ctx.emplace_back();
+            m_ctx.emplace_back().stack.reserve(8);
             m_contextById.set(id, index);
             return index;
         }
