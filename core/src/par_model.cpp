@@ -151,6 +151,7 @@ namespace detail {
             prefault.run([this] {
                 adviseLargeArray(m.conjuncts, true);
                 adviseLargeArray(m.conjunctions, true);
+                adviseLargeArray(m.futures, true);
             });
             m_walked->forEachInTimeOrder([this](const Event& e) {
                 if (relevant(e.type))

@@ -108,7 +108,8 @@ struct FutureInstance {
     uint64_t signalNs = 0;
     uint32_t signalConjunct = kNoIndex;
     uint32_t signalCount = 0;
-    std::vector<FutureWait> waits;
+    // Inline room for one wait (most futures are waited on once or not at all): no heap block each.
+    boost::container::small_vector<FutureWait, 1> waits;
     bool complete = false; // signalled exactly once, and its conjunction is complete
 };
 
