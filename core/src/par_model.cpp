@@ -100,8 +100,9 @@ namespace {
 
     // An element count for a large block, rounded up to fill whole huge pages: the kernel aligns an
     // anonymous mapping for huge pages only when its length is a multiple of 2 MiB, and the allocator
-    // maps the block plus a small header rounded to pages, so a block of just under k x 2 MiB is
-    // one aligned mapping that huge pages cover entirely. Smaller blocks are left as they are.
+    // maps the block plus a small header rounded to pages, so a block of just under k x 2 MiB is one
+    // aligned mapping that huge pages can cover, all but the first (the allocator writes its header
+    // there before the advice, so that one is mapped in 4 KiB pages). Smaller blocks are left alone.
     template <class T> size_t hugePageFriendly(size_t count)
     {
         constexpr size_t kHuge = size_t(2) << 20, kHeaderRoom = 64;
