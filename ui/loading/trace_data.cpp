@@ -96,9 +96,52 @@ std::pair<size_t, size_t> TraceData::instantRange(size_t engine, int64_t fromNs,
     return { a, b };
 }
 
+bool keepOnlyPayloadBytes(Trace& trace)
+{
+    const std::span<const uint8_t> bytes = trace.bytes();
+    // Offsets for events whose payload is not in the buffer (a truncated record): past any buffer,
+    // so Trace::payload still answers "no payload"; far enough from the top not to overflow.
+    constexpr uint64_t kBeyond = UINT64_MAX / 2;
+    // Every event without payload points at offset 0: its empty payload lies inside the zero padding.
+    constexpr size_t kPad = 16;
+    static_assert(kPad >= 12, "the longest event header");
+    auto hasPayload = [&](const Event& e) { return e.payloadSize > 0 && e.endOffset() <= bytes.size(); };
+    size_t kept = kPad;
+    auto count = [&](const std::vector<Event>& events) {
+        for (const Event& e : events)
+            if (hasPayload(e))
+                kept += e.endOffset() - e.offset;
+    };
+    count(trace.global);
+    for (const auto& events : trace.engines)
+        count(events);
+    if (kept > bytes.size() / 4)
+        return false; // little to gain, and the copy would add to the peak
+    auto out = std::make_shared<std::vector<uint8_t>>();
+    out->reserve(kept);
+    out->resize(kPad, 0);
+    auto move = [&](std::vector<Event>& events) {
+        for (Event& e : events) {
+            if (hasPayload(e)) {
+                const uint64_t at = out->size();
+                out->insert(out->end(), bytes.begin() + long(e.offset), bytes.begin() + long(e.endOffset()));
+                e.offset = at;
+            } else {
+                e.offset = e.payloadSize == 0 ? 0 : kBeyond;
+            }
+        }
+    };
+    move(trace.global);
+    for (auto& events : trace.engines)
+        move(events);
+    trace.setBytes(std::move(out)); // frees the stream
+    return true;
+}
+
 std::shared_ptr<const TraceData> buildTraceData(Trace trace, const std::atomic<bool>* cancel)
 {
     auto cancelled = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
+    keepOnlyPayloadBytes(trace);
     auto data = std::make_shared<TraceData>();
     auto shared = std::make_shared<const Trace>(std::move(trace));
     data->trace = shared;

@@ -3,7 +3,9 @@
 // pyramid, CPUs-over-time step function, per-engine instant events, user markers. Built once on a
 // worker thread (buildTraceData), immutable afterwards and shared read-only by all views
 // (std::shared_ptr<const TraceData>). Memory: the trace, plus ~24 bytes per engine-state interval,
-// and the pyramid (bounded).
+// and the pyramid (bounded). The trace keeps only the bytes of events that carry a payload
+// (keepOnlyPayloadBytes): a GHC log is mostly payload-free events whose type and time the Event
+// handles already hold, so its decoded stream (108 MB for parfib-4-37) would be dead weight.
 #include "sparkscope/core/lod_index.h"
 #include "sparkscope/core/result.h"
 #include "sparkscope/core/step_function.h"
@@ -47,7 +49,17 @@ struct TraceData {
     std::pair<size_t, size_t> instantRange(size_t engine, int64_t fromNs, int64_t toNs) const;
 };
 
-// Builds the indexes of a decoded trace (TBB-parallel per engine). Returns null when `cancel` became true.
+// Replaces the trace's decoded stream by the records (header + payload) of the events that carry a
+// payload, and re-points those events' offsets into the new buffer; an event without payload points
+// at offset 0, where its empty payload is a valid empty span, and one whose payload was cut off
+// still reads as none. Trace::payload gives the same bytes for every event as before; what no longer
+// holds is that Event::offset is a position in the file (the viewer never shows or writes those).
+// Done only when the kept records are at most a quarter of the stream (GHC logs: ~0.1%); returns
+// whether it was done. O(events).
+bool keepOnlyPayloadBytes(core::Trace& trace);
+
+// Builds the indexes of a decoded trace (TBB-parallel per engine), after keepOnlyPayloadBytes.
+// Returns null when `cancel` became true.
 std::shared_ptr<const TraceData> buildTraceData(core::Trace trace, const std::atomic<bool>* cancel = nullptr);
 
 // Reads and indexes `path` on the calling thread. progress(permille) is called now and then.
