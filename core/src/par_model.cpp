@@ -249,6 +249,14 @@ namespace detail {
             // Piece and child counts per conjunct, kept as the walk goes (cut to size at the end).
             m.m_pieceOffsets.assign(total[0] + total[1] + 1, 0);
             m.m_childOffsets.assign(total[0] + total[1] + 1, 0);
+            // Each conjunct makes about two segments (bound, ended) in the context that runs it, and
+            // in our runtime the contexts created first, one per engine, do nearly all the work.
+            // Those get room for all of them at once (address space only: untouched capacity is
+            // never mapped), capped so that many engines cannot reserve an unreasonable amount.
+            constexpr size_t kMaxReservedBytes = size_t(256) << 20;
+            m_bigContexts = m_trace.engines.size();
+            m_bigContextSegments = std::min(2 * (total[0] + total[1]),
+                kMaxReservedBytes / sizeof(ContextSegment) / std::max<size_t>(1, m_bigContexts));
         }
 
         void problem(const Event& e, std::string message)
@@ -266,7 +274,13 @@ namespace detail {
             // runtime's contexts under deep recursion) otherwise spend their time regrowing these.
             ContextTimeline timeline;
             timeline.id = id;
-            timeline.segments.reserve(16);
+            if (m.contexts.size() < m_bigContexts
+                && m_bigContextSegments * sizeof(ContextSegment) >= (size_t(2) << 20)) {
+                timeline.segments.reserve(hugePageFriendly<ContextSegment>(m_bigContextSegments));
+                adviseLargeArray(timeline.segments, false);
+            } else {
+                timeline.segments.reserve(16);
+            }
             timeline.states.reserve(8);
             timeline.segments.push_back({ t, ContextState::Runnable, kNoEngine, kNoIndex });
             timeline.states.push_back({ t, ContextState::Runnable });
@@ -697,6 +711,7 @@ namespace detail {
         AddressMap m_openConj; // dyn id -> open conjunction instance
         AddressMap m_activeFuture; // future id -> future instance not yet retired
         IdMap m_sparks; // spark id -> conjunct waiting to run, or kSparkRan
+        size_t m_bigContexts = 0, m_bigContextSegments = 0; // see reserve()
         size_t m_completeConjunctions = 0, m_completeConjuncts = 0, m_completeFutures = 0;
     };
 
