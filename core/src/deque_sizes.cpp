@@ -2,7 +2,7 @@
 //
 // Why a sequential walk per engine rather than StepFunction::fromDeltas: the count is clamped at 0
 // and reset at SPARK_COUNTERS and SPARK_OVERFLOW, none of which is a sum of deltas. An engine with
-// overflows is walked twice: once to find its pool's capacity, once to build the curve. So each engine's own events
+// overflows is walked twice: once to find its pool's capacity, once for the sizes. So each engine's own events
 // (already in time order) are merged with the steals taken from it (sorted once) and applied in
 // order. Ties at one timestamp: the engine's own events first (in file order), then steals.
 // Memory: nothing per event is copied; the result is ~25 bytes per change of size (a GHC trace
@@ -51,6 +51,56 @@ namespace {
 
 } // namespace
 
+void forEachSparkDequeSize(const Trace& trace, size_t engine, const std::vector<uint64_t>& lost,
+    const std::function<void(uint64_t, int64_t)>& changed, DequeSizeOptions options)
+{
+    if (engine >= trace.engines.size())
+        return;
+    const std::vector<Event>& events = trace.engines[engine];
+    // One walk applies the rules; `full` is the pool's capacity: an overflow sets the count to it and
+    // the count never exceeds it (-1: unknown, no such limit).
+    auto walk = [&](int64_t full, auto&& atOverflow, bool report) {
+        int64_t value = 0;
+        auto apply = [&](uint64_t t, int64_t next) {
+            next = std::max<int64_t>(0, full >= 0 ? std::min(full, next) : next); // a pool holds 0..C
+            if (next == value)
+                return;
+            value = next;
+            if (report)
+                changed(t, value);
+        };
+        size_t i = 0, j = 0;
+        while (i < events.size() || j < lost.size()) {
+            if (j < lost.size() && (i == events.size() || lost[j] < events[i].timeNs)) {
+                apply(lost[j++], value - 1);
+                continue;
+            }
+            const Event& ev = events[i++];
+            const Change c = changeOf(trace, ev, options);
+            switch (c.kind) {
+            case Change::None:
+                break;
+            case Change::Full:
+                atOverflow(value);
+                if (full >= 0)
+                    apply(ev.timeNs, full);
+                break;
+            default:
+                apply(ev.timeNs, c.kind == Change::Reset ? c.value : value + (c.kind == Change::Add ? 1 : -1));
+            }
+        }
+    };
+    // The capacity: the smallest count at an overflow, counting without overflow resets (the count
+    // only ever runs above the truth through removals GHC did not post).
+    int64_t capacity = -1;
+    if (options.resetAtOverflow
+        && std::any_of(events.begin(), events.end(), [](const Event& e) { return e.type == ev::SparkOverflow; }))
+        walk(
+            -1, [&](int64_t value) { capacity = capacity < 0 ? value : std::min(capacity, value); }, false);
+    walk(
+        capacity, [](int64_t) {}, true);
+}
+
 std::vector<StepFunction> computeSparkDequeSizes(const Trace& trace, DequeSizeOptions options)
 {
     const size_t n = trace.engines.size();
@@ -68,68 +118,27 @@ std::vector<StepFunction> computeSparkDequeSizes(const Trace& trace, DequeSizeOp
                 stolenFrom[victim].push_back(t);
     steals.clear();
 
-    // Then each engine's own events are walked once (no copy of them), merged with its losses.
+    // Then each engine's own events are walked (no copy of them), merged with its losses.
     const int64_t begin = int64_t(trace.firstTimeNs), end = int64_t(trace.lastTimeNs);
     std::vector<StepFunction> out(n);
     tbb::parallel_for(size_t(0), n, [&](size_t e) {
         std::vector<uint64_t>& lost = stolenFrom[e];
         std::sort(lost.begin(), lost.end());
-        const std::vector<Event>& events = trace.engines[e];
         // Sized exactly (an upper bound) up front: growing by doubling would hold up to 3 copies.
         size_t changes = lost.size();
-        bool overflows = false;
-        for (const Event& ev : events) {
-            const Change::Kind kind = changeOf(trace, ev, options).kind;
-            changes += kind != Change::None;
-            overflows |= kind == Change::Full;
-        }
-        // One walk applies the rules; `full` is the pool's capacity: an overflow sets the count to
-        // it and the count never exceeds it (-1: unknown, no such limit).
+        for (const Event& ev : trace.engines[e])
+            changes += changeOf(trace, ev, options).kind != Change::None;
         std::vector<StepFunction::Step> steps;
-        auto walk = [&](int64_t full, auto&& atOverflow, bool record) {
-            int64_t value = 0;
-            auto apply = [&](uint64_t t, int64_t next) {
-                next = std::max<int64_t>(0, full >= 0 ? std::min(full, next) : next); // a pool holds 0..C
-                if (next == value)
-                    return;
-                value = next;
-                if (!record)
-                    return;
-                if (steps.empty())
-                    steps.push_back({ begin, 0 });
-                steps.push_back({ int64_t(t), value });
-            };
-            size_t i = 0, j = 0;
-            while (i < events.size() || j < lost.size()) {
-                if (j < lost.size() && (i == events.size() || lost[j] < events[i].timeNs)) {
-                    apply(lost[j++], value - 1);
-                    continue;
-                }
-                const Event& ev = events[i++];
-                const Change c = changeOf(trace, ev, options);
-                switch (c.kind) {
-                case Change::None:
-                    break;
-                case Change::Full:
-                    atOverflow(value);
-                    if (full >= 0)
-                        apply(ev.timeNs, full);
-                    break;
-                default:
-                    apply(ev.timeNs, c.kind == Change::Reset ? c.value : value + (c.kind == Change::Add ? 1 : -1));
-                }
-            }
-        };
-        // The capacity: the smallest count at an overflow, counting without overflow resets (the
-        // count only ever runs above the truth through removals GHC did not post).
-        int64_t capacity = -1;
-        if (overflows)
-            walk(
-                -1, [&](int64_t value) { capacity = capacity < 0 ? value : std::min(capacity, value); }, false);
         if (changes)
             steps.reserve(changes + 1);
-        walk(
-            capacity, [](int64_t) {}, true);
+        forEachSparkDequeSize(
+            trace, e, lost,
+            [&](uint64_t t, int64_t size) {
+                if (steps.empty())
+                    steps.push_back({ begin, 0 });
+                steps.push_back({ int64_t(t), size });
+            },
+            options);
         std::vector<uint64_t>().swap(lost);
         // The constructor keeps the last value of equal times and merges equal neighbours.
         if (!steps.empty())

@@ -4,6 +4,7 @@
 // instance, per-engine event scans) runs in parallel with TBB; groups are then summarised in a
 // deterministic order (sorted ids) so the output is byte-for-byte stable across runs.
 #include "sparkscope/core/metrics.h"
+#include "sparkscope/core/deque_sizes.h"
 
 #include "descendant_pass.h"
 
@@ -383,39 +384,17 @@ namespace {
             s.maxLive = std::max(s.maxLive, v);
     }
 
-    // This engine's own change to its spark deque for event type `type` (+1 created, -1 run), or 0.
-    int dequeDelta(uint16_t type)
-    {
-        switch (type) {
-        case ev::SparkCreate:
-        case ev::MerSparkCreate:
-            return +1;
-        case ev::SparkRun:
-        case ev::MerSparkRun:
-            return -1;
-        default:
-            return 0;
-        }
-    }
-
-    // SPARK_DEQUE_SIZE of `engine` over r: its own changes merged in time order with the steals
-    // from it (`stolenNs`, sorted), summarised as they stream past. Summing equal-time deltas makes
-    // the order of ties irrelevant. O(events of the engine) time, O(1) memory beyond stolenNs.
+    // SPARK_DEQUE_SIZE of `engine` over r: the sizes of deque_sizes.h (which the timeline's rows draw),
+    // summarised as they stream past. O(events of the engine) time, O(1) memory beyond stolenNs.
     MetricValue sparkDequeSummary(const Trace& trace, size_t engine, const std::vector<uint64_t>& stolenNs,
         uint64_t first, uint64_t last, Range r)
     {
         StepRangeSummary curve(I(first), I(last), I(r.from), I(r.to));
-        size_t k = 0;
-        for (const Event& e : trace.engines[engine]) {
-            const int d = dequeDelta(e.type);
-            if (d == 0)
-                continue;
-            for (; k < stolenNs.size() && stolenNs[k] <= e.timeNs; ++k)
-                curve.add(I(stolenNs[k]), -1);
-            curve.add(I(e.timeNs), d);
-        }
-        for (; k < stolenNs.size(); ++k)
-            curve.add(I(stolenNs[k]), -1);
+        int64_t size = 0;
+        forEachSparkDequeSize(trace, engine, stolenNs, [&](uint64_t t, int64_t next) {
+            curve.add(I(t), next - size);
+            size = next;
+        });
         return fieldsValue({ { "max", curve.max() }, { "average", curve.average() } });
     }
 

@@ -30,7 +30,7 @@ TEST_CASE("GC figures of GHC eventlogs agree with the GC_START and GC_END events
     for (const char* name : { "sumfib-30-3000.eventlog", "parfib-12-30.eventlog", "parfib-8-32.eventlog" }) {
         auto path = sparkscope::test::sharedTestData(std::string("ghc/") + name);
         if (!path)
-            return;
+            continue; // (reported as not run)
         auto trace = readTrace(path->string());
         REQUIRE(trace);
         INFO(name);

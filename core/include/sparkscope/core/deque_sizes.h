@@ -34,6 +34,7 @@
 #include "sparkscope/core/step_function.h"
 #include "sparkscope/core/trace.h"
 
+#include <functional>
 #include <vector>
 
 namespace sparkscope::core {
@@ -44,5 +45,11 @@ struct DequeSizeOptions {
 };
 
 std::vector<StepFunction> computeSparkDequeSizes(const Trace& trace, DequeSizeOptions options = {});
+
+// The same walk for one engine without storing it: changed(timeNs, size) at every change of the
+// engine's deque size, in time order (the size starts at 0). `stolenFromNs`: the times of the steals
+// from this engine, sorted. The metric SPARK_DEQUE_SIZE summarises it as it streams past.
+void forEachSparkDequeSize(const Trace& trace, size_t engine, const std::vector<uint64_t>& stolenFromNs,
+    const std::function<void(uint64_t timeNs, int64_t size)>& changed, DequeSizeOptions options = {});
 
 } // namespace sparkscope::core
