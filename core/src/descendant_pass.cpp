@@ -68,9 +68,7 @@ namespace {
     void ownDeltas(
         const ParModel& m, uint32_t k, uint64_t endLimit, const Producers& producers, std::vector<Delta>& out)
     {
-        const ConjunctInstance& g = m.conjuncts[k];
-        const uint64_t end = g.ended ? g.endNs : endLimit;
-        auto piece = [&](uint64_t from, uint64_t to, bool running, bool runnable) {
+        forEachItemPiece(m, k, endLimit, [&](uint64_t from, uint64_t to, bool running, bool runnable) {
             if (to <= from || !runnable)
                 return;
             out.push_back({ I(from), 1, int32_t(running), 0, 0 });
@@ -87,17 +85,7 @@ namespace {
                     out.push_back({ I(x), 0, 0, 0, 1 });
                     out.push_back({ I(y), 0, 0, 0, -1 });
                 }
-        };
-        if (g.fromSpark)
-            piece(g.sparkCreateNs, g.started ? std::min(g.startNs, end) : end, false, true);
-        if (g.started) {
-            const uint64_t bound = std::min(bindTime(m, g, k), end);
-            piece(g.startNs, bound, false, true);
-            if (g.context != kNoIndex)
-                for (const auto& p : m.topPieces(k))
-                    piece(std::max(bound, p.startNs), std::min(end, p.endNs), p.state == ContextState::Running,
-                        p.state != ContextState::Blocked);
-        }
+        });
     }
 
     struct CpuNode {

@@ -4,6 +4,7 @@
 #include "sparkscope/core/par_model.h"
 #include "sparkscope/core/step_function.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -42,6 +43,30 @@ private:
     std::vector<Interval> m_spans;
 };
 
+// When conjunct k (of conjunction instance g) was bound to its context: the start of its first top
+// piece (it is pushed on its context's stack, as the innermost conjunct, when bound).
+uint64_t bindTime(const ParModel& m, const ConjunctInstance& g, uint32_t k);
+
+// Calls piece(from, to, running, runnable) for each of item (conjunct) k's own pieces, in time order:
+// its spark phase and its unbound start (waiting), then the pieces during which it is its context's
+// innermost conjunct (running when Running, waiting when Runnable, neither when Blocked), all cut at
+// its end, or at `endLimit` if it never ended. Both variants build their changes from these.
+template <class Piece> void forEachItemPiece(const ParModel& m, uint32_t k, uint64_t endLimit, Piece piece)
+{
+    const ConjunctInstance& g = m.conjuncts[k];
+    const uint64_t end = g.ended ? g.endNs : endLimit;
+    if (g.fromSpark)
+        piece(g.sparkCreateNs, g.started ? std::min(g.startNs, end) : end, false, true);
+    if (!g.started)
+        return;
+    const uint64_t bound = std::min(bindTime(m, g, k), end);
+    piece(g.startNs, bound, false, true);
+    if (g.context != kNoIndex)
+        for (const auto& p : m.topPieces(k))
+            piece(std::max(bound, p.startNs), std::min(end, p.endNs), p.state == ContextState::Running,
+                p.state != ContextState::Blocked);
+}
+
 // For each conjunct that signals a future: when some context was suspended on it (the "blocks
 // another context" part of OUT_OF_ORDER_*), directly and through the transitive closure.
 //   direct:     the [wait, signal) spans of suspended waits on futures the conjunct signals.
@@ -56,9 +81,6 @@ struct Producers {
 };
 Producers suspendedWaitsByProducer(const ParModel& m);
 
-// When conjunct k (of conjunction instance g) was bound to its context: the start of its first top
-// piece (it is pushed on its context's stack, as the innermost conjunct, when bound).
-uint64_t bindTime(const ParModel& m, const ConjunctInstance& g, uint32_t k);
 
 // Every instance: measured when complete and starting in [fromNs, toNs). Parallel (TBB). Picks the
 // sweep when the average nesting depth is small (its cost is changes x depth, with a small

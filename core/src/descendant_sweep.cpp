@@ -125,9 +125,7 @@ namespace {
         std::span<const Interval> transitive, std::vector<Delta4>& scratch, std::vector<Entry>& out)
     {
         scratch.clear();
-        const ConjunctInstance& g = m.conjuncts[k];
-        const uint64_t end = g.ended ? g.endNs : endLimit;
-        auto piece = [&](uint64_t from, uint64_t to, bool running, bool runnable) {
+        forEachItemPiece(m, k, endLimit, [&](uint64_t from, uint64_t to, bool running, bool runnable) {
             if (to <= from || !runnable)
                 return;
             scratch.push_back({ I(from), 1, int32_t(running), 0, 0 });
@@ -136,17 +134,7 @@ namespace {
                 overlaps(direct, from, to, scratch, [](Delta4& d, int v) { d.blocked = v; });
                 overlaps(transitive, from, to, scratch, [](Delta4& d, int v) { d.blockedTc = v; });
             }
-        };
-        if (g.fromSpark)
-            piece(g.sparkCreateNs, g.started ? std::min(g.startNs, end) : end, false, true);
-        if (g.started) {
-            const uint64_t bound = std::min(bindTime(m, g, k), end);
-            piece(g.startNs, bound, false, true);
-            if (g.context != kNoIndex)
-                for (const auto& p : m.topPieces(k))
-                    piece(std::max(bound, p.startNs), std::min(end, p.endNs), p.state == ContextState::Running,
-                        p.state != ContextState::Blocked);
-        }
+        });
         auto earlier = [](const Delta4& a, const Delta4& b) { return a.t < b.t; };
         if (!std::is_sorted(scratch.begin(), scratch.end(), earlier)) // (pieces come in order; spans may not)
             std::sort(scratch.begin(), scratch.end(), earlier);
