@@ -3,6 +3,7 @@
 // against the curves the timeline draws (computeSparkDequeSizes, the same rules) for the whole trace
 // and for a sub-range, and against the pool's capacity, which counting events alone overshoots. They also check
 // ENGINE_WAKE_LATENCY, whose work times are now only gathered when some engine sleeps.
+#include "metric_field.h"
 #include "sparkscope/core/deque_sizes.h"
 #include "sparkscope/core/metrics.h"
 #include "sparkscope/core/reader.h"
@@ -12,22 +13,10 @@
 #include <catch2/catch.hpp>
 
 using namespace sparkscope::core;
+using sparkscope::test::field;
 using sparkscope::test::TraceBuilder;
 
 namespace {
-
-double field(const Metrics& m, const std::string& section, const std::string& id, const std::string& key,
-    const std::string& name)
-{
-    const MetricValue* v = m.find(section, id, key);
-    INFO(section << "/" << id << "/" << key << "." << name);
-    REQUIRE(v);
-    for (const auto& [k, x] : v->fields)
-        if (k == name)
-            return std::holds_alternative<int64_t>(x) ? double(std::get<int64_t>(x)) : std::get<double>(x);
-    FAIL("no field " << name);
-    return 0;
-}
 
 // Engine e's deque curve counting events alone: +1 per spark created on e, -1 per spark run on e,
 // -1 per steal (on any engine) whose victim is e.

@@ -1,5 +1,6 @@
 // Metrics on hand-built traces: every expected value below is worked out by hand in the comments.
 // Traces go through the real writer and reader (TraceBuilder::roundTrip).
+#include "metric_field.h"
 #include "sparkscope/core/check_model.h"
 #include "sparkscope/core/metrics.h"
 #include "sparkscope/core/reader.h"
@@ -8,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 using namespace sparkscope::core;
+using sparkscope::test::field;
 using sparkscope::test::TraceBuilder;
 
 namespace {
@@ -19,19 +21,6 @@ const Stat& stat(const Metrics& m, const std::string& section, const std::string
     REQUIRE(v);
     REQUIRE(v->stat);
     return *v->stat;
-}
-
-double field(const Metrics& m, const std::string& section, const std::string& id, const std::string& key,
-    const std::string& name)
-{
-    const MetricValue* v = m.find(section, id, key);
-    INFO(section << "/" << id << "/" << key << "." << name);
-    REQUIRE(v);
-    for (const auto& [k, x] : v->fields)
-        if (k == name)
-            return std::holds_alternative<int64_t>(x) ? double(std::get<int64_t>(x)) : std::get<double>(x);
-    FAIL("no field " << name);
-    return 0;
 }
 
 const Stat& subStat(const Metrics& m, const std::string& section, const std::string& id, const std::string& key,
