@@ -214,6 +214,35 @@ namespace {
         return QString::number(double(ns) / unit, 'f', decimals) + QString::fromUtf8(name);
     }
 
+    // Stacked state bars (engine rows, context lanes): a column of an indexed-colour strip filled from
+    // the bottom with heights[k] device pixels of inks[k] ...
+    template <size_t N>
+    void paintStackedColumn(uchar* bits, qsizetype stride, long column, int barDev, const std::array<int, N>& heights,
+        const std::array<uchar, N>& inks)
+    {
+        int below = 0;
+        for (size_t k = 0; k < N; ++k) {
+            for (int y = barDev - below - heights[k]; y < barDev - below; ++y)
+                bits[y * stride + column] = inks[k];
+            below += heights[k];
+        }
+    }
+
+    // ... and the same stack over a run of equal columns [x, x + w) as one rectangle per ink (for
+    // vector export), into rects[ink].
+    template <size_t N, class Rects>
+    void addStackedRects(Rects& rects, double x, double w, double barTop, int barDev, double dpr,
+        const std::array<int, N>& heights, const std::array<uchar, N>& inks)
+    {
+        int below = 0;
+        for (size_t k = 0; k < N; ++k) {
+            if (heights[k] > 0)
+                rects[inks[k]].emplace_back(
+                    x, barTop + double(barDev - below - heights[k]) / dpr, w, double(heights[k]) / dpr);
+            below += heights[k];
+        }
+    }
+
 } // namespace
 
 namespace {
@@ -371,6 +400,8 @@ namespace {
         // Stacked from the bottom: running, runnable, blocked.
         constexpr std::array<Ink, 3> kInkOfState { Ink::LaneRunnable, Ink::Running, Ink::LaneBlocked };
         constexpr std::array<uint8_t, 3> kStack { 1, 0, 2 };
+        constexpr std::array<uchar, 3> kLaneInks { uchar(kInkOfState[kStack[0]]), uchar(kInkOfState[kStack[1]]),
+            uchar(kInkOfState[kStack[2]]) };
         using Heights = std::array<int, 3>;
         const auto [first, last] = L.visibleLanes();
         for (size_t k = first; k < last; ++k) {
@@ -391,14 +422,8 @@ namespace {
             auto flush = [&](long end) {
                 if (runStart < 0)
                     return;
-                int below = 0;
-                for (size_t s = 0; s < 3; ++s) {
-                    const int h = runHeights[s];
-                    if (h > 0)
-                        x.rects[size_t(kInkOfState[kStack[s]])].emplace_back(axis.left + double(runStart) * colW,
-                            barTop + double(barDev - below - h) / dpr, double(end - runStart) * colW, double(h) / dpr);
-                    below += h;
-                }
+                addStackedRects(x.rects, axis.left + double(runStart) * colW, double(end - runStart) * colW, barTop,
+                    barDev, dpr, runHeights, kLaneInks);
                 runStart = -1;
             };
             size_t j = lod.firstSpanEndingAfter(0, uint64_t(std::max<int64_t>(0, bounds[0])));
@@ -449,12 +474,7 @@ namespace {
                         used += h[s];
                     }
                 }
-                int below = 0;
-                for (size_t s = 0; s < 3; ++s) {
-                    for (int y = barDev - below - h[s]; y < barDev - below; ++y)
-                        bits[y * stride + i] = uchar(kInkOfState[kStack[s]]);
-                    below += h[s];
-                }
+                paintStackedColumn(bits, stride, i, barDev, h, kLaneInks);
                 if (runStart >= 0 && h == runHeights)
                     continue;
                 flush(i);
@@ -651,18 +671,13 @@ Frame frame(
         strip.fill(255);
         uchar* stripBits = strip.bits();
         const qsizetype stride = strip.bytesPerLine();
+        constexpr std::array<uchar, 5> kInks { uchar(kStack[0]), uchar(kStack[1]), uchar(kStack[2]), uchar(kStack[3]),
+            uchar(kStack[4]) };
         auto flush = [&](long endColumn) {
             if (runStart < 0)
                 return;
-            const double x = axis.left + double(runStart) * colW, w = double(endColumn - runStart) * colW;
-            int below = 0;
-            for (size_t k = 0; k < 5; ++k) {
-                const int h = runHeights[k];
-                if (h > 0)
-                    f.rects[size_t(kStack[k])].emplace_back(
-                        x, top + double(barDev - below - h) / dpr, w, double(h) / dpr);
-                below += h;
-            }
+            addStackedRects(f.rects, axis.left + double(runStart) * colW, double(endColumn - runStart) * colW, top,
+                barDev, dpr, runHeights, kInks);
             runStart = -1;
         };
         data.lod.busyBefore(e, uint64_t(std::max<int64_t>(0, bounds[0])), std::span(prev).first(S));
@@ -698,14 +713,7 @@ Frame frame(
                 used += h[k];
             }
             h[4] = barDev - used;
-            {
-                int below = 0;
-                for (size_t k = 0; k < 5; ++k) {
-                    for (int y = barDev - below - h[k]; y < barDev - below; ++y)
-                        stripBits[y * stride + i] = uchar(kStack[k]);
-                    below += h[k];
-                }
-            }
+            paintStackedColumn(stripBits, stride, i, barDev, h, kInks);
             if (runStart >= 0 && h == runHeights)
                 continue;
             flush(i);
