@@ -285,12 +285,15 @@ TEST_CASE("descendant figures equal a brute force over every pair on deeply nest
         REQUIRE(tc);
         CHECK(std::get<double>(tc->fields[0].second) == blockingTc);
     }
-    // The traces exercise what is compared: many instances, deep nesting, out-of-order pairs and
-    // out-of-order time that blocks another context.
+    // The traces exercise what is compared: many instances, deep nesting, out-of-order pairs,
+    // out-of-order time that blocks another context, and instances where the transitive closure adds
+    // to that (a producer that signalled and yielded waits while the consumer it woke runs, and a
+    // third conjunct is still suspended on the consumer's future: the simulator's chains of futures).
     CHECK(compared > 200);
     CHECK(deepest >= 100);
     CHECK(deepTraces >= 5);
     CHECK(withPairs > 10);
     CHECK(withBlocking > 0);
-    WARN("instances where the transitive closure adds blocking time: " << withTransitive);
+    CHECK(withTransitive > 0);
+    WARN("instances where the transitive closure adds blocking time: " << withTransitive); // 15 today
 }

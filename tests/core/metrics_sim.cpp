@@ -18,12 +18,19 @@ namespace {
 
     using core::kStopBlocked;
     using core::kStopFinished;
+    using core::kStopYielding;
 
     struct Node {
         uint64_t work = 0; // leaf when children is empty
+        // A leaf that signals a future may signal after signalAfterNs of its work and then yield (its
+        // context runnable, not running, until an engine takes it from the global queue again).
+        bool yieldAfterSignal = false;
+        uint64_t signalAfterNs = 0;
         uint32_t staticId = 0;
-        bool future = false; // two leaf children: one signals, the other waits
-        size_t producer = 0; // which child signals (the first, except in some deep trees)
+        // A chain of futures between leaf children (2 or 3 of them): children[chain[i]] signals future
+        // i and children[chain[i + 1]] waits on it (so the middle one of 3 waits and then signals).
+        // Empty when the conjunction has no futures. In natural order, except in some deep trees.
+        std::vector<size_t> chain;
         std::vector<std::unique_ptr<Node>> children;
     };
 
@@ -42,9 +49,30 @@ namespace {
         const size_t spine = depth >= 4 ? rng() % k : k; // below level 4: only this child may nest
         for (size_t i = 0; i < k; ++i)
             n->children.push_back(randomNode(rng, depth + 1, depth >= 4 && i != spine ? depth + 1 : maxDepth));
-        n->future = k == 2 && n->children[0]->children.empty() && n->children[1]->children.empty() && rng() % 2 == 0;
-        if (n->future && maxDepth > 4)
-            n->producer = rng() % 2; // a spark that produces: it may wait in a deque while its consumer is blocked
+        bool leaves = true;
+        for (const auto& c : n->children)
+            leaves = leaves && c->children.empty();
+        if (!leaves || rng() % 4 >= k) // half of the pairs, three quarters of the triples
+            return n;
+        for (size_t i = 0; i < k; ++i)
+            n->chain.push_back(i);
+        // A spark that produces: it may wait in a deque while its consumer is blocked (Fisher-Yates
+        // written out, as std::shuffle differs between standard libraries).
+        if (maxDepth > 4)
+            for (size_t i = k - 1; i > 0; --i)
+                std::swap(n->chain[i], n->chain[rng() % (i + 1)]);
+        for (size_t i = 0; i + 1 < k; ++i) {
+            Node& producer = *n->children[n->chain[i]];
+            producer.yieldAfterSignal = rng() % 4 != 0;
+            if (producer.yieldAfterSignal) {
+                // Longer work, signalled in its second half: a consumer sparked after the producer
+                // started has time to be stolen and suspend first, so the chains the transitive
+                // closure follows (producer waiting after its signal, consumer running, the next
+                // consumer still suspended) also arise with the producer logically first.
+                producer.work = 100 + rng() % 400;
+                producer.signalAfterNs = producer.work / 2 + rng() % (producer.work / 2);
+            }
+        }
         return n;
     }
 
@@ -60,7 +88,7 @@ namespace {
         uint64_t dyn = 0;
         size_t done = 0;
         int waiter = -1; // the starting context, blocked at the barrier
-        std::shared_ptr<Future> future;
+        std::vector<Future> futures; // futures[i] between node->chain[i] and node->chain[i + 1]
     };
     struct Spark {
         std::shared_ptr<Conj> conj;
@@ -206,39 +234,63 @@ namespace {
             if (f.kind == Frame::RunNode) {
                 const Node* n = f.node;
                 if (n->children.empty()) {
-                    if (f.phase == 0) { // start the work (a consumer of a future waits first)
+                    // The futures this leaf waits on and signals, if its conjunction chains them.
+                    Future* waitsOn = nullptr;
+                    Future* signals = nullptr;
+                    if (ctx.stack.size() >= 2 && ctx.stack[ctx.stack.size() - 2].kind == Frame::Conjunct) {
+                        const Frame& parent = ctx.stack[ctx.stack.size() - 2];
+                        const auto& chain = parent.conj->node->chain;
+                        for (size_t r = 0; r < chain.size(); ++r)
+                            if (chain[r] == parent.position) {
+                                waitsOn = r > 0 ? &parent.conj->futures[r - 1] : nullptr;
+                                signals = r + 1 < chain.size() ? &parent.conj->futures[r] : nullptr;
+                            }
+                    }
+                    const bool yields = signals && n->yieldAfterSignal;
+                    if (f.phase == 0) { // a consumer of a future waits first
                         f.phase = 1;
-                        Frame* parent = ctx.stack.size() >= 2 ? &ctx.stack[ctx.stack.size() - 2] : nullptr;
-                        if (parent && parent->kind == Frame::Conjunct && parent->conj->future
-                            && parent->position == 1 - parent->conj->node->producer) {
-                            auto& fut = *parent->conj->future;
-                            if (fut.signalled) {
-                                t = std::max(t, fut.signalNs + 1);
-                                b.futureWaitNoSuspend(E, t, fut.id);
+                        if (waitsOn) {
+                            if (waitsOn->signalled) {
+                                t = std::max(t, waitsOn->signalNs + 1);
+                                b.futureWaitNoSuspend(E, t, waitsOn->id);
                             } else {
-                                b.futureWaitSuspended(E, t, fut.id);
+                                b.futureWaitSuspended(E, t, waitsOn->id);
                                 b.stopThread(E, t + 1, ctx.id, kStopBlocked);
-                                fut.waiter = c;
+                                waitsOn->waiter = c;
                                 m_current[size_t(e)] = -1;
                                 schedule(e, t + 2);
                                 return;
                             }
                         }
-                        schedule(e, t + n->work);
+                    }
+                    if (f.phase == 1) { // start the work (again running, if the wait suspended)
+                        f.phase = 2;
+                        schedule(e, t + (yields ? n->signalAfterNs : n->work));
                         return;
                     }
-                    // Work done; a producer of a future signals it.
-                    Frame* parent = ctx.stack.size() >= 2 ? &ctx.stack[ctx.stack.size() - 2] : nullptr;
-                    if (parent && parent->kind == Frame::Conjunct && parent->conj->future
-                        && parent->position == parent->conj->node->producer) {
-                        auto& fut = *parent->conj->future;
-                        b.futureSignal(E, t, fut.id);
-                        fut.signalled = true;
-                        fut.signalNs = t;
-                        if (fut.waiter >= 0) {
-                            makeRunnable(e, t, fut.waiter);
-                            fut.waiter = -1;
+                    if (f.phase == 2 && signals) { // a producer signals, at the end or in the middle
+                        b.futureSignal(E, t, signals->id);
+                        signals->signalled = true;
+                        signals->signalNs = t;
+                        if (signals->waiter >= 0) {
+                            makeRunnable(e, t, signals->waiter);
+                            signals->waiter = -1;
                         }
+                        if (yields) { // runnable, behind any context the signal woke
+                            f.phase = 3;
+                            b.stopThread(E, t + 1, ctx.id, kStopYielding);
+                            ctx.readyNs = t + 1;
+                            m_runnable.push_back(c);
+                            wakeOne(t + 1);
+                            m_current[size_t(e)] = -1;
+                            schedule(e, t + 2);
+                            return;
+                        }
+                    }
+                    if (f.phase == 3) { // running again after the yield: the rest of the work
+                        f.phase = 4;
+                        schedule(e, t + (n->work - n->signalAfterNs));
+                        return;
                     }
                     ctx.stack.pop_back();
                     schedule(e, t + 1);
@@ -247,12 +299,12 @@ namespace {
                 // A parallel conjunction: (futures), START_PAR_CONJ, then run G1 in this context.
                 auto conj = std::make_shared<Conj>();
                 conj->node = n;
-                if (n->future) {
-                    conj->future = std::make_shared<Future>();
-                    conj->future->id = m_freeFutures.empty() ? 0x9000 + 0x10 * m_nextFuture++ : m_freeFutures.back();
+                conj->futures.resize(n->chain.empty() ? 0 : n->chain.size() - 1);
+                for (Future& fut : conj->futures) {
+                    fut.id = m_freeFutures.empty() ? 0x9000 + 0x10 * m_nextFuture++ : m_freeFutures.back();
                     if (!m_freeFutures.empty())
                         m_freeFutures.pop_back();
-                    b.futureCreate(E, t, conj->future->id, 9);
+                    b.futureCreate(E, t, fut.id, 9);
                 }
                 conj->dyn = dynId();
                 b.startParConj(E, t, conj->dyn, n->staticId);
@@ -295,8 +347,8 @@ namespace {
             if (cj.done == n) {
                 b.endParConj(E, t, cj.dyn);
                 m_freeDyn.push_back(cj.dyn);
-                if (cj.future)
-                    m_freeFutures.push_back(cj.future->id);
+                for (const Future& fut : cj.futures)
+                    m_freeFutures.push_back(fut.id);
                 ctx.stack.pop_back();
                 schedule(e, t + 1);
                 return;

@@ -1,7 +1,10 @@
 #pragma once
 // A small discrete-event simulator of a runtime like SparkScope's (engines, contexts, sparks with the
 // spark chain of metrics.md, barriers, futures, work stealing, sleeping engines) running a random
-// tree of parallel conjunctions. It emits the events the real runtime would, so random traces can be
+// tree of parallel conjunctions. Some conjunctions of 2 or 3 leaves chain futures (one signals, the
+// next waits on it and then signals the next future, ...), and a producer may signal in the middle of
+// its work and yield (STOP_THREAD ThreadYielding: runnable until an engine takes it from the global
+// queue again). It emits the events the real runtime would, so random traces can be
 // checked against the metric invariants. Dynamic ids and future ids come from free lists, so they
 // are reused as in the real runtime. Deterministic for a seed.
 #include "support/trace_builder.h"
