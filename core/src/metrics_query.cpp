@@ -125,6 +125,17 @@ std::vector<InstanceFigure> instanceMetrics(const Metrics& metrics, EventOwner o
         }
         add("PARCONJ_CONTINUE_ON_BEFORE", "value", f->continueOnBefore);
         add("PARCONJ_CONTINUE_ON_LAST", "value", f->continueOnLast);
+        if (ci.conjuncts.size() >= 2) { // the scheduling-order pairs split at this instance
+            auto ratio = [](double a, double b) { return b == 0 ? 0.0 : a / b; };
+            add("OUT_OF_ORDER_PROBABILITY", "out_of_order_ns", f->outOfOrderNs);
+            add("OUT_OF_ORDER_PROBABILITY", "either_running_ns", f->eitherRunningNs);
+            add("OUT_OF_ORDER_PROBABILITY", "probability", ratio(f->outOfOrderNs, f->eitherRunningNs));
+            add("OUT_OF_ORDER_SCHEDULING_BLOCKS_ANOTHER_CONTEXT", "blocking_ns", f->blockingNs);
+            add("OUT_OF_ORDER_SCHEDULING_BLOCKS_ANOTHER_CONTEXT", "fraction", ratio(f->blockingNs, f->outOfOrderNs));
+            add("OUT_OF_ORDER_SCHEDULING_BLOCKS_ANOTHER_CONTEXT_TC", "blocking_ns", f->blockingTcNs);
+            add("OUT_OF_ORDER_SCHEDULING_BLOCKS_ANOTHER_CONTEXT_TC", "fraction",
+                ratio(f->blockingTcNs, f->outOfOrderNs));
+        }
         break;
     }
     case OwnerKind::Conjunct: {

@@ -3,6 +3,7 @@
 #include "metric_field.h"
 #include "sparkscope/core/check_model.h"
 #include "sparkscope/core/metrics.h"
+#include "sparkscope/core/metrics_query.h"
 #include "sparkscope/core/reader.h"
 #include "support/trace_builder.h"
 
@@ -343,4 +344,15 @@ TEST_CASE("out-of-order time blocks another context directly or through a chain 
     CHECK(fig->outOfOrderNs == 45);
     CHECK(fig->blockingNs == 0);
     CHECK(fig->blockingTcNs == 30);
+    // What the app's hover menu shows for the instance.
+    auto shown = [&](const std::string& key, const std::string& statistic) {
+        for (const InstanceFigure& x : instanceMetrics(m, { OwnerKind::Conjunction, 0 }))
+            if (x.key == key && x.statistic == statistic)
+                return x.value;
+        FAIL("not shown: " << key << " " << statistic);
+        return 0.0;
+    };
+    CHECK(shown("OUT_OF_ORDER_PROBABILITY", "probability") == Approx(45.0 / 280));
+    CHECK(shown("OUT_OF_ORDER_SCHEDULING_BLOCKS_ANOTHER_CONTEXT", "fraction") == 0);
+    CHECK(shown("OUT_OF_ORDER_SCHEDULING_BLOCKS_ANOTHER_CONTEXT_TC", "fraction") == Approx(30.0 / 45));
 }

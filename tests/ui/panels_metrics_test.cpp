@@ -138,8 +138,9 @@ TEST_CASE("hovering a tick at the position the frame drew it finds its instance 
     CHECK(hit->owner == core::EventOwner { OwnerKind::Conjunction, 0 });
     CHECK(hit->timeNs == 200);
     auto choices = menuChoices(metrics->model, hit->owner);
-    CHECK(choices.size() == 8);
+    CHECK(choices.size() == 8 + 3); // with the three scheduling-order metrics (two conjuncts)
     CHECK(choices.front().key == QStringLiteral("PARCONJ_TIME"));
+    CHECK(choices.back().key == QStringLiteral("OUT_OF_ORDER_SCHEDULING_BLOCKS_ANOTHER_CONTEXT_TC"));
     // The spark steal on engine 1 is conjunct 2's; its menu offers TIME_AS_SPARK.
     hit = hitTest(*data, f, index, tickPosition(f, 1, 400));
     REQUIRE(hit);

@@ -16,6 +16,9 @@ namespace {
     const char* const kConjunctionKeys[] = { "PARCONJ_TIME", "PARCONJ_RUNNABLE_SELF", "PARCONJ_RUNNABLE_SELF_AND_DESC",
         "PARCONJ_RUNNING_SELF", "PARCONJ_RUNNING_SELF_AND_DESC", "PARCONJ_AVAIL_CPUS", "PARCONJ_CONTINUE_ON_BEFORE",
         "PARCONJ_CONTINUE_ON_LAST" };
+    // Only for conjunctions of two or more conjuncts (pairs of conjuncts split there).
+    const char* const kSchedulingKeys[] = { "OUT_OF_ORDER_PROBABILITY",
+        "OUT_OF_ORDER_SCHEDULING_BLOCKS_ANOTHER_CONTEXT", "OUT_OF_ORDER_SCHEDULING_BLOCKS_ANOTHER_CONTEXT_TC" };
     const char* const kConjunctKeys[] = { "CONJUNCT_TIME_AS_SPARK", "CONJUNCT_TIME_AS_CONTEXT", "CONJUNCT_TIME_BLOCKED",
         "CONJUNCT_TIME_RUNNABLE", "CONJUNCT_TIME_RUNNING", "CONJUNCT_TIME_AFTER" };
     const char* const kFutureKeys[] = { "FUTURE_SUSPEND_TIME_FIRST_WAITS", "FUTURE_SUSPEND_TIME_ALL_WAITS",
@@ -77,6 +80,9 @@ std::vector<MetricChoice> menuChoices(const core::ParModel& m, core::EventOwner 
     case OwnerKind::Conjunction:
         for (const char* key : kConjunctionKeys)
             out.push_back({ owner, QString::fromLatin1(key) });
+        if (owner.index < m.conjunctions.size() && m.conjunctions[owner.index].conjuncts.size() >= 2)
+            for (const char* key : kSchedulingKeys)
+                out.push_back({ owner, QString::fromLatin1(key) });
         break;
     case OwnerKind::Conjunct:
         conjunctChoices(owner.index);

@@ -103,8 +103,12 @@ void MetricDetailPanel::showMetric(const core::Metrics& metrics, core::EventOwne
             = new QTreeWidgetItem(m_table, { tr("this instance"), QString(), tr("absent (incomplete instance)") });
         item->setData(0, Qt::UserRole, QStringLiteral("instance"));
     }
+    // The scheduling-order metrics are summarised per static id in their own section.
+    const QString summarySection = key.startsWith(QLatin1String("OUT_OF_ORDER_")) && !section.empty()
+        ? QStringLiteral("scheduling")
+        : QString::fromStdString(section);
     if (!section.empty())
-        addSummary(metrics, QString::fromStdString(section), QString::fromStdString(group), key);
+        addSummary(metrics, summarySection, QString::fromStdString(group), key);
 }
 
 void MetricDetailPanel::showSummary(
