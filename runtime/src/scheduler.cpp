@@ -153,8 +153,10 @@ namespace {
             if (sparked) {
                 st.spark.index = k + 1;
                 st.spark.id = e->nextSparkId();
-                if (auto* t = e->trace.get())
+                if (auto* t = e->trace.get()) {
                     t->event12(core::ev::MerSparkCreate, reinterpret_cast<uintptr_t>(&st), st.spark.id);
+                    st.spark.createdNs = t->lastNs(); // published to thieves by the push below
+                }
                 e->stats.bump(e->stats.sparksCreated);
                 e->deque.push(&st.spark);
                 e->rt.wakeOne();
@@ -226,7 +228,7 @@ namespace {
                 t->event0(core::ev::MerWorkStealing);
             if ((s = e->stealAny(victim))) {
                 if (t)
-                    t->sparkSteal(victim, s->id);
+                    t->sparkSteal(victim, s->id, s->createdNs);
                 e->stats.bump(e->stats.sparksStolen);
                 continue;
             }
@@ -393,7 +395,7 @@ Context* Engine::findWork(bool alreadySearched)
         uint16_t victim = 0;
         if (SparkRecord* s = stealAny(victim)) {
             if (trace)
-                trace->sparkSteal(victim, s->id);
+                trace->sparkSteal(victim, s->id, s->createdNs);
             stats.bump(stats.sparksStolen);
             return contextForSpark(s);
         }

@@ -33,6 +33,7 @@ namespace detail {
         SyncTerm* term = nullptr;
         uint32_t index = 0;
         uint32_t id = 0; // (engine << 24) | per-engine sequence
+        uint64_t createdNs = 0; // its SPARK_CREATE's time when traced (a thief stamps its steal later)
     };
 
     // The barrier of one parallel conjunction; on the stack of the context that started it. Its

@@ -255,7 +255,7 @@ EngineTraceBuffer::~EngineTraceBuffer() { delete[] m_data; }
 
 void EngineTraceBuffer::openBlock() noexcept
 {
-    putMarker(m_data, m_clock.nowNs(), 0, 0, m_engine);
+    putMarker(m_data, stamp(), 0, 0, m_engine);
     m_pos = kMarkerBytes;
 }
 
@@ -263,7 +263,7 @@ void EngineTraceBuffer::flush() noexcept
 {
     if (m_pos > kMarkerBytes) {
         core::storeBE32(m_data + 10, static_cast<uint32_t>(m_pos));
-        core::storeBE64(m_data + 14, m_clock.nowNs());
+        core::storeBE64(m_data + 14, stamp()); // the block ends at or after its last event
         m_sink.writeBlock(m_data, m_pos);
     }
     openBlock();
@@ -276,7 +276,7 @@ void EngineTraceBuffer::text(uint16_t type, std::string_view text) noexcept
         flush();
     uint8_t* p = m_data + m_pos;
     core::storeBE16(p, type);
-    core::storeBE64(p + 2, m_clock.nowNs());
+    core::storeBE64(p + 2, stamp());
     core::storeBE16(p + 10, static_cast<uint16_t>(len));
     std::memcpy(p + 12, text.data(), len);
     m_pos += 12 + len;

@@ -13,13 +13,17 @@
 // Timestamps are nanoseconds since the runtime started. TraceClock uses the CPU's time-stamp
 // counter when /proc/cpuinfo promises an invariant one (constant_tsc and nonstop_tsc), scaled by a
 // ratio measured against steady_clock at start-up; otherwise steady_clock. rdtsc is about 3x
-// cheaper than clock_gettime, which matters at a ~10 ns per-event budget.
+// cheaper than clock_gettime, which matters at a ~10 ns per-event budget. The counters of two
+// cores can disagree by tens of nanoseconds (seen on virtual machines), so an engine's events never
+// go back in time, and an event caused by another engine's (a steal of a spark) is stamped after
+// it: otherwise a trace can show a spark stolen before it was created.
 //
 // A failing write drops the block and sets a flag (failed()); it never aborts the program.
 #include "sparkscope/core/byte_order.h"
 #include "sparkscope/core/event_types.h"
 #include "sparkscope/core/result.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -106,6 +110,8 @@ public:
     EngineTraceBuffer& operator=(const EngineTraceBuffer&) = delete;
 
     uint64_t now() const noexcept { return m_clock.nowNs(); }
+    // The time stamped on the last event posted (0 before any).
+    uint64_t lastNs() const noexcept { return m_lastNs; }
 
     void event0(uint16_t type) noexcept { begin(type, 0); }
     void event4(uint16_t type, uint32_t a) noexcept { core::storeBE32(begin(type, 4), a); }
@@ -122,10 +128,11 @@ public:
         core::storeBE32(p, a);
         core::storeBE32(p + 4, b);
     }
-    // SPARK_STEAL (115): victim engine u16, spark id u32.
-    void sparkSteal(uint16_t victim, uint32_t sparkId) noexcept
+    // SPARK_STEAL (115): victim engine u16, spark id u32; stamped after `createdNs`, the spark's
+    // SPARK_CREATE on the victim.
+    void sparkSteal(uint16_t victim, uint32_t sparkId, uint64_t createdNs) noexcept
     {
-        uint8_t* p = begin(core::ev::MerSparkSteal, 6);
+        uint8_t* p = begin(core::ev::MerSparkSteal, 6, createdNs + 1);
         core::storeBE16(p, victim);
         core::storeBE32(p + 2, sparkId);
     }
@@ -144,15 +151,21 @@ public:
     void flush() noexcept;
 
 private:
-    uint8_t* begin(uint16_t type, size_t payload) noexcept
+    uint8_t* begin(uint16_t type, size_t payload, uint64_t notBeforeNs = 0) noexcept
     {
         if (m_pos + 10 + payload > m_capacity) [[unlikely]]
             flush();
         uint8_t* p = m_data + m_pos;
         m_pos += 10 + payload;
         core::storeBE16(p, type);
-        core::storeBE64(p + 2, m_clock.nowNs());
+        core::storeBE64(p + 2, stamp(notBeforeNs));
         return p + 10;
+    }
+    // The clock, but never before this engine's last event nor before `notBeforeNs`.
+    uint64_t stamp(uint64_t notBeforeNs = 0) noexcept
+    {
+        m_lastNs = std::max({ m_clock.nowNs(), m_lastNs, notBeforeNs });
+        return m_lastNs;
     }
     void openBlock() noexcept;
 
@@ -162,6 +175,7 @@ private:
     size_t m_pos = 0;
     size_t m_capacity = 0;
     uint16_t m_engine = 0;
+    uint64_t m_lastNs = 0;
 };
 
 } // namespace sparkscope::runtime::detail

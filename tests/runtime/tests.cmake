@@ -23,3 +23,6 @@ foreach(case ${SPARKSCOPE_DEMO_CASES})
   set_tests_properties("runtime: demo ${workload} is right and its trace passes sparkscope-cli check"
     PROPERTIES LABELS runtime TIMEOUT 300)
 endforeach()
+
+# White-box tests of the tracer (runtime/src/tracer.h).
+target_include_directories(sparkscope-runtime-tests PRIVATE ${PROJECT_SOURCE_DIR}/runtime/src)
