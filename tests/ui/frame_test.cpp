@@ -179,3 +179,42 @@ TEST_CASE("exported images are not blank and vector exports are written", "[ui][
     }
     CHECK_FALSE(exportTimeline(dir + QStringLiteral("/t.bmpx"), *data, v, palette).isEmpty());
 }
+
+TEST_CASE("a 48-engine trace keeps every engine row on screen with readable labels", "[ui][frame]")
+{
+    // Engine e runs context e + 1 over [10 e, 1000): all 48 rows have something to draw.
+    test::TraceBuilder b(48);
+    for (uint16_t e = 0; e < 48; ++e)
+        b.runThread(e, 10 * e, e + 1u).stopThread(e, 1000, e + 1u, core::kStopFinished);
+    b.endAt(1000);
+    const auto data = buildTraceData(b.build());
+    // At 1000 px the rows are 14 px and every one is named; at 800 px, 10 px, and every other one.
+    for (const auto& [height, named] : { std::pair<int, size_t> { 1000, 48 }, std::pair<int, size_t> { 800, 24 } }) {
+        INFO(height << " px");
+        const Viewport v { int(FrameLayout::kGutter) + 1000 + 4, height, 1.0, { 0, 1000 } };
+        const Frame f = frame(*data, v);
+        const FrameLayout& L = f.layout;
+        // Every row fits above the legend (26 px rows would need 1,248 px).
+        CHECK(L.kRowHeight < 26);
+        CHECK(L.kRowHeight >= FrameLayout::kMinRowHeight);
+        CHECK(L.rowTop(47) + L.kRowHeight <= double(v.height) - FrameLayout::kLegendHeight);
+        // Each row still draws its running bar: engine 47 runs over [470, 1000) = 530 px.
+        const double bar = L.kBarHeight;
+        CHECK(totalWidth(f.rects[size_t(Ink::Running)], L.barTop(47), L.barTop(47) + bar) / bar == Approx(530));
+        // Names and the curve's labels thin out so that none overlaps the next (text is ~12 px high).
+        std::vector<double> names, levels;
+        for (const FrameText& t : f.texts)
+            if (t.role == FrameText::EngineName && t.pos.y() > L.rowsTop())
+                names.push_back(t.pos.y());
+            else if (t.role == FrameText::CurveLabel)
+                levels.push_back(t.pos.y());
+        CHECK(names.size() == named);
+        for (auto* ys : { &names, &levels }) {
+            std::sort(ys->begin(), ys->end());
+            for (size_t k = 1; k < ys->size(); ++k)
+                CHECK((*ys)[k] - (*ys)[k - 1] >= 12.0);
+        }
+        CHECK(levels.size() >= 4);
+        CHECK(levels.size() < 48);
+    }
+}

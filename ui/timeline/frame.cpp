@@ -94,9 +94,12 @@ void FrameLayout::fitTo(
     const double n = double(std::max<size_t>(1, engines));
     dequeRows = dequeRowCount;
     lanes = laneCount;
+    // Engine rows are 26 to 56 px high; with more engines than fit at 26 px (a 48-core run) they get
+    // lower, down to kMinRowHeight, so that every engine stays on screen (names then thin out).
     if (dequeRows == 0 && lanes == 0) {
         kCurveHeight = std::clamp(spare * 0.3, 90.0, 220.0);
-        kRowHeight = std::clamp((spare - kCurveHeight) / n, 26.0, 56.0);
+        const double fit = (spare - kCurveHeight) / n;
+        kRowHeight = fit < 26.0 ? std::max(kMinRowHeight, std::floor(fit)) : std::min(fit, 56.0);
         kBarHeight = std::round(kRowHeight * 0.7);
         extrasTop = extrasHeight = extrasContentHeight = scrollY = 0;
         rightMargin = 4;
@@ -113,6 +116,8 @@ void FrameLayout::fitTo(
     const double keep = std::min(natural, 120.0);
     if (forRows - kRowHeight * n < keep)
         kRowHeight = std::max(16.0, (forRows - keep) / n);
+    if (kRowHeight * n > forRows) // so many engines that even 16 px rows leave no room
+        kRowHeight = std::max(kMinRowHeight, std::floor(forRows * 0.6 / n));
     kBarHeight = std::round(kRowHeight * 0.7);
     extrasTop = contentHeight(engines) - 4 + kExtrasGap;
     const double available = std::max(0.0, forRows - kRowHeight * n);
@@ -212,6 +217,15 @@ namespace {
         while (decimals < 9 && double(step) / unit * std::pow(10.0, decimals) < 0.999)
             ++decimals;
         return QString::number(double(ns) / unit, 'f', decimals) + QString::fromUtf8(name);
+    }
+
+    // For labels on things `pitch` px apart that need `minPx`: label every 1st, 2nd, 5th, 10th, 20th...
+    size_t everyNth(double pitch, double minPx)
+    {
+        for (size_t decade = 1;; decade *= 10)
+            for (size_t m : { 1, 2, 5 })
+                if (pitch * double(m * decade) >= minPx || decade > 1'000'000)
+                    return m * decade;
     }
 
     // Stacked state bars (engine rows, context lanes): a column of an indexed-colour strip filled from
@@ -642,10 +656,16 @@ Frame frame(
         if (open)
             f.curve << QPointF(lastX, curveBottom);
         f.curveStrip = { QRectF(axis.left, L.curveTop(), axis.width, double(curveDev) / dpr), std::move(curveImage) };
+        // A line per whole engine, a label where labels stay 12 px apart (1, 2, 5, 10, ... engines).
+        const double perEngine = L.kCurveHeight / engines;
+        const size_t labelStep = everyNth(perEngine, 12);
+        const size_t lineStep = perEngine >= 3 ? 1 : labelStep;
         for (size_t k = 1; k <= f.engines; ++k) {
             const double y = curveBottom - double(k) / engines * L.kCurveHeight;
-            f.curveLevels.emplace_back(axis.left, y, axis.left + axis.width, y);
-            f.texts.push_back({ QPointF(L.kGutter - 16, y + 4), QString::number(k), FrameText::CurveLabel });
+            if (k % lineStep == 0 || k == f.engines)
+                f.curveLevels.emplace_back(axis.left, y, axis.left + axis.width, y);
+            if (k % labelStep == 0 || (k == f.engines && perEngine * double(k % labelStep) >= 12))
+                f.texts.push_back({ QPointF(L.kGutter - 16, y + 4), QString::number(k), FrameText::CurveLabel });
         }
         f.texts.push_back(
             { QPointF(6, L.curveTop() + L.kCurveHeight / 2 + 4), QStringLiteral("CPUs"), FrameText::EngineName });
@@ -655,11 +675,15 @@ Frame frame(
     const unsigned S = data.lod.stateCount();
     const int barDev = std::max(1, int(std::lround(L.kBarHeight * dpr)));
     std::array<uint64_t, core::LodIndex::kMaxStates> prev {}, cur {};
+    // Names on every row while rows are at least 14 px high, else on every k-th (1, 2, 5, 10, ...).
+    const size_t nameStep = everyNth(L.kRowHeight, 14);
     for (size_t e = 0; e < f.engines; ++e) {
         const double top = L.barTop(e);
         f.rowBackgrounds.emplace_back(0, L.rowTop(e), double(viewport.width), L.kRowHeight);
-        f.texts.push_back(
-            { QPointF(6, top + L.kBarHeight - 4), QStringLiteral("Engine %1").arg(e), FrameText::EngineName });
+        if (e % nameStep == 0)
+            f.texts.push_back({ QPointF(6, std::max(top + L.kBarHeight - 4, top + 9)),
+                nameStep == 1 ? QStringLiteral("Engine %1").arg(e) : QStringLiteral("E%1").arg(e),
+                FrameText::EngineName });
 
         // Stacked state heights per column (device px), run-length merged.
         constexpr EngineState kStack[] = { EngineState::Running, EngineState::Gc, EngineState::Searching,

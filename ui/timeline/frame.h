@@ -86,6 +86,7 @@ struct FrameLayout {
     double kRowHeight = 26;
     double kBarHeight = 18;
     static constexpr double kRowsGap = 8;
+    static constexpr double kMinRowHeight = 4; // engine rows never get lower (a 150-engine run at 1000 px)
 
     double curveTop() const { return kRulerHeight + 4; }
     double rowsTop() const { return curveTop() + kCurveHeight + kRowsGap; }
