@@ -228,34 +228,83 @@ namespace {
                     return m * decade;
     }
 
-    // Stacked state bars (engine rows, context lanes): a column of an indexed-colour strip filled from
-    // the bottom with heights[k] device pixels of inks[k] ...
-    template <size_t N>
-    void paintStackedColumn(uchar* bits, qsizetype stride, long column, int barDev, const std::array<int, N>& heights,
-        const std::array<uchar, N>& inks)
-    {
-        int below = 0;
-        for (size_t k = 0; k < N; ++k) {
-            for (int y = barDev - below - heights[k]; y < barDev - below; ++y)
-                bits[y * stride + column] = inks[k];
-            below += heights[k];
+    // One row of stacked state bars (engine rows, context lanes): an indexed-colour strip with one
+    // column per device pixel, each filled from the bottom with heights[k] device pixels of inks[k],
+    // and the same bars as rectangles for vector export, equal neighbouring columns merged into one
+    // rectangle per ink (rects[ink]).
+    template <size_t N, class Rects> class StackedStrip {
+    public:
+        using Heights = std::array<int, N>;
+        StackedStrip(long columns, int barDev, const std::array<uchar, N>& inks, Rects& rects, double left, double colW,
+            double barTop, double dpr)
+            : m_image(int(columns), barDev, QImage::Format_Indexed8)
+            , m_barDev(barDev)
+            , m_inks(inks)
+            , m_rects(rects)
+            , m_left(left)
+            , m_colW(colW)
+            , m_barTop(barTop)
+            , m_dpr(dpr)
+        {
+            m_image.fill(255);
         }
-    }
+        int barDev() const { return m_barDev; }
+        // A part of `whole` as a height of the bar, at least one pixel when not zero, within what
+        // `used` pixels leave.
+        int heightOf(uint64_t part, uint64_t whole, int used) const
+        {
+            if (part == 0)
+                return 0;
+            return std::min(m_barDev - used, std::max(1, int(std::lround(double(part) / double(whole) * m_barDev))));
+        }
+        void column(long i, const Heights& h)
+        {
+            uchar* bits = m_image.bits();
+            const qsizetype stride = m_image.bytesPerLine();
+            int below = 0;
+            for (size_t k = 0; k < N; ++k) {
+                for (int y = m_barDev - below - h[k]; y < m_barDev - below; ++y)
+                    bits[y * stride + i] = m_inks[k];
+                below += h[k];
+            }
+            if (m_runStart >= 0 && h == m_runHeights)
+                return;
+            endRun(i);
+            m_runStart = i;
+            m_runHeights = h;
+        }
+        void empty(long i) { endRun(i); } // column i draws nothing
+        QImage finish(long columns)
+        {
+            endRun(columns);
+            return std::move(m_image);
+        }
 
-    // ... and the same stack over a run of equal columns [x, x + w) as one rectangle per ink (for
-    // vector export), into rects[ink].
-    template <size_t N, class Rects>
-    void addStackedRects(Rects& rects, double x, double w, double barTop, int barDev, double dpr,
-        const std::array<int, N>& heights, const std::array<uchar, N>& inks)
-    {
-        int below = 0;
-        for (size_t k = 0; k < N; ++k) {
-            if (heights[k] > 0)
-                rects[inks[k]].emplace_back(
-                    x, barTop + double(barDev - below - heights[k]) / dpr, w, double(heights[k]) / dpr);
-            below += heights[k];
+    private:
+        void endRun(long end)
+        {
+            if (m_runStart < 0)
+                return;
+            const double x = m_left + double(m_runStart) * m_colW, w = double(end - m_runStart) * m_colW;
+            int below = 0;
+            for (size_t k = 0; k < N; ++k) {
+                const int h = m_runHeights[k];
+                if (h > 0)
+                    m_rects[m_inks[k]].emplace_back(
+                        x, m_barTop + double(m_barDev - below - h) / m_dpr, w, double(h) / m_dpr);
+                below += h;
+            }
+            m_runStart = -1;
         }
-    }
+
+        QImage m_image;
+        int m_barDev;
+        std::array<uchar, N> m_inks;
+        Rects& m_rects;
+        double m_left, m_colW, m_barTop, m_dpr;
+        long m_runStart = -1;
+        Heights m_runHeights {};
+    };
 
 } // namespace
 
@@ -427,19 +476,7 @@ namespace {
                 FrameText::EngineName });
             const core::LodIndex& lod = lanes.lanes[k];
             const auto spans = lod.spans(0);
-            QImage strip(int(columns), barDev, QImage::Format_Indexed8);
-            strip.fill(255);
-            uchar* bits = strip.bits();
-            const qsizetype stride = strip.bytesPerLine();
-            Heights runHeights {};
-            long runStart = -1;
-            auto flush = [&](long end) {
-                if (runStart < 0)
-                    return;
-                addStackedRects(x.rects, axis.left + double(runStart) * colW, double(end - runStart) * colW, barTop,
-                    barDev, dpr, runHeights, kLaneInks);
-                runStart = -1;
-            };
+            StackedStrip<3, decltype(x.rects)> strip(columns, barDev, kLaneInks, x.rects, axis.left, colW, barTop, dpr);
             size_t j = lod.firstSpanEndingAfter(0, uint64_t(std::max<int64_t>(0, bounds[0])));
             std::array<uint64_t, core::kContextLaneStateCount> before {};
             uint64_t beforeAt = UINT64_MAX; // the time `before` holds the running integral at
@@ -450,14 +487,14 @@ namespace {
                     b = a + 1;
                 }
                 if (b <= 0) {
-                    flush(i);
+                    strip.empty(i);
                     continue;
                 }
                 const uint64_t ua = uint64_t(std::max<int64_t>(0, a)), ub = uint64_t(b);
                 if (j < spans.size() && spans[j].endNs <= ua)
                     j = lod.firstSpanEndingAfter(0, ua);
                 if (j >= spans.size() || spans[j].startNs >= ub) {
-                    flush(i);
+                    strip.empty(i);
                     if (j >= spans.size())
                         break;
                     continue;
@@ -480,23 +517,14 @@ namespace {
                     beforeAt = ub;
                     int used = 0;
                     for (size_t s = 0; s < 3; ++s) {
-                        const uint64_t part = d[kStack[s]];
-                        if (part == 0)
-                            continue;
-                        h[s] = std::min(
-                            barDev - used, std::max(1, int(std::lround(double(part) / double(ub - ua) * barDev))));
+                        h[s] = strip.heightOf(d[kStack[s]], ub - ua, used);
                         used += h[s];
                     }
                 }
-                paintStackedColumn(bits, stride, i, barDev, h, kLaneInks);
-                if (runStart >= 0 && h == runHeights)
-                    continue;
-                flush(i);
-                runStart = i;
-                runHeights = h;
+                strip.column(i, h);
             }
-            flush(columns);
-            x.laneStrips.push_back({ QRectF(axis.left, barTop, axis.width, double(barDev) / dpr), std::move(strip) });
+            x.laneStrips.push_back(
+                { QRectF(axis.left, barTop, axis.width, double(barDev) / dpr), strip.finish(columns) });
             ++x.lanesDrawn;
 
             // The engine of each running span wide enough for its label (only when few are visible).
@@ -688,22 +716,9 @@ Frame frame(
         // Stacked state heights per column (device px), run-length merged.
         constexpr EngineState kStack[] = { EngineState::Running, EngineState::Gc, EngineState::Searching,
             EngineState::Sleeping, EngineState::Idle };
-        using Heights = std::array<int, 5>;
-        Heights runHeights {};
-        long runStart = -1;
-        QImage strip(int(columns), barDev, QImage::Format_Indexed8);
-        strip.fill(255);
-        uchar* stripBits = strip.bits();
-        const qsizetype stride = strip.bytesPerLine();
         constexpr std::array<uchar, 5> kInks { uchar(kStack[0]), uchar(kStack[1]), uchar(kStack[2]), uchar(kStack[3]),
             uchar(kStack[4]) };
-        auto flush = [&](long endColumn) {
-            if (runStart < 0)
-                return;
-            addStackedRects(f.rects, axis.left + double(runStart) * colW, double(endColumn - runStart) * colW, top,
-                barDev, dpr, runHeights, kInks);
-            runStart = -1;
-        };
+        StackedStrip<5, decltype(f.rects)> strip(columns, barDev, kInks, f.rects, axis.left, colW, top, dpr);
         data.lod.busyBefore(e, uint64_t(std::max<int64_t>(0, bounds[0])), std::span(prev).first(S));
         for (long i = 0; i < columns; ++i) {
             data.lod.busyBefore(e, uint64_t(std::max<int64_t>(0, bounds[size_t(i) + 1])), std::span(cur).first(S));
@@ -722,30 +737,21 @@ Frame frame(
                     total += d[s];
             }
             if (total == 0) {
-                flush(i);
+                strip.empty(i);
                 continue;
             }
             // The fraction of the column's *covered* time in each state; tiny non-zero parts get at
             // least one device pixel so that rare activity stays visible.
-            Heights h {};
+            std::array<int, 5> h {};
             int used = 0;
             for (size_t k = 0; k < 4; ++k) {
-                const uint64_t part = d[size_t(kStack[k])];
-                if (part == 0)
-                    continue;
-                h[k] = std::min(barDev - used, std::max(1, int(std::lround(double(part) / double(total) * barDev))));
+                h[k] = strip.heightOf(d[size_t(kStack[k])], total, used);
                 used += h[k];
             }
             h[4] = barDev - used;
-            paintStackedColumn(stripBits, stride, i, barDev, h, kInks);
-            if (runStart >= 0 && h == runHeights)
-                continue;
-            flush(i);
-            runStart = i;
-            runHeights = h;
+            strip.column(i, h);
         }
-        flush(columns);
-        f.strips.push_back({ QRectF(axis.left, top, axis.width, double(barDev) / dpr), std::move(strip) });
+        f.strips.push_back({ QRectF(axis.left, top, axis.width, double(barDev) / dpr), strip.finish(columns) });
 
         // Context labels on running spans wide enough to hold them (only when few spans are visible).
         const auto spans = data.lod.spans(e);
