@@ -5,6 +5,7 @@
 //   sparkscope-metrics-bench FILE [RUNS]
 //
 // Prints the median of RUNS (default 3) runs of each phase, then one RESULT line for scripts.
+#include "bench_stats.h"
 #include "sparkscope/core/metrics.h"
 #include "sparkscope/core/metrics_export.h"
 #include "sparkscope/core/reader.h"
@@ -19,17 +20,13 @@
 
 using namespace sparkscope::core;
 
+using sparkscope::bench::median;
+
 namespace {
 
 double seconds(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b)
 {
     return std::chrono::duration<double>(b - a).count();
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
 }
 
 } // namespace

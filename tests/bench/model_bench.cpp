@@ -9,6 +9,7 @@
 // To compare two builds (before/after a change), run this program from each build on the same file
 // in the same session: scripts/bench model does that when SPARKSCOPE_BENCH_MODEL_BASELINE names the
 // baseline build's binary.
+#include "bench_stats.h"
 #include "sparkscope/core/par_model.h"
 #include "sparkscope/core/reader.h"
 
@@ -23,6 +24,8 @@
 
 using namespace sparkscope::core;
 
+using sparkscope::bench::median;
+
 namespace {
 
 // CPU time of the whole process (all threads): steadier than wall time on a shared machine.
@@ -31,12 +34,6 @@ double processCpuMs()
     timespec ts {};
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
 }
 
 } // namespace

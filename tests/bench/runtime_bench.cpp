@@ -2,6 +2,7 @@
 // TBB vs sequential. Prints medians of several runs and the ratios the runtime's targets are
 // stated in (docs/runtime.md). Not a test: it never fails on time.
 //   sparkscope-runtime-bench [--engines N] [--n 36] [--cutoff 20] [--runs 7]
+#include "bench_stats.h"
 #include "tracer.h" // the runtime's private tracer (for the per-event cost)
 
 #include "sparkscope/runtime/par_conj.h"
@@ -24,13 +25,9 @@
 using namespace sparkscope::runtime;
 using Clock = std::chrono::steady_clock;
 
-namespace {
+using sparkscope::bench::median;
 
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
+namespace {
 
 uint64_t fibSeq(long n) { return n < 2 ? uint64_t(n) : fibSeq(n - 1) + fibSeq(n - 2); }
 uint64_t fibPar(long n, long cutoff)
