@@ -216,7 +216,7 @@ Brute bruteForce(const ParModel& m, const StepFunction& cpus, size_t engines, ui
 TEST_CASE("descendant figures equal a brute force over every pair on deeply nested random traces", "[core][metrics]")
 {
     size_t compared = 0, deepest = 0, withPairs = 0, withBlocking = 0, withTransitive = 0, deepTraces = 0;
-    // Most traces nest 4 to 15 levels (the merged-lists variant of the batch pass); every tenth nests
+    // Most traces nest 4 to 15 levels (the sweep variant of the batch pass); every tenth nests
     // 160 levels (deep enough on average for the segment-tree variant).
     for (uint64_t seed = 1; seed <= 120; ++seed) {
         const int maxDepth = seed % 10 == 0 ? 160 : 4 + int(seed % 12);
