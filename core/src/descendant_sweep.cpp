@@ -9,29 +9,33 @@
 //
 // Why a sweep: a change of an item at time t changes the curves of exactly its ancestor
 // conjunctions, which are constant between their subtree's changes. So the sweep takes every item's
-// changes in time order and walks each up its chain of ancestors; each ancestor J first integrates
-// its curves from its last update to t, then applies the change. Only open instances hold state
-// (taken at START_PAR_CONJ, turned into figures at END_PAR_CONJ), so the working set is the
-// instances open at one time — a few hundred on a demo — and stays in cache; nothing is copied per
-// level. Per J the sweep keeps, per conjunct position i, the counts w_i (waiting), r_i (running),
-// bw_i / bt_i (blocked-waiting producers, direct / transitive) and n_i (items under position i):
+// changes in time order and walks each up its chain of ancestors, updating each ancestor J's counts.
+// Only open instances hold state (taken at START_PAR_CONJ, turned into figures at END_PAR_CONJ), so
+// the working set is the instances open at one time — a few dozen on parfib — and stays in L1. Per J
+// the sweep keeps, per conjunct position i, the counts w_i (waiting), r_i (running), bw_i / bt_i
+// (blocked-waiting producers, direct / transitive) and n_i (items under position i):
 //   out-of-order pairs      P = sum over i<j of w_i * r_j
 //   blocking pairs          B = sum over i<j of bw_i * r_j   (and the same with bt)
 //   pairs where A or B runs E = sum over i<j of r_i n_j + r_j n_i - r_i r_j
 //                             = sum_i r_i (N - n_i) - ((sum_i r_i)^2 - sum_i r_i^2) / 2
-// P and B change per change by one Fenwick-tree prefix over the positions (dP = dw_i * sum_{j>i} r_j,
-// then dr_j * sum_{i<j} w_i), E in O(1). AVAIL_CPUS needs the minimum of CPUS_OVER_TIME since J's
-// last update: a monotonic stack over the CPUS steps swept so far holds at most engines + 1 entries.
-// Every integral is exact int64 arithmetic, converted to double once.
+// Every curve Q is integrated lazily (Q x T - sum of dQ x t, see Open), so a visit only adds the
+// change's effect: dP = dw_i * sum_{j>i} r_j + dr_i * sum_{j<i} w_j (Fenwick prefixes for wide
+// conjunctions), dE = dr_i (N - n_i - sum_j r_j + r_i). Maxima are taken from the values held since
+// the previous visit. AVAIL_CPUS needs the minimum of CPUS_OVER_TIME since then: per level of
+// CPUS, the end of its latest step (few levels: one per engine). Integrals are exact int64.
+//
+// Half the changes are handovers: a conjunct's context starting a nested conjunction passes its
+// state to the nested first conjunct at that instant, and takes it back from the last one. They
+// cancel above the nested conjunction, so the pair is applied there alone (see Slice::handover).
 //
 // Parallel: the time axis is cut into slices with equal numbers of changes, swept at once. A slice
 // starts with the instances open at its start, their counts rebuilt from the items' states there;
 // a straddling instance's integrals add up and its maxima combine across slices.
 //
-// Cost: O(changes x nesting depth) ancestor updates of a few nanoseconds each, plus one sort of the
+// Cost: O(changes x nesting depth) ancestor visits of a few nanoseconds each, plus one sort of the
 // changes. Against the segment trees' O(changes x log T) node visits it wins while the average
-// depth stays below a few dozen levels (parfib: 16), and loses badly on right recursion 40,000
-// deep (sumeuler), which the trees take.
+// depth stays below a few dozen levels (parfib: 21 visits per change), and loses badly on right
+// recursion 40,000 deep (sumeuler), which the trees take.
 #include "descendant_pass.h"
 
 #include <algorithm>
@@ -45,7 +49,6 @@
 namespace sparkscope::core::detail {
 
 namespace {
-
     using I = int64_t;
 
     // One entry of the sweep: an item's change, or the start or end of a measured instance. The
@@ -195,25 +198,37 @@ namespace {
 
     // An open instance's state in a slice.
     //
+    // Integrals are kept lazily: for each curve Q, its value and off = sum of dQ x t over its
+    // changes, so that its integral up to T is Q x T - off (exact in wrapping 64-bit arithmetic as
+    // long as the integral itself fits). An ancestor visit then costs a few additions and
+    // multiplications and no integration step. Maxima need the values held for some time, so they
+    // are taken when a visit comes later than the previous one (`last`).
+    //
     // Most conjunctions have a few conjuncts (parfib: 2). Up to kSmall, the counts per position sit
-    // in fixed arrays padded with zeros, changes just add to them, and the pair counts are computed
-    // when integrating, with no branch on the data: a sweep applies ~10^7 changes, and mispredicted
-    // branches would cost more than the arithmetic. Wider conjunctions keep Fenwick trees over
-    // positions and update the pair counts per change in O(log n).
+    // in fixed arrays padded with zeros and the pair changes are sums over the positions before and
+    // after the changed one, with no branch on the data: a sweep makes ~10^8 ancestor visits, and
+    // mispredicted branches would cost more than the arithmetic. Wider conjunctions keep Fenwick
+    // trees over positions: O(log n) per change. What a visit touches sits in the first two cache
+    // lines; the blocking pairs, rarely non-zero, are touched only while some producer is blocking.
     static constexpr uint32_t kSmall = 4;
-    struct Open {
-        int64_t last = 0; // integrated up to here
-        int64_t end = 0; // the instance's end: nothing is integrated past it
-        int64_t rd = 0, nd = 0;
-        uint32_t cpuFrom = 0; // the CPUS step holding `last`
+    struct alignas(64) Open {
+        int64_t last = 0; // values are held since here
+        int32_t rd = 0, nd = 0, rdMax = 0, ndMax = 0;
+        int32_t avLow = INT32_MIN; // max of RUNNING_SELF_AND_DESC - CPUS
+        int32_t total = 0; // N, items in its subtree
         uint32_t conjunction = 0, n = 0;
+        int32_t blocked = 0; // blocking producers under it (direct + transitive)
         bool isOpen = false;
+        std::array<int32_t, kSmall> w {}, r {}; // n <= kSmall
+        int64_t pairs = 0, either = 0; // out-of-order pairs P and either-running pairs E
+        std::array<uint64_t, 4> off {}; // rd, nd, P, E
+        // (second cache line ends here)
+        std::array<int32_t, kSmall> bw {}, bt {}; // n <= kSmall
+        int64_t blockPairs = 0, blockTcPairs = 0;
+        uint64_t offBlock = 0, offBlockTc = 0;
+        int64_t end = 0; // the instance's end: nothing is integrated past it
         bool straddles = false; // opened at the slice's start: its figures are partial
-        int64_t total = 0; // N, items in its subtree
-        std::array<int32_t, kSmall> w {}, r {}, bw {}, bt {}, items {}; // n <= kSmall
-        int64_t pairs = 0, blockPairs = 0, blockTcPairs = 0, s1 = 0, sq = 0; // n > kSmall
         std::vector<int32_t> fenwick; // n > kSmall: trees w, r, bw, bt (n + 1 each), then r_i (n)
-        Raw acc;
         // The measured ancestors open when this one opened, nearest first: their Open (and
         // conjunction, to check it is still that one) and where this one sits in each. A walk reads
         // them from this one array rather than following parent pointers.
@@ -222,6 +237,15 @@ namespace {
             Link link;
         };
         std::vector<Ancestor> chain;
+
+        // The curves' figures up to time t (at most the end).
+        Raw figures(int64_t t) const
+        {
+            auto integral = [t](int64_t value, uint64_t off) { return int64_t(uint64_t(value) * uint64_t(t) - off); };
+            return { integral(rd, off[0]), integral(nd, off[1]), integral(pairs, off[2]),
+                integral(blockPairs, offBlock), integral(blockTcPairs, offBlockTc), integral(either, off[3]), rdMax,
+                ndMax, avLow == INT32_MIN ? INT64_MIN : avLow };
+        }
     };
 
     struct Sweep {
@@ -246,6 +270,8 @@ namespace {
             : m_s(s)
             , m_slot(slot)
         {
+            m_maxCpus = *std::max_element(s.cpuV.begin(), s.cpuV.end());
+            m_endAt.assign(size_t(m_maxCpus) + 1, std::numeric_limits<int64_t>::min());
         }
 
         // Opens every measured instance alive at `fromT` with the counts of the items' states there.
@@ -278,13 +304,16 @@ namespace {
                     break;
                 case kEnd:
                     if (Open* o = find(index, false)) {
-                        integrate(*o);
+                        hold(*o, m_now);
                         close(*o, values, partial, cpus, engines);
                     }
                     break;
                 default:
+                    if (e + 1 != end && handover(*e, e[1])) {
+                        ++e;
+                        break;
+                    }
                     climb(index, [&](Open& o, const Link& l) {
-                        integrate(o);
                         apply(o, l, e->runnable, e->running, e->blocked, e->blockedTc);
                     });
                 }
@@ -293,8 +322,9 @@ namespace {
             advance(toT);
             for (uint32_t x : m_openList)
                 if (Open& o = m_pool[x]; m_slot[o.conjunction] == x) {
-                    integrate(o);
-                    partial.push_back({ o.conjunction, o.acc });
+                    const int64_t t = std::min(toT, o.end);
+                    hold(o, t);
+                    partial.push_back({ o.conjunction, o.figures(t) });
                     o.isOpen = false;
                     m_slot[o.conjunction] = kNoIndex;
                 }
@@ -327,6 +357,31 @@ namespace {
             }
         }
 
+        // A conjunct whose context starts a nested conjunction hands its state to the nested first
+        // conjunct at that instant, and takes it back from the last one at the end: two changes at
+        // one time, opposite, of an item and a conjunct of a conjunction started inside it. Above
+        // the nested conjunction they cancel exactly (same counts at the same position), so only
+        // the nested conjunction sees the child's change. Applies it and returns true for such a
+        // pair; about half of all changes on parfib are handovers, and each would climb the tree.
+        bool handover(const Entry& a, const Entry& b)
+        {
+            if (a.t != b.t || (b.what & ~kIndexMask) != kChange || a.runnable != -b.runnable || a.running != -b.running
+                || a.blocked != -b.blocked || a.blockedTc != -b.blockedTc)
+                return false;
+            const uint32_t x = a.what & kIndexMask, y = b.what & kIndexMask;
+            const Entry* child = nullptr;
+            if (m_s.m.conjunctions[m_s.items[y].conjunction].parentConjunct == x)
+                child = &b;
+            else if (m_s.m.conjunctions[m_s.items[x].conjunction].parentConjunct == y)
+                child = &a;
+            else
+                return false;
+            const Link& l = m_s.items[child->what & kIndexMask];
+            if (Open* o = find(l.conjunction, true))
+                apply(*o, l, child->runnable, child->running, child->blocked, child->blockedTc);
+            return true;
+        }
+
         // The open state of measured instance j, opening it when `create` and j is alive after now.
         Open* find(uint32_t j, bool create)
         {
@@ -356,18 +411,18 @@ namespace {
             o.n = uint32_t(ci.conjuncts.size());
             o.last = std::max(I(ci.startNs), m_now);
             o.end = I(ci.endNs);
-            o.cpuFrom = o.last == m_now ? currentCpu() : m_s.cpuIndex(o.last);
             o.straddles = straddles;
-            o.total = 0;
+            int64_t total = 0;
             for (uint32_t k : ci.conjuncts)
-                o.total += m_s.items[k].items;
-            o.rd = o.nd = o.pairs = o.blockPairs = o.blockTcPairs = o.s1 = o.sq = 0;
-            o.acc = {};
-            o.w = o.r = o.bw = o.bt = o.items = {};
-            if (o.n <= kSmall)
-                for (uint32_t i = 0; i < o.n; ++i)
-                    o.items[i] = int32_t(m_s.items[ci.conjuncts[i]].items);
-            else
+                total += m_s.items[k].items;
+            o.total = int32_t(total);
+            o.rd = o.nd = o.rdMax = o.ndMax = o.blocked = 0;
+            o.avLow = INT32_MIN;
+            o.pairs = o.either = o.blockPairs = o.blockTcPairs = 0;
+            o.off = {};
+            o.offBlock = o.offBlockTc = 0;
+            o.w = o.r = o.bw = o.bt = {};
+            if (o.n > kSmall)
                 o.fenwick.assign(5 * size_t(o.n) + 4, 0);
             o.isOpen = true;
             o.chain.clear();
@@ -388,120 +443,112 @@ namespace {
         {
             const uint32_t j = o.conjunction;
             if (o.straddles)
-                partial.push_back({ j, o.acc });
+                partial.push_back({ j, o.figures(o.end) });
             else
-                values[j] = finish(m_s.m.conjunctions[j], o.acc, cpus, engines);
+                values[j] = finish(m_s.m.conjunctions[j], o.figures(o.end), cpus, engines);
             o.isOpen = false;
             m_free.push_back(m_slot[j]);
             m_slot[j] = kClosed;
         }
 
-        // Moves the sweep to time t: every CPUS step before t is on the monotonic stack.
+        // Moves the sweep to time t: every CPUS step that starts before t is recorded in m_endAt.
         void advance(int64_t t)
         {
-            while (m_next < m_s.cpuT.size() && m_s.cpuT[m_next] < t) {
-                const int32_t v = m_s.cpuV[m_next];
-                while (!m_stack.empty() && m_stack.back().second >= v)
-                    m_stack.pop_back();
-                m_stack.push_back({ m_next, v });
-                ++m_next;
-            }
+            for (; m_next < m_s.cpuT.size() && m_s.cpuT[m_next] < t; ++m_next)
+                m_endAt[size_t(m_s.cpuV[m_next])]
+                    = m_next + 1 < m_s.cpuT.size() ? m_s.cpuT[m_next + 1] : std::numeric_limits<int64_t>::max();
             m_now = t;
         }
 
-        // The step holding now: the next one if it starts exactly now.
-        uint32_t currentCpu() const
+        // Takes the maxima of the values o has held since its last visit, up to t.
+        [[gnu::always_inline]] void hold(Open& o, int64_t t)
         {
-            return m_next < m_s.cpuT.size() && m_s.cpuT[m_next] == m_now ? m_next : m_next - 1;
-        }
-
-        // Minimum of CPUS over the steps from `from` to the last one before now: the lowest stack
-        // entry at or after `from` (a step popped from the stack had a later one at or below it).
-        // The step holding the last update is before now, so it or a lower later one is there.
-        int64_t cpuMinSince(uint32_t from) const
-        {
-            size_t i = m_stack.size() - 1;
-            while (i > 0 && m_stack[i - 1].first >= from)
-                --i;
-            return m_stack[i].second;
-        }
-
-        void integrate(Open& o)
-        {
-            const int64_t t = std::min(m_now, o.end);
             if (t <= o.last)
                 return;
-            const int64_t dt = t - o.last;
-            Raw& a = o.acc;
-            a.rd += o.rd * dt, a.nd += o.nd * dt;
-            if (o.n <= kSmall) {
-                int64_t runningAfter = 0, pairs = 0, blockPairs = 0, blockTcPairs = 0, s1 = 0, sq = 0;
-                for (int i = int(kSmall) - 1; i >= 0; --i) {
-                    pairs += int64_t(o.w[i]) * runningAfter;
-                    blockPairs += int64_t(o.bw[i]) * runningAfter;
-                    blockTcPairs += int64_t(o.bt[i]) * runningAfter;
-                    runningAfter += o.r[i];
-                    s1 += int64_t(o.r[i]) * (o.total - o.items[i]);
-                    sq += int64_t(o.r[i]) * o.r[i];
+            const int64_t nd = o.nd;
+            o.rdMax = std::max(o.rdMax, o.rd), o.ndMax = std::max(o.ndMax, o.nd);
+            // AVAIL_CPUS: nd - CPUS grows past avLow only if CPUS fell to nd - avLow - 1 or below
+            // since `last`. The lowest such level is the minimum of CPUS there; a level was
+            // reached there when its latest step ends after `last`.
+            const int64_t below = nd - std::max(int64_t(o.avLow), nd - m_maxCpus - 1);
+            for (int64_t c = 0; c < below; ++c)
+                if (m_endAt[size_t(c)] > o.last) {
+                    o.avLow = int32_t(nd - c);
+                    break;
                 }
-                a.outOfOrder += pairs * dt, a.blocking += blockPairs * dt, a.blockingTc += blockTcPairs * dt;
-                a.either += (s1 - (o.nd * o.nd - sq) / 2) * dt;
-            } else {
-                a.outOfOrder += o.pairs * dt, a.blocking += o.blockPairs * dt, a.blockingTc += o.blockTcPairs * dt;
-                a.either += (o.s1 - (o.nd * o.nd - o.sq) / 2) * dt;
-            }
-            a.rdMax = std::max(a.rdMax, o.rd), a.ndMax = std::max(a.ndMax, o.nd);
-            if (o.nd > a.avLow) // (CPUS >= 0, so otherwise the maximum cannot grow)
-                a.avLow = std::max(a.avLow, o.nd - cpuMinSince(o.cpuFrom));
             o.last = t;
-            o.cpuFrom = currentCpu();
         }
 
-        static void apply(Open& o, const Link& l, int64_t dR, int64_t dN, int64_t dB, int64_t dT)
+        // One change of an item under position l.branch of o, now (or at o's start, if before).
+        [[gnu::always_inline]] void apply(Open& o, const Link& l, int32_t dR, int32_t dN, int32_t dB, int32_t dT)
         {
-            const uint32_t n = o.n, i = l.branch;
-            o.rd += dR;
-            if (n <= kSmall) {
-                o.nd += dN;
-                o.w[i] += int32_t(dR - dN), o.r[i] += int32_t(dN), o.bw[i] += int32_t(dB), o.bt[i] += int32_t(dT);
-                return;
-            }
-            int32_t *wf = o.fenwick.data(), *rf = wf + (n + 1), *bf = rf + (n + 1), *tf = bf + (n + 1),
-                    *r = tf + (n + 1);
-            const int64_t dw = dR - dN;
-            if (dw != 0 || dB != 0 || dT != 0) {
-                const int64_t runningAfter = o.nd - fenwickPrefix(rf, i + 1); // sum over j > i of r_j
-                if (dw != 0) {
-                    o.pairs += dw * runningAfter;
-                    fenwickAdd(wf, n, i, int32_t(dw));
+            const int64_t t = std::max(m_now, o.last);
+            hold(o, t);
+            const uint32_t i = l.branch;
+            const int32_t dw = dR - dN;
+            int64_t runningAfter = 0, waitingBefore = 0, ri;
+            if (o.n == 2 && (dB | dT | o.blocked) == 0) { // (the common case, in fewer instructions)
+                runningAfter = i == 0 ? o.r[1] : 0;
+                waitingBefore = i == 1 ? o.w[0] : 0;
+                ri = o.r[i];
+                o.w[i] += dw, o.r[i] += dN;
+            } else if (o.n <= kSmall) {
+                for (uint32_t j = 0; j < kSmall; ++j) {
+                    runningAfter += j > i ? o.r[j] : 0;
+                    waitingBefore += j < i ? o.w[j] : 0;
                 }
-                if (dB != 0) {
-                    o.blockPairs += dB * runningAfter;
-                    fenwickAdd(bf, n, i, int32_t(dB));
+                if ((dB | dT | o.blocked) != 0) {
+                    int64_t blockedBefore = 0, blockedTcBefore = 0;
+                    for (uint32_t j = 0; j < i; ++j)
+                        blockedBefore += o.bw[j], blockedTcBefore += o.bt[j];
+                    addBlocking(o, t, dB * runningAfter + dN * blockedBefore, dT * runningAfter + dN * blockedTcBefore);
+                    o.bw[i] += dB, o.bt[i] += dT, o.blocked += dB + dT;
                 }
-                if (dT != 0) {
-                    o.blockTcPairs += dT * runningAfter;
-                    fenwickAdd(tf, n, i, int32_t(dT));
+                ri = o.r[i];
+                o.w[i] += dw, o.r[i] += dN;
+            } else {
+                int32_t *wf = o.fenwick.data(), *rf = wf + (o.n + 1), *bf = rf + (o.n + 1), *tf = bf + (o.n + 1),
+                        *r = tf + (o.n + 1);
+                runningAfter = o.nd - fenwickPrefix(rf, i + 1);
+                waitingBefore = fenwickPrefix(wf, i);
+                addBlocking(
+                    o, t, dB * runningAfter + dN * fenwickPrefix(bf, i), dT * runningAfter + dN * fenwickPrefix(tf, i));
+                ri = r[i];
+                if (dw != 0)
+                    fenwickAdd(wf, o.n, i, dw);
+                if (dB != 0)
+                    fenwickAdd(bf, o.n, i, dB);
+                if (dT != 0)
+                    fenwickAdd(tf, o.n, i, dT);
+                if (dN != 0) {
+                    fenwickAdd(rf, o.n, i, dN);
+                    r[i] += dN;
                 }
             }
-            if (dN != 0) {
-                o.pairs += dN * fenwickPrefix(wf, i);
-                o.blockPairs += dN * fenwickPrefix(bf, i);
-                o.blockTcPairs += dN * fenwickPrefix(tf, i);
-                o.s1 += dN * (o.total - l.items);
-                o.sq += (r[i] + dN) * (r[i] + dN) - int64_t(r[i]) * r[i];
-                r[i] += int32_t(dN);
-                o.nd += dN;
-                fenwickAdd(rf, n, i, int32_t(dN));
-            }
+            // Pairs (a before b) gain the changed position's new waiting items against the running
+            // ones after it, and its new running items against the waiting ones before it. Either-
+            // running pairs: r_i (N - n_i) - (nd^2 - sum r_j^2) / 2 changes by dN (N - n_i - nd + r_i).
+            const int64_t dP = dw * runningAfter + dN * waitingBefore, dE = dN * (o.total - l.items - o.nd + ri);
+            o.rd += dR, o.nd += dN, o.pairs += dP, o.either += dE;
+            const uint64_t ut = uint64_t(t);
+            o.off[0] += uint64_t(int64_t(dR)) * ut, o.off[1] += uint64_t(int64_t(dN)) * ut;
+            o.off[2] += uint64_t(dP) * ut, o.off[3] += uint64_t(dE) * ut;
+        }
+
+        static void addBlocking(Open& o, int64_t t, int64_t dB, int64_t dT)
+        {
+            o.blockPairs += dB, o.blockTcPairs += dT;
+            o.offBlock += uint64_t(dB) * uint64_t(t), o.offBlockTc += uint64_t(dT) * uint64_t(t);
         }
 
         const Sweep& m_s;
         std::vector<uint32_t>& m_slot; // per conjunction: its Open in m_pool, kNoIndex, or kClosed
         std::vector<Open> m_pool;
         std::vector<uint32_t> m_free, m_openList;
-        std::vector<std::pair<uint32_t, int32_t>> m_stack; // CPUS steps: increasing indexes and values
-        uint32_t m_next = 0; // the first CPUS step not on the stack
+        // Per level of CPUS: when its latest step seen so far ends (INT64_MIN: none yet).
+        std::vector<int64_t> m_endAt;
+        int64_t m_maxCpus = 0;
+        uint32_t m_next = 0; // the first CPUS step not in m_endAt
         int64_t m_now = INT64_MIN;
 
     public:
