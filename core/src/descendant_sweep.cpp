@@ -616,18 +616,58 @@ std::vector<DescValues> descendantPassSweep(
             }
         }
     });
-    std::vector<Entry> entries;
-    {
-        size_t total = 0;
-        for (const auto& p : parts)
-            total += p.first.size();
-        entries.reserve(total);
-        for (auto& p : parts) {
-            entries.insert(entries.end(), p.first.begin(), p.first.end());
-            std::vector<Entry>().swap(p.first);
-        }
+    std::vector<std::vector<Entry>*> generated;
+    size_t total = 0;
+    for (auto& p : parts) {
+        generated.push_back(&p.first);
+        total += p.first.size();
     }
-    sortEntries(entries);
+
+    // Slices: cut at times that split a sample of the entries evenly, so each gets about as many.
+    // cut[s] <= t < cut[s + 1] for the entries of slice s.
+    if (slices == 0)
+        slices = total < 100000 ? 1 : size_t(std::max(1, tbb::this_task_arena::max_concurrency()));
+    std::vector<int64_t> cut { std::numeric_limits<int64_t>::min() };
+    if (slices > 1) {
+        const size_t stride = std::max<size_t>(1, total / 65536);
+        std::vector<int64_t> sample;
+        for (const auto* p : generated)
+            for (size_t i = 0; i < p->size(); i += stride)
+                sample.push_back((*p)[i].t);
+        std::sort(sample.begin(), sample.end());
+        for (size_t s = 1; s < slices && !sample.empty(); ++s)
+            if (const int64_t t = sample[sample.size() * s / slices]; t > cut.back())
+                cut.push_back(t);
+    }
+    cut.push_back(std::numeric_limits<int64_t>::max());
+    const size_t nSlices = cut.size() - 1;
+    auto sliceOf
+        = [&](int64_t t) { return size_t(std::upper_bound(cut.begin() + 1, cut.end() - 1, t) - cut.begin() - 1); };
+
+    // Each part's entries scattered into their slices (in parallel over parts), then each slice
+    // sorted on its own (in parallel over slices): no one big array, no one big sort.
+    std::vector<std::vector<Entry>> bucket(nSlices);
+    {
+        std::vector<std::vector<size_t>> at(generated.size(), std::vector<size_t>(nSlices, 0));
+        tbb::parallel_for(size_t(0), generated.size(), [&](size_t p) {
+            for (const Entry& e : *generated[p])
+                ++at[p][sliceOf(e.t)];
+        });
+        for (size_t s = 0; s < nSlices; ++s) {
+            size_t sum = 0;
+            for (auto& counts : at)
+                sum += std::exchange(counts[s], sum);
+            bucket[s].resize(sum);
+        }
+        tbb::parallel_for(size_t(0), generated.size(), [&](size_t p) {
+            for (const Entry& e : *generated[p]) {
+                const size_t s = sliceOf(e.t);
+                bucket[s][at[p][s]++] = e;
+            }
+            std::vector<Entry>().swap(*generated[p]);
+        });
+    }
+    tbb::parallel_for(size_t(0), nSlices, [&](size_t s) { sortEntries(bucket[s]); });
 
     Sweep sweep { m, items, up, measured, {}, {} };
     sweep.cpuT.reserve(cpus.steps().size() + 2);
@@ -642,25 +682,13 @@ std::vector<DescValues> descendantPassSweep(
         sweep.cpuV.push_back(0);
     }
 
-    // Slices: equal numbers of entries, cut where the time changes.
-    if (slices == 0)
-        slices = entries.size() < 100000 ? 1 : size_t(std::max(1, tbb::this_task_arena::max_concurrency()));
-    std::vector<size_t> cut { 0 };
-    for (size_t s = 1; s < slices; ++s) {
-        size_t c = std::max(cut.back(), entries.size() * s / slices);
-        while (c < entries.size() && c > 0 && entries[c].t == entries[c - 1].t)
-            ++c;
-        if (c > cut.back() && c < entries.size())
-            cut.push_back(c);
-    }
-    cut.push_back(entries.size());
-    // The items' states at each cut (only those with something open), from one pass over the changes.
-    std::vector<std::vector<std::pair<uint32_t, Delta4>>> liveAt(cut.size() - 1);
-    if (cut.size() > 2) {
+    // The items' states at each cut (only those with something open), summed over the slices before.
+    std::vector<std::vector<std::pair<uint32_t, Delta4>>> liveAt(nSlices);
+    if (nSlices > 1) {
         std::vector<Delta4> state(nItems, Delta4 {});
-        for (size_t s = 1; s + 1 < cut.size(); ++s) {
-            for (size_t i = cut[s - 1]; i < cut[s]; ++i)
-                if (const Entry& e = entries[i]; (e.what & ~kIndexMask) == kChange) {
+        for (size_t s = 1; s < nSlices; ++s) {
+            for (const Entry& e : bucket[s - 1])
+                if ((e.what & ~kIndexMask) == kChange) {
                     Delta4& d = state[e.what & kIndexMask];
                     d.runnable += e.runnable, d.running += e.running, d.blocked += e.blocked,
                         d.blockedTc += e.blockedTc;
@@ -670,14 +698,14 @@ std::vector<DescValues> descendantPassSweep(
                     liveAt[s].push_back({ k, d });
         }
     }
-    std::vector<std::vector<std::pair<uint32_t, Raw>>> partial(cut.size() - 1);
-    std::vector<std::vector<uint32_t>> slots(cut.size() - 1);
-    tbb::parallel_for(size_t(0), cut.size() - 1, [&](size_t s) {
+    std::vector<std::vector<std::pair<uint32_t, Raw>>> partial(nSlices);
+    std::vector<std::vector<uint32_t>> slots(nSlices);
+    tbb::parallel_for(size_t(0), nSlices, [&](size_t s) {
         slots[s].assign(nConj, kNoIndex);
         Slice slice(sweep, slots[s]);
-        slice.openAt(s == 0 ? INT64_MIN : entries[cut[s]].t, liveAt[s]);
-        const int64_t toT = s + 2 < cut.size() ? entries[cut[s + 1]].t : INT64_MAX;
-        slice.run(entries.data() + cut[s], entries.data() + cut[s + 1], toT, values, partial[s], cpus, engines);
+        slice.openAt(cut[s], liveAt[s]);
+        const auto& b = bucket[s];
+        slice.run(b.data(), b.data() + b.size(), cut[s + 1], values, partial[s], cpus, engines);
     });
     for (uint32_t j = 0; j < nConj; ++j)
         values[j].done = measured[j]; // (instances of no length have no figures to sweep)
