@@ -69,36 +69,55 @@ namespace {
         }
     };
 
-    // Sorts by (time, kind): a least-significant-digit radix sort on (t - first) << 2 | kind, two or
-    // three passes over the entries for any real trace's time span, where a comparison sort costs
-    // log2(n) ~ 20 passes' worth.
-    void sortEntries(std::vector<Entry>& v)
+    // Sorts the entries of `parts` into v by (time, kind), freeing the parts: a least-significant-
+    // digit radix sort on (t - first) << 2 | kind, two or three passes over the entries for any real
+    // trace's time span, where a comparison sort costs log2(n) ~ 20 passes' worth. Its first pass
+    // reads the parts where they are, so they are never concatenated.
+    void sortEntries(const std::vector<std::vector<Entry>*>& parts, std::vector<Entry>& v)
     {
-        auto [lo, hi]
-            = std::minmax_element(v.begin(), v.end(), [](const Entry& a, const Entry& b) { return a.t < b.t; });
-        if (v.size() < 4096 || uint64_t(hi->t - lo->t) >= (uint64_t(1) << 61)) {
+        size_t n = 0;
+        int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
+        for (const auto* p : parts) {
+            n += p->size();
+            for (const Entry& e : *p)
+                lo = std::min(lo, e.t), hi = std::max(hi, e.t);
+        }
+        if (n < 4096 || uint64_t(hi - lo) >= (uint64_t(1) << 61)) {
+            v.clear();
+            v.reserve(n);
+            for (auto* p : parts) {
+                v.insert(v.end(), p->begin(), p->end());
+                std::vector<Entry>().swap(*p);
+            }
             std::sort(v.begin(), v.end(), Before {});
             return;
         }
-        const int64_t first = lo->t;
-        const uint64_t top = (uint64_t(hi->t - first) << 2) | 3;
+        const uint64_t top = (uint64_t(hi - lo) << 2) | 3;
         const int bits = 64 - __builtin_clzll(top);
         const int passes = (bits + 15) / 16, digit = (bits + passes - 1) / passes;
-        std::vector<Entry> other(v.size());
+        std::vector<Entry> other(n);
+        v.resize(n);
         std::vector<uint32_t> count(size_t(1) << digit);
         for (int p = 0; p < passes; ++p) {
             const int shift = p * digit;
             const uint64_t mask = (uint64_t(1) << digit) - 1;
-            auto key
-                = [&](const Entry& e) { return (((uint64_t(e.t - first) << 2) | (e.what >> 30)) >> shift) & mask; };
+            auto key = [&](const Entry& e) { return (((uint64_t(e.t - lo) << 2) | (e.what >> 30)) >> shift) & mask; };
+            auto forEachInput = [&](auto f) {
+                if (p > 0)
+                    std::for_each(v.begin(), v.end(), f);
+                else
+                    for (const auto* part : parts)
+                        std::for_each(part->begin(), part->end(), f);
+            };
             std::fill(count.begin(), count.end(), 0);
-            for (const Entry& e : v)
-                ++count[key(e)];
+            forEachInput([&](const Entry& e) { ++count[key(e)]; });
             uint32_t sum = 0;
             for (uint32_t& c : count)
                 sum += std::exchange(c, sum);
-            for (const Entry& e : v)
-                other[count[key(e)]++] = e;
+            forEachInput([&](const Entry& e) { other[count[key(e)]++] = e; });
+            if (p == 0)
+                for (auto* part : parts)
+                    std::vector<Entry>().swap(*part);
             v.swap(other);
         }
     }
@@ -123,9 +142,10 @@ namespace {
         }
     }
 
-    // Item k's own changes, coalesced per time, appended to `out` as entries.
+    // Item k's own changes, coalesced per time, passed to emit as entries.
+    template <class Emit>
     void itemEntries(const ParModel& m, uint32_t k, uint64_t endLimit, std::span<const Interval> direct,
-        std::span<const Interval> transitive, std::vector<Delta4>& scratch, std::vector<Entry>& out)
+        std::span<const Interval> transitive, std::vector<Delta4>& scratch, Emit emit)
     {
         scratch.clear();
         forEachItemPiece(m, k, endLimit, [&](uint64_t from, uint64_t to, bool running, bool runnable) {
@@ -157,7 +177,7 @@ namespace {
                 Entry e { c.t, kChange | k, 0, 0, 0, 0 };
                 e.runnable = take(c.runnable), e.running = take(c.running);
                 e.blocked = take(c.blocked), e.blockedTc = take(c.blockedTc);
-                out.push_back(e);
+                emit(e);
             }
         }
     }
@@ -602,72 +622,52 @@ std::vector<DescValues> descendantPassSweep(
 
     // Every change, start and end, sorted.
     const Producers producers = suspendedWaitsByProducer(m);
-    tbb::enumerable_thread_specific<std::pair<std::vector<Entry>, std::vector<Delta4>>> parts;
+    // Slices: cut at the start times of every (n / slices)th conjunction (instances are numbered in
+    // start order, and the changes follow them closely enough to balance the work).
+    // cut[s] <= t < cut[s + 1] for the entries of slice s.
+    if (slices == 0)
+        slices = m.conjuncts.size() < 20000 ? 1 : size_t(std::max(1, tbb::this_task_arena::max_concurrency()));
+    std::vector<int64_t> cut { std::numeric_limits<int64_t>::min() };
+    for (size_t s = 1; s < slices; ++s)
+        if (const int64_t t = I(m.conjunctions[nConj * s / slices].startNs); t > cut.back())
+            cut.push_back(t);
+    cut.push_back(std::numeric_limits<int64_t>::max());
+    const size_t nSlices = cut.size() - 1;
+
+    // Every change, start and end, generated in parallel over conjunctions into per-thread parts
+    // per slice; then each slice's parts sorted into one array, the slices in parallel.
+    struct Parts {
+        std::vector<std::vector<Entry>> slice;
+        std::vector<Delta4> scratch;
+    };
+    tbb::enumerable_thread_specific<Parts> parts([&] {
+        return Parts { std::vector<std::vector<Entry>>(nSlices), {} };
+    });
     tbb::parallel_for(tbb::blocked_range<uint32_t>(0, uint32_t(nConj)), [&](const auto& range) {
-        auto& [out, scratch] = parts.local();
+        Parts& out = parts.local();
+        auto emit = [&](const Entry& e) {
+            const size_t s
+                = nSlices == 1 ? 0 : size_t(std::upper_bound(cut.begin() + 1, cut.end() - 1, e.t) - cut.begin() - 1);
+            out.slice[s].push_back(e);
+        };
         for (uint32_t j = range.begin(); j != range.end(); ++j) {
             const ConjunctionInstance& ci = m.conjunctions[j];
             const uint64_t endLimit = ci.ended ? ci.endNs : m.endNs;
             for (uint32_t k : ci.conjuncts)
-                itemEntries(m, k, endLimit, producers.direct.of(k), producers.transitive.of(k), scratch, out);
+                itemEntries(m, k, endLimit, producers.direct.of(k), producers.transitive.of(k), out.scratch, emit);
             if (measured[j]) {
-                out.push_back({ I(ci.startNs), kStart | j, 0, 0, 0, 0 });
-                out.push_back({ I(ci.endNs), kEnd | j, 0, 0, 0, 0 });
+                emit({ I(ci.startNs), kStart | j, 0, 0, 0, 0 });
+                emit({ I(ci.endNs), kEnd | j, 0, 0, 0, 0 });
             }
         }
     });
-    std::vector<std::vector<Entry>*> generated;
-    size_t total = 0;
-    for (auto& p : parts) {
-        generated.push_back(&p.first);
-        total += p.first.size();
-    }
-
-    // Slices: cut at times that split a sample of the entries evenly, so each gets about as many.
-    // cut[s] <= t < cut[s + 1] for the entries of slice s.
-    if (slices == 0)
-        slices = total < 100000 ? 1 : size_t(std::max(1, tbb::this_task_arena::max_concurrency()));
-    std::vector<int64_t> cut { std::numeric_limits<int64_t>::min() };
-    if (slices > 1) {
-        const size_t stride = std::max<size_t>(1, total / 65536);
-        std::vector<int64_t> sample;
-        for (const auto* p : generated)
-            for (size_t i = 0; i < p->size(); i += stride)
-                sample.push_back((*p)[i].t);
-        std::sort(sample.begin(), sample.end());
-        for (size_t s = 1; s < slices && !sample.empty(); ++s)
-            if (const int64_t t = sample[sample.size() * s / slices]; t > cut.back())
-                cut.push_back(t);
-    }
-    cut.push_back(std::numeric_limits<int64_t>::max());
-    const size_t nSlices = cut.size() - 1;
-    auto sliceOf
-        = [&](int64_t t) { return size_t(std::upper_bound(cut.begin() + 1, cut.end() - 1, t) - cut.begin() - 1); };
-
-    // Each part's entries scattered into their slices (in parallel over parts), then each slice
-    // sorted on its own (in parallel over slices): no one big array, no one big sort.
     std::vector<std::vector<Entry>> bucket(nSlices);
-    {
-        std::vector<std::vector<size_t>> at(generated.size(), std::vector<size_t>(nSlices, 0));
-        tbb::parallel_for(size_t(0), generated.size(), [&](size_t p) {
-            for (const Entry& e : *generated[p])
-                ++at[p][sliceOf(e.t)];
-        });
-        for (size_t s = 0; s < nSlices; ++s) {
-            size_t sum = 0;
-            for (auto& counts : at)
-                sum += std::exchange(counts[s], sum);
-            bucket[s].resize(sum);
-        }
-        tbb::parallel_for(size_t(0), generated.size(), [&](size_t p) {
-            for (const Entry& e : *generated[p]) {
-                const size_t s = sliceOf(e.t);
-                bucket[s][at[p][s]++] = e;
-            }
-            std::vector<Entry>().swap(*generated[p]);
-        });
-    }
-    tbb::parallel_for(size_t(0), nSlices, [&](size_t s) { sortEntries(bucket[s]); });
+    tbb::parallel_for(size_t(0), nSlices, [&](size_t s) {
+        std::vector<std::vector<Entry>*> sources;
+        for (Parts& p : parts)
+            sources.push_back(&p.slice[s]);
+        sortEntries(sources, bucket[s]);
+    });
 
     Sweep sweep { m, items, up, measured, {}, {} };
     sweep.cpuT.reserve(cpus.steps().size() + 2);
