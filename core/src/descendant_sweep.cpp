@@ -9,11 +9,12 @@
 //
 // Why a sweep: a change of an item at time t changes the curves of exactly its ancestor
 // conjunctions, which are constant between their subtree's changes. So the sweep takes every item's
-// changes in time order and walks each up its chain of ancestors, updating each ancestor J's counts.
-// Only open instances hold state (taken at START_PAR_CONJ, turned into figures at END_PAR_CONJ), so
-// the working set is the instances open at one time — a few dozen on parfib — and stays in L1. Per J
-// the sweep keeps, per conjunct position i, the counts w_i (waiting), r_i (running), bw_i / bt_i
-// (blocked-waiting producers, direct / transitive) and n_i (items under position i):
+// changes in time order and carries each up its chain of ancestors, updating each ancestor J's
+// counts. Only open instances hold state (taken at START_PAR_CONJ, turned into figures at
+// END_PAR_CONJ), so the working set is the instances open at one time — a few dozen on parfib —
+// and stays in L1. Per J the sweep keeps, per conjunct position i, the counts w_i (waiting), r_i
+// (running), bw_i / bt_i (blocked-waiting producers, direct / transitive) and n_i (items under
+// position i):
 //   out-of-order pairs      P = sum over i<j of w_i * r_j
 //   blocking pairs          B = sum over i<j of bw_i * r_j   (and the same with bt)
 //   pairs where A or B runs E = sum over i<j of r_i n_j + r_j n_i - r_i r_j
@@ -24,6 +25,12 @@
 // the previous visit. AVAIL_CPUS needs the minimum of CPUS_OVER_TIME since then: per level of
 // CPUS, the end of its latest step (few levels: one per engine). Integrals are exact int64.
 //
+// Visiting every ancestor would cost changes x depth (parfib: 21 visits per change). But most
+// ancestors, most of the time, see changes through one position only: the chain above the
+// conjunction an engine is working in. Those ancestors subscribe to a stream (see Stream) and are
+// passed in one step; a change visits its own instance, its stream, and the few instances where
+// work from two sides meets (parfib: 3 visits and 2 streams per change).
+//
 // Half the changes are handovers: a conjunct's context starting a nested conjunction passes its
 // state to the nested first conjunct at that instant, and takes it back from the last one. They
 // cancel above the nested conjunction, so the pair is applied there alone (see Slice::handover).
@@ -32,10 +39,10 @@
 // starts with the instances open at its start, their counts rebuilt from the items' states there;
 // a straddling instance's integrals add up and its maxima combine across slices.
 //
-// Cost: O(changes x nesting depth) ancestor visits of a few nanoseconds each, plus one sort of the
-// changes. Against the segment trees' O(changes x log T) node visits it wins while the average
-// depth stays below a few dozen levels (parfib: 21 visits per change), and loses badly on right
-// recursion 40,000 deep (sumeuler), which the trees take.
+// Cost: O(changes x (instances where two sides meet on the way up)), plus a settlement per
+// instance leaving a stream (O(log) for its maxima), plus one sort of the changes. The segment
+// trees' O(changes x log T) stays the choice for right recursion 40,000 deep (sumeuler: metrics
+// in 0.19 s with the trees, 2.1 s with the sweep).
 #include "descendant_pass.h"
 
 #include <algorithm>
@@ -53,15 +60,17 @@ namespace {
     using I = int64_t;
 
     // One entry of the sweep: an item's change, or the start or end of a measured instance. The
-    // kind is in the top two bits of `what`, ordered so that at equal times an instance opens
-    // before its items change and closes after them.
+    // kind is in the top two bits of `what`, ordered so that at equal times instances open and
+    // close before items change: a change at an instance's start counts for it; one at its end
+    // would be held for no time, so it need not (and passing it by keeps the instance's parent
+    // in a stream when a conjunct ends in the same nanosecond as the conjunction it started).
     struct Entry {
         int64_t t;
         uint32_t what;
         int8_t runnable, running, blocked, blockedTc;
     };
     static_assert(sizeof(Entry) == 16);
-    constexpr uint32_t kStart = 0u << 30, kChange = 1u << 30, kEnd = 2u << 30, kIndexMask = (1u << 30) - 1;
+    constexpr uint32_t kStart = 0u << 30, kEnd = 1u << 30, kChange = 2u << 30, kIndexMask = (1u << 30) - 1;
 
     struct Before {
         bool operator()(const Entry& a, const Entry& b) const
@@ -250,14 +259,19 @@ namespace {
         int64_t end = 0; // the instance's end: nothing is integrated past it
         bool straddles = false; // opened at the slice's start: its figures are partial
         std::vector<int32_t> fenwick; // n > kSmall: trees w, r, bw, bt (n + 1 each), then r_i (n)
-        // The measured ancestors open when this one opened, nearest first: their Open (and
-        // conjunction, to check it is still that one) and where this one sits in each. A walk reads
-        // them from this one array rather than following parent pointers.
-        struct Ancestor {
-            uint32_t open;
-            Link link;
-        };
-        std::vector<Ancestor> chain;
+        // The nearest measured ancestor open when this one opened (its Open, and the link into it,
+        // whose conjunction tells whether that Open still holds it).
+        uint32_t parent = kNoIndex;
+        Link parentLink;
+        // Streams (see Stream): the one this instance subscribes to (then its figures lag behind it
+        // until settled), through which position; the one it feeds; its neighbours among the
+        // subscribers of its stream (`below` may be the feeder).
+        uint32_t stream = kNoIndex, feeds = kNoIndex, above = kNoIndex, below = kNoIndex;
+        Link via;
+        uint64_t joinIndex = 0;
+        std::array<int64_t, 5> joinSum {};
+        std::array<uint64_t, 5> joinSumT {};
+        bool branch = false; // has had changes from two sides at once: never subscribes again
 
         // The curves' figures up to time t (at most the end).
         Raw figures(int64_t t) const
@@ -267,6 +281,47 @@ namespace {
                 integral(blockPairs, offBlock), integral(blockTcPairs, offBlockTc), integral(either, off[3]), rdMax,
                 ndMax, avLow == INT32_MIN ? INT64_MIN : avLow };
         }
+    };
+
+    // Suffix maxima of a growing sequence: entries (index, value) with decreasing values.
+    class SuffixMax {
+    public:
+        void clear() { m_v.clear(); }
+        void push(uint64_t index, int64_t value)
+        {
+            while (!m_v.empty() && m_v.back().second <= value)
+                m_v.pop_back();
+            m_v.push_back({ index, value });
+        }
+        // The maximum over the entries from `index` on (there must be one).
+        int64_t since(uint64_t index) const
+        {
+            return std::lower_bound(m_v.begin(), m_v.end(), index, [](const auto& e, uint64_t i) {
+                return e.first < i;
+            })->second;
+        }
+
+    private:
+        std::vector<std::pair<uint64_t, int64_t>> m_v;
+    };
+
+    // A stream: the changes that leave one open instance (its feeder) and climb through a chain of
+    // ancestors above it (its subscribers), each through a single position, while nothing else
+    // changes them. Such an ancestor's figures follow from the stream alone: its counts at the
+    // other positions are constant, so each change's effect on it is linear in the change, and its
+    // maxima are its value at joining plus the maximum of the stream's running totals since. So a
+    // change climbs past all subscribers at once, and a subscriber is brought up to date (settled)
+    // only when it leaves: when a change reaches it by another way, or its feeder closes.
+    //
+    // On parfib most of the tree is one such chain per engine: a change visits its own instance,
+    // its stream, and the few instances where two engines' work meet, instead of ~20 ancestors.
+    struct Stream {
+        std::array<int64_t, 5> sum {}; // running totals of dR, dN, dw, dB, dT
+        std::array<uint64_t, 5> sumT {}; // and of each times t (wrapping)
+        int64_t lastT = 0; // the totals are held since here
+        uint64_t pushed = 0; // held totals recorded
+        SuffixMax rd, nd, av; // held sum[0], sum[1], and sum[1] - the minimum of CPUS while held
+        uint32_t feeder = kNoIndex, low = kNoIndex, top = kNoIndex; // Opens: lowest and highest subscriber
     };
 
     struct Sweep {
@@ -300,16 +355,23 @@ namespace {
         {
             m_next = m_s.cpuIndex(fromT);
             advance(fromT);
+            std::vector<uint32_t> straddling;
+            m_streaming = false; // (until the counts are rebuilt: streams need settled instances)
             for (uint32_t j = 0; j < m_s.m.conjunctions.size(); ++j) {
                 const ConjunctionInstance& ci = m_s.m.conjunctions[j];
-                if (m_s.measured[j] && I(ci.startNs) < fromT && I(ci.endNs) > fromT)
+                if (m_s.measured[j] && I(ci.startNs) < fromT && I(ci.endNs) > fromT) {
                     open(j, true);
+                    straddling.push_back(m_slot[j]);
+                }
             }
             for (const auto& [k, d] : liveItems)
                 climb(k, [&](Open& o, const Link& l) {
                     o.straddles = true; // (when an item changed before its conjunction started)
                     apply(o, l, d.runnable, d.running, d.blocked, d.blockedTc);
                 });
+            m_streaming = true;
+            for (uint32_t x : straddling) // (parents first: instances are numbered in start order)
+                subscribeParent(x);
         }
 
         void run(const Entry* e, const Entry* end, int64_t toT, std::vector<DescValues>& values,
@@ -325,6 +387,7 @@ namespace {
                     break;
                 case kEnd:
                     if (Open* o = find(index, false)) {
+                        leaveStreams(*o);
                         hold(*o, m_now);
                         close(*o, values, partial, cpus, engines);
                     }
@@ -334,13 +397,14 @@ namespace {
                         ++e;
                         break;
                     }
-                    climb(index, [&](Open& o, const Link& l) {
-                        apply(o, l, e->runnable, e->running, e->blocked, e->blockedTc);
-                    });
+                    change(index, e->runnable, e->running, e->blocked, e->blockedTc);
                 }
             }
             // Instances still open at the slice's end: their partial figures.
             advance(toT);
+            for (uint32_t x : m_openList)
+                if (Open& o = m_pool[x]; m_slot[o.conjunction] == x && o.stream != kNoIndex)
+                    settle(o);
             for (uint32_t x : m_openList)
                 if (Open& o = m_pool[x]; m_slot[o.conjunction] == x) {
                     const int64_t t = std::min(toT, o.end);
@@ -358,24 +422,300 @@ namespace {
         template <class F> void climb(uint32_t k, F f)
         {
             Link l = m_s.items[k];
-            while (l.conjunction != kNoIndex) {
-                Open* o = find(l.conjunction, true);
-                if (!o) {
-                    l = m_s.up[l.conjunction];
-                    continue;
-                }
+            for (Open* o = innermost(l); o; o = parentOf(*o, l))
                 f(*o, l);
-                // Through the chain while it holds (it does unless a trace closes a parent first).
-                uint32_t last = o->conjunction;
-                for (const auto& a : o->chain) {
-                    Open& p = m_pool[a.open];
-                    if (!p.isOpen || p.conjunction != a.link.conjunction)
-                        break;
-                    f(p, a.link);
-                    last = a.link.conjunction;
+        }
+
+        // The open instance of link l's conjunction, or of the nearest measured ancestor that is (l
+        // then links into it).
+        Open* innermost(Link& l)
+        {
+            for (; l.conjunction != kNoIndex; l = m_s.up[l.conjunction])
+                if (Open* o = find(l.conjunction, true))
+                    return o;
+            return nullptr;
+        }
+
+        // The open instance above o (l then links o into it), or null at the top.
+        Open* parentOf(const Open& o, Link& l)
+        {
+            const uint32_t j = o.conjunction;
+            if (o.parent != kNoIndex) {
+                Open& p = m_pool[o.parent];
+                if (p.isOpen && p.conjunction == o.parentLink.conjunction) {
+                    l = o.parentLink;
+                    return &p;
                 }
-                l = m_s.up[last];
             }
+            l = m_s.up[j]; // (its parent closed first, or opened after it: the slow way)
+            return innermost(l);
+        }
+
+        // One change of item k: applied to each instance it reaches, past streams' subscribers.
+        void change(uint32_t k, int32_t dR, int32_t dN, int32_t dB, int32_t dT)
+        {
+            Link l = m_s.items[k];
+            for (Open* o = innermost(l); o;) {
+                const Open* from = o;
+                if (o->stream != kNoIndex) { // reached by another way than its stream
+                    Stream& s = m_streams[o->stream];
+                    if (l.branch == o->via.branch && o->below == s.feeder) {
+                        // Through the stream's position into its lowest subscriber (the conjunct
+                        // itself, between its nested conjunctions): the stream carries it from here.
+                        append(s, dR, dN, dB, dT);
+                        o = parentOf(m_pool[s.top], l);
+                        continue;
+                    }
+                    split(*o);
+                }
+                apply(*o, l, dR, dN, dB, dT);
+                if (o->feeds != kNoIndex) {
+                    Stream& s = m_streams[o->feeds];
+                    append(s, dR, dN, dB, dT);
+                    from = &m_pool[s.top];
+                }
+                o = parentOf(*from, l);
+            }
+        }
+
+        // ---- streams ----------------------------------------------------------------------------
+
+        uint32_t newStream(uint32_t feeder)
+        {
+            uint32_t s;
+            if (!m_freeStreams.empty()) {
+                s = m_freeStreams.back();
+                m_freeStreams.pop_back();
+            } else {
+                s = uint32_t(m_streams.size());
+                m_streams.emplace_back();
+            }
+            Stream& st = m_streams[s];
+            st.sum = {};
+            st.sumT = {};
+            st.lastT = m_now;
+            st.pushed = 0;
+            st.rd.clear(), st.nd.clear(), st.av.clear();
+            st.feeder = feeder;
+            st.low = st.top = kNoIndex;
+            m_pool[feeder].feeds = s;
+            return s;
+        }
+
+        void freeStream(uint32_t s)
+        {
+            m_pool[m_streams[s].feeder].feeds = kNoIndex;
+            m_freeStreams.push_back(s);
+        }
+
+        // Records the totals held since lastT, if that was before t.
+        void cut(Stream& s, int64_t t)
+        {
+            if (t <= s.lastT)
+                return;
+            int64_t low = 0; // the minimum of CPUS over [lastT, t): the lowest level reached there
+            while (low < m_maxCpus && m_endAt[size_t(low)] <= s.lastT)
+                ++low;
+            s.rd.push(s.pushed, s.sum[0]);
+            s.nd.push(s.pushed, s.sum[1]);
+            s.av.push(s.pushed, s.sum[1] - low);
+            ++s.pushed;
+            s.lastT = t;
+        }
+
+        void append(Stream& s, int32_t dR, int32_t dN, int32_t dB, int32_t dT)
+        {
+            cut(s, m_now);
+            const std::array<int64_t, 5> d { dR, dN, dR - dN, dB, dT };
+            for (int i = 0; i < 5; ++i) {
+                s.sum[i] += d[i];
+                s.sumT[i] += uint64_t(d[i]) * uint64_t(m_now);
+            }
+        }
+
+        // Subscribes o (settled, explicit) to stream s, through via, as the new top.
+        void joinTop(uint32_t x, uint32_t s, const Link& via)
+        {
+            Stream& st = m_streams[s];
+            Open& o = m_pool[x];
+            cut(st, m_now);
+            o.stream = s, o.via = via, o.joinIndex = st.pushed, o.joinSum = st.sum, o.joinSumT = st.sumT;
+            o.above = kNoIndex;
+            o.below = st.top == kNoIndex ? st.feeder : st.top;
+            if (st.top != kNoIndex)
+                m_pool[st.top].above = x;
+            else
+                st.low = x;
+            st.top = x;
+        }
+
+        // When instance x opens under an explicit parent that has no other reason to stay explicit,
+        // the parent subscribes to x's stream, taking its own subscribers along: x feeds them all.
+        void subscribeParent(uint32_t x)
+        {
+            Open& o = m_pool[x];
+            if (!m_streaming || o.parent == kNoIndex)
+                return;
+            const uint32_t px = o.parent;
+            Open& p = m_pool[px];
+            if (p.branch || p.stream != kNoIndex || !p.isOpen || p.conjunction != o.parentLink.conjunction
+                || m_now < p.last)
+                return;
+            hold(p, m_now);
+            uint32_t s = p.feeds;
+            if (s == kNoIndex) {
+                s = newStream(px);
+                joinTop(px, s, o.parentLink);
+            } else { // p joins its stream at the bottom
+                Stream& st = m_streams[s];
+                cut(st, m_now);
+                p.stream = s, p.via = o.parentLink, p.joinIndex = st.pushed, p.joinSum = st.sum, p.joinSumT = st.sumT;
+                p.above = st.low;
+                if (st.low != kNoIndex)
+                    m_pool[st.low].below = px;
+                else
+                    st.top = px;
+                st.low = px;
+            }
+            Stream& st = m_streams[s];
+            m_pool[px].below = x;
+            m_pool[px].feeds = kNoIndex;
+            st.feeder = x;
+            m_pool[x].feeds = s;
+        }
+
+        // Brings subscriber o up to date from its stream, now, and makes it explicit (its links in
+        // the stream are left to the caller).
+        void settle(Open& o)
+        {
+            Stream& s = m_streams[o.stream];
+            cut(s, m_now);
+            if (s.pushed > o.joinIndex) {
+                o.rdMax = int32_t(std::max<int64_t>(o.rdMax, o.rd + s.rd.since(o.joinIndex) - o.joinSum[0]));
+                o.ndMax = int32_t(std::max<int64_t>(o.ndMax, o.nd + s.nd.since(o.joinIndex) - o.joinSum[1]));
+                o.avLow = int32_t(std::max<int64_t>(o.avLow, o.nd + s.av.since(o.joinIndex) - o.joinSum[1]));
+            }
+            std::array<int64_t, 5> d;
+            std::array<uint64_t, 5> dt;
+            for (int i = 0; i < 5; ++i)
+                d[i] = s.sum[i] - o.joinSum[i], dt[i] = s.sumT[i] - o.joinSumT[i];
+            o.stream = kNoIndex;
+            o.last = m_now;
+            applyTotals(o, o.via, d, dt);
+        }
+
+        // Applies many changes through one position at once: d = totals of dR, dN, dw, dB, dT and dt
+        // = the same times t. Exact because the pair counts change linearly while the other
+        // positions hold still. (Maxima are the caller's.)
+        void applyTotals(Open& o, const Link& l, const std::array<int64_t, 5>& d, const std::array<uint64_t, 5>& dt)
+        {
+            const uint32_t i = l.branch;
+            int64_t runningAfter = 0, waitingBefore = 0, blockedBefore = 0, blockedTcBefore = 0, ri;
+            if (o.n <= kSmall) {
+                for (uint32_t j = 0; j < kSmall; ++j) {
+                    runningAfter += j > i ? o.r[j] : 0;
+                    waitingBefore += j < i ? o.w[j] : 0;
+                    blockedBefore += j < i ? o.bw[j] : 0;
+                    blockedTcBefore += j < i ? o.bt[j] : 0;
+                }
+                ri = o.r[i];
+                o.w[i] += int32_t(d[2]), o.r[i] += int32_t(d[1]), o.bw[i] += int32_t(d[3]), o.bt[i] += int32_t(d[4]);
+            } else {
+                int32_t *wf = o.fenwick.data(), *rf = wf + (o.n + 1), *bf = rf + (o.n + 1), *tf = bf + (o.n + 1),
+                        *r = tf + (o.n + 1);
+                runningAfter = o.nd - fenwickPrefix(rf, i + 1);
+                waitingBefore = fenwickPrefix(wf, i), blockedBefore = fenwickPrefix(bf, i);
+                blockedTcBefore = fenwickPrefix(tf, i);
+                ri = r[i];
+                fenwickAdd(wf, o.n, i, int32_t(d[2]));
+                fenwickAdd(rf, o.n, i, int32_t(d[1]));
+                fenwickAdd(bf, o.n, i, int32_t(d[3]));
+                fenwickAdd(tf, o.n, i, int32_t(d[4]));
+                r[i] += int32_t(d[1]);
+            }
+            o.blocked += int32_t(d[3] + d[4]);
+            const int64_t either = o.total - l.items - o.nd + ri;
+            auto lin = [](int64_t a, int64_t x, int64_t b, int64_t y) { return a * x + b * y; };
+            auto linT = [](int64_t a, uint64_t x, int64_t b, uint64_t y) { return uint64_t(a) * x + uint64_t(b) * y; };
+            o.rd += int32_t(d[0]), o.nd += int32_t(d[1]);
+            o.off[0] += dt[0], o.off[1] += dt[1];
+            o.pairs += lin(runningAfter, d[2], waitingBefore, d[1]);
+            o.off[2] += linT(runningAfter, dt[2], waitingBefore, dt[1]);
+            o.either += either * d[1];
+            o.off[3] += uint64_t(either) * dt[1];
+            o.blockPairs += lin(runningAfter, d[3], blockedBefore, d[1]);
+            o.offBlock += linT(runningAfter, dt[3], blockedBefore, dt[1]);
+            o.blockTcPairs += lin(runningAfter, d[4], blockedTcBefore, d[1]);
+            o.offBlockTc += linT(runningAfter, dt[4], blockedTcBefore, dt[1]);
+        }
+
+        // Subscriber o was reached by another way than its stream: it and the subscribers above it
+        // settle; it turns explicit for good, and those above subscribe to a new stream it feeds.
+        void split(Open& o)
+        {
+            const uint32_t x = uint32_t(&o - m_pool.data()), s = o.stream;
+            std::vector<uint32_t>& chain = m_scratch;
+            chain.clear();
+            for (uint32_t y = x; y != kNoIndex; y = m_pool[y].above)
+                chain.push_back(y);
+            for (uint32_t y : chain)
+                settle(m_pool[y]);
+            Stream& st = m_streams[s];
+            if (const uint32_t below = m_pool[x].below; below == st.feeder) {
+                st.low = st.top = kNoIndex;
+                freeStream(s);
+            } else {
+                st.top = below;
+                m_pool[below].above = kNoIndex;
+            }
+            m_pool[x].branch = true;
+            if (chain.size() > 1) {
+                const uint32_t fresh = newStream(x);
+                for (size_t i = 1; i < chain.size(); ++i)
+                    joinTop(chain[i], fresh, m_pool[chain[i]].via);
+            }
+        }
+
+        // Before instance o closes: it leaves the stream it subscribes to (a damaged trace closes
+        // an instance before its descendants), and the lowest subscriber of the stream it feeds
+        // settles and feeds it in its place.
+        void leaveStreams(Open& o)
+        {
+            const uint32_t x = uint32_t(&o - m_pool.data());
+            if (o.stream != kNoIndex) {
+                const uint32_t s = o.stream;
+                const uint32_t above = o.above, below = o.below;
+                settle(o);
+                Stream& st = m_streams[s];
+                const bool lowest = below == st.feeder;
+                if (above != kNoIndex)
+                    m_pool[above].below = below;
+                else
+                    st.top = lowest ? kNoIndex : below;
+                if (!lowest)
+                    m_pool[below].above = above;
+                else
+                    st.low = above;
+                if (st.top == kNoIndex)
+                    freeStream(s);
+            }
+            if (o.feeds != kNoIndex) {
+                const uint32_t s = o.feeds;
+                Stream& st = m_streams[s];
+                const uint32_t y = st.low;
+                Open& next = m_pool[y];
+                settle(next);
+                st.low = next.above;
+                o.feeds = kNoIndex;
+                st.feeder = y;
+                next.feeds = s;
+                if (st.low == kNoIndex) {
+                    st.top = kNoIndex;
+                    freeStream(s);
+                } else
+                    m_pool[st.low].below = y;
+            }
+            (void)x;
         }
 
         // A conjunct whose context starts a nested conjunction hands its state to the nested first
@@ -398,8 +738,11 @@ namespace {
             else
                 return false;
             const Link& l = m_s.items[child->what & kIndexMask];
-            if (Open* o = find(l.conjunction, true))
+            if (Open* o = find(l.conjunction, true)) {
+                if (o->stream != kNoIndex)
+                    split(*o);
                 apply(*o, l, child->runnable, child->running, child->blocked, child->blockedTc);
+            }
             return true;
         }
 
@@ -446,17 +789,18 @@ namespace {
             if (o.n > kSmall)
                 o.fenwick.assign(5 * size_t(o.n) + 4, 0);
             o.isOpen = true;
-            o.chain.clear();
+            o.parent = kNoIndex;
+            o.stream = o.feeds = o.above = o.below = kNoIndex;
+            o.branch = false;
             for (Link l = m_s.up[j]; l.conjunction != kNoIndex; l = m_s.up[l.conjunction])
                 if (const uint32_t y = m_slot[l.conjunction]; y < kClosed) {
-                    const Open& p = m_pool[y];
-                    o.chain.reserve(p.chain.size() + 1);
-                    o.chain.push_back({ y, l });
-                    o.chain.insert(o.chain.end(), p.chain.begin(), p.chain.end());
+                    o.parent = y, o.parentLink = l;
                     break;
                 } else if (m_s.measured[l.conjunction])
                     break; // not open (yet, or any more): the walk finds it the slow way
-            return o;
+            if (!straddles)
+                subscribeParent(x);
+            return m_pool[x];
         }
 
         void close(Open& o, std::vector<DescValues>& values, std::vector<std::pair<uint32_t, Raw>>& partial,
@@ -566,6 +910,9 @@ namespace {
         std::vector<uint32_t>& m_slot; // per conjunction: its Open in m_pool, kNoIndex, or kClosed
         std::vector<Open> m_pool;
         std::vector<uint32_t> m_free, m_openList;
+        std::vector<Stream> m_streams;
+        std::vector<uint32_t> m_freeStreams, m_scratch;
+        bool m_streaming = true;
         // Per level of CPUS: when its latest step seen so far ends (INT64_MIN: none yet).
         std::vector<int64_t> m_endAt;
         int64_t m_maxCpus = 0;
