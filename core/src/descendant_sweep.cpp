@@ -157,6 +157,29 @@ namespace {
     void itemEntries(const ParModel& m, uint32_t k, uint64_t endLimit, std::span<const Interval> direct,
         std::span<const Interval> transitive, std::vector<Delta4>& scratch, Emit emit)
     {
+        if (direct.empty() && transitive.empty()) {
+            // (Most items: no producer blocking. Their pieces come in time order and only touch
+            // where one ends as the next begins, so each change merges with the one before it at
+            // most: no scratch list, no sort.)
+            Entry pending { INT64_MIN, kChange | k, 0, 0, 0, 0 };
+            auto add = [&](int64_t t, int8_t dR, int8_t dN) {
+                if (t != pending.t) {
+                    if (pending.runnable || pending.running)
+                        emit(pending);
+                    pending.t = t, pending.runnable = 0, pending.running = 0;
+                }
+                pending.runnable = int8_t(pending.runnable + dR), pending.running = int8_t(pending.running + dN);
+            };
+            forEachItemPiece(m, k, endLimit, [&](uint64_t from, uint64_t to, bool running, bool runnable) {
+                if (to <= from || !runnable)
+                    return;
+                add(I(from), 1, int8_t(running));
+                add(I(to), -1, int8_t(-int(running)));
+            });
+            if (pending.runnable || pending.running)
+                emit(pending);
+            return;
+        }
         scratch.clear();
         forEachItemPiece(m, k, endLimit, [&](uint64_t from, uint64_t to, bool running, bool runnable) {
             if (to <= from || !runnable)
