@@ -52,6 +52,7 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
+#include <tbb/task_group.h>
 #include <utility>
 
 namespace sparkscope::core::detail {
@@ -969,27 +970,33 @@ std::vector<DescValues> descendantPassSweep(
     std::vector<DescValues> values(nConj);
     if (nConj == 0)
         return values;
-    // The chains: each conjunct's conjunction and position, each conjunction's parent and position,
-    // and the items under every conjunct (children start after their parents, so reverse start
-    // order sums subtrees bottom-up).
-    std::vector<Link> items(nItems), up(nConj);
     std::vector<uint8_t> measured(nConj);
-    std::vector<int64_t> under(nConj, 0);
-    for (uint32_t j = uint32_t(nConj); j-- > 0;) {
+    tbb::parallel_for(size_t(0), nConj, [&](size_t j) {
         const ConjunctionInstance& ci = m.conjunctions[j];
         measured[j] = ci.complete && ci.startNs >= fromNs && ci.startNs < toNs;
-        for (size_t i = 0; i < ci.conjuncts.size(); ++i) {
-            const uint32_t k = ci.conjuncts[i];
-            int64_t n = 1;
-            for (uint32_t child : m.childConjunctions(k))
-                n += under[child];
-            items[k] = { j, uint32_t(i), n };
-            under[j] += n;
+    });
+    // The chains: each conjunct's conjunction and position, each conjunction's parent and position,
+    // and the items under every conjunct (children start after their parents, so reverse start
+    // order sums subtrees bottom-up). Sequential, so built while the changes are generated.
+    std::vector<Link> items(nItems), up(nConj);
+    tbb::task_group chains;
+    chains.run([&] {
+        std::vector<int64_t> under(nConj, 0);
+        for (uint32_t j = uint32_t(nConj); j-- > 0;) {
+            const ConjunctionInstance& ci = m.conjunctions[j];
+            for (size_t i = 0; i < ci.conjuncts.size(); ++i) {
+                const uint32_t k = ci.conjuncts[i];
+                int64_t n = 1;
+                for (uint32_t child : m.childConjunctions(k))
+                    n += under[child];
+                items[k] = { j, uint32_t(i), n };
+                under[j] += n;
+            }
         }
-    }
-    for (uint32_t j = 0; j < nConj; ++j)
-        if (const uint32_t p = m.conjunctions[j].parentConjunct; p != kNoIndex)
-            up[j] = items[p];
+        for (uint32_t j = 0; j < nConj; ++j)
+            if (const uint32_t p = m.conjunctions[j].parentConjunct; p != kNoIndex)
+                up[j] = items[p];
+    });
 
     // Every change, start and end, sorted.
     const Producers producers = suspendedWaitsByProducer(m);
@@ -1032,6 +1039,7 @@ std::vector<DescValues> descendantPassSweep(
             }
         }
     });
+    chains.wait();
     std::vector<std::vector<Entry>> bucket(nSlices);
     tbb::parallel_for(size_t(0), nSlices, [&](size_t s) {
         std::vector<std::deque<Entry>*> sources;
