@@ -705,7 +705,6 @@ namespace {
         // settles and feeds it in its place.
         void leaveStreams(Open& o)
         {
-            const uint32_t x = uint32_t(&o - m_pool.data());
             if (o.stream != kNoIndex) {
                 const uint32_t s = o.stream;
                 const uint32_t above = o.above, below = o.below;
@@ -739,7 +738,6 @@ namespace {
                 } else
                     m_pool[st.low].below = y;
             }
-            (void)x;
         }
 
         // A conjunct whose context starts a nested conjunction hands its state to the nested first
