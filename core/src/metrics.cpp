@@ -27,6 +27,7 @@ namespace sparkscope::core {
 using detail::bindTime;
 using detail::DescValues;
 using detail::StatColumns;
+using detail::StatRows;
 
 Stat Stat::of(const std::vector<double>& values)
 {
@@ -268,15 +269,19 @@ namespace {
         return (g.endNs - g.startNs) - split.blockedNs - split.runningNs;
     }
 
-    // The figures of one complete instance that do not come from the descendant pass: RUNNABLE_SELF
-    // and RUNNING_SELF (max and average over its lifetime) and CONTINUE_ON_LAST. computeMetrics keeps
-    // one per instance and reads it in both of Stat's passes, so it is kept small (no default member
-    // values either: its array is left for the parallel pass to write, page faults included). The
-    // maxima fit 32 bits: a conjunct's pieces are disjoint, so they count at most its conjuncts.
+    // The figures of one complete instance that do not come from the descendant pass: PARCONJ_TIME,
+    // RUNNABLE_SELF and RUNNING_SELF (max and average over its lifetime), CONTINUE_ON_*, and whether
+    // the scheduling section counts it (two conjuncts or more). computeMetrics keeps one per instance
+    // and its summaries read it, with the descendant values, in both of Stat's passes instead of the
+    // larger model instance: those passes are bound by memory bandwidth, so it is kept small (no
+    // default member values either: its array is left for the parallel pass to write, page faults
+    // included). The maxima fit 32 bits: a conjunct's pieces are disjoint, so they count at most its
+    // conjuncts.
     struct SelfFigures {
+        uint64_t timeNs;
         double runnableAverage, runningAverage;
         uint32_t runnableMax, runningMax;
-        bool continueOnLast;
+        bool continueOnBefore, continueOnLast, hasPairs;
     };
 
     // SelfFigures of complete instance j. With `splits`, also writes each of its conjuncts' split to
@@ -286,6 +291,9 @@ namespace {
         const ConjunctionInstance& ci = m.conjunctions[j];
         SelfFigures v {};
         const I a = I(ci.startNs), b = I(ci.endNs);
+        v.timeNs = ci.endNs - ci.startNs;
+        v.continueOnBefore = ci.endEngine == ci.startEngine;
+        v.hasPairs = ci.conjuncts.size() >= 2;
         StepBuffer rs, ns;
         for (uint32_t k : ci.conjuncts) {
             ConjunctSplit* split = splits ? &splits[k] : nullptr;
@@ -313,11 +321,10 @@ namespace {
     }
 
     // One complete instance's figures: its SelfFigures and its descendant-pass values.
-    ConjunctionFigures figuresFrom(const ParModel& m, uint32_t j, const SelfFigures& self, const DescValues& d)
+    ConjunctionFigures figuresFrom(const SelfFigures& self, const DescValues& d)
     {
-        const ConjunctionInstance& ci = m.conjunctions[j];
         ConjunctionFigures v;
-        v.time = double(ci.endNs - ci.startNs);
+        v.time = double(self.timeNs);
         v.runnableSelfMax = double(self.runnableMax), v.runnableSelfAverage = self.runnableAverage;
         v.runningSelfMax = double(self.runningMax), v.runningSelfAverage = self.runningAverage;
         v.runnableSelfAndDescMax = d.rdMax, v.runnableSelfAndDescAverage = d.rdAvg;
@@ -325,7 +332,7 @@ namespace {
         v.availCpusMax = d.avMax, v.availCpusAverage = d.avAvg;
         v.outOfOrderNs = d.outOfOrder, v.eitherRunningNs = d.eitherRunning, v.blockingNs = d.blocking;
         v.blockingTcNs = d.blockingTc;
-        v.continueOnBefore = ci.endEngine == ci.startEngine ? 1.0 : 0.0;
+        v.continueOnBefore = self.continueOnBefore ? 1.0 : 0.0;
         v.continueOnLast = self.continueOnLast ? 1.0 : 0.0;
         return v;
     }
@@ -336,12 +343,13 @@ std::optional<ConjunctionFigures> conjunctionFigures(
 {
     if (j >= m.conjunctions.size() || !m.conjunctions[j].complete)
         return std::nullopt;
-    return figuresFrom(m, j, selfFigures(m, j, nullptr), detail::descendantValues(m, cpus, engines, j));
+    return figuresFrom(selfFigures(m, j, nullptr), detail::descendantValues(m, cpus, engines, j));
 }
 
 namespace {
     // One conjunct's figures, given its split (from conjunctTimeSplit or the figures pass).
-    ConjunctFigures conjunctFiguresFrom(const ParModel& m, uint32_t k, const ConjunctSplit& split)
+    [[gnu::always_inline]] inline ConjunctFigures conjunctFiguresFrom(
+        const ParModel& m, uint32_t k, const ConjunctSplit& split)
     {
         const ConjunctInstance& g = m.conjuncts[k];
         ConjunctFigures f;
@@ -849,25 +857,23 @@ namespace {
             v.runningSelfAndDescAverage, v.availCpusMax, v.availCpusAverage, v.continueOnBefore, v.continueOnLast };
     }
 
-    // Stat of each ConjunctionValue over a group's complete instances, read twice from the model, the
-    // descendant pass and the instances' SelfFigures (no copy per value); and the group's scheduling
-    // summary, from the same reads of the same instances.
+    // Stat of each ConjunctionValue over a group's complete instances, read twice from the descendant
+    // pass and the instances' SelfFigures (no copy per value); and the group's scheduling summary,
+    // from the same reads of the same instances.
     struct ConjunctionsSummary {
         std::array<Stat, kConjunctionValueCount> values;
         SchedulingSummary scheduling;
     };
 
-    ConjunctionsSummary summariseConjunctions(const ParModel& m, std::span<const uint32_t> instances,
-        const SelfFigures* self, const std::vector<DescValues>& desc)
+    ConjunctionsSummary summariseConjunctions(
+        std::span<const uint32_t> instances, const SelfFigures* self, const std::vector<DescValues>& desc)
     {
-        StatColumns stats(kConjunctionValueCount);
+        StatRows<kConjunctionValueCount> stats;
         SchedulingSummariser scheduling(desc);
         auto feed = [&] {
             for (uint32_t j : instances) {
-                const auto values = conjunctionValues(figuresFrom(m, j, self[j], desc[j]));
-                for (size_t i = 0; i < kConjunctionValueCount; ++i)
-                    stats.push(i, values[i]);
-                if (hasPairs(m, j))
+                stats.push(conjunctionValues(figuresFrom(self[j], desc[j])));
+                if (self[j].hasPairs)
                     scheduling.visit(j);
             }
         };
@@ -884,12 +890,21 @@ namespace {
     }
 
     // The per-conjunct values the conjuncts section summarises, in output order.
-    enum ConjunctValue : size_t { kAsSpark, kAsContext, kBlocked, kRunnable, kRunning, kAfter, kConjunctValueCount };
+    // The per-conjunct values the conjuncts section summarises that every conjunct has (TIME_AS_SPARK,
+    // only for spawned conjuncts, is apart), in output order.
+    enum ConjunctValue : size_t { kAsContext, kBlocked, kRunnable, kRunning, kAfter, kConjunctValueCount };
 
-    // The conjuncts section's figures of one static id: per position, a Stat of each ConjunctValue;
-    // and the static id's granularity.
+    // Stats of one (static id, position).
+    struct ConjunctStats {
+        StatRows<kConjunctValueCount> values;
+        StatColumns asSpark { 1 };
+        bool any = false; // some conjunct has this position
+    };
+
+    // The conjuncts section's figures of one static id: per position, a Stat of each value; and the
+    // static id's granularity.
     struct ConjunctsSummary {
-        std::vector<StatColumns> byPosition; // index = position; unused positions get no value
+        std::vector<ConjunctStats> byPosition; // index = position
         Log2Histogram running; // CONJUNCT_GRANULARITY: TIME_RUNNING of every conjunct of the group
     };
 
@@ -904,26 +919,27 @@ namespace {
                 for (uint32_t k : m.conjunctions[j].conjuncts) {
                     const uint32_t position = m.conjuncts[k].position;
                     while (out.byPosition.size() <= position)
-                        out.byPosition.emplace_back(kConjunctValueCount);
-                    StatColumns& stats = out.byPosition[position];
+                        out.byPosition.emplace_back();
+                    ConjunctStats& stats = out.byPosition[position];
                     const ConjunctFigures f = conjunctFiguresFrom(m, k, splits[k]);
+                    stats.any = true;
                     if (f.timeAsSpark)
-                        stats.push(kAsSpark, *f.timeAsSpark);
-                    stats.push(kAsContext, f.timeAsContext);
-                    stats.push(kBlocked, f.timeBlocked);
-                    stats.push(kRunnable, f.timeRunnable);
-                    stats.push(kRunning, f.timeRunning);
-                    stats.push(kAfter, f.timeAfter);
+                        stats.asSpark.push(0, *f.timeAsSpark);
+                    stats.values.push({ f.timeAsContext, f.timeBlocked, f.timeRunnable, f.timeRunning, f.timeAfter });
                     if (firstPass)
                         out.running.add(f.timeRunning);
                 }
         };
         feed(true);
-        for (auto& stats : out.byPosition)
-            stats.endFirstPass();
+        for (auto& stats : out.byPosition) {
+            stats.values.endFirstPass();
+            stats.asSpark.endFirstPass();
+        }
         feed(false);
-        for (auto& stats : out.byPosition)
-            stats.endSecondPass();
+        for (auto& stats : out.byPosition) {
+            stats.values.endSecondPass();
+            stats.asSpark.endSecondPass();
+        }
         return out;
     }
 
@@ -1341,7 +1357,7 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options, const 
                     }
                     schedulingOfAll = all.summary();
                 } else if (task % 2 == 0)
-                    conjunctionStats[g] = summariseConjunctions(m, groups.complete.members(g), self.get(), desc);
+                    conjunctionStats[g] = summariseConjunctions(groups.complete.members(g), self.get(), desc);
                 else
                     conjunctStats[g] = summariseConjuncts(m, groups.complete.members(g), splits.get());
             }
@@ -1394,7 +1410,7 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options, const 
                             ci.parentConjunct == kNoIndex ? I(-1) : I(m.conjuncts[ci.parentConjunct].conjunction) },
                         { "complete", I(ci.complete) } }) });
                 if (ci.complete) {
-                    const ConjunctionFigures v = figuresFrom(m, uint32_t(j), self[j], desc[j]);
+                    const ConjunctionFigures v = figuresFrom(self[j], desc[j]);
                     g.metrics.push_back({ "PARCONJ_TIME", fieldsValue({ { "value", v.time } }) });
                     g.metrics.push_back({ "PARCONJ_RUNNABLE_SELF",
                         fieldsValue({ { "max", v.runnableSelfMax }, { "average", v.runnableSelfAverage } }) });
@@ -1416,17 +1432,17 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options, const 
             const ConjunctsSummary& cs = conjunctStats[g];
             allRunning.merge(cs.running);
             for (size_t position = 0; position < cs.byPosition.size(); ++position) {
-                const StatColumns& a = cs.byPosition[position];
-                if (a.count(kAsContext) == 0)
+                const ConjunctStats& a = cs.byPosition[position];
+                if (!a.any)
                     continue; // no conjunct at this position
                 MetricGroup out { groups.names[g] + "/" + std::to_string(position), {} };
-                if (a.count(kAsSpark) > 0)
-                    out.metrics.push_back({ "CONJUNCT_TIME_AS_SPARK", stat(a.stat(kAsSpark)) });
-                out.metrics.push_back({ "CONJUNCT_TIME_AS_CONTEXT", stat(a.stat(kAsContext)) });
-                out.metrics.push_back({ "CONJUNCT_TIME_BLOCKED", stat(a.stat(kBlocked)) });
-                out.metrics.push_back({ "CONJUNCT_TIME_RUNNABLE", stat(a.stat(kRunnable)) });
-                out.metrics.push_back({ "CONJUNCT_TIME_RUNNING", stat(a.stat(kRunning)) });
-                out.metrics.push_back({ "CONJUNCT_TIME_AFTER", stat(a.stat(kAfter)) });
+                if (a.asSpark.count(0) > 0)
+                    out.metrics.push_back({ "CONJUNCT_TIME_AS_SPARK", stat(a.asSpark.stat(0)) });
+                out.metrics.push_back({ "CONJUNCT_TIME_AS_CONTEXT", stat(a.values.stat(kAsContext)) });
+                out.metrics.push_back({ "CONJUNCT_TIME_BLOCKED", stat(a.values.stat(kBlocked)) });
+                out.metrics.push_back({ "CONJUNCT_TIME_RUNNABLE", stat(a.values.stat(kRunnable)) });
+                out.metrics.push_back({ "CONJUNCT_TIME_RUNNING", stat(a.values.stat(kRunning)) });
+                out.metrics.push_back({ "CONJUNCT_TIME_AFTER", stat(a.values.stat(kAfter)) });
                 conjunctsSection.groups.push_back(std::move(out));
             }
         }

@@ -106,21 +106,9 @@ StatColumns::StatColumns(size_t columns)
 
 void StatColumns::flush()
 {
-    auto run = [&](size_t c) { return std::span<const double>(m_buffer.data() + c * kRun, m_sizes[c]); };
-    const size_t n = m_accumulators.size();
-    size_t c = 0;
-    for (; c + 1 < n; c += 2) {
-        if (m_secondPass)
-            StatAccumulator::addDeviationsSideBySide(m_accumulators[c], run(c), m_accumulators[c + 1], run(c + 1));
-        else
-            StatAccumulator::addSideBySide(m_accumulators[c], run(c), m_accumulators[c + 1], run(c + 1));
-    }
-    if (c < n) {
-        if (m_secondPass)
-            m_accumulators[c].addDeviations(run(c));
-        else
-            m_accumulators[c].add(run(c));
-    }
+    addRuns(
+        m_accumulators, [&](size_t c) { return std::span<const double>(m_buffer.data() + c * kRun, m_sizes[c]); },
+        m_secondPass);
     std::fill(m_sizes.begin(), m_sizes.end(), 0);
 }
 

@@ -15,6 +15,7 @@
 // result does not depend on it. Not thread-safe (one per task); O(columns x kRun) memory.
 #include "sparkscope/core/metrics.h"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -71,6 +72,67 @@ private:
     std::vector<StatAccumulator> m_accumulators;
     std::vector<double> m_buffer; // column c's run: [c * kRun, c * kRun + m_sizes[c])
     std::vector<size_t> m_sizes;
+    bool m_secondPass = false;
+};
+
+// Adds buffered runs to accumulators, two side by side: accumulator c gets run(c) (first pass) or
+// its deviations (second pass).
+template <class Run> void addRuns(std::span<StatAccumulator> accumulators, Run run, bool secondPass)
+{
+    size_t c = 0;
+    for (; c + 1 < accumulators.size(); c += 2) {
+        if (secondPass)
+            StatAccumulator::addDeviationsSideBySide(accumulators[c], run(c), accumulators[c + 1], run(c + 1));
+        else
+            StatAccumulator::addSideBySide(accumulators[c], run(c), accumulators[c + 1], run(c + 1));
+    }
+    if (c < accumulators.size()) {
+        if (secondPass)
+            accumulators[c].addDeviations(run(c));
+        else
+            accumulators[c].add(run(c));
+    }
+}
+
+// StatColumns for items that give every column a value (a row at a time): one count for all the
+// columns' runs instead of one per column, which halves the cost of buffering a value.
+template <size_t N> class StatRows {
+public:
+    static constexpr size_t kRun = StatColumns::kRun;
+
+    StatRows()
+        : m_buffer(N * kRun)
+    {
+    }
+    void push(const std::array<double, N>& row)
+    {
+        for (size_t c = 0; c < N; ++c)
+            m_buffer[c * kRun + m_rows] = row[c];
+        if (++m_rows == kRun)
+            flush();
+    }
+    void endFirstPass()
+    {
+        flush();
+        for (auto& a : m_accumulators)
+            a.endFirstPass();
+        m_secondPass = true;
+    }
+    void endSecondPass() { flush(); }
+    Stat stat(size_t column) const { return m_accumulators[column].stat(); }
+
+private:
+    void flush()
+    {
+        addRuns(
+            m_accumulators, [&](size_t c) { return std::span<const double>(m_buffer.data() + c * kRun, m_rows); },
+            m_secondPass);
+        m_rows = 0;
+    }
+
+    std::array<StatAccumulator, N> m_accumulators;
+    std::vector<double> m_buffer; // column c's run: [c * kRun, c * kRun + m_rows)
+    size_t m_rows = 0;
     bool m_secondPass = false;
 };
 
