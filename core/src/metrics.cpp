@@ -943,6 +943,112 @@ namespace {
         return out;
     }
 
+    // The futures of the conjunction instances that start in the range, grouped by
+    // "<static id>/<variable>" (pairs that share that name share a group), groups in name order.
+    struct FutureGroups {
+        std::vector<std::string> names;
+        std::vector<uint64_t> incomplete; // per group: futures left out of the summaries
+        detail::IndexGroups complete; // per group: the complete futures, in future order
+    };
+
+    FutureGroups groupFutures(const ParModel& m, Range r)
+    {
+        // Each (static id, variable) pair becomes a slot, in order of first appearance: one hash
+        // lookup per future rather than building its name and looking that up in a map.
+        constexpr uint32_t kNoGroup = detail::IndexGroups::kNoGroup;
+        AddressMap slotOfPair;
+        std::vector<std::string> nameOfSlot;
+        std::vector<uint64_t> incompleteOfSlot;
+        std::vector<uint32_t> keys(m.futures.size(), kNoGroup);
+        for (size_t f = 0; f < m.futures.size(); ++f) {
+            const FutureInstance& future = m.futures[f];
+            if (future.conjunction == kNoIndex || !r.contains(m.conjunctions[future.conjunction].startNs))
+                continue;
+            const uint32_t staticId = m.conjunctions[future.conjunction].staticId;
+            const uint64_t pair = uint64_t(staticId) << 32 | future.nameId;
+            uint32_t slot = slotOfPair.find(pair);
+            if (slot == AddressMap::kAbsent) {
+                slot = uint32_t(nameOfSlot.size());
+                slotOfPair.set(pair, slot);
+                nameOfSlot.push_back(m.staticName(staticId) + "/" + m.stringOr(future.nameId, "var#"));
+                incompleteOfSlot.push_back(0);
+            }
+            if (future.complete)
+                keys[f] = slot;
+            else
+                ++incompleteOfSlot[slot];
+        }
+        FutureGroups out;
+        out.names = nameOfSlot;
+        std::sort(out.names.begin(), out.names.end());
+        out.names.erase(std::unique(out.names.begin(), out.names.end()), out.names.end());
+        out.incomplete.assign(out.names.size(), 0);
+        std::vector<uint32_t> groupOfSlot(nameOfSlot.size());
+        for (size_t slot = 0; slot < nameOfSlot.size(); ++slot) {
+            groupOfSlot[slot]
+                = uint32_t(std::lower_bound(out.names.begin(), out.names.end(), nameOfSlot[slot]) - out.names.begin());
+            out.incomplete[groupOfSlot[slot]] += incompleteOfSlot[slot];
+        }
+        for (uint32_t& key : keys)
+            if (key != kNoGroup)
+                key = groupOfSlot[key];
+        out.complete = detail::IndexGroups(keys, out.names.size());
+        return out;
+    }
+
+    // One group of the futures section.
+    struct FuturesSummary {
+        Stat firstWaits, allWaits, waitedEnd, signalEnd;
+        uint64_t firstSuspended = 0, firstTotal = 0, allSuspended = 0, allTotal = 0;
+    };
+
+    // Summarises a group's complete futures, in future order then wait order. A first wait is a
+    // consuming conjunct's (or, outside any conjunct, context's) first wait on the future.
+    FuturesSummary summariseFutures(const ParModel& m, std::span<const uint32_t> futures)
+    {
+        enum { kFirstWaits, kAllWaits, kWaitedEnd, kSignalEnd };
+        FuturesSummary out;
+        StatColumns stats(4);
+        std::vector<uint32_t> seen; // the consumers of the current future so far
+        auto feed = [&](bool firstPass) {
+            for (uint32_t index : futures) {
+                const FutureInstance& f = m.futures[index];
+                seen.clear();
+                bool anySuspended = false;
+                for (const FutureWait& w : f.waits) {
+                    const double d = double(I(w.timeNs) - I(f.signalNs));
+                    stats.push(kAllWaits, d);
+                    anySuspended = anySuspended || w.suspended;
+                    const uint32_t who = w.conjunct != kNoIndex ? w.conjunct : kNoIndex - 1 - w.context;
+                    const bool first = std::find(seen.begin(), seen.end(), who) == seen.end();
+                    if (first) {
+                        seen.push_back(who);
+                        stats.push(kFirstWaits, d);
+                    }
+                    if (firstPass) {
+                        ++out.allTotal;
+                        out.allSuspended += w.suspended;
+                        out.firstTotal += first;
+                        out.firstSuspended += first && w.suspended;
+                    }
+                }
+                if (f.signalConjunct != kNoIndex && m.conjuncts[f.signalConjunct].ended) {
+                    const double d = double(I(m.conjuncts[f.signalConjunct].endNs) - I(f.signalNs));
+                    stats.push(kSignalEnd, d);
+                    if (anySuspended)
+                        stats.push(kWaitedEnd, d);
+                }
+            }
+        };
+        feed(true);
+        stats.endFirstPass();
+        feed(false);
+        stats.endSecondPass();
+        out.firstWaits = stats.stat(kFirstWaits), out.allWaits = stats.stat(kAllWaits);
+        out.waitedEnd = stats.stat(kWaitedEnd), out.signalEnd = stats.stat(kSignalEnd);
+        return out;
+    }
+
 } // namespace
 
 Metrics computeMetrics(const Trace& trace, const MetricsOptions& options)
@@ -1451,59 +1557,36 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options, const 
     // ---- futures ----------------------------------------------------------------------------
     MetricSection futures { "futures", {} };
     {
-        struct FutureGroup {
-            std::vector<double> first, allw, waitedEnd, signalEnd;
-            uint64_t firstSuspended = 0, firstTotal = 0, allSuspended = 0, allTotal = 0, incomplete = 0;
+        const FutureGroups groups = groupFutures(m, r);
+        std::vector<FuturesSummary> summaries(groups.names.size());
+        tbb::parallel_for(
+            tbb::blocked_range<size_t>(0, summaries.size(), 1),
+            [&](const tbb::blocked_range<size_t>& range) {
+                for (size_t g = range.begin(); g != range.end(); ++g)
+                    summaries[g] = summariseFutures(m, groups.complete.members(g));
+            },
+            tbb::simple_partitioner());
+        auto stat = [](const Stat& s) {
+            MetricValue v;
+            v.stat = s;
+            return v;
         };
-        std::map<std::string, FutureGroup> groups;
-        for (const FutureInstance& f : m.futures) {
-            if (f.conjunction == kNoIndex || !r.contains(m.conjunctions[f.conjunction].startNs))
-                continue;
-            const std::string key
-                = m.staticName(m.conjunctions[f.conjunction].staticId) + "/" + m.stringOr(f.nameId, "var#");
-            FutureGroup& g = groups[key];
-            if (!f.complete) {
-                ++g.incomplete;
-                continue;
-            }
-            std::vector<uint32_t> seen; // consuming conjuncts (first waits)
-            bool anySuspended = false;
-            for (const FutureWait& w : f.waits) {
-                const double d = double(I(w.timeNs) - I(f.signalNs));
-                g.allw.push_back(d);
-                ++g.allTotal;
-                g.allSuspended += w.suspended;
-                anySuspended = anySuspended || w.suspended;
-                const uint32_t who = w.conjunct != kNoIndex ? w.conjunct : kNoIndex - 1 - w.context;
-                if (std::find(seen.begin(), seen.end(), who) == seen.end()) {
-                    seen.push_back(who);
-                    g.first.push_back(d);
-                    ++g.firstTotal;
-                    g.firstSuspended += w.suspended;
-                }
-            }
-            if (f.signalConjunct != kNoIndex && m.conjuncts[f.signalConjunct].ended) {
-                const double d = double(I(m.conjuncts[f.signalConjunct].endNs) - I(f.signalNs));
-                g.signalEnd.push_back(d);
-                if (anySuspended)
-                    g.waitedEnd.push_back(d);
-            }
-        }
-        for (auto& [key, g] : groups) {
-            MetricGroup out { key, {} };
+        for (size_t g = 0; g < summaries.size(); ++g) {
+            const FuturesSummary& s = summaries[g];
+            MetricGroup out { groups.names[g], {} };
             out.metrics.push_back({ "INSTANCES",
-                fieldsValue({ { "complete", I(g.signalEnd.size()) }, { "incomplete", I(g.incomplete) } }) });
-            out.metrics.push_back({ "FUTURE_SUSPEND_TIME_FIRST_WAITS", statValue(g.first) });
-            out.metrics.push_back({ "FUTURE_SUSPEND_TIME_ALL_WAITS", statValue(g.allw) });
+                fieldsValue({ { "complete", I(s.signalEnd.count) }, { "incomplete", I(groups.incomplete[g]) } }) });
+            out.metrics.push_back({ "FUTURE_SUSPEND_TIME_FIRST_WAITS", stat(s.firstWaits) });
+            out.metrics.push_back({ "FUTURE_SUSPEND_TIME_ALL_WAITS", stat(s.allWaits) });
             out.metrics.push_back({ "FUTURE_SUSPEND_PROBABILITY_FIRST_WAIT",
                 fieldsValue(
-                    { { "suspended", I(g.firstSuspended) }, { "no_suspend", I(g.firstTotal - g.firstSuspended) },
-                        { "probability", ratio(double(g.firstSuspended), double(g.firstTotal)) } }) });
+                    { { "suspended", I(s.firstSuspended) }, { "no_suspend", I(s.firstTotal - s.firstSuspended) },
+                        { "probability", ratio(double(s.firstSuspended), double(s.firstTotal)) } }) });
             out.metrics.push_back({ "FUTURE_SUSPEND_PROBABILITY_ALL_WAITS",
-                fieldsValue({ { "suspended", I(g.allSuspended) }, { "no_suspend", I(g.allTotal - g.allSuspended) },
-                    { "probability", ratio(double(g.allSuspended), double(g.allTotal)) } }) });
-            out.metrics.push_back({ "WAITED_FUTURE_SIGNAL_TO_CONJUNCT_END_TIME", statValue(g.waitedEnd) });
-            out.metrics.push_back({ "FUTURE_SIGNAL_TO_CONJUNCT_END_TIME", statValue(g.signalEnd) });
+                fieldsValue({ { "suspended", I(s.allSuspended) }, { "no_suspend", I(s.allTotal - s.allSuspended) },
+                    { "probability", ratio(double(s.allSuspended), double(s.allTotal)) } }) });
+            out.metrics.push_back({ "WAITED_FUTURE_SIGNAL_TO_CONJUNCT_END_TIME", stat(s.waitedEnd) });
+            out.metrics.push_back({ "FUTURE_SIGNAL_TO_CONJUNCT_END_TIME", stat(s.signalEnd) });
             futures.groups.push_back(std::move(out));
         }
     }
