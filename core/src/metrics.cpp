@@ -18,6 +18,7 @@
 #include <memory>
 #include <span>
 #include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 #include <unordered_map>
@@ -26,6 +27,8 @@ namespace sparkscope::core {
 
 using detail::bindTime;
 using detail::DescValues;
+using detail::ExactFirstPass;
+using detail::StatAccumulator;
 using detail::StatColumns;
 using detail::StatRows;
 
@@ -347,19 +350,33 @@ std::optional<ConjunctionFigures> conjunctionFigures(
 }
 
 namespace {
-    // One conjunct's figures, given its split (from conjunctTimeSplit or the figures pass).
-    [[gnu::always_inline]] inline ConjunctFigures conjunctFiguresFrom(
+    // One conjunct's figures in whole nanoseconds, given its split (from conjunctTimeSplit or the
+    // figures pass); ConjunctFigures holds them as doubles.
+    struct ConjunctDurations {
+        bool fromSpark;
+        uint64_t asSpark, asContext, blocked, runnable, running, after;
+    };
+
+    [[gnu::always_inline]] inline ConjunctDurations conjunctDurations(
         const ParModel& m, uint32_t k, const ConjunctSplit& split)
     {
         const ConjunctInstance& g = m.conjuncts[k];
+        return { g.fromSpark, g.startNs - g.sparkCreateNs, g.endNs - g.startNs, split.blockedNs,
+            conjunctRunnableNs(g, split), split.runningNs, m.conjunctions[g.conjunction].endNs - g.endNs };
+    }
+
+    [[gnu::always_inline]] inline ConjunctFigures conjunctFiguresFrom(
+        const ParModel& m, uint32_t k, const ConjunctSplit& split)
+    {
+        const ConjunctDurations d = conjunctDurations(m, k, split);
         ConjunctFigures f;
-        if (g.fromSpark)
-            f.timeAsSpark = double(g.startNs - g.sparkCreateNs);
-        f.timeAsContext = double(g.endNs - g.startNs);
-        f.timeBlocked = double(split.blockedNs);
-        f.timeRunnable = double(conjunctRunnableNs(g, split));
-        f.timeRunning = double(split.runningNs);
-        f.timeAfter = double(m.conjunctions[g.conjunction].endNs - g.endNs);
+        if (d.fromSpark)
+            f.timeAsSpark = double(d.asSpark);
+        f.timeAsContext = double(d.asContext);
+        f.timeBlocked = double(d.blocked);
+        f.timeRunnable = double(d.runnable);
+        f.timeRunning = double(d.running);
+        f.timeAfter = double(d.after);
         return f;
     }
 } // namespace
@@ -779,6 +796,7 @@ namespace {
         std::vector<std::string> names;
         std::vector<uint64_t> incomplete; // per group: instances left out of the summaries
         detail::IndexGroups complete; // per group: the complete instances, in instance order
+        std::vector<uint32_t> groupOf; // per instance: its group if complete, else IndexGroups::kNoGroup
     };
 
     ConjunctionGroups groupConjunctions(const ParModel& m, Range r)
@@ -829,6 +847,7 @@ namespace {
             if (key != kNoGroup)
                 key = groupOfSlot[key];
         out.complete = detail::IndexGroups(keys, out.names.size());
+        out.groupOf = std::move(keys);
         return out;
     }
 
@@ -857,42 +876,135 @@ namespace {
             v.runningSelfAndDescAverage, v.availCpusMax, v.availCpusAverage, v.continueOnBefore, v.continueOnLast };
     }
 
-    // Stat of each ConjunctionValue over a group's complete instances, read twice from the descendant
-    // pass and the instances' SelfFigures (no copy per value); and the group's scheduling summary,
-    // from the same reads of the same instances.
+    // Stat of each ConjunctionValue over a group's complete instances, and the group's scheduling
+    // summary. Two tasks fill it, each reading the instances twice (Stat's two passes) where their
+    // values are (no copy per value): the values from SelfFigures, and those from the descendant pass
+    // with the scheduling order. The passes are bound by memory bandwidth, so each reads only its array.
     struct ConjunctionsSummary {
         std::array<Stat, kConjunctionValueCount> values;
         SchedulingSummary scheduling;
     };
 
-    ConjunctionsSummary summariseConjunctions(
-        std::span<const uint32_t> instances, const SelfFigures* self, const std::vector<DescValues>& desc)
+    constexpr std::array<ConjunctionValue, 7> kSelfValues { kTime, kRunnableSelfMax, kRunnableSelfAverage,
+        kRunningSelfMax, kRunningSelfAverage, kContinueOnBefore, kContinueOnLast };
+    constexpr std::array<ConjunctionValue, 6> kDescendantValues { kRunnableSelfAndDescMax, kRunnableSelfAndDescAverage,
+        kRunningSelfAndDescMax, kRunningSelfAndDescAverage, kAvailCpusMax, kAvailCpusAverage };
+
+    // Stat of each of the `which` values over the instances into out[which[i]]. `alongside` rides on
+    // the same reads: visit(j) for each instance in each pass, and endFirstPass() in between.
+    template <size_t N, class Alongside>
+    void summariseConjunctionValues(std::span<const uint32_t> instances, const SelfFigures* self,
+        const std::vector<DescValues>& desc, const std::array<ConjunctionValue, N>& which, Stat* out,
+        Alongside& alongside)
     {
-        StatRows<kConjunctionValueCount> stats;
-        SchedulingSummariser scheduling(desc);
+        StatRows<N> stats;
         auto feed = [&] {
             for (uint32_t j : instances) {
-                stats.push(conjunctionValues(figuresFrom(self[j], desc[j])));
-                if (self[j].hasPairs)
-                    scheduling.visit(j);
+                const auto values = conjunctionValues(figuresFrom(self[j], desc[j]));
+                std::array<double, N> row;
+                for (size_t i = 0; i < N; ++i)
+                    row[i] = values[which[i]];
+                stats.push(row);
+                alongside.visit(j);
             }
         };
         feed();
         stats.endFirstPass();
-        scheduling.endFirstPass();
+        alongside.endFirstPass();
         feed();
         stats.endSecondPass();
-        ConjunctionsSummary out;
-        for (size_t i = 0; i < kConjunctionValueCount; ++i)
-            out.values[i] = stats.stat(i);
-        out.scheduling = scheduling.summary();
-        return out;
+        for (size_t i = 0; i < N; ++i)
+            out[which[i]] = stats.stat(i);
     }
 
-    // The per-conjunct values the conjuncts section summarises, in output order.
+    void summariseSelfValues(std::span<const uint32_t> instances, const SelfFigures* self,
+        const std::vector<DescValues>& desc, ConjunctionsSummary& out)
+    {
+        struct Nothing {
+            void visit(uint32_t) { }
+            void endFirstPass() { }
+        } nothing;
+        summariseConjunctionValues(instances, self, desc, kSelfValues, out.values.data(), nothing);
+    }
+
+    void summariseDescendantValues(std::span<const uint32_t> instances, const SelfFigures* self,
+        const std::vector<DescValues>& desc, ConjunctionsSummary& out)
+    {
+        // The scheduling section's instances: those with two conjuncts or more.
+        struct Scheduling {
+            SchedulingSummariser summariser;
+            const SelfFigures* self;
+            void visit(uint32_t j)
+            {
+                if (self[j].hasPairs)
+                    summariser.visit(j);
+            }
+            void endFirstPass() { summariser.endFirstPass(); }
+        } scheduling { SchedulingSummariser(desc), self };
+        summariseConjunctionValues(instances, self, desc, kDescendantValues, out.values.data(), scheduling);
+        out.scheduling = scheduling.summariser.summary();
+    }
+
     // The per-conjunct values the conjuncts section summarises that every conjunct has (TIME_AS_SPARK,
     // only for spawned conjuncts, is apart), in output order.
     enum ConjunctValue : size_t { kAsContext, kBlocked, kRunnable, kRunning, kAfter, kConjunctValueCount };
+
+    // The first pass over one (static id, position)'s conjunct values (ConjunctValue, then
+    // TIME_AS_SPARK), done inside the parallel figures pass: the values are durations in whole
+    // nanoseconds, so ExactFirstPass can sum them in any order (and from the integers, before they
+    // become doubles).
+    using ConjunctFirstPass = std::array<ExactFirstPass, kConjunctValueCount + 1>;
+    constexpr size_t kAsSparkFirstPass = kConjunctValueCount;
+
+    // One thread's share of the figures pass's work for the conjuncts section: per group, per
+    // position, the first pass; and per group the granularity histogram (counts: any order).
+    struct ConjunctFirstPasses {
+        std::vector<std::vector<ConjunctFirstPass>> byGroup; // [group][position]
+        std::vector<Log2Histogram> running; // per group
+
+        explicit ConjunctFirstPasses(size_t groups)
+            : byGroup(groups)
+            , running(groups)
+        {
+        }
+        void add(uint32_t group, uint32_t position, const ConjunctDurations& d)
+        {
+            auto& positions = byGroup[group];
+            if (positions.size() <= position)
+                positions.resize(size_t(position) + 1);
+            ConjunctFirstPass& first = positions[position];
+            if (d.fromSpark)
+                first[kAsSparkFirstPass].add(d.asSpark);
+            first[kAsContext].add(d.asContext);
+            first[kBlocked].add(d.blocked);
+            first[kRunnable].add(d.runnable);
+            first[kRunning].add(d.running);
+            first[kAfter].add(d.after);
+            running[group].add(double(d.running));
+        }
+        void merge(const ConjunctFirstPasses& other)
+        {
+            for (size_t g = 0; g < byGroup.size(); ++g) {
+                auto& positions = byGroup[g];
+                const auto& theirs = other.byGroup[g];
+                if (positions.size() < theirs.size())
+                    positions.resize(theirs.size());
+                for (size_t p = 0; p < theirs.size(); ++p)
+                    for (size_t v = 0; v < theirs[p].size(); ++v)
+                        positions[p][v].merge(theirs[p][v]);
+                running[g].merge(other.running[g]);
+            }
+        }
+    };
+
+    bool allExact(const std::vector<ConjunctFirstPass>& positions)
+    {
+        for (const auto& first : positions)
+            for (const auto& value : first)
+                if (!value.exact())
+                    return false;
+        return true;
+    }
 
     // Stats of one (static id, position).
     struct ConjunctStats {
@@ -901,20 +1013,19 @@ namespace {
         bool any = false; // some conjunct has this position
     };
 
-    // The conjuncts section's figures of one static id: per position, a Stat of each value; and the
-    // static id's granularity.
+    // The conjuncts section's figures of one static id: per position, a Stat of each value.
     struct ConjunctsSummary {
         std::vector<ConjunctStats> byPosition; // index = position
-        Log2Histogram running; // CONJUNCT_GRANULARITY: TIME_RUNNING of every conjunct of the group
     };
 
     // Summarises the conjuncts of a group's complete instances, per position, in instance order then
-    // conjunct order: the order the report defines its per-position values in.
-    ConjunctsSummary summariseConjuncts(
-        const ParModel& m, std::span<const uint32_t> instances, const ConjunctSplit* splits)
+    // conjunct order: the order the report defines its per-position values in. When the figures
+    // pass's first pass over them is exact, only the second (the deviations) is left to run here.
+    ConjunctsSummary summariseConjuncts(const ParModel& m, std::span<const uint32_t> instances,
+        const ConjunctSplit* splits, const std::vector<ConjunctFirstPass>& firstPass)
     {
         ConjunctsSummary out;
-        auto feed = [&](bool firstPass) {
+        auto feed = [&] {
             for (uint32_t j : instances)
                 for (uint32_t k : m.conjunctions[j].conjuncts) {
                     const uint32_t position = m.conjuncts[k].position;
@@ -926,16 +1037,27 @@ namespace {
                     if (f.timeAsSpark)
                         stats.asSpark.push(0, *f.timeAsSpark);
                     stats.values.push({ f.timeAsContext, f.timeBlocked, f.timeRunnable, f.timeRunning, f.timeAfter });
-                    if (firstPass)
-                        out.running.add(f.timeRunning);
                 }
         };
-        feed(true);
-        for (auto& stats : out.byPosition) {
-            stats.values.endFirstPass();
-            stats.asSpark.endFirstPass();
+        if (allExact(firstPass)) {
+            out.byPosition.resize(firstPass.size());
+            for (size_t position = 0; position < firstPass.size(); ++position) {
+                const ConjunctFirstPass& first = firstPass[position];
+                std::array<StatAccumulator, kConjunctValueCount> values;
+                for (size_t v = 0; v < kConjunctValueCount; ++v)
+                    values[v] = first[v].accumulator();
+                out.byPosition[position].values.skipFirstPass(values);
+                const StatAccumulator asSpark[] = { first[kAsSparkFirstPass].accumulator() };
+                out.byPosition[position].asSpark.skipFirstPass(asSpark);
+            }
+        } else {
+            feed();
+            for (auto& stats : out.byPosition) {
+                stats.values.endFirstPass();
+                stats.asSpark.endFirstPass();
+            }
         }
-        feed(false);
+        feed();
         for (auto& stats : out.byPosition) {
             stats.values.endSecondPass();
             stats.asSpark.endSecondPass();
@@ -1424,32 +1546,47 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options, const 
 
     // ---- conjunctions and conjuncts ---------------------------------------------------------
     MetricSection conjunctions { "conjunctions", {} }, conjunctsSection { "conjuncts", {} };
-    const std::vector<DescValues> desc = detail::descendantPass(m, cpuCurve, nEngines, r.from, r.to);
+    // The instances' grouping per static id is sequential and needs only the model: it runs beside
+    // the descendant pass rather than after it.
+    std::vector<DescValues> desc;
+    ConjunctionGroups groups;
+    tbb::parallel_invoke([&] { desc = detail::descendantPass(m, cpuCurve, nEngines, r.from, r.to); },
+        [&] { groups = groupConjunctions(m, r); });
     // Per-instance figures in parallel; only what the descendant pass and the model do not already
     // hold is kept (SelfFigures per instance, a split per conjunct), and the summaries read it in
     // place. The arrays are left uninitialised for the parallel pass to write (and page in).
-    const ConjunctionGroups groups = groupConjunctions(m, r);
     const auto self = std::make_unique_for_overwrite<SelfFigures[]>(m.conjunctions.size());
     const auto splits = std::make_unique_for_overwrite<ConjunctSplit[]>(m.conjuncts.size());
-    tbb::parallel_for(size_t(0), m.conjunctions.size(), [&](size_t j) {
-        const ConjunctionInstance& ci = m.conjunctions[j];
-        if (ci.complete && r.contains(ci.startNs))
-            self[j] = selfFigures(m, uint32_t(j), splits.get());
-    });
+    const size_t nGroups = groups.names.size();
+    tbb::enumerable_thread_specific<ConjunctFirstPasses> threadFirstPasses(nGroups);
+    tbb::parallel_for(
+        tbb::blocked_range<size_t>(0, m.conjunctions.size()), [&](const tbb::blocked_range<size_t>& range) {
+            ConjunctFirstPasses& firstPasses = threadFirstPasses.local();
+            for (size_t j = range.begin(); j != range.end(); ++j) {
+                const uint32_t group = groups.groupOf[j];
+                if (group == detail::IndexGroups::kNoGroup)
+                    continue; // incomplete, or outside the range
+                self[j] = selfFigures(m, uint32_t(j), splits.get());
+                for (uint32_t k : m.conjunctions[j].conjuncts)
+                    firstPasses.add(group, m.conjuncts[k].position, conjunctDurations(m, k, splits[k]));
+            }
+        });
+    ConjunctFirstPasses conjunctFirstPasses(nGroups);
+    for (const auto& part : threadFirstPasses)
+        conjunctFirstPasses.merge(part);
     // The summaries: per group, the conjunction values with the scheduling order, and the conjunct
     // values; and the scheduling order over all groups. Each is a sequence of long double sums that
     // must run in instance order, so the parallelism is across them (one task each).
-    const size_t nGroups = groups.names.size();
     std::vector<ConjunctionsSummary> conjunctionStats(nGroups);
     std::vector<ConjunctsSummary> conjunctStats(nGroups);
     SchedulingSummary schedulingOfAll;
     // With one group, "all" is that group's summary: the same instances in the same order.
-    const size_t tasks = 2 * nGroups + (nGroups > 1 ? 1 : 0);
+    const size_t tasks = 3 * nGroups + (nGroups > 1 ? 1 : 0);
     tbb::parallel_for(
         tbb::blocked_range<size_t>(0, tasks, 1),
         [&](const tbb::blocked_range<size_t>& range) {
             for (size_t task = range.begin(); task != range.end(); ++task) {
-                const size_t g = task / 2;
+                const size_t g = task / 3;
                 if (g == nGroups) {
                     SchedulingSummariser all(desc);
                     for (bool firstPass : { true, false }) {
@@ -1462,10 +1599,15 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options, const 
                             all.endFirstPass();
                     }
                     schedulingOfAll = all.summary();
-                } else if (task % 2 == 0)
-                    conjunctionStats[g] = summariseConjunctions(groups.complete.members(g), self.get(), desc);
+                    continue;
+                }
+                const auto instances = groups.complete.members(g);
+                if (task % 3 == 0)
+                    conjunctStats[g] = summariseConjuncts(m, instances, splits.get(), conjunctFirstPasses.byGroup[g]);
+                else if (task % 3 == 1)
+                    summariseDescendantValues(instances, self.get(), desc, conjunctionStats[g]);
                 else
-                    conjunctStats[g] = summariseConjuncts(m, groups.complete.members(g), splits.get());
+                    summariseSelfValues(instances, self.get(), desc, conjunctionStats[g]);
             }
         },
         tbb::simple_partitioner());
@@ -1499,7 +1641,7 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options, const 
             out.metrics.push_back({ "PARCONJ_AVAIL_CPUS", curve(s[kAvailCpusMax], s[kAvailCpusAverage]) });
             out.metrics.push_back({ "PARCONJ_CONTINUE_ON_BEFORE", stat(s[kContinueOnBefore]) });
             out.metrics.push_back({ "PARCONJ_CONTINUE_ON_LAST", stat(s[kContinueOnLast]) });
-            out.metrics.push_back({ "CONJUNCT_GRANULARITY", granularity(conjunctStats[g].running) });
+            out.metrics.push_back({ "CONJUNCT_GRANULARITY", granularity(conjunctFirstPasses.running[g]) });
             conjunctions.groups.push_back(std::move(out));
         }
         if (options.instances)
@@ -1536,7 +1678,7 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options, const 
         Log2Histogram allRunning;
         for (size_t g = 0; g < nGroups; ++g) {
             const ConjunctsSummary& cs = conjunctStats[g];
-            allRunning.merge(cs.running);
+            allRunning.merge(conjunctFirstPasses.running[g]);
             for (size_t position = 0; position < cs.byPosition.size(); ++position) {
                 const ConjunctStats& a = cs.byPosition[position];
                 if (!a.any)

@@ -97,6 +97,34 @@ Stat StatAccumulator::stat() const
     return s;
 }
 
+StatAccumulator StatAccumulator::afterFirstPass(uint64_t count, double min, double max, long double sum)
+{
+    StatAccumulator a;
+    a.m_count = count;
+    a.m_min = min;
+    a.m_max = max;
+    a.m_sum = sum;
+    a.endFirstPass();
+    return a;
+}
+
+void ExactFirstPass::merge(const ExactFirstPass& other)
+{
+    m_min = std::min(m_min, other.m_min);
+    m_max = std::max(m_max, other.m_max);
+    m_count += other.m_count;
+    m_sum += other.m_sum;
+    m_exact = m_exact && other.m_exact;
+}
+
+StatAccumulator ExactFirstPass::accumulator() const
+{
+    if (m_count == 0)
+        return StatAccumulator::afterFirstPass(0, 0, 0, 0);
+    return StatAccumulator::afterFirstPass(
+        m_count, double(m_min), double(m_max), static_cast<long double>(uint64_t(m_sum)));
+}
+
 StatColumns::StatColumns(size_t columns)
     : m_accumulators(columns)
     , m_buffer(columns * kRun)
@@ -117,6 +145,12 @@ void StatColumns::endFirstPass()
     flush();
     for (auto& a : m_accumulators)
         a.endFirstPass();
+    m_secondPass = true;
+}
+
+void StatColumns::skipFirstPass(std::span<const StatAccumulator> accumulators)
+{
+    m_accumulators.assign(accumulators.begin(), accumulators.end());
     m_secondPass = true;
 }
 

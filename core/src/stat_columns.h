@@ -11,10 +11,13 @@
 //     more than the additions. Runs go two side by side: two independent sums double the additions
 //     per cycle, while three or more spill x87's eight registers (measured: 1.4 ns per value for
 //     both passes two by two, 2.7-3.5 one by one, over 5 three or four at a time).
+//   - ExactFirstPass: the first pass over whole numbers (durations in ns) in any order, exactly, so
+//     it can run inside a parallel loop and leave only the second pass to the ordered summary.
 // Each accumulator sees its values in the order they were pushed whatever the buffering, so the
 // result does not depend on it. Not thread-safe (one per task); O(columns x kRun) memory.
 #include "sparkscope/core/metrics.h"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -39,10 +42,47 @@ public:
     static void addDeviationsSideBySide(
         StatAccumulator& a, std::span<const double> x, StatAccumulator& b, std::span<const double> y);
 
+    // An accumulator whose first pass is done (endFirstPass() included): count values with that
+    // minimum, maximum and long double sum.
+    static StatAccumulator afterFirstPass(uint64_t count, double min, double max, long double sum);
+
 private:
     uint64_t m_count = 0;
     double m_min = 0, m_max = 0;
     long double m_sum = 0, m_mean = 0, m_squares = 0;
+};
+
+// StatAccumulator's first pass over whole numbers below 2^53 (durations in nanoseconds, fed as
+// integers: their doubles are exact), in any order and in pieces merged in any order, with the sum
+// kept exactly in 128 bits. Why this gives the bits of the ordered long double pass over their
+// doubles: every partial sum of non-negative whole numbers is a whole number no larger than the
+// total, so with the total below 2^64 each one fits long double's 64-bit significand and no
+// addition rounds, whatever the order; min and max do not depend on order either. Lets a first pass
+// run inside a parallel loop. A value of 2^53 or more (its double would be rounded) or a total of
+// 2^64 or more makes exact() false: the caller then runs the ordered pass instead. O(1); not
+// thread-safe (one per thread, then merge()).
+class ExactFirstPass {
+public:
+    void add(uint64_t v)
+    {
+        m_exact = m_exact && v < kExactLimit;
+        m_min = std::min(m_min, v);
+        m_max = std::max(m_max, v);
+        ++m_count;
+        m_sum += v;
+    }
+    void merge(const ExactFirstPass& other);
+    bool exact() const noexcept { return m_exact && (m_sum >> 64) == 0; }
+    uint64_t count() const noexcept { return m_count; }
+    // StatAccumulator after its first pass over the values' doubles (requires exact()).
+    StatAccumulator accumulator() const;
+
+private:
+    static constexpr uint64_t kExactLimit = uint64_t(1) << 53;
+    unsigned __int128 m_sum = 0;
+    uint64_t m_count = 0;
+    uint64_t m_min = UINT64_MAX, m_max = 0;
+    bool m_exact = true;
 };
 
 // Columns 0..n-1, each a StatAccumulator. Usage: push every value (first pass), endFirstPass(),
@@ -61,6 +101,9 @@ public:
             flush();
     }
     void endFirstPass();
+    // Instead of pushing the first pass: start the second with these accumulators, their first pass
+    // done elsewhere (one per column).
+    void skipFirstPass(std::span<const StatAccumulator> accumulators);
     void endSecondPass();
     // Values pushed to `column` in the first pass.
     uint64_t count(size_t column) const noexcept { return m_accumulators[column].count(); }
@@ -116,6 +159,11 @@ public:
         flush();
         for (auto& a : m_accumulators)
             a.endFirstPass();
+        m_secondPass = true;
+    }
+    void skipFirstPass(const std::array<StatAccumulator, N>& accumulators)
+    {
+        m_accumulators = accumulators;
         m_secondPass = true;
     }
     void endSecondPass() { flush(); }

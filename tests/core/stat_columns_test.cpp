@@ -170,3 +170,71 @@ TEST_CASE("StatRows gives each column Stat::of's bits over its values, an odd nu
     for (size_t c = 0; c < 3; ++c)
         requireSameBits(rows.stat(c), referenceStat(expected[c]));
 }
+
+TEST_CASE("ExactFirstPass over whole numbers in pieces, in any order, gives the ordered pass's bits", "[core]")
+{
+    // 3, 1, 4, 1, 5: count 5, min 1, max 5, sum 14, mean 2.8; squared deviations 0.04, 3.24, 1.44,
+    // 3.24, 4.84 sum to 12.8, so the population variance is 2.56.
+    const std::vector<uint64_t> values { 3, 1, 4, 1, 5 };
+    sparkscope::core::detail::ExactFirstPass first, second;
+    first.add(5);
+    first.add(1);
+    second.add(4);
+    second.add(3);
+    second.add(1);
+    first.merge(second);
+    REQUIRE(first.exact());
+    CHECK(first.count() == 5);
+    StatAccumulator a = first.accumulator();
+    std::vector<double> doubles(values.begin(), values.end());
+    a.addDeviations(doubles);
+    const Stat s = a.stat();
+    CHECK(s.count == 5);
+    CHECK(s.min == 1);
+    CHECK(s.max == 5);
+    CHECK(s.sum == 14);
+    CHECK(s.mean == Approx(2.8));
+    CHECK(s.variance == Approx(2.56));
+    requireSameBits(s, referenceStat(doubles));
+}
+
+TEST_CASE("ExactFirstPass matches the ordered pass on large whole numbers summed in another order", "[core]")
+{
+    // Values just below 2^53 and small ones: the sum (about 2^62) needs all of long double's
+    // 64-bit significand, and is still exact whatever the order.
+    std::vector<uint64_t> values;
+    for (uint64_t i = 0; i < 500; ++i)
+        values.push_back(i % 3 == 0 ? (uint64_t(1) << 53) - 1 - i * 7919 : i * 104729 % 1000003);
+    sparkscope::core::detail::ExactFirstPass forward, backward;
+    for (uint64_t v : values)
+        forward.add(v);
+    for (size_t i = values.size(); i-- > 0;)
+        backward.add(values[i]);
+    REQUIRE(forward.exact());
+    REQUIRE(backward.exact());
+    const std::vector<double> doubles(values.begin(), values.end());
+    for (auto* pass : { &forward, &backward }) {
+        StatAccumulator a = pass->accumulator();
+        a.addDeviations(doubles);
+        requireSameBits(a.stat(), referenceStat(doubles));
+    }
+}
+
+TEST_CASE("ExactFirstPass is not exact for a value of 2^53 or more, nor for a total of 2^64 or more", "[core]")
+{
+    sparkscope::core::detail::ExactFirstPass big;
+    big.add(1);
+    big.add(uint64_t(1) << 53); // its double would be exact, but 2^53 + 1 would not: the domain stops here
+    CHECK_FALSE(big.exact());
+    // 4096 values of 2^52 - 1 sum to just below 2^64: exact; one more value of 2^52 passes 2^64.
+    sparkscope::core::detail::ExactFirstPass total;
+    for (int i = 0; i < 4096; ++i)
+        total.add((uint64_t(1) << 52) - 1);
+    CHECK(total.exact());
+    total.add(uint64_t(1) << 52);
+    CHECK_FALSE(total.exact());
+    // An empty pass is exact and gives the all-zero Stat.
+    const sparkscope::core::detail::ExactFirstPass none;
+    CHECK(none.exact());
+    CHECK(none.accumulator().stat().count == 0);
+}
