@@ -3,6 +3,14 @@
 // first; then each section is filled from them. Per-instance work (curves of each conjunction
 // instance, per-engine event scans) runs in parallel with TBB; groups are then summarised in a
 // deterministic order (sorted ids) so the output is byte-for-byte stable across runs.
+//
+// Conjunction, conjunct, scheduling and future summaries (millions of instances on our runtime's
+// traces): the instances are grouped once by a counting sort (index_groups.h), and each group's
+// Stats read the per-instance figures where they are — the descendant pass's values, a small
+// SelfFigures per instance, a split per conjunct — in instance order, twice (Stat's two passes),
+// through buffered columns (stat_columns.h), one parallel task per group and kind of value. Stat's
+// long double sums depend on the order, so the order is kept; only the conjuncts' first pass, over
+// whole nanoseconds where the sum is exact in any order, runs inside the parallel figures pass.
 #include "sparkscope/core/metrics.h"
 #include "sparkscope/core/deque_sizes.h"
 
