@@ -29,7 +29,6 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
-#include <unordered_map>
 
 namespace sparkscope::core {
 
@@ -295,6 +294,9 @@ namespace {
         bool continueOnBefore, continueOnLast, hasPairs;
     };
 
+    // The scheduling section counts only instances with two conjuncts or more (pairs to order).
+    bool hasPairs(const ParModel& m, uint32_t j) { return m.conjunctions[j].conjuncts.size() >= 2; }
+
     // SelfFigures of complete instance j. With `splits`, also writes each of its conjuncts' split to
     // splits[k], from the same walk over the context's states that RUNNABLE_SELF makes.
     SelfFigures selfFigures(const ParModel& m, uint32_t j, ConjunctSplit* splits)
@@ -304,7 +306,7 @@ namespace {
         const I a = I(ci.startNs), b = I(ci.endNs);
         v.timeNs = ci.endNs - ci.startNs;
         v.continueOnBefore = ci.endEngine == ci.startEngine;
-        v.hasPairs = ci.conjuncts.size() >= 2;
+        v.hasPairs = hasPairs(m, j);
         StepBuffer rs, ns;
         for (uint32_t k : ci.conjuncts) {
             ConjunctSplit* split = splits ? &splits[k] : nullptr;
@@ -775,9 +777,6 @@ namespace {
         bool m_secondPass = false;
     };
 
-    // The scheduling section counts only instances with two conjuncts or more (pairs to order).
-    bool hasPairs(const ParModel& m, uint32_t j) { return m.conjunctions[j].conjuncts.size() >= 2; }
-
     MetricGroup schedulingGroup(const std::string& id, const SchedulingSummary& g)
     {
         MetricGroup out { id, {} };
@@ -898,17 +897,17 @@ namespace {
     constexpr std::array<ConjunctionValue, 6> kDescendantValues { kRunnableSelfAndDescMax, kRunnableSelfAndDescAverage,
         kRunningSelfAndDescMax, kRunningSelfAndDescAverage, kAvailCpusMax, kAvailCpusAverage };
 
-    // Stat of each of the `which` values over the instances into out[which[i]]. `alongside` rides on
-    // the same reads: visit(j) for each instance in each pass, and endFirstPass() in between.
-    template <size_t N, class Alongside>
-    void summariseConjunctionValues(std::span<const uint32_t> instances, const SelfFigures* self,
-        const std::vector<DescValues>& desc, const std::array<ConjunctionValue, N>& which, Stat* out,
-        Alongside& alongside)
+    // Stat of each of the `which` values over the instances into out[which[i]], the values taken from
+    // figuresOf(j) (which reads only the array its task needs). `alongside` rides on the same reads:
+    // visit(j) for each instance in each pass, and endFirstPass() in between.
+    template <size_t N, class FiguresOf, class Alongside>
+    void summariseConjunctionValues(std::span<const uint32_t> instances, FiguresOf figuresOf,
+        const std::array<ConjunctionValue, N>& which, Stat* out, Alongside& alongside)
     {
         StatRows<N> stats;
         auto feed = [&] {
             for (uint32_t j : instances) {
-                const auto values = conjunctionValues(figuresFrom(self[j], desc[j]));
+                const auto values = conjunctionValues(figuresOf(j));
                 std::array<double, N> row;
                 for (size_t i = 0; i < N; ++i)
                     row[i] = values[which[i]];
@@ -925,14 +924,15 @@ namespace {
             out[which[i]] = stats.stat(i);
     }
 
-    void summariseSelfValues(std::span<const uint32_t> instances, const SelfFigures* self,
-        const std::vector<DescValues>& desc, ConjunctionsSummary& out)
+    void summariseSelfValues(std::span<const uint32_t> instances, const SelfFigures* self, ConjunctionsSummary& out)
     {
         struct Nothing {
             void visit(uint32_t) { }
             void endFirstPass() { }
         } nothing;
-        summariseConjunctionValues(instances, self, desc, kSelfValues, out.values.data(), nothing);
+        // The descendant values are not read here (their task has them): zeros stand in.
+        const auto figuresOf = [&](uint32_t j) { return figuresFrom(self[j], DescValues {}); };
+        summariseConjunctionValues(instances, figuresOf, kSelfValues, out.values.data(), nothing);
     }
 
     void summariseDescendantValues(std::span<const uint32_t> instances, const SelfFigures* self,
@@ -949,7 +949,9 @@ namespace {
             }
             void endFirstPass() { summariser.endFirstPass(); }
         } scheduling { SchedulingSummariser(desc), self };
-        summariseConjunctionValues(instances, self, desc, kDescendantValues, out.values.data(), scheduling);
+        // The SelfFigures values are not read here (their task has them): zeros stand in.
+        const auto figuresOf = [&](uint32_t j) { return figuresFrom(SelfFigures {}, desc[j]); };
+        summariseConjunctionValues(instances, figuresOf, kDescendantValues, out.values.data(), scheduling);
         out.scheduling = scheduling.summariser.summary();
     }
 
@@ -1615,7 +1617,7 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options, const 
                 else if (task % 3 == 1)
                     summariseDescendantValues(instances, self.get(), desc, conjunctionStats[g]);
                 else
-                    summariseSelfValues(instances, self.get(), desc, conjunctionStats[g]);
+                    summariseSelfValues(instances, self.get(), conjunctionStats[g]);
             }
         },
         tbb::simple_partitioner());

@@ -79,7 +79,8 @@ public:
 
 private:
     static constexpr uint64_t kExactLimit = uint64_t(1) << 53;
-    unsigned __int128 m_sum = 0;
+    __extension__ using Sum = unsigned __int128; // GCC / Clang; __extension__: not ISO C++
+    Sum m_sum = 0;
     uint64_t m_count = 0;
     uint64_t m_min = UINT64_MAX, m_max = 0;
     bool m_exact = true;
