@@ -231,6 +231,22 @@ namespace {
         Change* begin() noexcept { return m_data; }
         Change* end() noexcept { return m_data + m_size; }
 
+        // Marks the end of a run of changes pushed in time order (one conjunct's: its pieces come in
+        // time order), so that two runs can be merged rather than sorted (firstRunEnd()).
+        void endRun()
+        {
+            if (m_runs++ == 0)
+                m_firstRunEnd = m_size;
+        }
+        // With at most two runs: where the first ends (the second, if any, follows up to end()).
+        // Empty otherwise.
+        std::optional<size_t> firstRunEnd() const noexcept
+        {
+            if (m_runs > 2)
+                return std::nullopt;
+            return m_runs == 0 ? m_size : m_firstRunEnd;
+        }
+
     private:
         void grow()
         {
@@ -245,16 +261,20 @@ namespace {
         std::vector<Change> m_heap;
         Change* m_data = m_inline;
         size_t m_size = 0, m_capacity = kInline;
+        size_t m_runs = 0, m_firstRunEnd = 0;
     };
 
     // The maximum and integral over [a, b) of the curve that is 0 at a and changes by `deltas` (times
     // clamped into [a, b)): what StepFunction::fromDeltas(deltas, a, b) answers, without building
     // it — computeMetrics needs these two numbers for every instance.
-    template <class Deltas> std::pair<int64_t, int64_t> maxAndIntegral(Deltas& deltas, I a, I b)
+    // The deltas are visited in time order: merged from the buffer's two sorted runs (an instance of
+    // two conjuncts, nearly all of them) when it has two or fewer and they are in order, else sorted
+    // (sorting was a quarter of the per-instance figures' time). The order of equal times does not
+    // matter: the deltas at one time are all applied before the curve is read again.
+    std::pair<int64_t, int64_t> maxAndIntegral(StepBuffer& deltas, I a, I b)
     {
-        std::sort(deltas.begin(), deltas.end(), [](const auto& x, const auto& y) { return x.timeNs < y.timeNs; });
         int64_t value = 0, max = 0, integral = 0, t = a;
-        for (const auto& d : deltas) {
+        auto apply = [&](const StepBuffer::Change& d) {
             const I at = std::clamp(d.timeNs, a, b);
             if (at > t) {
                 max = std::max(max, value);
@@ -262,6 +282,22 @@ namespace {
                 t = at;
             }
             value += d.value;
+        };
+        auto byTime = [](const StepBuffer::Change& x, const StepBuffer::Change& y) { return x.timeNs < y.timeNs; };
+        const std::optional<size_t> firstRunEnd = deltas.firstRunEnd();
+        StepBuffer::Change* const middle = firstRunEnd ? deltas.begin() + *firstRunEnd : nullptr;
+        if (middle && std::is_sorted(deltas.begin(), middle, byTime) && std::is_sorted(middle, deltas.end(), byTime)) {
+            const StepBuffer::Change *x = deltas.begin(), *y = middle, *end = deltas.end();
+            while (x != middle && y != end)
+                apply(byTime(*y, *x) ? *y++ : *x++);
+            for (; x != middle; ++x)
+                apply(*x);
+            for (; y != end; ++y)
+                apply(*y);
+        } else {
+            std::sort(deltas.begin(), deltas.end(), byTime);
+            for (const auto& d : deltas)
+                apply(d);
         }
         if (b > t) {
             max = std::max(max, value);
@@ -313,6 +349,7 @@ namespace {
             if (split)
                 *split = { 0, 0 };
             addConjunct(m, k, false, ci.endNs, rs, ns, split);
+            rs.endRun(), ns.endRun();
             const ConjunctInstance& g = m.conjuncts[k];
             if (split && !(g.started && g.ended && g.endNs >= g.startNs))
                 *split = { 0, 0 }; // conjunctTimeSplit's guard: no split at all
