@@ -921,9 +921,9 @@ namespace {
     }
 
     // Stat of each ConjunctionValue over a group's complete instances, and the group's scheduling
-    // summary. Two tasks fill it, each reading the instances twice (Stat's two passes) where their
-    // values are (no copy per value): the values from SelfFigures, and those from the descendant pass
-    // with the scheduling order. The passes are bound by memory bandwidth, so each reads only its array.
+    // summary. Three tasks fill it, each reading the instances twice (Stat's two passes) where their
+    // values are (no copy per value): the values from SelfFigures, those from the descendant pass, and
+    // the scheduling order. The passes are bound by memory bandwidth, so each reads only what it needs.
     struct ConjunctionsSummary {
         std::array<Stat, kConjunctionValueCount> values;
         SchedulingSummary scheduling;
@@ -972,24 +972,31 @@ namespace {
         summariseConjunctionValues(instances, figuresOf, kSelfValues, out.values.data(), nothing);
     }
 
-    void summariseDescendantValues(std::span<const uint32_t> instances, const SelfFigures* self,
-        const std::vector<DescValues>& desc, ConjunctionsSummary& out)
+    void summariseDescendantValues(
+        std::span<const uint32_t> instances, const std::vector<DescValues>& desc, ConjunctionsSummary& out)
     {
-        // The scheduling section's instances: those with two conjuncts or more.
-        struct Scheduling {
-            SchedulingSummariser summariser;
-            const SelfFigures* self;
-            void visit(uint32_t j)
-            {
-                if (self[j].hasPairs)
-                    summariser.visit(j);
-            }
-            void endFirstPass() { summariser.endFirstPass(); }
-        } scheduling { SchedulingSummariser(desc), self };
+        struct Nothing {
+            void visit(uint32_t) { }
+            void endFirstPass() { }
+        } nothing;
         // The SelfFigures values are not read here (their task has them): zeros stand in.
         const auto figuresOf = [&](uint32_t j) { return figuresFrom(SelfFigures {}, desc[j]); };
-        summariseConjunctionValues(instances, figuresOf, kDescendantValues, out.values.data(), scheduling);
-        out.scheduling = scheduling.summariser.summary();
+        summariseConjunctionValues(instances, figuresOf, kDescendantValues, out.values.data(), nothing);
+    }
+
+    // The scheduling section's summary of a group: its instances with two conjuncts or more.
+    SchedulingSummary summariseScheduling(
+        std::span<const uint32_t> instances, const SelfFigures* self, const std::vector<DescValues>& desc)
+    {
+        SchedulingSummariser summariser(desc);
+        for (bool firstPass : { true, false }) {
+            for (uint32_t j : instances)
+                if (self[j].hasPairs)
+                    summariser.visit(j);
+            if (firstPass)
+                summariser.endFirstPass();
+        }
+        return summariser.summary();
     }
 
     // The per-conjunct values the conjuncts section summarises that every conjunct has (TIME_AS_SPARK,
@@ -1621,19 +1628,21 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options, const 
     ConjunctFirstPasses conjunctFirstPasses(nGroups);
     for (const auto& part : threadFirstPasses)
         conjunctFirstPasses.merge(part);
-    // The summaries: per group, the conjunction values with the scheduling order, and the conjunct
-    // values; and the scheduling order over all groups. Each is a sequence of long double sums that
-    // must run in instance order, so the parallelism is across them (one task each).
+    // The summaries: per group, the conjunct values, the conjunction values (from the descendant pass;
+    // from SelfFigures) and the scheduling order; and the scheduling order over all groups. Each is a
+    // sequence of long double sums that must run in instance order, so the parallelism is across them
+    // (one task each, four per group so that two cores share them evenly).
     std::vector<ConjunctionsSummary> conjunctionStats(nGroups);
     std::vector<ConjunctsSummary> conjunctStats(nGroups);
     SchedulingSummary schedulingOfAll;
     // With one group, "all" is that group's summary: the same instances in the same order.
-    const size_t tasks = 3 * nGroups + (nGroups > 1 ? 1 : 0);
+    constexpr size_t kTasksPerGroup = 4;
+    const size_t tasks = kTasksPerGroup * nGroups + (nGroups > 1 ? 1 : 0);
     tbb::parallel_for(
         tbb::blocked_range<size_t>(0, tasks, 1),
         [&](const tbb::blocked_range<size_t>& range) {
             for (size_t task = range.begin(); task != range.end(); ++task) {
-                const size_t g = task / 3;
+                const size_t g = task / kTasksPerGroup;
                 if (g == nGroups) {
                     SchedulingSummariser all(desc);
                     for (bool firstPass : { true, false }) {
@@ -1649,12 +1658,20 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options, const 
                     continue;
                 }
                 const auto instances = groups.complete.members(g);
-                if (task % 3 == 0)
+                switch (task % kTasksPerGroup) {
+                case 0:
                     conjunctStats[g] = summariseConjuncts(m, instances, splits.get(), conjunctFirstPasses.byGroup[g]);
-                else if (task % 3 == 1)
-                    summariseDescendantValues(instances, self.get(), desc, conjunctionStats[g]);
-                else
+                    break;
+                case 1:
+                    summariseDescendantValues(instances, desc, conjunctionStats[g]);
+                    break;
+                case 2:
                     summariseSelfValues(instances, self.get(), conjunctionStats[g]);
+                    break;
+                default:
+                    conjunctionStats[g].scheduling = summariseScheduling(instances, self.get(), desc);
+                    break;
+                }
             }
         },
         tbb::simple_partitioner());
