@@ -1658,18 +1658,21 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options, const 
                     continue;
                 }
                 const auto instances = groups.complete.members(g);
+                // In this order, halves of the task range (which is how it splits between two
+                // threads) take about the same time: conjunct values with the scheduling order,
+                // descendant values with SelfFigures values (measured on parfib37: 48 + 22 ms, 34 + 31 ms).
                 switch (task % kTasksPerGroup) {
                 case 0:
                     conjunctStats[g] = summariseConjuncts(m, instances, splits.get(), conjunctFirstPasses.byGroup[g]);
                     break;
                 case 1:
-                    summariseDescendantValues(instances, desc, conjunctionStats[g]);
+                    conjunctionStats[g].scheduling = summariseScheduling(instances, self.get(), desc);
                     break;
                 case 2:
-                    summariseSelfValues(instances, self.get(), conjunctionStats[g]);
+                    summariseDescendantValues(instances, desc, conjunctionStats[g]);
                     break;
                 default:
-                    conjunctionStats[g].scheduling = summariseScheduling(instances, self.get(), desc);
+                    summariseSelfValues(instances, self.get(), conjunctionStats[g]);
                     break;
                 }
             }
