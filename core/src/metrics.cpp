@@ -3,46 +3,49 @@
 // first; then each section is filled from them. Per-instance work (curves of each conjunction
 // instance, per-engine event scans) runs in parallel with TBB; groups are then summarised in a
 // deterministic order (sorted ids) so the output is byte-for-byte stable across runs.
+//
+// Conjunction, conjunct, scheduling and future summaries (millions of instances on our runtime's
+// traces): the instances are grouped once by a counting sort (index_groups.h), and each group's
+// Stats read the per-instance figures where they are — the descendant pass's values, a small
+// SelfFigures per instance, a split per conjunct — in instance order, twice (Stat's two passes),
+// through buffered columns (stat_columns.h), one parallel task per group and kind of value. Stat's
+// long double sums depend on the order, so the order is kept; only the conjuncts' first pass, over
+// whole nanoseconds where the sum is exact in any order, runs inside the parallel figures pass.
 #include "sparkscope/core/metrics.h"
 #include "sparkscope/core/deque_sizes.h"
 
 #include "descendant_pass.h"
+#include "index_groups.h"
+#include "sparkscope/core/id_maps.h"
+#include "stat_columns.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <map>
+#include <memory>
+#include <span>
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
-#include <unordered_map>
 
 namespace sparkscope::core {
 
 using detail::bindTime;
 using detail::DescValues;
+using detail::ExactFirstPass;
+using detail::StatAccumulator;
+using detail::StatColumns;
+using detail::StatRows;
 
 Stat Stat::of(const std::vector<double>& values)
 {
-    Stat s;
-    if (values.empty())
-        return s;
-    s.count = values.size();
-    s.min = values.front();
-    s.max = values.front();
-    long double sum = 0;
-    for (double v : values) {
-        sum += v;
-        s.min = std::min(s.min, v);
-        s.max = std::max(s.max, v);
-    }
-    s.sum = static_cast<double>(sum);
-    const long double mean = sum / static_cast<long double>(values.size());
-    s.mean = static_cast<double>(mean);
-    long double sq = 0;
-    for (double v : values)
-        sq += (v - mean) * (v - mean);
-    s.variance = static_cast<double>(sq / static_cast<long double>(values.size()));
-    return s;
+    detail::StatAccumulator a;
+    a.add(values);
+    a.endFirstPass();
+    a.addDeviations(values);
+    return a.stat();
 }
 
 const MetricSection* Metrics::section(const std::string& name) const
@@ -70,6 +73,12 @@ namespace {
 
     using I = int64_t;
 
+    // TIME_BLOCKED and TIME_RUNNING of one conjunct, as conjunctTimeSplit gives them (TIME_RUNNABLE
+    // is the rest of its life: conjunctRunnableNs).
+    struct ConjunctSplit {
+        uint64_t blockedNs, runningNs;
+    };
+
     MetricValue statValue(const std::vector<double>& values)
     {
         MetricValue v;
@@ -96,8 +105,8 @@ namespace {
     // Adds the context-segment pieces of [a, b) of context c to the deltas: +1 on `runnable` while
     // not blocked, +1 on `running` while running. With `onlyTop`, only pieces where `conjunct` is the
     // innermost conjunct of the context count.
-    void addPiece(uint64_t from, uint64_t to, ContextState state, std::vector<StepFunction::Step>& runnable,
-        std::vector<StepFunction::Step>& running)
+    template <class Deltas>
+    void addPiece(uint64_t from, uint64_t to, ContextState state, Deltas& runnable, Deltas& running)
     {
         if (to <= from || state == ContextState::Blocked)
             return;
@@ -112,8 +121,12 @@ namespace {
     // Adds the pieces of [a, b) of conjunct k in context c to the deltas: +1 on `runnable` while
     // not blocked, +1 on `running` while running. With `onlyTop`, only the pieces where k is the
     // innermost conjunct of its context count (the precomputed top pieces: no search needed).
+    // Without it, and given `split`, also adds the time of [a, b) the context spent Blocked and
+    // Running to it: what ParModel::contextTimeInStates(c, a, b) answers, from the same walk (no
+    // second search).
+    template <class Deltas>
     void addContextPieces(const ParModel& m, uint32_t c, uint64_t a, uint64_t b, uint32_t conjunct, bool onlyTop,
-        std::vector<StepFunction::Step>& runnable, std::vector<StepFunction::Step>& running)
+        Deltas& runnable, Deltas& running, ConjunctSplit* split = nullptr)
     {
         if (b <= a)
             return;
@@ -136,13 +149,22 @@ namespace {
             --it;
         for (; it != segs.end() && it->startNs < b; ++it) {
             const uint64_t next = (it + 1 != segs.end()) ? (it + 1)->startNs : std::max(m.endNs, b);
-            addPiece(std::max(a, it->startNs), std::min(b, next), it->state, runnable, running);
+            const uint64_t from = std::max(a, it->startNs), to = std::min(b, next);
+            addPiece(from, to, it->state, runnable, running);
+            if (split && to > from) {
+                if (it->state == ContextState::Blocked)
+                    split->blockedNs += to - from;
+                else if (it->state == ContextState::Running)
+                    split->runningNs += to - from;
+            }
         }
     }
 
-    // Pieces of one conjunct: spark phase, the unbound start (runnable), then its context's pieces.
-    void addConjunct(const ParModel& m, uint32_t k, bool onlyTop, uint64_t endLimit,
-        std::vector<StepFunction::Step>& runnable, std::vector<StepFunction::Step>& running)
+    // Pieces of one conjunct: spark phase, the unbound start (runnable), then its context's pieces
+    // (and their blocked and running time, see addContextPieces).
+    template <class Deltas>
+    void addConjunct(const ParModel& m, uint32_t k, bool onlyTop, uint64_t endLimit, Deltas& runnable, Deltas& running,
+        ConjunctSplit* split = nullptr)
     {
         const ConjunctInstance& g = m.conjuncts[k];
         const uint64_t end = g.ended ? g.endNs : endLimit;
@@ -160,7 +182,7 @@ namespace {
             runnable.push_back({ I(g.startNs), 1 });
             runnable.push_back({ I(bound), -1 });
         }
-        addContextPieces(m, g.context, bound, end, k, onlyTop, runnable, running);
+        addContextPieces(m, g.context, bound, end, k, onlyTop, runnable, running, split);
     }
 
 } // namespace
@@ -183,14 +205,76 @@ std::array<uint64_t, 3> conjunctTimeSplit(const ParModel& m, uint32_t k)
 }
 
 namespace {
+    // The changes of one instance's RUNNABLE_SELF or RUNNING_SELF (two per piece), with inline room for
+    // a typical instance (two conjuncts, a few pieces each) and the heap beyond. Why not a vector or
+    // boost's small_vector: their push_back was not inlined and read each step back from the
+    // caller's stack (16-byte load of two 8-byte stores: a store-forwarding stall per push), which
+    // was most of the per-instance figures' time. The inline slots are a trivial type so that
+    // creating the buffer writes nothing (StepFunction::Step zero-initialises).
+    class StepBuffer {
+    public:
+        struct Change {
+            int64_t timeNs, value;
+        };
+        static constexpr size_t kInline = 32;
+
+        StepBuffer() = default;
+        StepBuffer(const StepBuffer&) = delete;
+        StepBuffer& operator=(const StepBuffer&) = delete;
+
+        [[gnu::always_inline]] void push_back(Change change)
+        {
+            if (m_size == m_capacity)
+                grow();
+            m_data[m_size++] = change;
+        }
+        Change* begin() noexcept { return m_data; }
+        Change* end() noexcept { return m_data + m_size; }
+
+        // Marks the end of a run of changes pushed in time order (one conjunct's: its pieces come in
+        // time order), so that two runs can be merged rather than sorted (firstRunEnd()).
+        void endRun()
+        {
+            if (m_runs++ == 0)
+                m_firstRunEnd = m_size;
+        }
+        // With at most two runs: where the first ends (the second, if any, follows up to end()).
+        // Empty otherwise.
+        std::optional<size_t> firstRunEnd() const noexcept
+        {
+            if (m_runs > 2)
+                return std::nullopt;
+            return m_runs == 0 ? m_size : m_firstRunEnd;
+        }
+
+    private:
+        void grow()
+        {
+            std::vector<Change> larger(2 * m_capacity);
+            std::copy(begin(), end(), larger.begin());
+            m_heap = std::move(larger);
+            m_data = m_heap.data();
+            m_capacity = m_heap.size();
+        }
+
+        Change m_inline[kInline];
+        std::vector<Change> m_heap;
+        Change* m_data = m_inline;
+        size_t m_size = 0, m_capacity = kInline;
+        size_t m_runs = 0, m_firstRunEnd = 0;
+    };
+
     // The maximum and integral over [a, b) of the curve that is 0 at a and changes by `deltas` (times
     // clamped into [a, b)): what StepFunction::fromDeltas(deltas, a, b) answers, without building
     // it — computeMetrics needs these two numbers for every instance.
-    std::pair<int64_t, int64_t> maxAndIntegral(std::vector<StepFunction::Step>& deltas, I a, I b)
+    // The deltas are visited in time order: merged from the buffer's two sorted runs (an instance of
+    // two conjuncts, nearly all of them) when it has two or fewer and they are in order, else sorted
+    // (sorting was a quarter of the per-instance figures' time). The order of equal times does not
+    // matter: the deltas at one time are all applied before the curve is read again.
+    std::pair<int64_t, int64_t> maxAndIntegral(StepBuffer& deltas, I a, I b)
     {
-        std::sort(deltas.begin(), deltas.end(), [](const auto& x, const auto& y) { return x.timeNs < y.timeNs; });
         int64_t value = 0, max = 0, integral = 0, t = a;
-        for (const auto& d : deltas) {
+        auto apply = [&](const StepBuffer::Change& d) {
             const I at = std::clamp(d.timeNs, a, b);
             if (at > t) {
                 max = std::max(max, value);
@@ -198,6 +282,22 @@ namespace {
                 t = at;
             }
             value += d.value;
+        };
+        auto byTime = [](const StepBuffer::Change& x, const StepBuffer::Change& y) { return x.timeNs < y.timeNs; };
+        const std::optional<size_t> firstRunEnd = deltas.firstRunEnd();
+        StepBuffer::Change* const middle = firstRunEnd ? deltas.begin() + *firstRunEnd : nullptr;
+        if (middle && std::is_sorted(deltas.begin(), middle, byTime) && std::is_sorted(middle, deltas.end(), byTime)) {
+            const StepBuffer::Change *x = deltas.begin(), *y = middle, *end = deltas.end();
+            while (x != middle && y != end)
+                apply(byTime(*y, *x) ? *y++ : *x++);
+            for (; x != middle; ++x)
+                apply(*x);
+            for (; y != end; ++y)
+                apply(*y);
+        } else {
+            std::sort(deltas.begin(), deltas.end(), byTime);
+            for (const auto& d : deltas)
+                apply(d);
         }
         if (b > t) {
             max = std::max(max, value);
@@ -206,37 +306,84 @@ namespace {
         return { max, integral };
     }
 
-    // One complete instance's figures: RUNNABLE_SELF and RUNNING_SELF from its conjuncts' pieces,
-    // the rest from its descendant-pass values.
-    ConjunctionFigures figuresOf(const ParModel& m, uint32_t j, const DescValues& d)
+    uint64_t conjunctRunnableNs(const ConjunctInstance& g, const ConjunctSplit& split)
+    {
+        // conjunctTimeSplit's guard: a conjunct that never started or ended, or ended before it
+        // started, has no split at all.
+        if (!g.started || !g.ended || g.endNs < g.startNs)
+            return 0;
+        return (g.endNs - g.startNs) - split.blockedNs - split.runningNs;
+    }
+
+    // The figures of one complete instance that do not come from the descendant pass: PARCONJ_TIME,
+    // RUNNABLE_SELF and RUNNING_SELF (max and average over its lifetime), CONTINUE_ON_*, and whether
+    // the scheduling section counts it (two conjuncts or more). computeMetrics keeps one per instance
+    // and its summaries read it, with the descendant values, in both of Stat's passes instead of the
+    // larger model instance: those passes are bound by memory bandwidth, so it is kept small (no
+    // default member values either: its array is left for the parallel pass to write, page faults
+    // included). The maxima fit 32 bits: a conjunct's pieces are disjoint, so they count at most its
+    // conjuncts.
+    struct SelfFigures {
+        uint64_t timeNs;
+        double runnableAverage, runningAverage;
+        uint32_t runnableMax, runningMax;
+        bool continueOnBefore, continueOnLast, hasPairs;
+    };
+
+    // The scheduling section counts only instances with two conjuncts or more (pairs to order).
+    bool hasPairs(const ParModel& m, uint32_t j) { return m.conjunctions[j].conjuncts.size() >= 2; }
+
+    // SelfFigures of complete instance j. With `splits`, also writes each of its conjuncts' split to
+    // splits[k], from the same walk over the context's states that RUNNABLE_SELF makes.
+    SelfFigures selfFigures(const ParModel& m, uint32_t j, ConjunctSplit* splits)
     {
         const ConjunctionInstance& ci = m.conjunctions[j];
-        ConjunctionFigures v;
+        SelfFigures v {};
         const I a = I(ci.startNs), b = I(ci.endNs);
-        v.time = double(ci.endNs - ci.startNs);
+        v.timeNs = ci.endNs - ci.startNs;
+        v.continueOnBefore = ci.endEngine == ci.startEngine;
+        v.hasPairs = hasPairs(m, j);
+        StepBuffer rs, ns;
+        for (uint32_t k : ci.conjuncts) {
+            ConjunctSplit* split = splits ? &splits[k] : nullptr;
+            if (split)
+                *split = { 0, 0 };
+            addConjunct(m, k, false, ci.endNs, rs, ns, split);
+            rs.endRun(), ns.endRun();
+            const ConjunctInstance& g = m.conjuncts[k];
+            if (split && !(g.started && g.ended && g.endNs >= g.startNs))
+                *split = { 0, 0 }; // conjunctTimeSplit's guard: no split at all
+        }
         if (b > a) {
-            thread_local std::vector<StepFunction::Step> rs, ns;
-            rs.clear(), ns.clear();
-            for (uint32_t k : ci.conjuncts)
-                addConjunct(m, k, false, ci.endNs, rs, ns);
             const auto [rMax, rInt] = maxAndIntegral(rs, a, b);
             const auto [nMax, nInt] = maxAndIntegral(ns, a, b);
-            v.runnableSelfMax = double(rMax), v.runnableSelfAverage = double(rInt) / double(b - a);
-            v.runningSelfMax = double(nMax), v.runningSelfAverage = double(nInt) / double(b - a);
+            v.runnableMax = uint32_t(rMax), v.runnableAverage = double(rInt) / double(b - a);
+            v.runningMax = uint32_t(nMax), v.runningAverage = double(nInt) / double(b - a);
         }
-        v.runnableSelfAndDescMax = d.rdMax, v.runnableSelfAndDescAverage = d.rdAvg;
-        v.runningSelfAndDescMax = d.ndMax, v.runningSelfAndDescAverage = d.ndAvg;
-        v.availCpusMax = d.avMax, v.availCpusAverage = d.avAvg;
-        v.outOfOrderNs = d.outOfOrder, v.eitherRunningNs = d.eitherRunning, v.blockingNs = d.blocking;
-        v.blockingTcNs = d.blockingTc;
-        v.continueOnBefore = ci.endEngine == ci.startEngine ? 1.0 : 0.0;
         if (!ci.conjuncts.empty()) {
             uint32_t lastConjunct = ci.conjuncts.front();
             for (uint32_t k : ci.conjuncts)
                 if (m.conjuncts[k].endNs >= m.conjuncts[lastConjunct].endNs)
                     lastConjunct = k;
-            v.continueOnLast = m.conjuncts[lastConjunct].endEngine == ci.endEngine ? 1.0 : 0.0;
+            v.continueOnLast = m.conjuncts[lastConjunct].endEngine == ci.endEngine;
         }
+        return v;
+    }
+
+    // One complete instance's figures: its SelfFigures and its descendant-pass values.
+    ConjunctionFigures figuresFrom(const SelfFigures& self, const DescValues& d)
+    {
+        ConjunctionFigures v;
+        v.time = double(self.timeNs);
+        v.runnableSelfMax = double(self.runnableMax), v.runnableSelfAverage = self.runnableAverage;
+        v.runningSelfMax = double(self.runningMax), v.runningSelfAverage = self.runningAverage;
+        v.runnableSelfAndDescMax = d.rdMax, v.runnableSelfAndDescAverage = d.rdAvg;
+        v.runningSelfAndDescMax = d.ndMax, v.runningSelfAndDescAverage = d.ndAvg;
+        v.availCpusMax = d.avMax, v.availCpusAverage = d.avAvg;
+        v.outOfOrderNs = d.outOfOrder, v.eitherRunningNs = d.eitherRunning, v.blockingNs = d.blocking;
+        v.blockingTcNs = d.blockingTc;
+        v.continueOnBefore = self.continueOnBefore ? 1.0 : 0.0;
+        v.continueOnLast = self.continueOnLast ? 1.0 : 0.0;
         return v;
     }
 } // namespace
@@ -246,8 +393,40 @@ std::optional<ConjunctionFigures> conjunctionFigures(
 {
     if (j >= m.conjunctions.size() || !m.conjunctions[j].complete)
         return std::nullopt;
-    return figuresOf(m, j, detail::descendantValues(m, cpus, engines, j));
+    return figuresFrom(selfFigures(m, j, nullptr), detail::descendantValues(m, cpus, engines, j));
 }
+
+namespace {
+    // One conjunct's figures in whole nanoseconds, given its split (from conjunctTimeSplit or the
+    // figures pass); ConjunctFigures holds them as doubles.
+    struct ConjunctDurations {
+        bool fromSpark;
+        uint64_t asSpark, asContext, blocked, runnable, running, after;
+    };
+
+    [[gnu::always_inline]] inline ConjunctDurations conjunctDurations(
+        const ParModel& m, uint32_t k, const ConjunctSplit& split)
+    {
+        const ConjunctInstance& g = m.conjuncts[k];
+        return { g.fromSpark, g.startNs - g.sparkCreateNs, g.endNs - g.startNs, split.blockedNs,
+            conjunctRunnableNs(g, split), split.runningNs, m.conjunctions[g.conjunction].endNs - g.endNs };
+    }
+
+    [[gnu::always_inline]] inline ConjunctFigures conjunctFiguresFrom(
+        const ParModel& m, uint32_t k, const ConjunctSplit& split)
+    {
+        const ConjunctDurations d = conjunctDurations(m, k, split);
+        ConjunctFigures f;
+        if (d.fromSpark)
+            f.timeAsSpark = double(d.asSpark);
+        f.timeAsContext = double(d.asContext);
+        f.timeBlocked = double(d.blocked);
+        f.timeRunnable = double(d.runnable);
+        f.timeRunning = double(d.running);
+        f.timeAfter = double(d.after);
+        return f;
+    }
+} // namespace
 
 std::optional<ConjunctFigures> conjunctFigures(const ParModel& m, uint32_t k)
 {
@@ -256,17 +435,8 @@ std::optional<ConjunctFigures> conjunctFigures(const ParModel& m, uint32_t k)
     const ConjunctInstance& g = m.conjuncts[k];
     if (g.conjunction == kNoIndex || !m.conjunctions[g.conjunction].complete)
         return std::nullopt;
-    const ConjunctionInstance& ci = m.conjunctions[g.conjunction];
-    ConjunctFigures f;
-    if (g.fromSpark)
-        f.timeAsSpark = double(g.startNs - g.sparkCreateNs);
-    f.timeAsContext = double(g.endNs - g.startNs);
     const auto split = conjunctTimeSplit(m, k);
-    f.timeBlocked = double(split[0]);
-    f.timeRunnable = double(split[1]);
-    f.timeRunning = double(split[2]);
-    f.timeAfter = double(ci.endNs - g.endNs);
-    return f;
+    return conjunctFiguresFrom(m, k, ConjunctSplit { split[0], split[2] });
 }
 
 ConjunctionCurves conjunctionCurves(const ParModel& m, const StepFunction& cpus, size_t engines, uint32_t j)
@@ -533,17 +703,36 @@ namespace {
             { "fizzled", I(sparkCountsField(s, 5)) }, { "gcd", I(sparkCountsField(s, 4)) } });
     }
 
-    // The granularity profile: counts per log2 bucket of TIME_RUNNING, and the cumulative form.
-    MetricValue granularity(const std::vector<double>& running)
-    {
-        std::vector<int64_t> buckets;
-        for (double v : running) {
-            const uint64_t ns = uint64_t(v);
+    // CONJUNCT_GRANULARITY's counts of TIME_RUNNING per log2 bucket (bucket 0 holds 0 and 1 ns).
+    // Counts add up in any order, so the per-group histograms, built in parallel, merge into the
+    // program's.
+    class Log2Histogram {
+    public:
+        void add(double runningNs)
+        {
+            const uint64_t ns = uint64_t(runningNs);
             const size_t b = ns <= 1 ? 0 : size_t(63 - __builtin_clzll(ns));
-            if (buckets.size() <= b)
-                buckets.resize(b + 1, 0);
-            ++buckets[b];
+            if (m_buckets.size() <= b)
+                m_buckets.resize(b + 1, 0);
+            ++m_buckets[b];
         }
+        void merge(const Log2Histogram& other)
+        {
+            if (m_buckets.size() < other.m_buckets.size())
+                m_buckets.resize(other.m_buckets.size(), 0);
+            for (size_t b = 0; b < other.m_buckets.size(); ++b)
+                m_buckets[b] += other.m_buckets[b];
+        }
+        const std::vector<int64_t>& buckets() const noexcept { return m_buckets; }
+
+    private:
+        std::vector<int64_t> m_buckets;
+    };
+
+    // The granularity profile: counts per log2 bucket of TIME_RUNNING, and the cumulative form.
+    MetricValue granularity(const Log2Histogram& histogram)
+    {
+        const std::vector<int64_t>& buckets = histogram.buckets();
         MetricValue out;
         int64_t cumulative = 0;
         for (size_t b = 0; b < buckets.size(); ++b)
@@ -571,57 +760,469 @@ namespace {
         double outOfOrder = 0, eitherRunning = 0, blocking = 0, blockingTc = 0;
     };
 
-    void computeScheduling(const ParModel& m, Range r, const std::vector<DescValues>& desc, MetricSection& section)
-    {
-        std::vector<OutOfOrder> per(m.conjunctions.size());
-        for (size_t j = 0; j < per.size(); ++j)
-            per[j] = { desc[j].outOfOrder, desc[j].eitherRunning, desc[j].blocking, desc[j].blockingTc };
-        struct Group {
-            std::vector<double> probability, blocks, blocksTc;
-            OutOfOrder total;
-        };
-        std::map<std::string, Group> groups;
-        Group all;
-        for (size_t j = 0; j < per.size(); ++j) {
-            const ConjunctionInstance& ci = m.conjunctions[j];
-            if (!ci.complete || !r.contains(ci.startNs) || ci.conjuncts.size() < 2)
-                continue;
-            Group& g = groups[m.staticName(ci.staticId)];
-            for (Group* x : { &g, &all }) {
-                x->total.outOfOrder += per[j].outOfOrder;
-                x->total.eitherRunning += per[j].eitherRunning;
-                x->total.blocking += per[j].blocking;
-                x->total.blockingTc += per[j].blockingTc;
-                if (per[j].eitherRunning > 0)
-                    x->probability.push_back(per[j].outOfOrder / per[j].eitherRunning);
-                if (per[j].outOfOrder > 0) {
-                    x->blocks.push_back(per[j].blocking / per[j].outOfOrder);
-                    x->blocksTc.push_back(per[j].blockingTc / per[j].outOfOrder);
-                }
+    // One group of the scheduling section: the totals over its instances and the per-instance
+    // ratios (each only where its denominator is not 0).
+    struct SchedulingSummary {
+        uint64_t instances = 0;
+        OutOfOrder total;
+        Stat probability, blocks, blocksTc;
+    };
+
+    // Builds one SchedulingSummary: visit() every instance of the group in instance order, then
+    // endFirstPass(), then visit() the same instances again, then summary().
+    class SchedulingSummariser {
+    public:
+        explicit SchedulingSummariser(const std::vector<DescValues>& desc)
+            : m_desc(desc)
+        {
+        }
+        void visit(uint32_t j)
+        {
+            const DescValues& d = m_desc[j];
+            if (!m_secondPass) {
+                ++m_out.instances;
+                m_out.total.outOfOrder += d.outOfOrder;
+                m_out.total.eitherRunning += d.eitherRunning;
+                m_out.total.blocking += d.blocking;
+                m_out.total.blockingTc += d.blockingTc;
+            }
+            if (d.eitherRunning > 0)
+                m_stats.push(kProbability, d.outOfOrder / d.eitherRunning);
+            if (d.outOfOrder > 0) {
+                m_stats.push(kBlocks, d.blocking / d.outOfOrder);
+                m_stats.push(kBlocksTc, d.blockingTc / d.outOfOrder);
             }
         }
-        auto emit = [&](const std::string& id, const Group& g) {
-            MetricGroup out { id, {} };
-            MetricValue p;
-            p.fields = { { "out_of_order_ns", g.total.outOfOrder }, { "either_running_ns", g.total.eitherRunning },
-                { "probability", ratio(g.total.outOfOrder, g.total.eitherRunning) } };
-            p.subStats.push_back({ "per_instance", Stat::of(g.probability) });
-            out.metrics.push_back({ "OUT_OF_ORDER_PROBABILITY", p });
-            MetricValue b;
-            b.fields
-                = { { "blocking_ns", g.total.blocking }, { "fraction", ratio(g.total.blocking, g.total.outOfOrder) } };
-            b.subStats.push_back({ "per_instance", Stat::of(g.blocks) });
-            out.metrics.push_back({ "OUT_OF_ORDER_SCHEDULING_BLOCKS_ANOTHER_CONTEXT", b });
-            MetricValue tc;
-            tc.fields = { { "blocking_ns", g.total.blockingTc },
-                { "fraction", ratio(g.total.blockingTc, g.total.outOfOrder) } };
-            tc.subStats.push_back({ "per_instance", Stat::of(g.blocksTc) });
-            out.metrics.push_back({ "OUT_OF_ORDER_SCHEDULING_BLOCKS_ANOTHER_CONTEXT_TC", tc });
-            section.groups.push_back(std::move(out));
+        void endFirstPass()
+        {
+            m_stats.endFirstPass();
+            m_secondPass = true;
+        }
+        SchedulingSummary summary()
+        {
+            m_stats.endSecondPass();
+            m_out.probability = m_stats.stat(kProbability), m_out.blocks = m_stats.stat(kBlocks);
+            m_out.blocksTc = m_stats.stat(kBlocksTc);
+            return m_out;
+        }
+
+    private:
+        enum { kProbability, kBlocks, kBlocksTc };
+        const std::vector<DescValues>& m_desc;
+        StatColumns m_stats { 3 };
+        SchedulingSummary m_out;
+        bool m_secondPass = false;
+    };
+
+    MetricGroup schedulingGroup(const std::string& id, const SchedulingSummary& g)
+    {
+        MetricGroup out { id, {} };
+        MetricValue p;
+        p.fields = { { "out_of_order_ns", g.total.outOfOrder }, { "either_running_ns", g.total.eitherRunning },
+            { "probability", ratio(g.total.outOfOrder, g.total.eitherRunning) } };
+        p.subStats.push_back({ "per_instance", g.probability });
+        out.metrics.push_back({ "OUT_OF_ORDER_PROBABILITY", p });
+        MetricValue b;
+        b.fields = { { "blocking_ns", g.total.blocking }, { "fraction", ratio(g.total.blocking, g.total.outOfOrder) } };
+        b.subStats.push_back({ "per_instance", g.blocks });
+        out.metrics.push_back({ "OUT_OF_ORDER_SCHEDULING_BLOCKS_ANOTHER_CONTEXT", b });
+        MetricValue tc;
+        tc.fields
+            = { { "blocking_ns", g.total.blockingTc }, { "fraction", ratio(g.total.blockingTc, g.total.outOfOrder) } };
+        tc.subStats.push_back({ "per_instance", g.blocksTc });
+        out.metrics.push_back({ "OUT_OF_ORDER_SCHEDULING_BLOCKS_ANOTHER_CONTEXT_TC", tc });
+        return out;
+    }
+
+    // The conjunction instances that start in the range, grouped by static id. Ids that share a name
+    // share a group, and groups are in name order: the report's groups are keyed by name.
+    struct ConjunctionGroups {
+        std::vector<std::string> names;
+        std::vector<uint64_t> incomplete; // per group: instances left out of the summaries
+        detail::IndexGroups complete; // per group: the complete instances, in instance order
+        std::vector<uint32_t> groupOf; // per instance: its group if complete, else IndexGroups::kNoGroup
+    };
+
+    ConjunctionGroups groupConjunctions(const ParModel& m, Range r)
+    {
+        // Each instance's static id becomes a slot (ids in order of first appearance): one IdMap load
+        // per instance, and none while the id stays the same (a run of one conjunction site).
+        constexpr uint32_t kNoGroup = detail::IndexGroups::kNoGroup;
+        IdMap slotOfId;
+        std::vector<uint32_t> idOfSlot;
+        std::vector<uint64_t> incompleteOfSlot;
+        std::vector<uint32_t> keys(m.conjunctions.size(), kNoGroup);
+        uint32_t lastId = 0, lastSlot = kNoGroup;
+        for (size_t j = 0; j < m.conjunctions.size(); ++j) {
+            const ConjunctionInstance& ci = m.conjunctions[j];
+            if (!r.contains(ci.startNs))
+                continue;
+            if (lastSlot == kNoGroup || ci.staticId != lastId) {
+                lastId = ci.staticId;
+                lastSlot = slotOfId.get(lastId);
+                if (lastSlot == IdMap::kAbsent) {
+                    lastSlot = uint32_t(idOfSlot.size());
+                    slotOfId.set(lastId, lastSlot);
+                    idOfSlot.push_back(lastId);
+                    incompleteOfSlot.push_back(0);
+                }
+            }
+            if (ci.complete)
+                keys[j] = lastSlot;
+            else
+                ++incompleteOfSlot[lastSlot];
+        }
+        // Slots -> groups in name order.
+        ConjunctionGroups out;
+        std::vector<std::string> nameOfSlot;
+        for (uint32_t id : idOfSlot)
+            nameOfSlot.push_back(m.staticName(id));
+        out.names = nameOfSlot;
+        std::sort(out.names.begin(), out.names.end());
+        out.names.erase(std::unique(out.names.begin(), out.names.end()), out.names.end());
+        out.incomplete.assign(out.names.size(), 0);
+        std::vector<uint32_t> groupOfSlot(idOfSlot.size());
+        for (size_t slot = 0; slot < idOfSlot.size(); ++slot) {
+            groupOfSlot[slot]
+                = uint32_t(std::lower_bound(out.names.begin(), out.names.end(), nameOfSlot[slot]) - out.names.begin());
+            out.incomplete[groupOfSlot[slot]] += incompleteOfSlot[slot];
+        }
+        for (uint32_t& key : keys)
+            if (key != kNoGroup)
+                key = groupOfSlot[key];
+        out.complete = detail::IndexGroups(keys, out.names.size());
+        out.groupOf = std::move(keys);
+        return out;
+    }
+
+    // The per-instance values the conjunctions section summarises, in output order.
+    enum ConjunctionValue : size_t {
+        kTime,
+        kRunnableSelfMax,
+        kRunnableSelfAverage,
+        kRunnableSelfAndDescMax,
+        kRunnableSelfAndDescAverage,
+        kRunningSelfMax,
+        kRunningSelfAverage,
+        kRunningSelfAndDescMax,
+        kRunningSelfAndDescAverage,
+        kAvailCpusMax,
+        kAvailCpusAverage,
+        kContinueOnBefore,
+        kContinueOnLast,
+        kConjunctionValueCount
+    };
+
+    std::array<double, kConjunctionValueCount> conjunctionValues(const ConjunctionFigures& v)
+    {
+        return { v.time, v.runnableSelfMax, v.runnableSelfAverage, v.runnableSelfAndDescMax,
+            v.runnableSelfAndDescAverage, v.runningSelfMax, v.runningSelfAverage, v.runningSelfAndDescMax,
+            v.runningSelfAndDescAverage, v.availCpusMax, v.availCpusAverage, v.continueOnBefore, v.continueOnLast };
+    }
+
+    // Stat of each ConjunctionValue over a group's complete instances, and the group's scheduling
+    // summary. Three tasks fill it, each reading the instances twice (Stat's two passes) where their
+    // values are (no copy per value): the values from SelfFigures, those from the descendant pass, and
+    // the scheduling order. The passes are bound by memory bandwidth, so each reads only what it needs.
+    struct ConjunctionsSummary {
+        std::array<Stat, kConjunctionValueCount> values;
+        SchedulingSummary scheduling;
+    };
+
+    constexpr std::array<ConjunctionValue, 7> kSelfValues { kTime, kRunnableSelfMax, kRunnableSelfAverage,
+        kRunningSelfMax, kRunningSelfAverage, kContinueOnBefore, kContinueOnLast };
+    constexpr std::array<ConjunctionValue, 6> kDescendantValues { kRunnableSelfAndDescMax, kRunnableSelfAndDescAverage,
+        kRunningSelfAndDescMax, kRunningSelfAndDescAverage, kAvailCpusMax, kAvailCpusAverage };
+
+    // Stat of each of the `which` values over the instances into out[which[i]], the values taken from
+    // figuresOf(j) (which reads only the array its task needs). `alongside` rides on the same reads:
+    // visit(j) for each instance in each pass, and endFirstPass() in between.
+    template <size_t N, class FiguresOf, class Alongside>
+    void summariseConjunctionValues(std::span<const uint32_t> instances, FiguresOf figuresOf,
+        const std::array<ConjunctionValue, N>& which, Stat* out, Alongside& alongside)
+    {
+        StatRows<N> stats;
+        auto feed = [&] {
+            for (uint32_t j : instances) {
+                const auto values = conjunctionValues(figuresOf(j));
+                std::array<double, N> row;
+                for (size_t i = 0; i < N; ++i)
+                    row[i] = values[which[i]];
+                stats.push(row);
+                alongside.visit(j);
+            }
         };
-        emit("all", all);
-        for (const auto& [id, g] : groups)
-            emit(id, g);
+        feed();
+        stats.endFirstPass();
+        alongside.endFirstPass();
+        feed();
+        stats.endSecondPass();
+        for (size_t i = 0; i < N; ++i)
+            out[which[i]] = stats.stat(i);
+    }
+
+    void summariseSelfValues(std::span<const uint32_t> instances, const SelfFigures* self, ConjunctionsSummary& out)
+    {
+        struct Nothing {
+            void visit(uint32_t) { }
+            void endFirstPass() { }
+        } nothing;
+        // The descendant values are not read here (their task has them): zeros stand in.
+        const auto figuresOf = [&](uint32_t j) { return figuresFrom(self[j], DescValues {}); };
+        summariseConjunctionValues(instances, figuresOf, kSelfValues, out.values.data(), nothing);
+    }
+
+    void summariseDescendantValues(
+        std::span<const uint32_t> instances, const std::vector<DescValues>& desc, ConjunctionsSummary& out)
+    {
+        struct Nothing {
+            void visit(uint32_t) { }
+            void endFirstPass() { }
+        } nothing;
+        // The SelfFigures values are not read here (their task has them): zeros stand in.
+        const auto figuresOf = [&](uint32_t j) { return figuresFrom(SelfFigures {}, desc[j]); };
+        summariseConjunctionValues(instances, figuresOf, kDescendantValues, out.values.data(), nothing);
+    }
+
+    // The scheduling section's summary of a group: its instances with two conjuncts or more.
+    SchedulingSummary summariseScheduling(
+        std::span<const uint32_t> instances, const SelfFigures* self, const std::vector<DescValues>& desc)
+    {
+        SchedulingSummariser summariser(desc);
+        for (bool firstPass : { true, false }) {
+            for (uint32_t j : instances)
+                if (self[j].hasPairs)
+                    summariser.visit(j);
+            if (firstPass)
+                summariser.endFirstPass();
+        }
+        return summariser.summary();
+    }
+
+    // The per-conjunct values the conjuncts section summarises that every conjunct has (TIME_AS_SPARK,
+    // only for spawned conjuncts, is apart), in output order.
+    enum ConjunctValue : size_t { kAsContext, kBlocked, kRunnable, kRunning, kAfter, kConjunctValueCount };
+
+    // The first pass over one (static id, position)'s conjunct values (ConjunctValue, then
+    // TIME_AS_SPARK), done inside the parallel figures pass: the values are durations in whole
+    // nanoseconds, so ExactFirstPass can sum them in any order (and from the integers, before they
+    // become doubles).
+    using ConjunctFirstPass = std::array<ExactFirstPass, kConjunctValueCount + 1>;
+    constexpr size_t kAsSparkFirstPass = kConjunctValueCount;
+
+    // One thread's share of the figures pass's work for the conjuncts section: per group, per
+    // position, the first pass; and per group the granularity histogram (counts: any order).
+    struct ConjunctFirstPasses {
+        std::vector<std::vector<ConjunctFirstPass>> byGroup; // [group][position]
+        std::vector<Log2Histogram> running; // per group
+
+        explicit ConjunctFirstPasses(size_t groups)
+            : byGroup(groups)
+            , running(groups)
+        {
+        }
+        void add(uint32_t group, uint32_t position, const ConjunctDurations& d)
+        {
+            auto& positions = byGroup[group];
+            if (positions.size() <= position)
+                positions.resize(size_t(position) + 1);
+            ConjunctFirstPass& first = positions[position];
+            if (d.fromSpark)
+                first[kAsSparkFirstPass].add(d.asSpark);
+            first[kAsContext].add(d.asContext);
+            first[kBlocked].add(d.blocked);
+            first[kRunnable].add(d.runnable);
+            first[kRunning].add(d.running);
+            first[kAfter].add(d.after);
+            running[group].add(double(d.running));
+        }
+        void merge(const ConjunctFirstPasses& other)
+        {
+            for (size_t g = 0; g < byGroup.size(); ++g) {
+                auto& positions = byGroup[g];
+                const auto& theirs = other.byGroup[g];
+                if (positions.size() < theirs.size())
+                    positions.resize(theirs.size());
+                for (size_t p = 0; p < theirs.size(); ++p)
+                    for (size_t v = 0; v < theirs[p].size(); ++v)
+                        positions[p][v].merge(theirs[p][v]);
+                running[g].merge(other.running[g]);
+            }
+        }
+    };
+
+    bool allExact(const std::vector<ConjunctFirstPass>& positions)
+    {
+        for (const auto& first : positions)
+            for (const auto& value : first)
+                if (!value.exact())
+                    return false;
+        return true;
+    }
+
+    // Stats of one (static id, position).
+    struct ConjunctStats {
+        StatRows<kConjunctValueCount> values;
+        StatColumns asSpark { 1 };
+        bool any = false; // some conjunct has this position
+    };
+
+    // The conjuncts section's figures of one static id: per position, a Stat of each value.
+    struct ConjunctsSummary {
+        std::vector<ConjunctStats> byPosition; // index = position
+    };
+
+    // Summarises the conjuncts of a group's complete instances, per position, in instance order then
+    // conjunct order: the order the report defines its per-position values in. When the figures
+    // pass's first pass over them is exact, only the second (the deviations) is left to run here.
+    ConjunctsSummary summariseConjuncts(const ParModel& m, std::span<const uint32_t> instances,
+        const ConjunctSplit* splits, const std::vector<ConjunctFirstPass>& firstPass)
+    {
+        ConjunctsSummary out;
+        auto feed = [&] {
+            for (uint32_t j : instances)
+                for (uint32_t k : m.conjunctions[j].conjuncts) {
+                    const uint32_t position = m.conjuncts[k].position;
+                    while (out.byPosition.size() <= position)
+                        out.byPosition.emplace_back();
+                    ConjunctStats& stats = out.byPosition[position];
+                    const ConjunctFigures f = conjunctFiguresFrom(m, k, splits[k]);
+                    stats.any = true;
+                    if (f.timeAsSpark)
+                        stats.asSpark.push(0, *f.timeAsSpark);
+                    stats.values.push({ f.timeAsContext, f.timeBlocked, f.timeRunnable, f.timeRunning, f.timeAfter });
+                }
+        };
+        if (allExact(firstPass)) {
+            out.byPosition.resize(firstPass.size());
+            for (size_t position = 0; position < firstPass.size(); ++position) {
+                const ConjunctFirstPass& first = firstPass[position];
+                std::array<StatAccumulator, kConjunctValueCount> values;
+                for (size_t v = 0; v < kConjunctValueCount; ++v)
+                    values[v] = first[v].accumulator();
+                out.byPosition[position].values.skipFirstPass(values);
+                const StatAccumulator asSpark[] = { first[kAsSparkFirstPass].accumulator() };
+                out.byPosition[position].asSpark.skipFirstPass(asSpark);
+            }
+        } else {
+            feed();
+            for (auto& stats : out.byPosition) {
+                stats.values.endFirstPass();
+                stats.asSpark.endFirstPass();
+            }
+        }
+        feed();
+        for (auto& stats : out.byPosition) {
+            stats.values.endSecondPass();
+            stats.asSpark.endSecondPass();
+        }
+        return out;
+    }
+
+    // The futures of the conjunction instances that start in the range, grouped by
+    // "<static id>/<variable>" (pairs that share that name share a group), groups in name order.
+    struct FutureGroups {
+        std::vector<std::string> names;
+        std::vector<uint64_t> incomplete; // per group: futures left out of the summaries
+        detail::IndexGroups complete; // per group: the complete futures, in future order
+    };
+
+    FutureGroups groupFutures(const ParModel& m, Range r)
+    {
+        // Each (static id, variable) pair becomes a slot, in order of first appearance: one hash
+        // lookup per future rather than building its name and looking that up in a map.
+        constexpr uint32_t kNoGroup = detail::IndexGroups::kNoGroup;
+        AddressMap slotOfPair;
+        std::vector<std::string> nameOfSlot;
+        std::vector<uint64_t> incompleteOfSlot;
+        std::vector<uint32_t> keys(m.futures.size(), kNoGroup);
+        for (size_t f = 0; f < m.futures.size(); ++f) {
+            const FutureInstance& future = m.futures[f];
+            if (future.conjunction == kNoIndex || !r.contains(m.conjunctions[future.conjunction].startNs))
+                continue;
+            const uint32_t staticId = m.conjunctions[future.conjunction].staticId;
+            const uint64_t pair = uint64_t(staticId) << 32 | future.nameId;
+            uint32_t slot = slotOfPair.find(pair);
+            if (slot == AddressMap::kAbsent) {
+                slot = uint32_t(nameOfSlot.size());
+                slotOfPair.set(pair, slot);
+                nameOfSlot.push_back(m.staticName(staticId) + "/" + m.stringOr(future.nameId, "var#"));
+                incompleteOfSlot.push_back(0);
+            }
+            if (future.complete)
+                keys[f] = slot;
+            else
+                ++incompleteOfSlot[slot];
+        }
+        FutureGroups out;
+        out.names = nameOfSlot;
+        std::sort(out.names.begin(), out.names.end());
+        out.names.erase(std::unique(out.names.begin(), out.names.end()), out.names.end());
+        out.incomplete.assign(out.names.size(), 0);
+        std::vector<uint32_t> groupOfSlot(nameOfSlot.size());
+        for (size_t slot = 0; slot < nameOfSlot.size(); ++slot) {
+            groupOfSlot[slot]
+                = uint32_t(std::lower_bound(out.names.begin(), out.names.end(), nameOfSlot[slot]) - out.names.begin());
+            out.incomplete[groupOfSlot[slot]] += incompleteOfSlot[slot];
+        }
+        for (uint32_t& key : keys)
+            if (key != kNoGroup)
+                key = groupOfSlot[key];
+        out.complete = detail::IndexGroups(keys, out.names.size());
+        return out;
+    }
+
+    // One group of the futures section.
+    struct FuturesSummary {
+        Stat firstWaits, allWaits, waitedEnd, signalEnd;
+        uint64_t firstSuspended = 0, firstTotal = 0, allSuspended = 0, allTotal = 0;
+    };
+
+    // Summarises a group's complete futures, in future order then wait order. A first wait is a
+    // consuming conjunct's (or, outside any conjunct, context's) first wait on the future.
+    FuturesSummary summariseFutures(const ParModel& m, std::span<const uint32_t> futures)
+    {
+        enum { kFirstWaits, kAllWaits, kWaitedEnd, kSignalEnd };
+        FuturesSummary out;
+        StatColumns stats(4);
+        std::vector<uint32_t> seen; // the consumers of the current future so far
+        auto feed = [&](bool firstPass) {
+            for (uint32_t index : futures) {
+                const FutureInstance& f = m.futures[index];
+                seen.clear();
+                bool anySuspended = false;
+                for (const FutureWait& w : f.waits) {
+                    const double d = double(I(w.timeNs) - I(f.signalNs));
+                    stats.push(kAllWaits, d);
+                    anySuspended = anySuspended || w.suspended;
+                    const uint32_t who = w.conjunct != kNoIndex ? w.conjunct : kNoIndex - 1 - w.context;
+                    const bool first = std::find(seen.begin(), seen.end(), who) == seen.end();
+                    if (first) {
+                        seen.push_back(who);
+                        stats.push(kFirstWaits, d);
+                    }
+                    if (firstPass) {
+                        ++out.allTotal;
+                        out.allSuspended += w.suspended;
+                        out.firstTotal += first;
+                        out.firstSuspended += first && w.suspended;
+                    }
+                }
+                if (f.signalConjunct != kNoIndex && m.conjuncts[f.signalConjunct].ended) {
+                    const double d = double(I(m.conjuncts[f.signalConjunct].endNs) - I(f.signalNs));
+                    stats.push(kSignalEnd, d);
+                    if (anySuspended)
+                        stats.push(kWaitedEnd, d);
+                }
+            }
+        };
+        feed(true);
+        stats.endFirstPass();
+        feed(false);
+        stats.endSecondPass();
+        out.firstWaits = stats.stat(kFirstWaits), out.allWaits = stats.stat(kAllWaits);
+        out.waitedEnd = stats.stat(kWaitedEnd), out.signalEnd = stats.stat(kSignalEnd);
+        return out;
     }
 
 } // namespace
@@ -999,93 +1600,115 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options, const 
 
     // ---- conjunctions and conjuncts ---------------------------------------------------------
     MetricSection conjunctions { "conjunctions", {} }, conjunctsSection { "conjuncts", {} };
-    const std::vector<DescValues> desc = detail::descendantPass(m, cpuCurve, nEngines, r.from, r.to);
-    std::vector<std::optional<ConjunctionFigures>> iv(m.conjunctions.size());
-    std::vector<ConjunctFigures> conjunctFigs(m.conjuncts.size());
-    tbb::parallel_for(size_t(0), m.conjunctions.size(), [&](size_t j) {
-        const ConjunctionInstance& ci = m.conjunctions[j];
-        if (ci.complete && r.contains(ci.startNs)) {
-            iv[j] = figuresOf(m, uint32_t(j), desc[j]);
-            for (uint32_t k : ci.conjuncts)
-                conjunctFigs[k] = *conjunctFigures(m, k); // its conjunction is complete
-        }
-    });
+    // The instances' grouping per static id is sequential and needs only the model: it runs beside
+    // the descendant pass rather than after it.
+    std::vector<DescValues> desc;
+    ConjunctionGroups groups;
+    tbb::parallel_invoke([&] { desc = detail::descendantPass(m, cpuCurve, nEngines, r.from, r.to); },
+        [&] { groups = groupConjunctions(m, r); });
+    // Per-instance figures in parallel; only what the descendant pass and the model do not already
+    // hold is kept (SelfFigures per instance, a split per conjunct), and the summaries read it in
+    // place. The arrays are left uninitialised for the parallel pass to write (and page in).
+    const auto self = std::make_unique_for_overwrite<SelfFigures[]>(m.conjunctions.size());
+    const auto splits = std::make_unique_for_overwrite<ConjunctSplit[]>(m.conjuncts.size());
+    const size_t nGroups = groups.names.size();
+    tbb::enumerable_thread_specific<ConjunctFirstPasses> threadFirstPasses(nGroups);
+    tbb::parallel_for(
+        tbb::blocked_range<size_t>(0, m.conjunctions.size()), [&](const tbb::blocked_range<size_t>& range) {
+            ConjunctFirstPasses& firstPasses = threadFirstPasses.local();
+            for (size_t j = range.begin(); j != range.end(); ++j) {
+                const uint32_t group = groups.groupOf[j];
+                if (group == detail::IndexGroups::kNoGroup)
+                    continue; // incomplete, or outside the range
+                self[j] = selfFigures(m, uint32_t(j), splits.get());
+                for (uint32_t k : m.conjunctions[j].conjuncts)
+                    firstPasses.add(group, m.conjuncts[k].position, conjunctDurations(m, k, splits[k]));
+            }
+        });
+    ConjunctFirstPasses conjunctFirstPasses(nGroups);
+    for (const auto& part : threadFirstPasses)
+        conjunctFirstPasses.merge(part);
+    // The summaries: per group, the conjunct values, the conjunction values (from the descendant pass;
+    // from SelfFigures) and the scheduling order; and the scheduling order over all groups. Each is a
+    // sequence of long double sums that must run in instance order, so the parallelism is across them
+    // (one task each, four per group so that two cores share them evenly).
+    std::vector<ConjunctionsSummary> conjunctionStats(nGroups);
+    std::vector<ConjunctsSummary> conjunctStats(nGroups);
+    SchedulingSummary schedulingOfAll;
+    // With one group, "all" is that group's summary: the same instances in the same order.
+    constexpr size_t kTasksPerGroup = 4;
+    const size_t tasks = kTasksPerGroup * nGroups + (nGroups > 1 ? 1 : 0);
+    tbb::parallel_for(
+        tbb::blocked_range<size_t>(0, tasks, 1),
+        [&](const tbb::blocked_range<size_t>& range) {
+            for (size_t task = range.begin(); task != range.end(); ++task) {
+                const size_t g = task / kTasksPerGroup;
+                if (g == nGroups) {
+                    SchedulingSummariser all(desc);
+                    for (bool firstPass : { true, false }) {
+                        for (size_t j = 0; j < m.conjunctions.size(); ++j) {
+                            const ConjunctionInstance& ci = m.conjunctions[j];
+                            if (ci.complete && r.contains(ci.startNs) && hasPairs(m, uint32_t(j)))
+                                all.visit(uint32_t(j));
+                        }
+                        if (firstPass)
+                            all.endFirstPass();
+                    }
+                    schedulingOfAll = all.summary();
+                    continue;
+                }
+                const auto instances = groups.complete.members(g);
+                // In this order, halves of the task range (which is how it splits between two
+                // threads) take about the same time: conjunct values with the scheduling order,
+                // descendant values with SelfFigures values (measured on parfib37: 48 + 22 ms, 34 + 31 ms).
+                switch (task % kTasksPerGroup) {
+                case 0:
+                    conjunctStats[g] = summariseConjuncts(m, instances, splits.get(), conjunctFirstPasses.byGroup[g]);
+                    break;
+                case 1:
+                    conjunctionStats[g].scheduling = summariseScheduling(instances, self.get(), desc);
+                    break;
+                case 2:
+                    summariseDescendantValues(instances, desc, conjunctionStats[g]);
+                    break;
+                default:
+                    summariseSelfValues(instances, self.get(), conjunctionStats[g]);
+                    break;
+                }
+            }
+        },
+        tbb::simple_partitioner());
+    if (nGroups == 1)
+        schedulingOfAll = conjunctionStats[0].scheduling;
     {
-        struct ConjGroup {
-            uint64_t complete = 0, incomplete = 0;
-            std::vector<double> time, rsMax, rsAvg, rdMax, rdAvg, nsMax, nsAvg, ndMax, ndAvg, avMax, avAvg, before,
-                lastv, running;
-        };
-        struct ConjunctGroup {
-            std::vector<double> asSpark, asContext, blocked, runnable, running, after;
-        };
-        std::map<std::string, ConjGroup> groups;
-        std::map<std::pair<std::string, uint32_t>, ConjunctGroup> cgroups;
-        // Each static id's groups, looked up by name once (map nodes do not move).
-        std::unordered_map<uint32_t, std::pair<std::string, ConjGroup*>> byStaticId;
-        std::unordered_map<uint64_t, ConjunctGroup*> byPosition;
-        std::vector<double> allRunning;
-        for (size_t j = 0; j < m.conjunctions.size(); ++j) {
-            const ConjunctionInstance& ci = m.conjunctions[j];
-            if (!r.contains(ci.startNs))
-                continue;
-            auto [named, fresh] = byStaticId.try_emplace(ci.staticId);
-            if (fresh) {
-                named->second.first = m.staticName(ci.staticId);
-                named->second.second = &groups[named->second.first];
-            }
-            const std::string& name = named->second.first;
-            ConjGroup& g = *named->second.second;
-            if (!iv[j]) {
-                ++g.incomplete;
-                continue;
-            }
-            ++g.complete;
-            const ConjunctionFigures& v = *iv[j];
-            g.time.push_back(v.time);
-            g.rsMax.push_back(v.runnableSelfMax), g.rsAvg.push_back(v.runnableSelfAverage);
-            g.rdMax.push_back(v.runnableSelfAndDescMax), g.rdAvg.push_back(v.runnableSelfAndDescAverage);
-            g.nsMax.push_back(v.runningSelfMax), g.nsAvg.push_back(v.runningSelfAverage);
-            g.ndMax.push_back(v.runningSelfAndDescMax), g.ndAvg.push_back(v.runningSelfAndDescAverage);
-            g.avMax.push_back(v.availCpusMax), g.avAvg.push_back(v.availCpusAverage);
-            g.before.push_back(v.continueOnBefore), g.lastv.push_back(v.continueOnLast);
-            for (uint32_t k : ci.conjuncts) {
-                const uint32_t position = m.conjuncts[k].position;
-                ConjunctGroup*& slot = byPosition[uint64_t(ci.staticId) << 32 | position];
-                if (!slot)
-                    slot = &cgroups[{ name, position }];
-                ConjunctGroup& cg = *slot;
-                const ConjunctFigures& f = conjunctFigs[k];
-                if (f.timeAsSpark)
-                    cg.asSpark.push_back(*f.timeAsSpark);
-                cg.asContext.push_back(f.timeAsContext);
-                cg.blocked.push_back(f.timeBlocked);
-                cg.runnable.push_back(f.timeRunnable);
-                cg.running.push_back(f.timeRunning);
-                cg.after.push_back(f.timeAfter);
-                g.running.push_back(f.timeRunning);
-                allRunning.push_back(f.timeRunning);
-            }
-        }
-        auto curve = [](const std::vector<double>& mx, const std::vector<double>& avg) {
+        auto curve = [](const Stat& max, const Stat& average) {
             MetricValue v;
-            v.subStats.push_back({ "max", Stat::of(mx) });
-            v.subStats.push_back({ "average", Stat::of(avg) });
+            v.subStats.push_back({ "max", max });
+            v.subStats.push_back({ "average", average });
             return v;
         };
-        for (auto& [name, g] : groups) {
-            MetricGroup out { name, {} };
+        auto stat = [](const Stat& s) {
+            MetricValue v;
+            v.stat = s;
+            return v;
+        };
+        for (size_t g = 0; g < nGroups; ++g) {
+            const auto& s = conjunctionStats[g].values;
+            MetricGroup out { groups.names[g], {} };
+            out.metrics.push_back({ "INSTANCES",
+                fieldsValue({ { "complete", I(groups.complete.members(g).size()) },
+                    { "incomplete", I(groups.incomplete[g]) } }) });
+            out.metrics.push_back({ "PARCONJ_TIME", stat(s[kTime]) });
+            out.metrics.push_back({ "PARCONJ_RUNNABLE_SELF", curve(s[kRunnableSelfMax], s[kRunnableSelfAverage]) });
+            out.metrics.push_back({ "PARCONJ_RUNNABLE_SELF_AND_DESC",
+                curve(s[kRunnableSelfAndDescMax], s[kRunnableSelfAndDescAverage]) });
+            out.metrics.push_back({ "PARCONJ_RUNNING_SELF", curve(s[kRunningSelfMax], s[kRunningSelfAverage]) });
             out.metrics.push_back(
-                { "INSTANCES", fieldsValue({ { "complete", I(g.complete) }, { "incomplete", I(g.incomplete) } }) });
-            out.metrics.push_back({ "PARCONJ_TIME", statValue(g.time) });
-            out.metrics.push_back({ "PARCONJ_RUNNABLE_SELF", curve(g.rsMax, g.rsAvg) });
-            out.metrics.push_back({ "PARCONJ_RUNNABLE_SELF_AND_DESC", curve(g.rdMax, g.rdAvg) });
-            out.metrics.push_back({ "PARCONJ_RUNNING_SELF", curve(g.nsMax, g.nsAvg) });
-            out.metrics.push_back({ "PARCONJ_RUNNING_SELF_AND_DESC", curve(g.ndMax, g.ndAvg) });
-            out.metrics.push_back({ "PARCONJ_AVAIL_CPUS", curve(g.avMax, g.avAvg) });
-            out.metrics.push_back({ "PARCONJ_CONTINUE_ON_BEFORE", statValue(g.before) });
-            out.metrics.push_back({ "PARCONJ_CONTINUE_ON_LAST", statValue(g.lastv) });
-            out.metrics.push_back({ "CONJUNCT_GRANULARITY", granularity(g.running) });
+                { "PARCONJ_RUNNING_SELF_AND_DESC", curve(s[kRunningSelfAndDescMax], s[kRunningSelfAndDescAverage]) });
+            out.metrics.push_back({ "PARCONJ_AVAIL_CPUS", curve(s[kAvailCpusMax], s[kAvailCpusAverage]) });
+            out.metrics.push_back({ "PARCONJ_CONTINUE_ON_BEFORE", stat(s[kContinueOnBefore]) });
+            out.metrics.push_back({ "PARCONJ_CONTINUE_ON_LAST", stat(s[kContinueOnLast]) });
+            out.metrics.push_back({ "CONJUNCT_GRANULARITY", granularity(conjunctFirstPasses.running[g]) });
             conjunctions.groups.push_back(std::move(out));
         }
         if (options.instances)
@@ -1093,7 +1716,6 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options, const 
                 const ConjunctionInstance& ci = m.conjunctions[j];
                 if (!r.contains(ci.startNs))
                     continue;
-                const std::optional<ConjunctionFigures>& v = iv[j];
                 MetricGroup g { "instance:" + std::to_string(j), {} };
                 g.metrics.push_back({ "INSTANCE",
                     fieldsValue({ { "static_id", m.staticName(ci.staticId) }, { "dyn_id", I(ci.dynId) },
@@ -1102,99 +1724,88 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options, const 
                         { "parent_instance",
                             ci.parentConjunct == kNoIndex ? I(-1) : I(m.conjuncts[ci.parentConjunct].conjunction) },
                         { "complete", I(ci.complete) } }) });
-                if (v) {
-                    g.metrics.push_back({ "PARCONJ_TIME", fieldsValue({ { "value", v->time } }) });
+                if (ci.complete) {
+                    const ConjunctionFigures v = figuresFrom(self[j], desc[j]);
+                    g.metrics.push_back({ "PARCONJ_TIME", fieldsValue({ { "value", v.time } }) });
                     g.metrics.push_back({ "PARCONJ_RUNNABLE_SELF",
-                        fieldsValue({ { "max", v->runnableSelfMax }, { "average", v->runnableSelfAverage } }) });
+                        fieldsValue({ { "max", v.runnableSelfMax }, { "average", v.runnableSelfAverage } }) });
                     g.metrics.push_back({ "PARCONJ_RUNNABLE_SELF_AND_DESC",
                         fieldsValue(
-                            { { "max", v->runnableSelfAndDescMax }, { "average", v->runnableSelfAndDescAverage } }) });
+                            { { "max", v.runnableSelfAndDescMax }, { "average", v.runnableSelfAndDescAverage } }) });
                     g.metrics.push_back({ "PARCONJ_RUNNING_SELF",
-                        fieldsValue({ { "max", v->runningSelfMax }, { "average", v->runningSelfAverage } }) });
+                        fieldsValue({ { "max", v.runningSelfMax }, { "average", v.runningSelfAverage } }) });
                     g.metrics.push_back({ "PARCONJ_RUNNING_SELF_AND_DESC",
                         fieldsValue(
-                            { { "max", v->runningSelfAndDescMax }, { "average", v->runningSelfAndDescAverage } }) });
+                            { { "max", v.runningSelfAndDescMax }, { "average", v.runningSelfAndDescAverage } }) });
                     g.metrics.push_back({ "PARCONJ_AVAIL_CPUS",
-                        fieldsValue({ { "max", v->availCpusMax }, { "average", v->availCpusAverage } }) });
+                        fieldsValue({ { "max", v.availCpusMax }, { "average", v.availCpusAverage } }) });
                 }
                 conjunctions.groups.push_back(std::move(g));
             }
-        for (auto& [key, cg] : cgroups) {
-            MetricGroup out { key.first + "/" + std::to_string(key.second), {} };
-            if (!cg.asSpark.empty())
-                out.metrics.push_back({ "CONJUNCT_TIME_AS_SPARK", statValue(cg.asSpark) });
-            out.metrics.push_back({ "CONJUNCT_TIME_AS_CONTEXT", statValue(cg.asContext) });
-            out.metrics.push_back({ "CONJUNCT_TIME_BLOCKED", statValue(cg.blocked) });
-            out.metrics.push_back({ "CONJUNCT_TIME_RUNNABLE", statValue(cg.runnable) });
-            out.metrics.push_back({ "CONJUNCT_TIME_RUNNING", statValue(cg.running) });
-            out.metrics.push_back({ "CONJUNCT_TIME_AFTER", statValue(cg.after) });
-            conjunctsSection.groups.push_back(std::move(out));
+        Log2Histogram allRunning;
+        for (size_t g = 0; g < nGroups; ++g) {
+            const ConjunctsSummary& cs = conjunctStats[g];
+            allRunning.merge(conjunctFirstPasses.running[g]);
+            for (size_t position = 0; position < cs.byPosition.size(); ++position) {
+                const ConjunctStats& a = cs.byPosition[position];
+                if (!a.any)
+                    continue; // no conjunct at this position
+                MetricGroup out { groups.names[g] + "/" + std::to_string(position), {} };
+                if (a.asSpark.count(0) > 0)
+                    out.metrics.push_back({ "CONJUNCT_TIME_AS_SPARK", stat(a.asSpark.stat(0)) });
+                out.metrics.push_back({ "CONJUNCT_TIME_AS_CONTEXT", stat(a.values.stat(kAsContext)) });
+                out.metrics.push_back({ "CONJUNCT_TIME_BLOCKED", stat(a.values.stat(kBlocked)) });
+                out.metrics.push_back({ "CONJUNCT_TIME_RUNNABLE", stat(a.values.stat(kRunnable)) });
+                out.metrics.push_back({ "CONJUNCT_TIME_RUNNING", stat(a.values.stat(kRunning)) });
+                out.metrics.push_back({ "CONJUNCT_TIME_AFTER", stat(a.values.stat(kAfter)) });
+                conjunctsSection.groups.push_back(std::move(out));
+            }
         }
         program.groups.front().metrics.push_back({ "CONJUNCT_GRANULARITY", granularity(allRunning) });
     }
-
     // ---- futures ----------------------------------------------------------------------------
     MetricSection futures { "futures", {} };
     {
-        struct FutureGroup {
-            std::vector<double> first, allw, waitedEnd, signalEnd;
-            uint64_t firstSuspended = 0, firstTotal = 0, allSuspended = 0, allTotal = 0, incomplete = 0;
+        const FutureGroups groups = groupFutures(m, r);
+        std::vector<FuturesSummary> summaries(groups.names.size());
+        tbb::parallel_for(
+            tbb::blocked_range<size_t>(0, summaries.size(), 1),
+            [&](const tbb::blocked_range<size_t>& range) {
+                for (size_t g = range.begin(); g != range.end(); ++g)
+                    summaries[g] = summariseFutures(m, groups.complete.members(g));
+            },
+            tbb::simple_partitioner());
+        auto stat = [](const Stat& s) {
+            MetricValue v;
+            v.stat = s;
+            return v;
         };
-        std::map<std::string, FutureGroup> groups;
-        for (const FutureInstance& f : m.futures) {
-            if (f.conjunction == kNoIndex || !r.contains(m.conjunctions[f.conjunction].startNs))
-                continue;
-            const std::string key
-                = m.staticName(m.conjunctions[f.conjunction].staticId) + "/" + m.stringOr(f.nameId, "var#");
-            FutureGroup& g = groups[key];
-            if (!f.complete) {
-                ++g.incomplete;
-                continue;
-            }
-            std::vector<uint32_t> seen; // consuming conjuncts (first waits)
-            bool anySuspended = false;
-            for (const FutureWait& w : f.waits) {
-                const double d = double(I(w.timeNs) - I(f.signalNs));
-                g.allw.push_back(d);
-                ++g.allTotal;
-                g.allSuspended += w.suspended;
-                anySuspended = anySuspended || w.suspended;
-                const uint32_t who = w.conjunct != kNoIndex ? w.conjunct : kNoIndex - 1 - w.context;
-                if (std::find(seen.begin(), seen.end(), who) == seen.end()) {
-                    seen.push_back(who);
-                    g.first.push_back(d);
-                    ++g.firstTotal;
-                    g.firstSuspended += w.suspended;
-                }
-            }
-            if (f.signalConjunct != kNoIndex && m.conjuncts[f.signalConjunct].ended) {
-                const double d = double(I(m.conjuncts[f.signalConjunct].endNs) - I(f.signalNs));
-                g.signalEnd.push_back(d);
-                if (anySuspended)
-                    g.waitedEnd.push_back(d);
-            }
-        }
-        for (auto& [key, g] : groups) {
-            MetricGroup out { key, {} };
+        for (size_t g = 0; g < summaries.size(); ++g) {
+            const FuturesSummary& s = summaries[g];
+            MetricGroup out { groups.names[g], {} };
             out.metrics.push_back({ "INSTANCES",
-                fieldsValue({ { "complete", I(g.signalEnd.size()) }, { "incomplete", I(g.incomplete) } }) });
-            out.metrics.push_back({ "FUTURE_SUSPEND_TIME_FIRST_WAITS", statValue(g.first) });
-            out.metrics.push_back({ "FUTURE_SUSPEND_TIME_ALL_WAITS", statValue(g.allw) });
+                fieldsValue({ { "complete", I(s.signalEnd.count) }, { "incomplete", I(groups.incomplete[g]) } }) });
+            out.metrics.push_back({ "FUTURE_SUSPEND_TIME_FIRST_WAITS", stat(s.firstWaits) });
+            out.metrics.push_back({ "FUTURE_SUSPEND_TIME_ALL_WAITS", stat(s.allWaits) });
             out.metrics.push_back({ "FUTURE_SUSPEND_PROBABILITY_FIRST_WAIT",
                 fieldsValue(
-                    { { "suspended", I(g.firstSuspended) }, { "no_suspend", I(g.firstTotal - g.firstSuspended) },
-                        { "probability", ratio(double(g.firstSuspended), double(g.firstTotal)) } }) });
+                    { { "suspended", I(s.firstSuspended) }, { "no_suspend", I(s.firstTotal - s.firstSuspended) },
+                        { "probability", ratio(double(s.firstSuspended), double(s.firstTotal)) } }) });
             out.metrics.push_back({ "FUTURE_SUSPEND_PROBABILITY_ALL_WAITS",
-                fieldsValue({ { "suspended", I(g.allSuspended) }, { "no_suspend", I(g.allTotal - g.allSuspended) },
-                    { "probability", ratio(double(g.allSuspended), double(g.allTotal)) } }) });
-            out.metrics.push_back({ "WAITED_FUTURE_SIGNAL_TO_CONJUNCT_END_TIME", statValue(g.waitedEnd) });
-            out.metrics.push_back({ "FUTURE_SIGNAL_TO_CONJUNCT_END_TIME", statValue(g.signalEnd) });
+                fieldsValue({ { "suspended", I(s.allSuspended) }, { "no_suspend", I(s.allTotal - s.allSuspended) },
+                    { "probability", ratio(double(s.allSuspended), double(s.allTotal)) } }) });
+            out.metrics.push_back({ "WAITED_FUTURE_SIGNAL_TO_CONJUNCT_END_TIME", stat(s.waitedEnd) });
+            out.metrics.push_back({ "FUTURE_SIGNAL_TO_CONJUNCT_END_TIME", stat(s.signalEnd) });
             futures.groups.push_back(std::move(out));
         }
     }
 
+    // Scheduling order: all groups first, then each group that has an instance with two conjuncts or more.
     MetricSection scheduling { "scheduling", {} };
-    computeScheduling(m, r, desc, scheduling);
+    scheduling.groups.push_back(schedulingGroup("all", schedulingOfAll));
+    for (size_t g = 0; g < nGroups; ++g)
+        if (conjunctionStats[g].scheduling.instances > 0)
+            scheduling.groups.push_back(schedulingGroup(groups.names[g], conjunctionStats[g].scheduling));
 
     out.sections.push_back(std::move(program));
     out.sections.push_back(std::move(engines));
