@@ -25,6 +25,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <new>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 #include <tbb/task_group.h>
@@ -117,6 +120,20 @@ namespace {
         adviseLargeArray(v.data(), v.capacity() * sizeof(T), populate);
     }
 
+    // A zero-filled array from calloc, for counters: the C library gets a large block as fresh
+    // zero pages from the kernel and writes none of it, where a vector would memset it all.
+    struct FreeDeleter {
+        void operator()(void* p) const noexcept { std::free(p); }
+    };
+    template <class T> using ZeroedArray = std::unique_ptr<T[], FreeDeleter>;
+    template <class T> ZeroedArray<T> zeroedArray(size_t n)
+    {
+        void* p = std::calloc(std::max<size_t>(n, 1), sizeof(T));
+        if (!p)
+            throw std::bad_alloc(); // as a vector of that size would
+        return ZeroedArray<T>(static_cast<T*>(p));
+    }
+
     bool isBlockingStatus(uint16_t status) { return status == 4 || (status >= 6 && status <= 18) || status == 20; }
 
     static_assert(IdMap::kAbsent == kNoIndex && AddressMap::kAbsent == kNoIndex);
@@ -153,6 +170,8 @@ namespace detail {
                 adviseLargeArray(m.conjuncts, true);
                 adviseLargeArray(m.conjunctions, true);
                 adviseLargeArray(m.futures, true);
+                adviseLargeArray(m_pieceCounts.get(), m_countsSize * sizeof(size_t), true);
+                adviseLargeArray(m_childCounts.get(), m_countsSize * sizeof(uint32_t), true);
             });
             m_walked->forEachInTimeOrder([this](const Event& e) {
                 if (relevant(e.type))
@@ -160,9 +179,7 @@ namespace detail {
             });
             prefault.wait();
             finish();
-            m.m_pieceOffsets.resize(m.conjuncts.size() + 1);
-            m.m_childOffsets.resize(m.conjuncts.size() + 1);
-            m.indexFromCounts();
+            m.indexFromCounts(m_pieceCounts.get(), m_childCounts.get());
         }
 
         static bool relevant(uint16_t type)
@@ -181,14 +198,21 @@ namespace detail {
         }
 
     private:
+        // A conjunct a context executes, with its conjunction: matching an END_PAR_CONJUNCT and
+        // finding a parent's depth then need no look-up in the large conjunct array (a cache miss
+        // for conjuncts bound long ago).
+        struct OpenConjunct {
+            uint32_t conjunct = kNoIndex;
+            uint32_t conjunction = kNoIndex;
+        };
         struct EngineCursor {
             uint32_t running = kNoIndex; // context index
-            uint32_t pendingConjunct = kNoIndex; // spark started, waiting for a context
+            OpenConjunct pending; // spark started, waiting for a context
         };
         struct ContextCursor {
             ContextState state = ContextState::Runnable;
             uint16_t engine = kNoEngine;
-            std::vector<uint32_t> stack; // conjunct indexes, innermost last
+            std::vector<OpenConjunct> stack; // innermost last
             std::vector<uint32_t> pendingFutures;
             bool suspendedWait = false;
             uint64_t suspendedAtNs = 0;
@@ -246,9 +270,12 @@ namespace detail {
             m.conjunctions.reserve(total[0]);
             m.conjuncts.reserve(total[0] + total[1]);
             m.futures.reserve(total[2]);
-            // Piece and child counts per conjunct, kept as the walk goes (cut to size at the end).
-            m.m_pieceOffsets.assign(total[0] + total[1] + 1, 0);
-            m.m_childOffsets.assign(total[0] + total[1] + 1, 0);
+            // Piece and child counts per conjunct, kept as the walk goes. From calloc: a large block
+            // comes as fresh zero pages with no memset, mapped in the prefault task (see run) while
+            // the walk starts; explicit zeroing here was a third of the time before the walk.
+            m_countsSize = total[0] + total[1];
+            m_pieceCounts = zeroedArray<size_t>(m_countsSize);
+            m_childCounts = zeroedArray<uint32_t>(total[0] + total[1]);
             // Each conjunct makes about two segments (bound, ended) in the context that runs it, and
             // in our runtime the contexts created first, one per engine, do nearly all the work.
             // Those get room for all of them at once (address space only: untouched capacity is
@@ -294,7 +321,7 @@ namespace detail {
         void touch(uint32_t c, uint64_t t)
         {
             ContextCursor& cc = m_ctx[c];
-            const uint32_t top = cc.stack.empty() ? kNoIndex : cc.stack.back();
+            const uint32_t top = cc.stack.empty() ? kNoIndex : cc.stack.back().conjunct;
             const uint16_t engine = cc.state == ContextState::Running ? cc.engine : kNoEngine;
             ContextTimeline& timeline = m.contexts[c];
             auto& segs = timeline.segments;
@@ -305,7 +332,7 @@ namespace detail {
                 // A zero-length piece: replaced. Segment start times strictly increase, so the state
                 // change starting at t, if any, was this segment's.
                 if (last.top != kNoIndex)
-                    --m.m_pieceOffsets[last.top + 1];
+                    --m_pieceCounts[last.top];
                 if (!timeline.states.empty() && timeline.states.back().startNs == t)
                     timeline.states.pop_back();
                 segs.pop_back();
@@ -317,7 +344,7 @@ namespace detail {
                 growSegments(segs);
             segs.push_back({ t, cc.state, engine, top });
             if (top != kNoIndex)
-                ++m.m_pieceOffsets[top + 1];
+                ++m_pieceCounts[top];
             if (timeline.states.empty() || timeline.states.back().state != cc.state)
                 timeline.states.push_back({ t, cc.state });
         }
@@ -343,13 +370,13 @@ namespace detail {
 
         uint32_t topOf(uint32_t c) const
         {
-            return (c == kNoIndex || m_ctx[c].stack.empty()) ? kNoIndex : m_ctx[c].stack.back();
+            return (c == kNoIndex || m_ctx[c].stack.empty()) ? kNoIndex : m_ctx[c].stack.back().conjunct;
         }
 
-        void bindConjunct(uint32_t conjunct, uint32_t c, uint64_t t)
+        void bindConjunct(OpenConjunct k, uint32_t c, uint64_t t)
         {
-            m.conjuncts[conjunct].context = c;
-            m_ctx[c].stack.push_back(conjunct);
+            m.conjuncts[k.conjunct].context = c;
+            m_ctx[c].stack.push_back(k);
             touch(c, t);
         }
 
@@ -413,9 +440,9 @@ namespace detail {
                 cc.engine = e.engine;
                 cc.lastEngine = e.engine;
                 ec.running = c;
-                if (ec.pendingConjunct != kNoIndex) {
-                    const uint32_t k = ec.pendingConjunct;
-                    ec.pendingConjunct = kNoIndex;
+                if (ec.pending.conjunct != kNoIndex) {
+                    const OpenConjunct k = ec.pending;
+                    ec.pending = OpenConjunct {};
                     bindConjunct(k, c, t);
                 }
                 touch(c, t);
@@ -481,13 +508,14 @@ namespace detail {
                 ci.startNs = t;
                 ci.startEngine = e.engine;
                 ci.startContext = c;
-                ci.parentConjunct = topOf(c);
-                if (ci.parentConjunct != kNoIndex) {
-                    ci.depth = m.conjunctions[m.conjuncts[ci.parentConjunct].conjunction].depth + 1;
-                    ++m.m_childOffsets[ci.parentConjunct + 1];
+                if (c != kNoIndex && !m_ctx[c].stack.empty()) {
+                    const OpenConjunct parent = m_ctx[c].stack.back();
+                    ci.parentConjunct = parent.conjunct;
+                    ci.depth = m.conjunctions[parent.conjunction].depth + 1;
+                    ++m_childCounts[parent.conjunct];
                 }
                 if (c != kNoIndex && !m_ctx[c].pendingFutures.empty()) {
-                    ci.futures = std::move(m_ctx[c].pendingFutures);
+                    ci.futures.assign(m_ctx[c].pendingFutures.begin(), m_ctx[c].pendingFutures.end());
                     m_ctx[c].pendingFutures.clear();
                     for (uint32_t f : ci.futures)
                         m.futures[f].conjunction = j;
@@ -501,7 +529,7 @@ namespace detail {
                 g1.startEngine = e.engine;
                 m_openConj.set(dyn, j);
                 if (c != kNoIndex)
-                    bindConjunct(k, c, t);
+                    bindConjunct({ k, j }, c, t);
                 break;
             }
             case ev::MerSparkCreate: {
@@ -548,9 +576,9 @@ namespace detail {
                     break;
                 const uint32_t c = runningOn(e);
                 if (c != kNoIndex)
-                    bindConjunct(k, c, t);
+                    bindConjunct({ k, g.conjunction }, c, t);
                 else
-                    m_engines[e.engine].pendingConjunct = k;
+                    m_engines[e.engine].pending = { k, g.conjunction };
                 break;
             }
             case ev::MerEndParConjunct: {
@@ -565,8 +593,8 @@ namespace detail {
                 if (c != kNoIndex) {
                     auto& stack = m_ctx[c].stack;
                     for (size_t i = stack.size(); i-- > 0;)
-                        if (m.conjuncts[stack[i]].conjunction == j) {
-                            k = stack[i];
+                        if (stack[i].conjunction == j) {
+                            k = stack[i].conjunct;
                             if (i + 1 != stack.size())
                                 problem(e, "END_PAR_CONJUNCT ends a conjunct under a still open nested conjunct");
                             stack.erase(stack.begin() + static_cast<std::ptrdiff_t>(i));
@@ -711,6 +739,9 @@ namespace detail {
         AddressMap m_openConj; // dyn id -> open conjunction instance
         AddressMap m_activeFuture; // future id -> future instance not yet retired
         IdMap m_sparks; // spark id -> conjunct waiting to run, or kSparkRan
+        ZeroedArray<size_t> m_pieceCounts; // per conjunct: its top pieces so far
+        ZeroedArray<uint32_t> m_childCounts; // per conjunct: conjunctions started directly inside it
+        size_t m_countsSize = 0;
         size_t m_bigContexts = 0, m_bigContextSegments = 0; // see reserve()
         size_t m_completeConjunctions = 0, m_completeConjuncts = 0, m_completeFutures = 0;
     };
@@ -722,7 +753,7 @@ void ParModel::indexChildren()
     // The state changes of each context, and the counts of every conjunct's top pieces and children.
     // Contexts are independent, and all segments of a conjunct lie in the one context that ran it, so
     // this runs in parallel over contexts: each context writes only its own conjuncts' counters.
-    m_pieceOffsets.assign(conjuncts.size() + 1, 0);
+    std::vector<size_t> pieceCounts(conjuncts.size());
     tbb::parallel_for(size_t(0), contexts.size(), [&](size_t c) {
         ContextTimeline& ctx = contexts[c];
         ctx.states.clear();
@@ -730,28 +761,36 @@ void ParModel::indexChildren()
             if (ctx.states.empty() || ctx.states.back().state != seg.state)
                 ctx.states.push_back({ seg.startNs, seg.state });
             if (seg.top != kNoIndex)
-                ++m_pieceOffsets[seg.top + 1];
+                ++pieceCounts[seg.top];
         }
     });
-    m_childOffsets.assign(conjuncts.size() + 1, 0);
+    std::vector<uint32_t> childCounts(conjuncts.size());
     for (const auto& ci : conjunctions)
         if (ci.parentConjunct != kNoIndex)
-            ++m_childOffsets[ci.parentConjunct + 1];
-    indexFromCounts();
+            ++childCounts[ci.parentConjunct];
+    indexFromCounts(pieceCounts.data(), childCounts.data());
 }
 
-void ParModel::indexFromCounts()
+void ParModel::indexFromCounts(const size_t* pieceCounts, const uint32_t* childCounts)
 {
-    // Both indexes are CSR arrays filled by the counting-sort pattern: with the counts in
-    // offsets[k + 1], sum up, fill using offsets[k] as k's cursor (which leaves it at k's end, the
-    // start of k + 1), then shift the offsets back by one slot.
+    // Both indexes are CSR arrays filled by the counting-sort pattern: offsets[k] = the start of k's
+    // range (an exclusive prefix sum of the counts), fill using offsets[k] as k's cursor (which
+    // leaves it at k's end, the start of k + 1), then shift the offsets back by one slot.
+    const size_t n = conjuncts.size();
     auto pieces = [&] {
-        for (size_t i = 1; i < m_pieceOffsets.size(); ++i)
-            m_pieceOffsets[i] += m_pieceOffsets[i - 1];
+        m_pieceOffsets.clear();
+        m_pieceOffsets.resize(n + 1, boost::container::default_init);
+        adviseLargeArray(m_pieceOffsets.data(), m_pieceOffsets.size() * sizeof(size_t), false);
+        size_t sum = 0;
+        for (size_t k = 0; k < n; ++k) {
+            m_pieceOffsets[k] = sum;
+            sum += pieceCounts[k];
+        }
+        m_pieceOffsets[n] = sum;
         // Every slot is written below, so the pieces are not zeroed first.
-        m_pieces.reserve(m_pieceOffsets.back());
+        m_pieces.reserve(sum);
         adviseLargeArray(m_pieces.data(), m_pieces.capacity() * sizeof(TopPiece), false);
-        m_pieces.resize(m_pieceOffsets.back(), boost::container::default_init);
+        m_pieces.resize(sum, boost::container::default_init);
         // A context's segments are in time order, so each conjunct's pieces come out sorted.
         tbb::parallel_for(size_t(0), contexts.size(), [&](size_t c) {
             const auto& segs = contexts[c].segments;
@@ -767,9 +806,15 @@ void ParModel::indexFromCounts()
         m_pieceOffsets[0] = 0;
     };
     auto children = [&] {
-        for (size_t i = 1; i < m_childOffsets.size(); ++i)
-            m_childOffsets[i] += m_childOffsets[i - 1];
-        m_children.assign(m_childOffsets.back(), 0);
+        m_childOffsets.clear();
+        m_childOffsets.resize(n + 1, boost::container::default_init);
+        uint32_t sum = 0;
+        for (size_t k = 0; k < n; ++k) {
+            m_childOffsets[k] = sum;
+            sum += childCounts[k];
+        }
+        m_childOffsets[n] = sum;
+        m_children.assign(sum, 0);
         for (uint32_t j = 0; j < conjunctions.size(); ++j)
             if (conjunctions[j].parentConjunct != kNoIndex)
                 m_children[m_childOffsets[conjunctions[j].parentConjunct]++] = j;
