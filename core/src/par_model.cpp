@@ -176,7 +176,7 @@ namespace detail {
                 adviseLargeArray(m.conjuncts, true);
                 adviseLargeArray(m.conjunctions, true);
                 adviseLargeArray(m.futures, true);
-                adviseLargeArray(m_pieceCounts.get(), m_countsSize * sizeof(size_t), true);
+                adviseLargeArray(m_pieceCounts.get(), m_countsSize * sizeof(uint32_t), true);
                 adviseLargeArray(m_childCounts.get(), m_countsSize * sizeof(uint32_t), true);
                 adviseLargeArray(m_parentOf.get(), m.conjunctions.capacity() * sizeof(uint32_t), true);
             });
@@ -279,7 +279,7 @@ namespace detail {
             // comes as fresh zero pages with no memset, mapped in the prefault task (see run) while
             // the walk starts; explicit zeroing here was a third of the time before the walk.
             m_countsSize = total[0] + total[1];
-            m_pieceCounts = zeroedArray<size_t>(m_countsSize);
+            m_pieceCounts = zeroedArray<uint32_t>(m_countsSize);
             m_childCounts = zeroedArray<uint32_t>(total[0] + total[1]);
             m_parentOf = zeroedArray<uint32_t>(total[0]);
             // Each conjunct makes about two segments (bound, ended) in the context that runs it, and
@@ -501,13 +501,11 @@ namespace detail {
                 const uint32_t c = runningOn(e);
                 if (c == kNoIndex)
                     problem(e, "START_PAR_CONJ on an engine that runs no context");
-                if (m_openConj.find(dyn) != kNoIndex) {
-                    problem(
-                        e, "START_PAR_CONJ for dyn id " + hex(dyn) + " while an instance with that id is still open");
-                    m_openConj.erase(dyn);
-                }
                 const uint32_t j = static_cast<uint32_t>(m.conjunctions.size());
                 const uint32_t k = static_cast<uint32_t>(m.conjuncts.size());
+                if (m_openConj.exchange(dyn, j) != kNoIndex) // the older instance is forgotten
+                    problem(
+                        e, "START_PAR_CONJ for dyn id " + hex(dyn) + " while an instance with that id is still open");
                 ConjunctionInstance& ci = m.conjunctions.emplace_back();
                 ci.dynId = dyn;
                 ci.staticId = p.u32(8);
@@ -534,7 +532,6 @@ namespace detail {
                 g1.started = true;
                 g1.startNs = t;
                 g1.startEngine = e.engine;
-                m_openConj.set(dyn, j);
                 if (c != kNoIndex)
                     bindConjunct({ k, j }, c, t);
                 break;
@@ -556,24 +553,24 @@ namespace detail {
                 g.sparkCreateNs = t;
                 g.sparkEngine = e.engine;
                 ci.conjuncts.push_back(k);
-                const uint32_t pending = m_sparks.get(g.sparkId);
+                const uint32_t pending = m_sparks.exchange(g.sparkId, k);
                 if (pending != kNoIndex && pending != kSparkRan)
                     problem(e, "spark id " + std::to_string(g.sparkId) + " created again before it ran");
-                m_sparks.set(g.sparkId, k);
                 break;
             }
             case ev::MerSparkRun:
             case ev::MerSparkSteal: {
                 const bool stolen = e.type == ev::MerSparkSteal;
                 const uint32_t spark = stolen ? p.u32(2) : p.u32(0);
-                const uint32_t k = m_sparks.get(spark);
+                const uint32_t k = m_sparks.exchange(spark, kSparkRan);
                 if (k == kNoIndex || k == kSparkRan) {
+                    if (k == kNoIndex)
+                        m_sparks.set(spark, kNoIndex); // still unknown, not run
                     problem(e,
                         std::string(stolen ? "SPARK_STEAL" : "SPARK_RUN") + " of spark " + std::to_string(spark)
                             + (k == kSparkRan ? ", which already ran" : ", which was never created"));
                     break;
                 }
-                m_sparks.set(spark, kSparkRan);
                 ConjunctInstance& g = m.conjuncts[k];
                 g.started = true;
                 g.stolen = stolen;
@@ -622,12 +619,11 @@ namespace detail {
             }
             case ev::MerEndParConj: {
                 const uint64_t dyn = p.u64(0);
-                const uint32_t j = m_openConj.find(dyn);
+                const uint32_t j = m_openConj.take(dyn);
                 if (j == kNoIndex) {
                     problem(e, "END_PAR_CONJ for dyn id " + hex(dyn) + " without a START_PAR_CONJ");
                     break;
                 }
-                m_openConj.erase(dyn);
                 ConjunctionInstance& ci = m.conjunctions[j];
                 ci.ended = true;
                 ci.endNs = t;
@@ -746,7 +742,7 @@ namespace detail {
         AddressMap m_openConj; // dyn id -> open conjunction instance
         AddressMap m_activeFuture; // future id -> future instance not yet retired
         IdMap m_sparks; // spark id -> conjunct waiting to run, or kSparkRan
-        ZeroedArray<size_t> m_pieceCounts; // per conjunct: its top pieces so far
+        ZeroedArray<uint32_t> m_pieceCounts; // per conjunct: its top pieces so far (its segments: < 2^32)
         ZeroedArray<uint32_t> m_childCounts; // per conjunct: conjunctions started directly inside it
         // Per conjunction: its parentConjunct again, packed, so the child index reads 4 bytes per
         // conjunction rather than a cache line of each.
@@ -763,7 +759,7 @@ void ParModel::indexChildren()
     // The state changes of each context, and the counts of every conjunct's top pieces and children.
     // Contexts are independent, and all segments of a conjunct lie in the one context that ran it, so
     // this runs in parallel over contexts: each context writes only its own conjuncts' counters.
-    std::vector<size_t> pieceCounts(conjuncts.size());
+    std::vector<uint32_t> pieceCounts(conjuncts.size());
     tbb::parallel_for(size_t(0), contexts.size(), [&](size_t c) {
         ContextTimeline& ctx = contexts[c];
         ctx.states.clear();
@@ -784,7 +780,7 @@ void ParModel::indexChildren()
     indexFromCounts(pieceCounts.data(), childCounts.data(), parentOf.data());
 }
 
-void ParModel::indexFromCounts(const size_t* pieceCounts, const uint32_t* childCounts, const uint32_t* parentOf)
+void ParModel::indexFromCounts(const uint32_t* pieceCounts, const uint32_t* childCounts, const uint32_t* parentOf)
 {
     // Both indexes are CSR arrays filled by the counting-sort pattern: offsets[k] = the start of k's
     // range (an exclusive prefix sum of the counts), fill using offsets[k] as k's cursor (which

@@ -304,7 +304,7 @@ private:
     // With the piece and child counts of conjunct k in pieceCounts[k] and childCounts[k] (one per
     // conjunct), each conjunction's parentConjunct in parentOf[j], and the contexts' states built,
     // fills both indexes.
-    void indexFromCounts(const size_t* pieceCounts, const uint32_t* childCounts, const uint32_t* parentOf);
+    void indexFromCounts(const uint32_t* pieceCounts, const uint32_t* childCounts, const uint32_t* parentOf);
 
     // The offset arrays are boost's vectors for the same reason as m_pieces: every slot is written.
     boost::container::vector<uint32_t> m_childOffsets; // CSR: children of k are m_children[off[k], off[k+1])
