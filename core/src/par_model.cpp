@@ -178,7 +178,7 @@ namespace detail {
                 adviseLargeArray(m.futures, true);
                 adviseLargeArray(m_pieceCounts.get(), m_countsSize * sizeof(uint32_t), true);
                 adviseLargeArray(m_childCounts.get(), m_countsSize * sizeof(uint32_t), true);
-                adviseLargeArray(m_parentOf.get(), m.conjunctions.capacity() * sizeof(uint32_t), true);
+                adviseLargeArray(m_parentOf.get(), m_parentsSize * sizeof(uint32_t), true);
             });
             // Events of other types fall through onEvent's switch (no separate relevant() test).
             m_walked->forEachInTimeOrder([this](const Event& e) { onEvent(e); });
@@ -281,7 +281,8 @@ namespace detail {
             m_countsSize = total[0] + total[1];
             m_pieceCounts = zeroedArray<uint32_t>(m_countsSize);
             m_childCounts = zeroedArray<uint32_t>(total[0] + total[1]);
-            m_parentOf = zeroedArray<uint32_t>(total[0]);
+            m_parentsSize = total[0];
+            m_parentOf = zeroedArray<uint32_t>(m_parentsSize);
             // Each conjunct makes about two segments (bound, ended) in the context that runs it, and
             // in our runtime the contexts created first, one per engine, do nearly all the work.
             // Those get room for all of them at once (address space only: untouched capacity is
@@ -747,7 +748,7 @@ namespace detail {
         // Per conjunction: its parentConjunct again, packed, so the child index reads 4 bytes per
         // conjunction rather than a cache line of each.
         ZeroedArray<uint32_t> m_parentOf;
-        size_t m_countsSize = 0;
+        size_t m_countsSize = 0, m_parentsSize = 0; // elements in the counters and in m_parentOf
         size_t m_bigContexts = 0, m_bigContextSegments = 0; // see reserve()
         size_t m_completeConjunctions = 0, m_completeConjuncts = 0, m_completeFutures = 0;
     };
