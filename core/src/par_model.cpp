@@ -11,13 +11,19 @@
 //     addressing for addresses; std::unordered_map's node per entry was most of the old cost;
 //   - the walk is Trace::forEachInTimeOrder itself, skipping unused event types inline, instead of
 //     a pointer list merged through a heap;
-//   - no heap block per instance (a conjunction's conjuncts sit in a small_vector) and instance
-//     arrays sized exactly from a parallel count of their events;
+//   - no heap block per instance (a conjunction's conjuncts and futures sit in 16-byte IndexLists)
+//     and instance arrays sized exactly from a parallel count of their events;
 //   - the output is ~50 MB for that trace and, on a virtual machine, first-touch page faults cost
 //     as much as the walk's own work: large arrays are advised for huge pages and the instance
 //     arrays prefaulted in a parallel task (adviseLargeArray);
 //   - completeness is decided when each conjunction ends, and the piece and child indexes are
-//     built in parallel over contexts.
+//     built in parallel over contexts, from counters kept during the walk (calloc'd: no memset).
+// On the 13 M-event demo parfib (n 37) the walk is ~85% of the pass (~18 ns/event), and its profile
+// is flat: decoding and merging, the id maps, the instance and segment writes (~300 bytes per
+// conjunction) each take a modest share. Tried and measured there, not kept: merging and decoding
+// on a second thread a ring of chunks ahead of the walk (~13% less wall time on an idle machine,
+// slower as soon as another process wants the other core), and splitting the walk into an id stage
+// and a context stage on two threads (slower: the instance cache lines then travel between cores).
 #include "sparkscope/core/par_model.h"
 
 #include "sparkscope/core/engine_states.h"
@@ -25,6 +31,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <new>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 #include <tbb/task_group.h>
@@ -117,6 +126,20 @@ namespace {
         adviseLargeArray(v.data(), v.capacity() * sizeof(T), populate);
     }
 
+    // A zero-filled array from calloc, for counters: the C library gets a large block as fresh
+    // zero pages from the kernel and writes none of it, where a vector would memset it all.
+    struct FreeDeleter {
+        void operator()(void* p) const noexcept { std::free(p); }
+    };
+    template <class T> using ZeroedArray = std::unique_ptr<T[], FreeDeleter>;
+    template <class T> ZeroedArray<T> zeroedArray(size_t n)
+    {
+        void* p = std::calloc(std::max<size_t>(n, 1), sizeof(T));
+        if (!p)
+            throw std::bad_alloc(); // as a vector of that size would
+        return ZeroedArray<T>(static_cast<T*>(p));
+    }
+
     bool isBlockingStatus(uint16_t status) { return status == 4 || (status >= 6 && status <= 18) || status == 20; }
 
     static_assert(IdMap::kAbsent == kNoIndex && AddressMap::kAbsent == kNoIndex);
@@ -153,16 +176,15 @@ namespace detail {
                 adviseLargeArray(m.conjuncts, true);
                 adviseLargeArray(m.conjunctions, true);
                 adviseLargeArray(m.futures, true);
+                adviseLargeArray(m_pieceCounts.get(), m_countsSize * sizeof(uint32_t), true);
+                adviseLargeArray(m_childCounts.get(), m_countsSize * sizeof(uint32_t), true);
+                adviseLargeArray(m_parentOf.get(), m_parentsSize * sizeof(uint32_t), true);
             });
-            m_walked->forEachInTimeOrder([this](const Event& e) {
-                if (relevant(e.type))
-                    onEvent(e);
-            });
+            // Events of other types fall through onEvent's switch (no separate relevant() test).
+            m_walked->forEachInTimeOrder([this](const Event& e) { onEvent(e); });
             prefault.wait();
             finish();
-            m.m_pieceOffsets.resize(m.conjuncts.size() + 1);
-            m.m_childOffsets.resize(m.conjuncts.size() + 1);
-            m.indexFromCounts();
+            m.indexFromCounts(m_pieceCounts.get(), m_childCounts.get(), m_parentOf.get());
         }
 
         static bool relevant(uint16_t type)
@@ -181,14 +203,21 @@ namespace detail {
         }
 
     private:
+        // A conjunct a context executes, with its conjunction: matching an END_PAR_CONJUNCT and
+        // finding a parent's depth then need no look-up in the large conjunct array (a cache miss
+        // for conjuncts bound long ago).
+        struct OpenConjunct {
+            uint32_t conjunct = kNoIndex;
+            uint32_t conjunction = kNoIndex;
+        };
         struct EngineCursor {
             uint32_t running = kNoIndex; // context index
-            uint32_t pendingConjunct = kNoIndex; // spark started, waiting for a context
+            OpenConjunct pending; // spark started, waiting for a context
         };
         struct ContextCursor {
             ContextState state = ContextState::Runnable;
             uint16_t engine = kNoEngine;
-            std::vector<uint32_t> stack; // conjunct indexes, innermost last
+            std::vector<OpenConjunct> stack; // innermost last
             std::vector<uint32_t> pendingFutures;
             bool suspendedWait = false;
             uint64_t suspendedAtNs = 0;
@@ -246,9 +275,14 @@ namespace detail {
             m.conjunctions.reserve(total[0]);
             m.conjuncts.reserve(total[0] + total[1]);
             m.futures.reserve(total[2]);
-            // Piece and child counts per conjunct, kept as the walk goes (cut to size at the end).
-            m.m_pieceOffsets.assign(total[0] + total[1] + 1, 0);
-            m.m_childOffsets.assign(total[0] + total[1] + 1, 0);
+            // Piece and child counts per conjunct, kept as the walk goes. From calloc: a large block
+            // comes as fresh zero pages with no memset, mapped in the prefault task (see run) while
+            // the walk starts; explicit zeroing here was a third of the time before the walk.
+            m_countsSize = total[0] + total[1];
+            m_pieceCounts = zeroedArray<uint32_t>(m_countsSize);
+            m_childCounts = zeroedArray<uint32_t>(total[0] + total[1]);
+            m_parentsSize = total[0];
+            m_parentOf = zeroedArray<uint32_t>(m_parentsSize);
             // Each conjunct makes about two segments (bound, ended) in the context that runs it, and
             // in our runtime the contexts created first, one per engine, do nearly all the work.
             // Those get room for all of them at once (address space only: untouched capacity is
@@ -294,7 +328,7 @@ namespace detail {
         void touch(uint32_t c, uint64_t t)
         {
             ContextCursor& cc = m_ctx[c];
-            const uint32_t top = cc.stack.empty() ? kNoIndex : cc.stack.back();
+            const uint32_t top = cc.stack.empty() ? kNoIndex : cc.stack.back().conjunct;
             const uint16_t engine = cc.state == ContextState::Running ? cc.engine : kNoEngine;
             ContextTimeline& timeline = m.contexts[c];
             auto& segs = timeline.segments;
@@ -305,7 +339,7 @@ namespace detail {
                 // A zero-length piece: replaced. Segment start times strictly increase, so the state
                 // change starting at t, if any, was this segment's.
                 if (last.top != kNoIndex)
-                    --m.m_pieceOffsets[last.top + 1];
+                    --m_pieceCounts[last.top];
                 if (!timeline.states.empty() && timeline.states.back().startNs == t)
                     timeline.states.pop_back();
                 segs.pop_back();
@@ -317,7 +351,7 @@ namespace detail {
                 growSegments(segs);
             segs.push_back({ t, cc.state, engine, top });
             if (top != kNoIndex)
-                ++m.m_pieceOffsets[top + 1];
+                ++m_pieceCounts[top];
             if (timeline.states.empty() || timeline.states.back().state != cc.state)
                 timeline.states.push_back({ t, cc.state });
         }
@@ -343,13 +377,13 @@ namespace detail {
 
         uint32_t topOf(uint32_t c) const
         {
-            return (c == kNoIndex || m_ctx[c].stack.empty()) ? kNoIndex : m_ctx[c].stack.back();
+            return (c == kNoIndex || m_ctx[c].stack.empty()) ? kNoIndex : m_ctx[c].stack.back().conjunct;
         }
 
-        void bindConjunct(uint32_t conjunct, uint32_t c, uint64_t t)
+        void bindConjunct(OpenConjunct k, uint32_t c, uint64_t t)
         {
-            m.conjuncts[conjunct].context = c;
-            m_ctx[c].stack.push_back(conjunct);
+            m.conjuncts[k.conjunct].context = c;
+            m_ctx[c].stack.push_back(k);
             touch(c, t);
         }
 
@@ -413,9 +447,9 @@ namespace detail {
                 cc.engine = e.engine;
                 cc.lastEngine = e.engine;
                 ec.running = c;
-                if (ec.pendingConjunct != kNoIndex) {
-                    const uint32_t k = ec.pendingConjunct;
-                    ec.pendingConjunct = kNoIndex;
+                if (ec.pending.conjunct != kNoIndex) {
+                    const OpenConjunct k = ec.pending;
+                    ec.pending = OpenConjunct {};
                     bindConjunct(k, c, t);
                 }
                 touch(c, t);
@@ -468,26 +502,26 @@ namespace detail {
                 const uint32_t c = runningOn(e);
                 if (c == kNoIndex)
                     problem(e, "START_PAR_CONJ on an engine that runs no context");
-                if (m_openConj.find(dyn) != kNoIndex) {
-                    problem(
-                        e, "START_PAR_CONJ for dyn id " + hex(dyn) + " while an instance with that id is still open");
-                    m_openConj.erase(dyn);
-                }
                 const uint32_t j = static_cast<uint32_t>(m.conjunctions.size());
                 const uint32_t k = static_cast<uint32_t>(m.conjuncts.size());
+                if (m_openConj.exchange(dyn, j) != kNoIndex) // the older instance is forgotten
+                    problem(
+                        e, "START_PAR_CONJ for dyn id " + hex(dyn) + " while an instance with that id is still open");
                 ConjunctionInstance& ci = m.conjunctions.emplace_back();
                 ci.dynId = dyn;
                 ci.staticId = p.u32(8);
                 ci.startNs = t;
                 ci.startEngine = e.engine;
                 ci.startContext = c;
-                ci.parentConjunct = topOf(c);
-                if (ci.parentConjunct != kNoIndex) {
-                    ci.depth = m.conjunctions[m.conjuncts[ci.parentConjunct].conjunction].depth + 1;
-                    ++m.m_childOffsets[ci.parentConjunct + 1];
+                if (c != kNoIndex && !m_ctx[c].stack.empty()) {
+                    const OpenConjunct parent = m_ctx[c].stack.back();
+                    ci.parentConjunct = parent.conjunct;
+                    ci.depth = m.conjunctions[parent.conjunction].depth + 1;
+                    ++m_childCounts[parent.conjunct];
                 }
+                m_parentOf[j] = ci.parentConjunct;
                 if (c != kNoIndex && !m_ctx[c].pendingFutures.empty()) {
-                    ci.futures = std::move(m_ctx[c].pendingFutures);
+                    ci.futures.assign(m_ctx[c].pendingFutures.begin(), m_ctx[c].pendingFutures.end());
                     m_ctx[c].pendingFutures.clear();
                     for (uint32_t f : ci.futures)
                         m.futures[f].conjunction = j;
@@ -499,9 +533,8 @@ namespace detail {
                 g1.started = true;
                 g1.startNs = t;
                 g1.startEngine = e.engine;
-                m_openConj.set(dyn, j);
                 if (c != kNoIndex)
-                    bindConjunct(k, c, t);
+                    bindConjunct({ k, j }, c, t);
                 break;
             }
             case ev::MerSparkCreate: {
@@ -521,24 +554,24 @@ namespace detail {
                 g.sparkCreateNs = t;
                 g.sparkEngine = e.engine;
                 ci.conjuncts.push_back(k);
-                const uint32_t pending = m_sparks.get(g.sparkId);
+                const uint32_t pending = m_sparks.exchange(g.sparkId, k);
                 if (pending != kNoIndex && pending != kSparkRan)
                     problem(e, "spark id " + std::to_string(g.sparkId) + " created again before it ran");
-                m_sparks.set(g.sparkId, k);
                 break;
             }
             case ev::MerSparkRun:
             case ev::MerSparkSteal: {
                 const bool stolen = e.type == ev::MerSparkSteal;
                 const uint32_t spark = stolen ? p.u32(2) : p.u32(0);
-                const uint32_t k = m_sparks.get(spark);
+                const uint32_t k = m_sparks.exchange(spark, kSparkRan);
                 if (k == kNoIndex || k == kSparkRan) {
+                    if (k == kNoIndex)
+                        m_sparks.set(spark, kNoIndex); // still unknown, not run
                     problem(e,
                         std::string(stolen ? "SPARK_STEAL" : "SPARK_RUN") + " of spark " + std::to_string(spark)
                             + (k == kSparkRan ? ", which already ran" : ", which was never created"));
                     break;
                 }
-                m_sparks.set(spark, kSparkRan);
                 ConjunctInstance& g = m.conjuncts[k];
                 g.started = true;
                 g.stolen = stolen;
@@ -548,9 +581,9 @@ namespace detail {
                     break;
                 const uint32_t c = runningOn(e);
                 if (c != kNoIndex)
-                    bindConjunct(k, c, t);
+                    bindConjunct({ k, g.conjunction }, c, t);
                 else
-                    m_engines[e.engine].pendingConjunct = k;
+                    m_engines[e.engine].pending = { k, g.conjunction };
                 break;
             }
             case ev::MerEndParConjunct: {
@@ -565,8 +598,8 @@ namespace detail {
                 if (c != kNoIndex) {
                     auto& stack = m_ctx[c].stack;
                     for (size_t i = stack.size(); i-- > 0;)
-                        if (m.conjuncts[stack[i]].conjunction == j) {
-                            k = stack[i];
+                        if (stack[i].conjunction == j) {
+                            k = stack[i].conjunct;
                             if (i + 1 != stack.size())
                                 problem(e, "END_PAR_CONJUNCT ends a conjunct under a still open nested conjunct");
                             stack.erase(stack.begin() + static_cast<std::ptrdiff_t>(i));
@@ -587,12 +620,11 @@ namespace detail {
             }
             case ev::MerEndParConj: {
                 const uint64_t dyn = p.u64(0);
-                const uint32_t j = m_openConj.find(dyn);
+                const uint32_t j = m_openConj.take(dyn);
                 if (j == kNoIndex) {
                     problem(e, "END_PAR_CONJ for dyn id " + hex(dyn) + " without a START_PAR_CONJ");
                     break;
                 }
-                m_openConj.erase(dyn);
                 ConjunctionInstance& ci = m.conjunctions[j];
                 ci.ended = true;
                 ci.endNs = t;
@@ -711,6 +743,12 @@ namespace detail {
         AddressMap m_openConj; // dyn id -> open conjunction instance
         AddressMap m_activeFuture; // future id -> future instance not yet retired
         IdMap m_sparks; // spark id -> conjunct waiting to run, or kSparkRan
+        ZeroedArray<uint32_t> m_pieceCounts; // per conjunct: its top pieces so far (its segments: < 2^32)
+        ZeroedArray<uint32_t> m_childCounts; // per conjunct: conjunctions started directly inside it
+        // Per conjunction: its parentConjunct again, packed, so the child index reads 4 bytes per
+        // conjunction rather than a cache line of each.
+        ZeroedArray<uint32_t> m_parentOf;
+        size_t m_countsSize = 0, m_parentsSize = 0; // elements in the counters and in m_parentOf
         size_t m_bigContexts = 0, m_bigContextSegments = 0; // see reserve()
         size_t m_completeConjunctions = 0, m_completeConjuncts = 0, m_completeFutures = 0;
     };
@@ -722,7 +760,7 @@ void ParModel::indexChildren()
     // The state changes of each context, and the counts of every conjunct's top pieces and children.
     // Contexts are independent, and all segments of a conjunct lie in the one context that ran it, so
     // this runs in parallel over contexts: each context writes only its own conjuncts' counters.
-    m_pieceOffsets.assign(conjuncts.size() + 1, 0);
+    std::vector<uint32_t> pieceCounts(conjuncts.size());
     tbb::parallel_for(size_t(0), contexts.size(), [&](size_t c) {
         ContextTimeline& ctx = contexts[c];
         ctx.states.clear();
@@ -730,28 +768,39 @@ void ParModel::indexChildren()
             if (ctx.states.empty() || ctx.states.back().state != seg.state)
                 ctx.states.push_back({ seg.startNs, seg.state });
             if (seg.top != kNoIndex)
-                ++m_pieceOffsets[seg.top + 1];
+                ++pieceCounts[seg.top];
         }
     });
-    m_childOffsets.assign(conjuncts.size() + 1, 0);
+    std::vector<uint32_t> childCounts(conjuncts.size());
     for (const auto& ci : conjunctions)
         if (ci.parentConjunct != kNoIndex)
-            ++m_childOffsets[ci.parentConjunct + 1];
-    indexFromCounts();
+            ++childCounts[ci.parentConjunct];
+    std::vector<uint32_t> parentOf(conjunctions.size());
+    for (size_t j = 0; j < conjunctions.size(); ++j)
+        parentOf[j] = conjunctions[j].parentConjunct;
+    indexFromCounts(pieceCounts.data(), childCounts.data(), parentOf.data());
 }
 
-void ParModel::indexFromCounts()
+void ParModel::indexFromCounts(const uint32_t* pieceCounts, const uint32_t* childCounts, const uint32_t* parentOf)
 {
-    // Both indexes are CSR arrays filled by the counting-sort pattern: with the counts in
-    // offsets[k + 1], sum up, fill using offsets[k] as k's cursor (which leaves it at k's end, the
-    // start of k + 1), then shift the offsets back by one slot.
+    // Both indexes are CSR arrays filled by the counting-sort pattern: offsets[k] = the start of k's
+    // range (an exclusive prefix sum of the counts), fill using offsets[k] as k's cursor (which
+    // leaves it at k's end, the start of k + 1), then shift the offsets back by one slot.
+    const size_t n = conjuncts.size();
     auto pieces = [&] {
-        for (size_t i = 1; i < m_pieceOffsets.size(); ++i)
-            m_pieceOffsets[i] += m_pieceOffsets[i - 1];
+        m_pieceOffsets.clear();
+        m_pieceOffsets.resize(n + 1, boost::container::default_init);
+        adviseLargeArray(m_pieceOffsets.data(), m_pieceOffsets.size() * sizeof(size_t), false);
+        size_t sum = 0;
+        for (size_t k = 0; k < n; ++k) {
+            m_pieceOffsets[k] = sum;
+            sum += pieceCounts[k];
+        }
+        m_pieceOffsets[n] = sum;
         // Every slot is written below, so the pieces are not zeroed first.
-        m_pieces.reserve(m_pieceOffsets.back());
+        m_pieces.reserve(sum);
         adviseLargeArray(m_pieces.data(), m_pieces.capacity() * sizeof(TopPiece), false);
-        m_pieces.resize(m_pieceOffsets.back(), boost::container::default_init);
+        m_pieces.resize(sum, boost::container::default_init);
         // A context's segments are in time order, so each conjunct's pieces come out sorted.
         tbb::parallel_for(size_t(0), contexts.size(), [&](size_t c) {
             const auto& segs = contexts[c].segments;
@@ -767,12 +816,18 @@ void ParModel::indexFromCounts()
         m_pieceOffsets[0] = 0;
     };
     auto children = [&] {
-        for (size_t i = 1; i < m_childOffsets.size(); ++i)
-            m_childOffsets[i] += m_childOffsets[i - 1];
-        m_children.assign(m_childOffsets.back(), 0);
+        m_childOffsets.clear();
+        m_childOffsets.resize(n + 1, boost::container::default_init);
+        uint32_t sum = 0;
+        for (size_t k = 0; k < n; ++k) {
+            m_childOffsets[k] = sum;
+            sum += childCounts[k];
+        }
+        m_childOffsets[n] = sum;
+        m_children.assign(sum, 0);
         for (uint32_t j = 0; j < conjunctions.size(); ++j)
-            if (conjunctions[j].parentConjunct != kNoIndex)
-                m_children[m_childOffsets[conjunctions[j].parentConjunct]++] = j;
+            if (parentOf[j] != kNoIndex)
+                m_children[m_childOffsets[parentOf[j]]++] = j;
         std::copy_backward(m_childOffsets.begin(), m_childOffsets.end() - 1, m_childOffsets.end());
         m_childOffsets[0] = 0;
     };

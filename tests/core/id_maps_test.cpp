@@ -130,3 +130,44 @@ TEST_CASE("an AddressMap agrees with std::unordered_map on random inserts and er
         REQUIRE(m.find(key) == (it == ref.end() ? AddressMap::kAbsent : it->second));
     }
 }
+
+TEST_CASE("IdMap::exchange and AddressMap's exchange and take return the old value as a look-up would", "[core][model]")
+{
+    // The same random operations as above, each done both ways: exchange() must return what get()
+    // returned before and leave what set() leaves; take() what find() returned before erase().
+    std::mt19937_64 rng(11);
+    IdMap ids;
+    std::unordered_map<uint32_t, uint32_t> idRef;
+    AddressMap addresses;
+    std::unordered_map<uint64_t, uint32_t> addressRef;
+    auto lookUp = [](const auto& ref, auto key, uint32_t absent) {
+        auto it = ref.find(key);
+        return it == ref.end() ? absent : it->second;
+    };
+    for (int i = 0; i < 200000; ++i) {
+        const uint32_t id = rng() % 2 ? uint32_t(rng() % 3) << 24 | uint32_t(rng() % 3000) : uint32_t(rng());
+        const uint32_t v = rng() % 5 == 0 ? IdMap::kAbsent : uint32_t(rng() % 1000);
+        REQUIRE(ids.exchange(id, v) == lookUp(idRef, id, IdMap::kAbsent));
+        if (v == IdMap::kAbsent)
+            idRef.erase(id);
+        else
+            idRef[id] = v;
+        REQUIRE(ids.get(id) == lookUp(idRef, id, IdMap::kAbsent));
+
+        const uint64_t key = rng() % 2 ? rng() % 4000 : 0x7f0000000000ull + 0x40ull * (rng() % 4000);
+        if (rng() % 2) {
+            const uint32_t value = uint32_t(rng() % 1000);
+            REQUIRE(addresses.exchange(key, value) == lookUp(addressRef, key, AddressMap::kAbsent));
+            addressRef[key] = value;
+        } else {
+            REQUIRE(addresses.take(key) == lookUp(addressRef, key, AddressMap::kAbsent));
+            addressRef.erase(key);
+        }
+        REQUIRE(addresses.find(key) == lookUp(addressRef, key, AddressMap::kAbsent));
+        REQUIRE(addresses.size() == addressRef.size());
+    }
+    for (const auto& [id, v] : idRef)
+        REQUIRE(ids.get(id) == v);
+    for (const auto& [key, v] : addressRef)
+        REQUIRE(addresses.find(key) == v);
+}

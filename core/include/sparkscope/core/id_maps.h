@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace sparkscope::core {
@@ -58,6 +59,22 @@ public:
         }
     }
 
+    // Stores value for id (kAbsent removes it) and returns the value it had: get() and set() in one
+    // look-up when the id lies in its page's vector and no id is in the hash map.
+    uint32_t exchange(uint32_t id, uint32_t value)
+    {
+        const uint32_t pageIndex = id >> 24, low = id & 0xFFFFFF;
+        auto& page = m_pages[pageIndex];
+        if (low < page.size() && m_sparse.empty()) {
+            if (value != kAbsent)
+                ++m_sets[pageIndex];
+            return std::exchange(page[low], value);
+        }
+        const uint32_t old = get(id);
+        set(id, value);
+        return old;
+    }
+
     size_t sparseSize() const noexcept { return m_sparse.size(); } // ids kept in the hash map (for tests)
 
 private:
@@ -103,15 +120,34 @@ public:
         ++m_size;
     }
 
-    void erase(uint64_t key)
+    // Inserts or replaces, and returns the value the key had (kAbsent if none): find() and set() in
+    // one probe. value must not be kAbsent.
+    uint32_t exchange(uint64_t key, uint32_t value)
+    {
+        if (2 * (m_size + 1) > m_slots.size())
+            grow();
+        size_t i = slotOf(key);
+        for (; m_slots[i].value != kAbsent; i = (i + 1) & mask())
+            if (m_slots[i].key == key)
+                return std::exchange(m_slots[i].value, value);
+        m_slots[i] = { key, value };
+        ++m_size;
+        return kAbsent;
+    }
+
+    void erase(uint64_t key) { take(key); }
+
+    // Removes the key and returns its value (kAbsent if it had none): find() and erase() in one probe.
+    uint32_t take(uint64_t key)
     {
         size_t i = slotOf(key);
         for (;; i = (i + 1) & mask()) {
             if (m_slots[i].value == kAbsent)
-                return;
+                return kAbsent;
             if (m_slots[i].key == key)
                 break;
         }
+        const uint32_t value = m_slots[i].value;
         // Backward shift: move each later entry of the probe run into the hole when the hole lies
         // between its home slot and its slot, so every entry stays reachable from its home.
         for (size_t j = (i + 1) & mask(); m_slots[j].value != kAbsent; j = (j + 1) & mask()) {
@@ -123,6 +159,7 @@ public:
         }
         m_slots[i] = Slot {};
         --m_size;
+        return value;
     }
 
     size_t size() const noexcept { return m_size; }

@@ -29,15 +29,18 @@
 // and the affected instance gets complete = false; summaries leave incomplete instances out.
 //
 // Cost: O(n) for the merge of a few engines (O(n log k) for many) plus O(1) work per event in flat
-// id maps (id_maps.h); ~25 ns/event on a 2-engine demo trace, page faults on the output included
-// (sparkscope-model-bench). Immutable after build; safe to share between threads for reading.
+// id maps (id_maps.h); ~22 ns/event on 2-engine demo traces (728 k and 13 M events), page faults on
+// the output included (sparkscope-model-bench). Immutable after build; safe to share between threads for reading.
 #include "sparkscope/core/check.h"
 #include "sparkscope/core/trace.h"
 
+#include <algorithm>
 #include <array>
 #include <boost/container/small_vector.hpp>
 #include <boost/container/vector.hpp>
 #include <cstdint>
+#include <initializer_list>
+#include <iterator>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -53,6 +56,110 @@ namespace detail {
 
 enum class ContextState : uint8_t { Runnable = 0, Running = 1, Blocked = 2, Finished = 3 };
 
+// IndexList: a short list of uint32 indexes in 16 bytes, the first two inline (no heap block), more
+// in a heap block. A conjunction's conjuncts and futures are such lists: nearly every conjunction
+// has two conjuncts and no futures, and a large trace holds millions of conjunctions, so each byte
+// of the instance costs (boost's small_vector<uint32_t, 2> is 32 bytes, std::vector 24). Reads as a
+// contiguous range (begin/end, size, [], front/back); push_back is amortised O(1).
+class IndexList {
+public:
+    IndexList() noexcept { }
+    IndexList(std::initializer_list<uint32_t> items) { assign(items.begin(), items.end()); }
+    IndexList(const IndexList& other) { assign(other.begin(), other.end()); }
+    IndexList(IndexList&& other) noexcept { take(other); }
+    IndexList& operator=(const IndexList& other)
+    {
+        if (this != &other) {
+            clear();
+            assign(other.begin(), other.end());
+        }
+        return *this;
+    }
+    IndexList& operator=(IndexList&& other) noexcept
+    {
+        if (this != &other) {
+            release();
+            take(other);
+        }
+        return *this;
+    }
+    ~IndexList() { release(); }
+
+    uint32_t* begin() noexcept { return data(); }
+    uint32_t* end() noexcept { return data() + m_size; }
+    const uint32_t* begin() const noexcept { return data(); }
+    const uint32_t* end() const noexcept { return data() + m_size; }
+    uint32_t* data() noexcept { return onHeap() ? m_heap : m_inline; }
+    const uint32_t* data() const noexcept { return onHeap() ? m_heap : m_inline; }
+    size_t size() const noexcept { return m_size; }
+    bool empty() const noexcept { return m_size == 0; }
+    uint32_t operator[](size_t i) const noexcept { return data()[i]; }
+    uint32_t& operator[](size_t i) noexcept { return data()[i]; }
+    uint32_t front() const noexcept { return data()[0]; }
+    uint32_t back() const noexcept { return data()[m_size - 1]; }
+    void clear() noexcept { m_size = 0; }
+
+    void push_back(uint32_t value)
+    {
+        if (m_size == m_capacity)
+            grow(2 * size_t(m_capacity));
+        data()[m_size++] = value;
+    }
+    template <class It> void assign(It first, It last)
+    {
+        clear();
+        const size_t n = size_t(std::distance(first, last));
+        if (n > m_capacity)
+            grow(n);
+        uint32_t* out = data();
+        for (; first != last; ++first)
+            *out++ = static_cast<uint32_t>(*first);
+        m_size = static_cast<uint32_t>(n);
+    }
+
+    friend bool operator==(const IndexList& a, const IndexList& b) noexcept
+    {
+        return std::equal(a.begin(), a.end(), b.begin(), b.end());
+    }
+
+private:
+    static constexpr uint32_t kInline = 2;
+    bool onHeap() const noexcept { return m_capacity > kInline; }
+    void grow(size_t capacity)
+    {
+        uint32_t* bigger = new uint32_t[capacity];
+        std::copy(begin(), end(), bigger);
+        release();
+        m_heap = bigger;
+        m_capacity = static_cast<uint32_t>(capacity);
+    }
+    void release() noexcept
+    {
+        if (onHeap())
+            delete[] m_heap;
+        m_capacity = kInline;
+    }
+    void take(IndexList& other) noexcept
+    {
+        m_size = other.m_size;
+        m_capacity = other.m_capacity;
+        if (other.onHeap())
+            m_heap = other.m_heap;
+        else
+            std::copy(other.m_inline, other.m_inline + other.m_size, m_inline);
+        other.m_size = 0;
+        other.m_capacity = kInline;
+    }
+
+    uint32_t m_size = 0;
+    uint32_t m_capacity = kInline; // more than kInline: the items are in m_heap
+    union {
+        uint32_t m_inline[kInline];
+        uint32_t* m_heap;
+    };
+};
+static_assert(sizeof(IndexList) == 16);
+
 // Fields are ordered by size so the instance arrays have no padding holes: the model of a large
 // trace holds hundreds of thousands of each, and every byte is a page fault on first touch.
 struct ConjunctionInstance {
@@ -67,10 +174,10 @@ struct ConjunctionInstance {
     uint16_t endEngine = kNoEngine;
     bool ended = false;
     bool complete = false; // ended, and every conjunct ended before it
-    // By position: conjuncts[k-1] is position k. Two inline slots: nearly every conjunction has two
-    // conjuncts, and a heap block per instance was a fifth of the model pass.
-    boost::container::small_vector<uint32_t, 2> conjuncts;
-    std::vector<uint32_t> futures; // indexes into ParModel::futures
+    // By position: conjuncts[k-1] is position k. Two inline slots (IndexList): nearly every
+    // conjunction has two conjuncts, and a heap block per instance was a fifth of the model pass.
+    IndexList conjuncts;
+    IndexList futures; // indexes into ParModel::futures
 };
 
 struct ConjunctInstance {
@@ -194,13 +301,15 @@ public:
 
 private:
     friend class detail::ParModelBuilder; // the pass of buildParModel: counts pieces and children as it goes
-    // With the piece and child counts of conjunct k in m_pieceOffsets[k + 1] and m_childOffsets[k + 1]
-    // and the contexts' states built, fills both indexes.
-    void indexFromCounts();
+    // With the piece and child counts of conjunct k in pieceCounts[k] and childCounts[k] (one per
+    // conjunct), each conjunction's parentConjunct in parentOf[j], and the contexts' states built,
+    // fills both indexes.
+    void indexFromCounts(const uint32_t* pieceCounts, const uint32_t* childCounts, const uint32_t* parentOf);
 
-    std::vector<uint32_t> m_childOffsets; // CSR: children of conjunct k are m_children[off[k], off[k+1])
+    // The offset arrays are boost's vectors for the same reason as m_pieces: every slot is written.
+    boost::container::vector<uint32_t> m_childOffsets; // CSR: children of k are m_children[off[k], off[k+1])
     std::vector<uint32_t> m_children;
-    std::vector<size_t> m_pieceOffsets; // CSR: top pieces of conjunct k
+    boost::container::vector<size_t> m_pieceOffsets; // CSR: top pieces of conjunct k
     boost::container::vector<TopPiece> m_pieces; // boost's: can grow without zeroing (all slots get written)
 };
 

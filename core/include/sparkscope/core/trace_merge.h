@@ -7,7 +7,9 @@
 // events interleave finely (runs of a handful of events), so for up to kLinearMergeSources sources
 // the next run's source and its limit are found by a linear scan of the cursors, which costs much
 // less per run than a binary heap's push and pop (a heap made the model pass's merge ~3x slower on
-// a 2-engine trace). More sources use the heap, O(log k) per run.
+// a 2-engine trace). Two sources, the common case, get a loop of their own that alternates runs
+// without scanning cursors (the model pass's merge of a 13 M-event 2-engine trace: 52 -> 20 ms).
+// More sources use the heap, O(log k) per run.
 #include <algorithm>
 #include <array>
 #include <queue>
@@ -37,7 +39,7 @@ template <class F> void Trace::forEachInTimeOrder(F&& f) const
             if (!engines[i].empty())
                 cursors[n++]
                     = { engines[i].data(), engines[i].data() + engines[i].size(), static_cast<uint32_t>(i + 1) };
-        while (n > 1) {
+        while (n > 2) {
             size_t best = 0;
             for (size_t i = 1; i < n; ++i)
                 if (cursors[i].it->timeNs < cursors[best].it->timeNs)
@@ -58,6 +60,37 @@ template <class F> void Trace::forEachInTimeOrder(F&& f) const
                     cursors[i] = cursors[i + 1];
                 --n;
             }
+        }
+        if (n == 2) {
+            // Two sources (a two-engine trace once its few global events are done): alternate runs
+            // with one comparison per event. The lower-ranked source wins ties, so its run lasts
+            // while its events are at or before the other's head, the other's while strictly before.
+            const Event *a = cursors[0].it, *b = cursors[1].it;
+            const Event *aEnd = cursors[0].end, *bEnd = cursors[1].end;
+            for (;;) {
+                if (a->timeNs <= b->timeNs) { // false at most on entry: a b run ends at a's head
+                    const uint64_t bHead = b->timeNs;
+                    do {
+                        f(*a);
+                        ++a;
+                    } while (a != aEnd && a->timeNs <= bHead);
+                    if (a == aEnd)
+                        break;
+                }
+                const uint64_t aHead = a->timeNs;
+                do {
+                    f(*b);
+                    ++b;
+                } while (b != bEnd && b->timeNs < aHead);
+                if (b == bEnd)
+                    break;
+            }
+            const uint32_t aRank = cursors[0].rank, bRank = cursors[1].rank;
+            n = 0;
+            if (a != aEnd)
+                cursors[n++] = { a, aEnd, aRank };
+            if (b != bEnd)
+                cursors[n++] = { b, bEnd, bRank };
         }
         if (n == 1)
             for (const Event* it = cursors[0].it; it != cursors[0].end; ++it)
