@@ -217,7 +217,7 @@ namespace {
             auto [it, inserted] = m_byId.try_emplace(id, uint32_t(m_lanes.size()));
             if (inserted) {
                 m_lanes.push_back(
-                    { id, ContextState::Runnable, kNoEngine, { { t, ContextState::Runnable, kNoEngine } } });
+                    { id, ContextState::Runnable, kNoEngine, { { t, ContextState::Runnable, kNoEngine } }, {} });
                 return it->second;
             }
             Lane& lane = m_lanes[it->second];
