@@ -49,6 +49,7 @@
 #include <array>
 #include <deque>
 #include <limits>
+#include <memory>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -80,11 +81,22 @@ namespace {
         }
     };
 
-    // Sorts the entries of `parts` into v by (time, kind), freeing the parts: a least-significant-
-    // digit radix sort on (t - first) << 2 | kind, two or three passes over the entries for any real
-    // trace's time span, where a comparison sort costs log2(n) ~ 20 passes' worth. Its first pass
-    // reads the parts where they are, so they are never concatenated.
-    void sortEntries(const std::vector<std::deque<Entry>*>& parts, std::vector<Entry>& v)
+    // Entries in an array that is never zero-filled: each is written before it is read (zeroing
+    // hundreds of megabytes first costs a pass over them and most of their page faults).
+    struct Entries {
+        std::unique_ptr<Entry[]> data;
+        size_t size = 0;
+        const Entry* begin() const { return data.get(); }
+        const Entry* end() const { return data.get() + size; }
+    };
+
+    // Sorts the entries of `parts` by (time, kind), freeing the parts. Radix sort on the key
+    // (t - first) << 2 | kind: one pass scatters the parts into 4096 buckets by the key's top bits
+    // (reading the parts where they are), then each bucket — a few thousand entries, in cache — is
+    // sorted on the rest of the key by least-significant-digit passes through a small buffer. One
+    // array of the entries' size instead of two, and every pass but the first stays in cache; a
+    // comparison sort would cost log2(n) ~ 20 passes' worth.
+    Entries sortEntries(const std::vector<std::deque<Entry>*>& parts)
     {
         size_t n = 0;
         int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
@@ -93,44 +105,66 @@ namespace {
             for (const Entry& e : *p)
                 lo = std::min(lo, e.t), hi = std::max(hi, e.t);
         }
+        Entries v { std::make_unique_for_overwrite<Entry[]>(n), n };
+        Entry* const out = v.data.get();
         if (n < 4096 || uint64_t(hi - lo) >= (uint64_t(1) << 61)) {
-            v.clear();
-            v.reserve(n);
+            Entry* to = out;
             for (auto* p : parts) {
-                v.insert(v.end(), p->begin(), p->end());
+                to = std::copy(p->begin(), p->end(), to);
                 std::deque<Entry>().swap(*p);
             }
-            std::sort(v.begin(), v.end(), Before {});
-            return;
+            std::sort(out, out + n, Before {});
+            return v;
         }
-        const uint64_t top = (uint64_t(hi - lo) << 2) | 3;
-        const int bits = 64 - __builtin_clzll(top);
-        const int passes = (bits + 15) / 16, digit = (bits + passes - 1) / passes;
-        std::vector<Entry> other(n);
-        v.resize(n);
+        auto key = [lo](const Entry& e) { return (uint64_t(e.t - lo) << 2) | (e.what >> 30); };
+        const int bits = 64 - __builtin_clzll((uint64_t(hi - lo) << 2) | 3);
+        constexpr int kTopBits = 12;
+        const int low = std::max(0, bits - kTopBits); // bits left below the buckets' digit
+        std::vector<size_t> at((size_t(1) << kTopBits) + 1, 0);
+        for (const auto* p : parts)
+            for (const Entry& e : *p)
+                ++at[(key(e) >> low) + 1];
+        for (size_t b = 1; b < at.size(); ++b)
+            at[b] += at[b - 1];
+        std::vector<size_t> next(at.begin(), at.end() - 1);
+        for (auto* p : parts) {
+            for (const Entry& e : *p)
+                out[next[key(e) >> low]++] = e;
+            std::deque<Entry>().swap(*p);
+        }
+        if (low == 0)
+            return v;
+        const int passes = (low + 10) / 11, digit = (low + passes - 1) / passes;
+        const uint64_t mask = (uint64_t(1) << digit) - 1;
+        std::vector<Entry> buffer;
         std::vector<uint32_t> count(size_t(1) << digit);
-        for (int p = 0; p < passes; ++p) {
-            const int shift = p * digit;
-            const uint64_t mask = (uint64_t(1) << digit) - 1;
-            auto key = [&](const Entry& e) { return (((uint64_t(e.t - lo) << 2) | (e.what >> 30)) >> shift) & mask; };
-            auto forEachInput = [&](auto f) {
-                if (p > 0)
-                    std::for_each(v.begin(), v.end(), f);
-                else
-                    for (const auto* part : parts)
-                        std::for_each(part->begin(), part->end(), f);
-            };
-            std::fill(count.begin(), count.end(), 0);
-            forEachInput([&](const Entry& e) { ++count[key(e)]; });
-            uint32_t sum = 0;
-            for (uint32_t& c : count)
-                sum += std::exchange(c, sum);
-            forEachInput([&](const Entry& e) { other[count[key(e)]++] = e; });
-            if (p == 0)
-                for (auto* part : parts)
-                    std::deque<Entry>().swap(*part);
-            v.swap(other);
+        for (size_t b = 0; b + 1 < at.size(); ++b) {
+            Entry *from = out + at[b], *to;
+            const size_t m = at[b + 1] - at[b];
+            if (m < 2)
+                continue;
+            if (m < 32) { // (few: a comparison sort, which is an insertion sort at this size)
+                std::sort(from, from + m, Before {});
+                continue;
+            }
+            buffer.resize(std::max(buffer.size(), m));
+            to = buffer.data();
+            for (int pass = 0; pass < passes; ++pass) {
+                const int shift = pass * digit;
+                std::fill(count.begin(), count.end(), 0);
+                for (size_t i = 0; i < m; ++i)
+                    ++count[(key(from[i]) >> shift) & mask];
+                uint32_t sum = 0;
+                for (uint32_t& c : count)
+                    sum += std::exchange(c, sum);
+                for (size_t i = 0; i < m; ++i)
+                    to[count[(key(from[i]) >> shift) & mask]++] = from[i];
+                std::swap(from, to);
+            }
+            if (from != out + at[b])
+                std::copy(from, from + m, out + at[b]);
         }
+        return v;
     }
 
     struct Delta4 {
@@ -1038,12 +1072,12 @@ std::vector<DescValues> descendantPassSweep(
         }
     });
     chains.wait();
-    std::vector<std::vector<Entry>> bucket(nSlices);
+    std::vector<Entries> bucket(nSlices);
     tbb::parallel_for(size_t(0), nSlices, [&](size_t s) {
         std::vector<std::deque<Entry>*> sources;
         for (Parts& p : parts)
             sources.push_back(&p.slice[s]);
-        sortEntries(sources, bucket[s]);
+        bucket[s] = sortEntries(sources);
     });
 
     Sweep sweep { m, items, up, measured, {}, {} };
@@ -1081,8 +1115,7 @@ std::vector<DescValues> descendantPassSweep(
         slots[s].assign(nConj, kNoIndex);
         Slice slice(sweep, slots[s]);
         slice.openAt(cut[s], liveAt[s]);
-        const auto& b = bucket[s];
-        slice.run(b.data(), b.data() + b.size(), cut[s + 1], values, partial[s], cpus, engines);
+        slice.run(bucket[s].begin(), bucket[s].end(), cut[s + 1], values, partial[s], cpus, engines);
     });
     for (uint32_t j = 0; j < nConj; ++j)
         values[j].done = measured[j]; // (instances of no length have no figures to sweep)
