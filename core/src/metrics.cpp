@@ -836,10 +836,37 @@ namespace {
 
     // The conjunction instances that start in the range, grouped by static id. Ids that share a name
     // share a group, and groups are in name order: the report's groups are keyed by name.
-    struct ConjunctionGroups {
+    // Summary groups, in name order: what is left out of each, and the rest in input order.
+    struct NamedGroups {
         std::vector<std::string> names;
-        std::vector<uint64_t> incomplete; // per group: instances left out of the summaries
-        detail::IndexGroups complete; // per group: the complete instances, in instance order
+        std::vector<uint64_t> incomplete; // per group: inputs left out of the summaries
+        detail::IndexGroups complete; // per group: the complete inputs, in input order
+    };
+
+    // Slots (one per site, in order of first appearance) become groups in name order: slots of the
+    // same name share a group. keys holds each input's slot, or kNoGroup; it is turned into groups.
+    NamedGroups groupsByName(const std::vector<std::string>& nameOfSlot, const std::vector<uint64_t>& incompleteOfSlot,
+        std::vector<uint32_t>& keys)
+    {
+        NamedGroups out;
+        out.names = nameOfSlot;
+        std::sort(out.names.begin(), out.names.end());
+        out.names.erase(std::unique(out.names.begin(), out.names.end()), out.names.end());
+        out.incomplete.assign(out.names.size(), 0);
+        std::vector<uint32_t> groupOfSlot(nameOfSlot.size());
+        for (size_t slot = 0; slot < nameOfSlot.size(); ++slot) {
+            groupOfSlot[slot]
+                = uint32_t(std::lower_bound(out.names.begin(), out.names.end(), nameOfSlot[slot]) - out.names.begin());
+            out.incomplete[groupOfSlot[slot]] += incompleteOfSlot[slot];
+        }
+        for (uint32_t& key : keys)
+            if (key != detail::IndexGroups::kNoGroup)
+                key = groupOfSlot[key];
+        out.complete = detail::IndexGroups(keys, out.names.size());
+        return out;
+    }
+
+    struct ConjunctionGroups : NamedGroups {
         std::vector<uint32_t> groupOf; // per instance: its group if complete, else IndexGroups::kNoGroup
     };
 
@@ -872,25 +899,10 @@ namespace {
             else
                 ++incompleteOfSlot[lastSlot];
         }
-        // Slots -> groups in name order.
-        ConjunctionGroups out;
         std::vector<std::string> nameOfSlot;
         for (uint32_t id : idOfSlot)
             nameOfSlot.push_back(m.staticName(id));
-        out.names = nameOfSlot;
-        std::sort(out.names.begin(), out.names.end());
-        out.names.erase(std::unique(out.names.begin(), out.names.end()), out.names.end());
-        out.incomplete.assign(out.names.size(), 0);
-        std::vector<uint32_t> groupOfSlot(idOfSlot.size());
-        for (size_t slot = 0; slot < idOfSlot.size(); ++slot) {
-            groupOfSlot[slot]
-                = uint32_t(std::lower_bound(out.names.begin(), out.names.end(), nameOfSlot[slot]) - out.names.begin());
-            out.incomplete[groupOfSlot[slot]] += incompleteOfSlot[slot];
-        }
-        for (uint32_t& key : keys)
-            if (key != kNoGroup)
-                key = groupOfSlot[key];
-        out.complete = detail::IndexGroups(keys, out.names.size());
+        ConjunctionGroups out { groupsByName(nameOfSlot, incompleteOfSlot, keys), {} };
         out.groupOf = std::move(keys);
         return out;
     }
@@ -1121,11 +1133,7 @@ namespace {
 
     // The futures of the conjunction instances that start in the range, grouped by
     // "<static id>/<variable>" (pairs that share that name share a group), groups in name order.
-    struct FutureGroups {
-        std::vector<std::string> names;
-        std::vector<uint64_t> incomplete; // per group: futures left out of the summaries
-        detail::IndexGroups complete; // per group: the complete futures, in future order
-    };
+    using FutureGroups = NamedGroups; // (the inputs are futures)
 
     FutureGroups groupFutures(const ParModel& m, Range r)
     {
@@ -1154,22 +1162,7 @@ namespace {
             else
                 ++incompleteOfSlot[slot];
         }
-        FutureGroups out;
-        out.names = nameOfSlot;
-        std::sort(out.names.begin(), out.names.end());
-        out.names.erase(std::unique(out.names.begin(), out.names.end()), out.names.end());
-        out.incomplete.assign(out.names.size(), 0);
-        std::vector<uint32_t> groupOfSlot(nameOfSlot.size());
-        for (size_t slot = 0; slot < nameOfSlot.size(); ++slot) {
-            groupOfSlot[slot]
-                = uint32_t(std::lower_bound(out.names.begin(), out.names.end(), nameOfSlot[slot]) - out.names.begin());
-            out.incomplete[groupOfSlot[slot]] += incompleteOfSlot[slot];
-        }
-        for (uint32_t& key : keys)
-            if (key != kNoGroup)
-                key = groupOfSlot[key];
-        out.complete = detail::IndexGroups(keys, out.names.size());
-        return out;
+        return groupsByName(nameOfSlot, incompleteOfSlot, keys);
     }
 
     // One group of the futures section.
