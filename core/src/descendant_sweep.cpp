@@ -538,16 +538,21 @@ namespace {
 
         // ---- streams ----------------------------------------------------------------------------
 
+        // A free slot of v from its free list, or a new one at its end.
+        template <class T> static uint32_t takeSlot(std::vector<uint32_t>& free, std::vector<T>& v)
+        {
+            if (free.empty()) {
+                v.emplace_back();
+                return uint32_t(v.size() - 1);
+            }
+            const uint32_t x = free.back();
+            free.pop_back();
+            return x;
+        }
+
         uint32_t newStream(uint32_t feeder)
         {
-            uint32_t s;
-            if (!m_freeStreams.empty()) {
-                s = m_freeStreams.back();
-                m_freeStreams.pop_back();
-            } else {
-                s = uint32_t(m_streams.size());
-                m_streams.emplace_back();
-            }
+            const uint32_t s = takeSlot(m_freeStreams, m_streams);
             Stream& st = m_streams[s];
             st.sum = {};
             st.sumT = {};
@@ -815,15 +820,10 @@ namespace {
 
         Open& open(uint32_t j, bool straddles)
         {
-            uint32_t x;
-            if (!m_free.empty()) {
-                x = m_free.back();
-                m_free.pop_back();
-            } else {
-                x = uint32_t(m_pool.size());
-                m_pool.emplace_back();
+            const size_t pooled = m_pool.size();
+            const uint32_t x = takeSlot(m_free, m_pool);
+            if (m_pool.size() > pooled)
                 m_openList.push_back(x);
-            }
             m_slot[j] = x;
             const ConjunctionInstance& ci = m_s.m.conjunctions[j];
             Open& o = m_pool[x];
