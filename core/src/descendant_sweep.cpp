@@ -35,9 +35,10 @@
 // state to the nested first conjunct at that instant, and takes it back from the last one. They
 // cancel above the nested conjunction, so the pair is applied there alone (see Slice::handover).
 //
-// Parallel: the time axis is cut into slices with equal numbers of changes, swept at once. A slice
-// starts with the instances open at its start, their counts rebuilt from the items' states there;
-// a straddling instance's integrals add up and its maxima combine across slices.
+// Parallel: the time axis is cut into slices with about equal numbers of changes (at quantiles of
+// the instances' starts), sorted and swept at once. A slice starts with the instances open at its
+// start, their counts rebuilt from the items' states there; a straddling instance's integrals add
+// up and its maxima combine across slices.
 //
 // Cost: O(changes x (instances where two sides meet on the way up)), plus a settlement per
 // instance leaving a stream (O(log) for its maxima), plus one sort of the changes. The segment
