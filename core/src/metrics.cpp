@@ -24,6 +24,7 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
@@ -1593,33 +1594,36 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options, const 
 
     // ---- conjunctions and conjuncts ---------------------------------------------------------
     MetricSection conjunctions { "conjunctions", {} }, conjunctsSection { "conjuncts", {} };
-    // The instances' grouping per static id is sequential and needs only the model: it runs beside
-    // the descendant pass rather than after it.
     std::vector<DescValues> desc;
     ConjunctionGroups groups;
-    tbb::parallel_invoke([&] { desc = detail::descendantPass(m, cpuCurve, nEngines, r.from, r.to); },
-        [&] { groups = groupConjunctions(m, r); });
     // Per-instance figures in parallel; only what the descendant pass and the model do not already
     // hold is kept (SelfFigures per instance, a split per conjunct), and the summaries read it in
     // place. The arrays are left uninitialised for the parallel pass to write (and page in).
     const auto self = std::make_unique_for_overwrite<SelfFigures[]>(m.conjunctions.size());
     const auto splits = std::make_unique_for_overwrite<ConjunctSplit[]>(m.conjuncts.size());
-    const size_t nGroups = groups.names.size();
-    tbb::enumerable_thread_specific<ConjunctFirstPasses> threadFirstPasses(nGroups);
-    tbb::parallel_for(
-        tbb::blocked_range<size_t>(0, m.conjunctions.size()), [&](const tbb::blocked_range<size_t>& range) {
-            ConjunctFirstPasses& firstPasses = threadFirstPasses.local();
-            for (size_t j = range.begin(); j != range.end(); ++j) {
-                const uint32_t group = groups.groupOf[j];
-                if (group == detail::IndexGroups::kNoGroup)
-                    continue; // incomplete, or outside the range
-                self[j] = selfFigures(m, uint32_t(j), splits.get());
-                for (uint32_t k : m.conjunctions[j].conjuncts)
-                    firstPasses.add(group, m.conjuncts[k].position, conjunctDurations(m, k, splits[k]));
-            }
+    std::optional<tbb::enumerable_thread_specific<ConjunctFirstPasses>> threadFirstPasses;
+    // The grouping per static id (sequential) and these figures need only the model: they run beside
+    // the descendant pass, filling its sequential stretches, rather than after it.
+    tbb::parallel_invoke([&] { desc = detail::descendantPass(m, cpuCurve, nEngines, r.from, r.to); },
+        [&] {
+            groups = groupConjunctions(m, r);
+            threadFirstPasses.emplace(groups.names.size());
+            tbb::parallel_for(
+                tbb::blocked_range<size_t>(0, m.conjunctions.size()), [&](const tbb::blocked_range<size_t>& range) {
+                    ConjunctFirstPasses& firstPasses = threadFirstPasses->local();
+                    for (size_t j = range.begin(); j != range.end(); ++j) {
+                        const uint32_t group = groups.groupOf[j];
+                        if (group == detail::IndexGroups::kNoGroup)
+                            continue; // incomplete, or outside the range
+                        self[j] = selfFigures(m, uint32_t(j), splits.get());
+                        for (uint32_t k : m.conjunctions[j].conjuncts)
+                            firstPasses.add(group, m.conjuncts[k].position, conjunctDurations(m, k, splits[k]));
+                    }
+                });
         });
+    const size_t nGroups = groups.names.size();
     ConjunctFirstPasses conjunctFirstPasses(nGroups);
-    for (const auto& part : threadFirstPasses)
+    for (const auto& part : *threadFirstPasses)
         conjunctFirstPasses.merge(part);
     // The summaries: per group, the conjunct values, the conjunction values (from the descendant pass;
     // from SelfFigures) and the scheduling order; and the scheduling order over all groups. Each is a
