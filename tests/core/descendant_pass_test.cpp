@@ -33,11 +33,13 @@ void requireSame(const DescValues& a, const DescValues& b)
 
 TEST_CASE("the descendant sweep cut into time slices gives the segment trees' figures exactly", "[core][metrics]")
 {
-    // (160 random programs: the sweep's streams split, rejoin and hand over their feeders in many
-    // orders, and each must give the trees' figures.)
-    size_t compared = 0, straddling = 0;
-    for (uint64_t seed = 1; seed <= 160; ++seed) {
-        const Trace trace = sparkscope::test::simulateRandomProgram(seed, 4 + int(seed % 9)).build();
+    // (200 random programs: the sweep's streams split, rejoin and hand over their feeders in many
+    // orders, and each must give the trees' figures. From seed 161 on, conjunctions have up to 7
+    // conjuncts, so both sides keep their wide conjunctions' counts in Fenwick trees.)
+    size_t compared = 0, straddling = 0, wide = 0;
+    for (uint64_t seed = 1; seed <= 200; ++seed) {
+        const Trace trace
+            = sparkscope::test::simulateRandomProgram(seed, 4 + int(seed % 9), seed > 160 ? 7 : 3).build();
         const ParModel m = buildParModel(trace);
         const StepFunction cpus = cpusOverTime(computeEngineStates(trace));
         const size_t engines = trace.engineCount();
@@ -59,9 +61,12 @@ TEST_CASE("the descendant sweep cut into time slices gives the segment trees' fi
             }
         }
         // How many instances a 7-way cut splits (they are measured in parts and combined).
-        for (const auto& ci : m.conjunctions)
+        for (const auto& ci : m.conjunctions) {
             straddling += ci.complete && ci.endNs - ci.startNs > span / 7;
+            wide += ci.complete && ci.conjuncts.size() > 4;
+        }
     }
     CHECK(compared > 1000);
     CHECK(straddling > 20);
+    CHECK(wide > 20);
 }

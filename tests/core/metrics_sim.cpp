@@ -6,6 +6,7 @@
 
 #include "sparkscope/core/event_types.h"
 
+#include <algorithm>
 #include <deque>
 #include <memory>
 #include <queue>
@@ -37,7 +38,7 @@ namespace {
     // A random conjunction tree of at most maxDepth nested levels. Below level 4 one conjunct of each
     // conjunction nests down to maxDepth and the others are leaves, so deep trees stay small (spines
     // with leaves, like a right-recursive parallel loop).
-    std::unique_ptr<Node> randomNode(std::mt19937_64& rng, int depth, int maxDepth)
+    std::unique_ptr<Node> randomNode(std::mt19937_64& rng, int depth, int maxDepth, int maxWidth)
     {
         auto n = std::make_unique<Node>();
         if (depth >= maxDepth || (depth < 4 && rng() % 3 == 0)) {
@@ -45,10 +46,11 @@ namespace {
             return n;
         }
         n->staticId = 1 + uint32_t(rng() % 3);
-        const size_t k = 2 + rng() % 2;
+        const size_t k = 2 + rng() % uint64_t(maxWidth - 1);
         const size_t spine = depth >= 4 ? rng() % k : k; // below level 4: only this child may nest
         for (size_t i = 0; i < k; ++i)
-            n->children.push_back(randomNode(rng, depth + 1, depth >= 4 && i != spine ? depth + 1 : maxDepth));
+            n->children.push_back(
+                randomNode(rng, depth + 1, depth >= 4 && i != spine ? depth + 1 : maxDepth, maxWidth));
         bool leaves = true;
         for (const auto& c : n->children)
             leaves = leaves && c->children.empty();
@@ -111,12 +113,12 @@ namespace {
 
     class Sim {
     public:
-        Sim(uint64_t seed, TraceBuilder& b, int maxDepth)
+        Sim(uint64_t seed, TraceBuilder& b, int maxDepth, int maxWidth)
             : m_rng(seed)
             , b(b)
         {
             m_engines = 2 + int(seed % 3);
-            m_root = randomNode(m_rng, 0, maxDepth);
+            m_root = randomNode(m_rng, 0, maxDepth, maxWidth);
             m_deques.resize(size_t(m_engines));
             m_current.assign(size_t(m_engines), -1);
             m_sleeping.assign(size_t(m_engines), false);
@@ -395,10 +397,10 @@ namespace {
 
 } // namespace
 
-TraceBuilder simulateRandomProgram(uint64_t seed, int maxDepth)
+TraceBuilder simulateRandomProgram(uint64_t seed, int maxDepth, int maxWidth)
 {
     TraceBuilder b(uint16_t(2 + seed % 3));
-    Sim sim(seed, b, maxDepth);
+    Sim sim(seed, b, maxDepth, std::max(2, maxWidth));
     sim.run();
     return b;
 }

@@ -14,7 +14,8 @@
 namespace sparkscope::test {
 
 // maxDepth: the deepest nesting level of the random conjunction tree (4 gives bushy trees; deeper
-// trees grow one nesting spine below level 4).
-TraceBuilder simulateRandomProgram(uint64_t seed, int maxDepth = 4);
+// trees grow one nesting spine below level 4). maxWidth: the most conjuncts in a conjunction (2 or
+// more; the traces for a seed stay the same at the default 3).
+TraceBuilder simulateRandomProgram(uint64_t seed, int maxDepth = 4, int maxWidth = 3);
 
 } // namespace sparkscope::test
