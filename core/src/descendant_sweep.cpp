@@ -514,26 +514,32 @@ namespace {
         void change(uint32_t k, int32_t dR, int32_t dN, int32_t dB, int32_t dT)
         {
             Link l = m_s.items[k];
+            uint32_t below = kNoIndex; // what the change came from: an explicit instance or a stream's top
             for (Open* o = innermost(l); o;) {
-                const Open* from = o;
+                const uint32_t x = uint32_t(o - m_pool.data());
                 if (o->stream != kNoIndex) { // reached by another way than its stream
                     Stream& s = m_streams[o->stream];
                     if (l.branch == o->via.branch && o->below == s.feeder) {
                         // Through the stream's position into its lowest subscriber (the conjunct
                         // itself, between its nested conjunctions): the stream carries it from here.
                         append(s, dR, dN, dB, dT);
-                        o = parentOf(m_pool[s.top], l);
+                        below = s.top;
+                        o = parentOf(m_pool[below], l);
                         continue;
                     }
                     split(*o);
                 }
                 apply(*o, l, dR, dN, dB, dT);
+                uint32_t from = x;
                 if (o->feeds != kNoIndex) {
                     Stream& s = m_streams[o->feeds];
                     append(s, dR, dN, dB, dT);
-                    from = &m_pool[s.top];
+                    from = s.top;
                 }
-                o = parentOf(*from, l);
+                if (below != kNoIndex)
+                    absorb(x, below, l);
+                below = from;
+                o = parentOf(m_pool[from], l);
             }
         }
 
@@ -613,6 +619,23 @@ namespace {
             st.top = x;
         }
 
+        // Subscribes x (settled, explicit) to stream s, through via, as its new lowest subscriber
+        // (the caller then names who feeds it from below).
+        void joinBottom(uint32_t x, uint32_t s, const Link& via)
+        {
+            Stream& st = m_streams[s];
+            Open& o = m_pool[x];
+            cut(st, m_now);
+            o.stream = s, o.via = via, o.joinIndex = st.pushed, o.joinSum = st.sum, o.joinSumT = st.sumT;
+            o.feeds = kNoIndex;
+            o.above = st.low;
+            if (st.low != kNoIndex)
+                m_pool[st.low].below = x;
+            else
+                st.top = x;
+            st.low = x;
+        }
+
         // When instance x opens under an explicit parent that has no other reason to stay explicit,
         // the parent subscribes to x's stream, taking its own subscribers along: x feeds them all.
         void subscribeParent(uint32_t x)
@@ -630,17 +653,8 @@ namespace {
             if (s == kNoIndex) {
                 s = newStream(px);
                 joinTop(px, s, o.parentLink);
-            } else { // p joins its stream at the bottom
-                Stream& st = m_streams[s];
-                cut(st, m_now);
-                p.stream = s, p.via = o.parentLink, p.joinIndex = st.pushed, p.joinSum = st.sum, p.joinSumT = st.sumT;
-                p.above = st.low;
-                if (st.low != kNoIndex)
-                    m_pool[st.low].below = px;
-                else
-                    st.top = px;
-                st.low = px;
-            }
+            } else
+                joinBottom(px, s, o.parentLink);
             Stream& st = m_streams[s];
             m_pool[px].below = x;
             m_pool[px].feeds = kNoIndex;
@@ -713,31 +727,97 @@ namespace {
             o.offBlockTc += linT(runningAfter, dt[4], blockedTcBefore, dt[1]);
         }
 
-        // Subscriber o was reached by another way than its stream: it and the subscribers above it
-        // settle; it turns explicit for good, and those above subscribe to a new stream it feeds.
+        // Subscriber o was reached by another way than its stream, so it turns explicit for good.
+        // The subscribers on the shorter side of it settle and move to a stream of their own: those
+        // above it then subscribe to one that o feeds, or those below it to one that the old feeder
+        // feeds while o feeds the old one. (The two sides are walked in step: the cost is the
+        // shorter one, which on a right-recursive loop is the few levels below the frontier.)
         void split(Open& o)
         {
-            const uint32_t x = uint32_t(&o - m_pool.data()), s = o.stream;
+            const uint32_t x = uint32_t(&o - m_pool.data()), s = o.stream, feeder = m_streams[s].feeder;
+            uint32_t up = o.above, down = o.below;
+            while (up != kNoIndex && down != feeder)
+                up = m_pool[up].above, down = m_pool[down].below;
             std::vector<uint32_t>& chain = m_scratch;
             chain.clear();
-            for (uint32_t y = x; y != kNoIndex; y = m_pool[y].above)
-                chain.push_back(y);
-            for (uint32_t y : chain)
-                settle(m_pool[y]);
-            Stream& st = m_streams[s];
-            if (const uint32_t below = m_pool[x].below; below == st.feeder) {
-                st.low = st.top = kNoIndex;
-                freeStream(s);
-            } else {
-                st.top = below;
-                m_pool[below].above = kNoIndex;
+            if (up == kNoIndex) { // o and those above it: a new stream that o feeds
+                for (uint32_t y = x; y != kNoIndex; y = m_pool[y].above)
+                    chain.push_back(y);
+                for (uint32_t y : chain)
+                    settle(m_pool[y]);
+                Stream& st = m_streams[s];
+                if (const uint32_t below = m_pool[x].below; below == st.feeder) {
+                    st.low = st.top = kNoIndex;
+                    freeStream(s);
+                } else {
+                    st.top = below;
+                    m_pool[below].above = kNoIndex;
+                }
+                if (chain.size() > 1) {
+                    const uint32_t fresh = newStream(x);
+                    for (size_t i = 1; i < chain.size(); ++i)
+                        joinTop(chain[i], fresh, m_pool[chain[i]].via);
+                }
+            } else { // those below o: a new stream that the old feeder feeds; o feeds the old one
+                for (uint32_t y = o.below; y != feeder; y = m_pool[y].below)
+                    chain.push_back(y);
+                for (uint32_t y : chain)
+                    settle(m_pool[y]);
+                const uint32_t above = o.above;
+                settle(o);
+                Stream& st = m_streams[s];
+                m_pool[feeder].feeds = kNoIndex;
+                st.feeder = x, m_pool[x].feeds = s, st.low = above, m_pool[above].below = x;
+                if (!chain.empty()) {
+                    const uint32_t fresh = newStream(feeder);
+                    for (size_t i = chain.size(); i-- > 0;)
+                        joinTop(chain[i], fresh, m_pool[chain[i]].via);
+                }
             }
             m_pool[x].branch = true;
-            if (chain.size() > 1) {
-                const uint32_t fresh = newStream(x);
-                for (size_t i = 1; i < chain.size(); ++i)
-                    joinTop(chain[i], fresh, m_pool[chain[i]].via);
-            }
+        }
+
+        // A change reached explicit instance x from `from` below it (a stream's top, or an explicit
+        // instance feeding none), through position l.branch, and x's other positions are empty:
+        // then x and the short stream below it join the stream x feeds (x at its bottom, the
+        // stream's subscribers below x, its feeder last), so later changes pass them in one step.
+        // This undoes a split once the other side has finished (the chunk of a "chunk & rest"
+        // loop), which keeps a right-recursive loop's levels in one stream.
+        void absorb(uint32_t x, uint32_t from, const Link& l)
+        {
+            constexpr size_t kMaxMoved = 8;
+            Open& o = m_pool[x];
+            if (o.n > kSmall || o.stream != kNoIndex || m_now < o.last)
+                return;
+            for (uint32_t j = 0; j < kSmall; ++j)
+                if (j != l.branch && (o.w[j] | o.r[j] | o.bw[j] | o.bt[j]) != 0)
+                    return;
+            std::vector<uint32_t>& chain = m_scratch; // subscribers below x, top down
+            chain.clear();
+            uint32_t feeder = from;
+            if (const uint32_t low = m_pool[from].stream; low != kNoIndex) {
+                feeder = m_streams[low].feeder;
+                for (uint32_t y = from; y != feeder && chain.size() <= kMaxMoved; y = m_pool[y].below)
+                    chain.push_back(y);
+                if (chain.size() > kMaxMoved)
+                    return;
+                for (uint32_t y : chain)
+                    settle(m_pool[y]);
+                m_streams[low].low = m_streams[low].top = kNoIndex;
+                freeStream(low);
+            } else if (m_pool[from].feeds != kNoIndex)
+                return;
+            hold(o, m_now);
+            uint32_t s = o.feeds;
+            if (s == kNoIndex)
+                s = newStream(x);
+            joinBottom(x, s, l);
+            for (uint32_t y : chain)
+                joinBottom(y, s, m_pool[y].via);
+            Stream& st = m_streams[s];
+            m_pool[st.low].below = feeder;
+            st.feeder = feeder;
+            m_pool[feeder].feeds = s;
         }
 
         // Before instance o closes: it leaves the stream it subscribes to (a damaged trace closes

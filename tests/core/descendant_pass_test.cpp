@@ -33,13 +33,15 @@ void requireSame(const DescValues& a, const DescValues& b)
 
 TEST_CASE("the descendant sweep cut into time slices gives the segment trees' figures exactly", "[core][metrics]")
 {
-    // (200 random programs: the sweep's streams split, rejoin and hand over their feeders in many
-    // orders, and each must give the trees' figures. From seed 161 on, conjunctions have up to 7
-    // conjuncts, so both sides keep their wide conjunctions' counts in Fenwick trees.)
-    size_t compared = 0, straddling = 0, wide = 0;
-    for (uint64_t seed = 1; seed <= 200; ++seed) {
+    // (240 random programs: the sweep's streams split, absorb, rejoin and hand over their feeders in
+    // many orders, and each must give the trees' figures. Seeds 161-200 have conjunctions up to 7
+    // conjuncts wide, so both sides keep their wide conjunctions' counts in Fenwick trees; seeds
+    // 201-240 nest 30-69 levels deep along spines, like right- and left-recursive loops.)
+    size_t compared = 0, straddling = 0, wide = 0, deep = 0;
+    for (uint64_t seed = 1; seed <= 240; ++seed) {
+        const int maxDepth = seed > 200 ? 30 + int(seed % 40) : 4 + int(seed % 9);
         const Trace trace
-            = sparkscope::test::simulateRandomProgram(seed, 4 + int(seed % 9), seed > 160 ? 7 : 3).build();
+            = sparkscope::test::simulateRandomProgram(seed, maxDepth, seed > 160 && seed <= 200 ? 7 : 3).build();
         const ParModel m = buildParModel(trace);
         const StepFunction cpus = cpusOverTime(computeEngineStates(trace));
         const size_t engines = trace.engineCount();
@@ -64,9 +66,11 @@ TEST_CASE("the descendant sweep cut into time slices gives the segment trees' fi
         for (const auto& ci : m.conjunctions) {
             straddling += ci.complete && ci.endNs - ci.startNs > span / 7;
             wide += ci.complete && ci.conjuncts.size() > 4;
+            deep += ci.complete && ci.depth >= 25;
         }
     }
     CHECK(compared > 1000);
     CHECK(straddling > 20);
     CHECK(wide > 20);
+    CHECK(deep > 100);
 }
