@@ -25,10 +25,11 @@
 // brute force in tests/core/metrics_desc_brute_test.cpp). Subtrees of at most 1/64 of the instances
 // are independent tasks run in parallel, each with its own node storage; the rest follows.
 //
-// Which form: the node work per change (~20 levels of 104-byte nodes) costs about as much as a few
-// dozen ancestor updates of the sweep (descendant_sweep.cpp), so descendantPass uses the sweep while
-// the average nesting depth is at most 48 and the trees beyond (sumeuler's right recursion, 40,000
-// deep, takes 0.3 s with trees; per-level passes are quadratic there).
+// Which form: descendantPass uses the sweep (descendant_sweep.cpp), which is faster on every trace
+// measured, deep ones included since its streams (sumeuler's 20,000-deep right recursion: 34 ms
+// against 104 ms end to end; random programs 3,000-15,000 deep with left and right spines: 1.1-11x).
+// The trees compute one instance alone (descendantValues, for the app's hover menu) and are the
+// tests' second, independent computation of every figure.
 #include "descendant_pass.h"
 
 #include <algorithm>
@@ -40,10 +41,6 @@
 #include <tbb/parallel_sort.h>
 
 namespace sparkscope::core::detail {
-
-namespace {
-    constexpr uint64_t kSweepMaxAverageDepth = 48;
-}
 
 uint64_t bindTime(const ParModel& m, const ConjunctInstance& g, uint32_t k)
 {
@@ -553,15 +550,7 @@ namespace {
 std::vector<DescValues> descendantPass(
     const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs)
 {
-    // The sweep costs about (changes x average depth) ancestor updates, the trees about (changes x
-    // log T) node visits: on the parfib demo (items 16 levels deep on average) computeMetrics takes
-    // 0.18 s with the sweep and 0.39 s with the trees.
-    uint64_t depthSum = 0;
-    for (const auto& ci : m.conjunctions)
-        depthSum += ci.depth + 1;
-    if (depthSum <= kSweepMaxAverageDepth * m.conjunctions.size())
-        return descendantPassSweep(m, cpus, engines, fromNs, toNs);
-    return descendantPassTrees(m, cpus, engines, fromNs, toNs);
+    return descendantPassSweep(m, cpus, engines, fromNs, toNs);
 }
 
 SpansByConjunct::SpansByConjunct(size_t conjuncts, std::vector<std::pair<uint32_t, Interval>> spans)

@@ -81,10 +81,8 @@ struct Producers {
 };
 Producers suspendedWaitsByProducer(const ParModel& m);
 
-
-// Every instance: measured when complete and starting in [fromNs, toNs). Parallel (TBB). Picks the
-// sweep when the average nesting depth is small (its cost is changes x depth, with a small
-// constant), the segment-tree variant otherwise (changes x log T whatever the depth).
+// Every instance: measured when complete and starting in [fromNs, toNs). Parallel (TBB). The sweep
+// (see descendant_sweep.cpp and, for the choice, descendant_pass.cpp).
 std::vector<DescValues> descendantPass(
     const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs);
 // The two variants (same figures, exactly). The sweep cuts time into `slices` (0: one per worker
