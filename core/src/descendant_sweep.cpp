@@ -55,6 +55,7 @@
 #include <memory>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
 #include <tbb/task_arena.h>
 #include <tbb/task_group.h>
 #include <utility>
@@ -1078,6 +1079,66 @@ namespace {
 
 } // namespace
 
+namespace {
+
+    // For each cut (slice start) after the first: the items with something under way there and
+    // their state, i.e. the sum of their changes before it, in item order. Only an item whose
+    // changes straddle the cut has one; it regenerates its changes (the same pieces, so the same
+    // changes as the sweep's) and sums those before the cut. Parallel over items.
+    std::vector<std::vector<std::pair<uint32_t, Delta4>>> statesAtCuts(
+        const ParModel& m, const std::vector<int64_t>& cut, const Producers& producers)
+    {
+        using Found = std::vector<std::vector<std::pair<uint32_t, Delta4>>>;
+        const size_t nSlices = cut.size() - 1;
+        struct Local {
+            Found found;
+            std::vector<Entry> changes;
+            std::vector<Delta4> scratch;
+        };
+        tbb::enumerable_thread_specific<Local> locals([&] { return Local { Found(nSlices), {}, {} }; });
+        tbb::parallel_for(tbb::blocked_range<uint32_t>(0, uint32_t(m.conjuncts.size())), [&](const auto& range) {
+            Local& local = locals.local();
+            for (uint32_t k = range.begin(); k != range.end(); ++k) {
+                const ConjunctInstance& g = m.conjuncts[k];
+                if (!g.fromSpark && !g.started)
+                    continue;
+                const ConjunctionInstance& ci = m.conjunctions[g.conjunction];
+                const uint64_t endLimit = ci.ended ? ci.endNs : m.endNs;
+                const int64_t first = I(g.fromSpark ? g.sparkCreateNs : g.startNs);
+                const int64_t last = I(g.ended ? g.endNs : endLimit);
+                auto straddled = [&](size_t s) { return first < cut[s] && last >= cut[s]; };
+                size_t s = 1;
+                while (s < nSlices && !straddled(s))
+                    ++s;
+                if (s == nSlices)
+                    continue;
+                local.changes.clear();
+                itemEntries(m, k, endLimit, producers.direct.of(k), producers.transitive.of(k), local.scratch,
+                    [&](const Entry& e) { local.changes.push_back(e); });
+                for (; s < nSlices; ++s) {
+                    if (!straddled(s))
+                        continue;
+                    Delta4 d {};
+                    for (const Entry& e : local.changes)
+                        if (e.t < cut[s])
+                            d.runnable += e.runnable, d.running += e.running, d.blocked += e.blocked,
+                                d.blockedTc += e.blockedTc;
+                    if (d.runnable || d.running || d.blocked || d.blockedTc)
+                        local.found[s].push_back({ k, d });
+                }
+            }
+        });
+        Found found(nSlices);
+        for (Local& local : locals)
+            for (size_t s = 1; s < nSlices; ++s)
+                found[s].insert(found[s].end(), local.found[s].begin(), local.found[s].end());
+        for (auto& list : found)
+            std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        return found;
+    }
+
+} // namespace
+
 std::vector<DescValues> descendantPassSweep(
     const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs, size_t slices)
 {
@@ -1156,12 +1217,20 @@ std::vector<DescValues> descendantPassSweep(
     });
     chains.wait();
     std::vector<Entries> bucket(nSlices);
-    tbb::parallel_for(size_t(0), nSlices, [&](size_t s) {
-        std::vector<std::deque<Entry>*> sources;
-        for (Parts& p : parts)
-            sources.push_back(&p.slice[s]);
-        bucket[s] = sortEntries(sources);
-    });
+    std::vector<std::vector<std::pair<uint32_t, Delta4>>> liveAt(nSlices);
+    tbb::parallel_invoke(
+        [&] {
+            tbb::parallel_for(size_t(0), nSlices, [&](size_t s) {
+                std::vector<std::deque<Entry>*> sources;
+                for (Parts& p : parts)
+                    sources.push_back(&p.slice[s]);
+                bucket[s] = sortEntries(sources);
+            });
+        },
+        [&] {
+            if (nSlices > 1)
+                liveAt = statesAtCuts(m, cut, producers);
+        });
 
     Sweep sweep { m, items, up, measured, {}, {} };
     sweep.cpuT.reserve(cpus.steps().size() + 2);
@@ -1176,22 +1245,6 @@ std::vector<DescValues> descendantPassSweep(
         sweep.cpuV.push_back(0);
     }
 
-    // The items' states at each cut (only those with something open), summed over the slices before.
-    std::vector<std::vector<std::pair<uint32_t, Delta4>>> liveAt(nSlices);
-    if (nSlices > 1) {
-        std::vector<Delta4> state(nItems, Delta4 {});
-        for (size_t s = 1; s < nSlices; ++s) {
-            for (const Entry& e : bucket[s - 1])
-                if ((e.what & ~kIndexMask) == kChange) {
-                    Delta4& d = state[e.what & kIndexMask];
-                    d.runnable += e.runnable, d.running += e.running, d.blocked += e.blocked,
-                        d.blockedTc += e.blockedTc;
-                }
-            for (uint32_t k = 0; k < nItems; ++k)
-                if (const Delta4& d = state[k]; d.runnable || d.running || d.blocked || d.blockedTc)
-                    liveAt[s].push_back({ k, d });
-        }
-    }
     std::vector<std::vector<std::pair<uint32_t, Raw>>> partial(nSlices);
     std::vector<std::vector<uint32_t>> slots(nSlices);
     tbb::parallel_for(size_t(0), nSlices, [&](size_t s) {
