@@ -606,13 +606,23 @@ namespace {
             }
         }
 
-        // Subscribes o (settled, explicit) to stream s, through via, as the new top.
-        void joinTop(uint32_t x, uint32_t s, const Link& via)
+        // Subscribes x (settled, explicit) to stream s through via: its figures follow the stream's
+        // totals from now on. Where it sits among the subscribers is the caller's.
+        Stream& subscribe(uint32_t x, uint32_t s, const Link& via)
         {
             Stream& st = m_streams[s];
             Open& o = m_pool[x];
             cut(st, m_now);
             o.stream = s, o.via = via, o.joinIndex = st.pushed, o.joinSum = st.sum, o.joinSumT = st.sumT;
+            o.feeds = kNoIndex;
+            return st;
+        }
+
+        // ... as the stream's new top subscriber.
+        void joinTop(uint32_t x, uint32_t s, const Link& via)
+        {
+            Stream& st = subscribe(x, s, via);
+            Open& o = m_pool[x];
             o.above = kNoIndex;
             o.below = st.top == kNoIndex ? st.feeder : st.top;
             if (st.top != kNoIndex)
@@ -622,15 +632,11 @@ namespace {
             st.top = x;
         }
 
-        // Subscribes x (settled, explicit) to stream s, through via, as its new lowest subscriber
-        // (the caller then names who feeds it from below).
+        // ... as its new lowest subscriber (the caller then names who feeds it from below).
         void joinBottom(uint32_t x, uint32_t s, const Link& via)
         {
-            Stream& st = m_streams[s];
+            Stream& st = subscribe(x, s, via);
             Open& o = m_pool[x];
-            cut(st, m_now);
-            o.stream = s, o.via = via, o.joinIndex = st.pushed, o.joinSum = st.sum, o.joinSumT = st.sumT;
-            o.feeds = kNoIndex;
             o.above = st.low;
             if (st.low != kNoIndex)
                 m_pool[st.low].below = x;
