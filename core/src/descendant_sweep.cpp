@@ -333,7 +333,9 @@ namespace {
         uint64_t joinIndex = 0;
         std::array<int64_t, 5> joinSum {};
         std::array<uint64_t, 5> joinSumT {};
-        bool branch = false; // has had changes from two sides at once: never subscribes again
+        // Has had changes from two sides at once: it no longer subscribes when a child opens (absorb
+        // still takes it in once its other positions are empty).
+        bool branch = false;
 
         // The curves' figures up to time t (at most the end).
         Raw figures(int64_t t) const
