@@ -26,8 +26,9 @@
 // are independent tasks run in parallel, each with its own node storage; the rest follows.
 //
 // Which form: descendantPass uses the sweep (descendant_sweep.cpp), which is faster on every trace
-// measured, deep ones included since its streams (sumeuler's 20,000-deep right recursion: 34 ms
-// against 104 ms end to end; random programs 3,000-15,000 deep with left and right spines: 1.1-11x).
+// measured, deep ones included since its streams (sumeuler's 20,000-deep right recursion, with
+// sparkscope-metrics-bench: 34 ms against 104 ms end to end; random programs 3,000-15,000 deep
+// with left and right spines, timed once with a throwaway test: 1.1-11x).
 // The trees compute one instance alone (descendantValues, for the app's hover menu) and are the
 // tests' second, independent computation of every figure.
 #include "descendant_pass.h"
