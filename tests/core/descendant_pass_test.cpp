@@ -1,9 +1,9 @@
-// The two variants of the descendant pass (core/src/descendant_pass.h) against each other, on random
+// The two variants of the descendant pass (core/src/metrics/descendant/descendant_pass.h) against each other, on random
 // traces from the simulator: the sweep over time, cut into any number of slices swept separately,
 // gives exactly the segment trees' figures for every instance. (Both are checked against a brute
 // force over the definitions in metrics_desc_brute_test.cpp; this test covers the slicing, which
 // only big traces use by default, and the measured range.)
-#include "descendant_pass.h"
+#include "metrics/descendant/descendant_pass.h"
 #include "metrics_sim.h"
 #include "sparkscope/core/engine_states.h"
 

@@ -1,6 +1,6 @@
-// IndexGroups (core/src/index_groups.h): the counting sort that groups conjunction instances per
+// IndexGroups (core/src/metrics/index_groups.h): the counting sort that groups conjunction instances per
 // static id for the metrics' summaries.
-#include "index_groups.h"
+#include "metrics/index_groups.h"
 
 #include <catch2/catch.hpp>
 #include <vector>

@@ -4,7 +4,7 @@
 // the two descendant-pass variants, which walk broken nesting differently (the sweep climbs through
 // the ancestors each open instance recorded, checks every link, and falls back to the model's parent
 // links where one is stale), must still agree exactly.
-#include "descendant_pass.h"
+#include "metrics/descendant/descendant_pass.h"
 #include "metrics_sim.h"
 #include "sparkscope/core/check_model.h"
 #include "sparkscope/core/engine_states.h"

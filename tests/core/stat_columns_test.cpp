@@ -1,8 +1,8 @@
-// StatAccumulator, StatColumns and StatRows (core/src/stat_columns.h): Stat over values read twice
+// StatAccumulator, StatColumns and StatRows (core/src/metrics/stat_columns.h): Stat over values read twice
 // instead of copied into vectors. Their promise is Stat's very bits whatever the buffering, so
 // besides hand-worked values the tests compare every field with == against Stat's definition
 // written out plainly (referenceStat) over the same values.
-#include "stat_columns.h"
+#include "metrics/stat_columns.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

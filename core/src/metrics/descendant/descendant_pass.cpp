@@ -31,7 +31,7 @@
 // with left and right spines, timed once with a throwaway test: 1.1-11x).
 // The trees compute one instance alone (descendantValues, for the app's hover menu) and are the
 // tests' second, independent computation of every figure.
-#include "descendant_pass.h"
+#include "metrics/descendant/descendant_pass.h"
 
 #include <algorithm>
 #include <memory>

@@ -2,7 +2,7 @@
 // value order, exactly Stat::of's operations — sum += v, min = std::min(min, v), max = std::max(max, v),
 // then squares += (v - mean) * (v - mean) — with the sums in long double locals (registers), so
 // buffering and pairing change the speed, never a bit of the result.
-#include "stat_columns.h"
+#include "metrics/stat_columns.h"
 
 #include <algorithm>
 

@@ -14,10 +14,10 @@
 #include "sparkscope/core/metrics.h"
 #include "sparkscope/core/deque_sizes.h"
 
-#include "descendant_pass.h"
-#include "index_groups.h"
+#include "metrics/descendant/descendant_pass.h"
+#include "metrics/index_groups.h"
 #include "sparkscope/core/id_maps.h"
-#include "stat_columns.h"
+#include "metrics/stat_columns.h"
 
 #include <algorithm>
 #include <atomic>

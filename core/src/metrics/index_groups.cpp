@@ -1,7 +1,7 @@
 // IndexGroups (index_groups.h): a counting sort by key. Counting first sizes every group exactly, so
 // the members land in one array with no per-group vector growth, and placing the items in increasing
 // order keeps each group in item order (the sort is stable).
-#include "index_groups.h"
+#include "metrics/index_groups.h"
 
 namespace sparkscope::core::detail {
 

@@ -4,9 +4,9 @@
 // 1 MB chunks that are joined once at the end (peak memory: twice the decompressed size for a
 // moment, never the 3x of a doubling vector). A compressed stream that breaks off after producing
 // data (a trace compressed on the fly by a killed program) keeps what came out, with a warning.
-#include "reader_input.h"
+#include "format/reader_input.h"
 
-#include "reader_decode.h"
+#include "format/reader_decode.h"
 
 #include <boost/iostreams/device/array.hpp>
 #include <boost/iostreams/filter/bzip2.hpp>

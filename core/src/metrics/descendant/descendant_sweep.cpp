@@ -46,7 +46,7 @@
 // below it again, so a right-recursive loop 20,000 deep stays in one stream. Not bounded by
 // O(changes x log) as the segment trees are: where many levels keep work on two sides at once,
 // each change visits each of them.
-#include "descendant_pass.h"
+#include "metrics/descendant/descendant_pass.h"
 
 #include <algorithm>
 #include <array>

@@ -12,8 +12,8 @@
 // total = the buffer's size.
 #include "sparkscope/core/reader.h"
 
-#include "reader_decode.h"
-#include "reader_input.h"
+#include "format/reader_decode.h"
+#include "format/reader_input.h"
 
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>

@@ -26,7 +26,7 @@
 // boundary is always "outside any block"); a range is accepted only if it decodes to exactly its end
 // with no warning, so the parallel result is by construction the sequential one, and the caller
 // falls back to sequential decoding otherwise.
-#include "reader_decode.h"
+#include "format/reader_decode.h"
 
 #include "sparkscope/core/byte_order.h"
 
