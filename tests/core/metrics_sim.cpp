@@ -184,138 +184,166 @@ namespace {
             return 0x1000 + 0x40 * m_nextDyn++;
         }
 
+        // One scheduling step of engine e at time t: search when it runs nothing, else advance the
+        // innermost frame of its context (a leaf's work, a conjunction's start, a conjunct's end).
         void step(int e, uint64_t t)
         {
-            const auto E = uint16_t(e);
-            int c = m_current[size_t(e)];
+            const int c = m_current[size_t(e)];
             if (c < 0) {
-                // Search: global queue, own deque (newest), steal (oldest of another engine), else sleep.
-                b.lookingForGlobal(E, t);
-                if (!m_runnable.empty()) {
-                    c = m_runnable.front();
-                    m_runnable.pop_front();
-                    t = std::max(t + 1, m_contexts[size_t(c)].readyNs + 1);
-                    b.runThread(E, t, m_contexts[size_t(c)].id);
-                    m_current[size_t(e)] = c;
-                    schedule(e, t + 1);
-                    return;
-                }
-                b.lookingForLocal(E, t + 1);
-                if (!m_deques[size_t(e)].empty()) {
-                    Spark s = m_deques[size_t(e)].back();
-                    m_deques[size_t(e)].pop_back();
-                    t = std::max(t + 2, s.createdNs + 1);
-                    b.sparkRun(E, t, s.id);
-                    startSparkContext(e, t, s);
-                    return;
-                }
-                b.workStealing(E, t + 2);
-                for (int v = 0; v < m_engines; ++v) {
-                    const int victim = (e + 1 + v) % m_engines;
-                    if (victim == e || m_deques[size_t(victim)].empty())
-                        continue;
-                    Spark s = m_deques[size_t(victim)].front();
-                    m_deques[size_t(victim)].pop_front();
-                    t = std::max(t + 3, s.createdNs + 1);
-                    b.sparkSteal(E, t, uint16_t(victim), s.id);
-                    startSparkContext(e, t, s);
-                    return;
-                }
-                b.sleeping(E, t + 3);
-                m_sleeping[size_t(e)] = true;
+                search(e, t);
                 return;
             }
             Context& ctx = m_contexts[size_t(c)];
             if (ctx.stack.empty()) {
-                b.stopThread(E, t, ctx.id, kStopFinished);
+                b.stopThread(uint16_t(e), t, ctx.id, kStopFinished);
                 m_current[size_t(e)] = -1;
                 schedule(e, t + 1 + m_rng() % 5);
                 return;
             }
             Frame& f = ctx.stack.back();
-            if (f.kind == Frame::RunNode) {
-                const Node* n = f.node;
-                if (n->children.empty()) {
-                    // The futures this leaf waits on and signals, if its conjunction chains them.
-                    Future* waitsOn = nullptr;
-                    Future* signals = nullptr;
-                    if (ctx.stack.size() >= 2 && ctx.stack[ctx.stack.size() - 2].kind == Frame::Conjunct) {
-                        const Frame& parent = ctx.stack[ctx.stack.size() - 2];
-                        const auto& chain = parent.conj->node->chain;
-                        for (size_t r = 0; r < chain.size(); ++r)
-                            if (chain[r] == parent.position) {
-                                waitsOn = r > 0 ? &parent.conj->futures[r - 1] : nullptr;
-                                signals = r + 1 < chain.size() ? &parent.conj->futures[r] : nullptr;
-                            }
-                    }
-                    const bool yields = signals && n->yieldAfterSignal;
-                    if (f.phase == 0) { // a consumer of a future waits first
-                        f.phase = 1;
-                        if (waitsOn) {
-                            if (waitsOn->signalled) {
-                                t = std::max(t, waitsOn->signalNs + 1);
-                                b.futureWaitNoSuspend(E, t, waitsOn->id);
-                            } else {
-                                b.futureWaitSuspended(E, t, waitsOn->id);
-                                b.stopThread(E, t + 1, ctx.id, kStopBlocked);
-                                waitsOn->waiter = c;
-                                m_current[size_t(e)] = -1;
-                                schedule(e, t + 2);
-                                return;
-                            }
-                        }
-                    }
-                    if (f.phase == 1) { // start the work (again running, if the wait suspended)
-                        f.phase = 2;
-                        schedule(e, t + (yields ? n->signalAfterNs : n->work));
-                        return;
-                    }
-                    if (f.phase == 2 && signals) { // a producer signals, at the end or in the middle
-                        b.futureSignal(E, t, signals->id);
-                        signals->signalled = true;
-                        signals->signalNs = t;
-                        if (signals->waiter >= 0) {
-                            makeRunnable(e, t, signals->waiter);
-                            signals->waiter = -1;
-                        }
-                        if (yields) { // runnable, behind any context the signal woke
-                            f.phase = 3;
-                            b.stopThread(E, t + 1, ctx.id, kStopYielding);
-                            ctx.readyNs = t + 1;
-                            m_runnable.push_back(c);
-                            wakeOne(t + 1);
-                            m_current[size_t(e)] = -1;
-                            schedule(e, t + 2);
-                            return;
-                        }
-                    }
-                    if (f.phase == 3) { // running again after the yield: the rest of the work
-                        f.phase = 4;
-                        schedule(e, t + (n->work - n->signalAfterNs));
-                        return;
-                    }
-                    ctx.stack.pop_back();
-                    schedule(e, t + 1);
-                    return;
-                }
-                // A parallel conjunction: (futures), START_PAR_CONJ, then run G1 in this context.
-                auto conj = std::make_shared<Conj>();
-                conj->node = n;
-                conj->futures.resize(n->chain.empty() ? 0 : n->chain.size() - 1);
-                for (Future& fut : conj->futures) {
-                    fut.id = m_freeFutures.empty() ? 0x9000 + 0x10 * m_nextFuture++ : m_freeFutures.back();
-                    if (!m_freeFutures.empty())
-                        m_freeFutures.pop_back();
-                    b.futureCreate(E, t, fut.id, 9);
-                }
-                conj->dyn = dynId();
-                b.startParConj(E, t, conj->dyn, n->staticId);
-                ctx.stack.pop_back();
-                ctx.stack.push_back({ Frame::Conjunct, nullptr, 0, conj, 0 });
+            if (f.kind == Frame::RunNode && f.node->children.empty())
+                stepLeaf(e, t, c, f);
+            else if (f.kind == Frame::RunNode)
+                startConjunction(e, t, ctx, f);
+            else
+                stepConjunct(e, t, c, f);
+        }
+
+        // Search: global queue, own deque (newest), steal (oldest of another engine), else sleep.
+        void search(int e, uint64_t t)
+        {
+            const auto E = uint16_t(e);
+            b.lookingForGlobal(E, t);
+            if (!m_runnable.empty()) {
+                const int c = m_runnable.front();
+                m_runnable.pop_front();
+                t = std::max(t + 1, m_contexts[size_t(c)].readyNs + 1);
+                b.runThread(E, t, m_contexts[size_t(c)].id);
+                m_current[size_t(e)] = c;
                 schedule(e, t + 1);
                 return;
             }
-            // Conjunct frame.
+            b.lookingForLocal(E, t + 1);
+            if (!m_deques[size_t(e)].empty()) {
+                Spark s = m_deques[size_t(e)].back();
+                m_deques[size_t(e)].pop_back();
+                t = std::max(t + 2, s.createdNs + 1);
+                b.sparkRun(E, t, s.id);
+                startSparkContext(e, t, s);
+                return;
+            }
+            b.workStealing(E, t + 2);
+            for (int v = 0; v < m_engines; ++v) {
+                const int victim = (e + 1 + v) % m_engines;
+                if (victim == e || m_deques[size_t(victim)].empty())
+                    continue;
+                Spark s = m_deques[size_t(victim)].front();
+                m_deques[size_t(victim)].pop_front();
+                t = std::max(t + 3, s.createdNs + 1);
+                b.sparkSteal(E, t, uint16_t(victim), s.id);
+                startSparkContext(e, t, s);
+                return;
+            }
+            b.sleeping(E, t + 3);
+            m_sleeping[size_t(e)] = true;
+        }
+
+        // A leaf goal of context c: wait on its future (if its conjunction chains one to it), work,
+        // signal its own future (possibly in the middle, then yield), finish.
+        void stepLeaf(int e, uint64_t t, int c, Frame& f)
+        {
+            const auto E = uint16_t(e);
+            Context& ctx = m_contexts[size_t(c)];
+            const Node* n = f.node;
+            // The futures this leaf waits on and signals, if its conjunction chains them.
+            Future* waitsOn = nullptr;
+            Future* signals = nullptr;
+            if (ctx.stack.size() >= 2 && ctx.stack[ctx.stack.size() - 2].kind == Frame::Conjunct) {
+                const Frame& parent = ctx.stack[ctx.stack.size() - 2];
+                const auto& chain = parent.conj->node->chain;
+                for (size_t r = 0; r < chain.size(); ++r)
+                    if (chain[r] == parent.position) {
+                        waitsOn = r > 0 ? &parent.conj->futures[r - 1] : nullptr;
+                        signals = r + 1 < chain.size() ? &parent.conj->futures[r] : nullptr;
+                    }
+            }
+            const bool yields = signals && n->yieldAfterSignal;
+            if (f.phase == 0) { // a consumer of a future waits first
+                f.phase = 1;
+                if (waitsOn) {
+                    if (waitsOn->signalled) {
+                        t = std::max(t, waitsOn->signalNs + 1);
+                        b.futureWaitNoSuspend(E, t, waitsOn->id);
+                    } else {
+                        b.futureWaitSuspended(E, t, waitsOn->id);
+                        b.stopThread(E, t + 1, ctx.id, kStopBlocked);
+                        waitsOn->waiter = c;
+                        m_current[size_t(e)] = -1;
+                        schedule(e, t + 2);
+                        return;
+                    }
+                }
+            }
+            if (f.phase == 1) { // start the work (again running, if the wait suspended)
+                f.phase = 2;
+                schedule(e, t + (yields ? n->signalAfterNs : n->work));
+                return;
+            }
+            if (f.phase == 2 && signals) { // a producer signals, at the end or in the middle
+                b.futureSignal(E, t, signals->id);
+                signals->signalled = true;
+                signals->signalNs = t;
+                if (signals->waiter >= 0) {
+                    makeRunnable(e, t, signals->waiter);
+                    signals->waiter = -1;
+                }
+                if (yields) { // runnable, behind any context the signal woke
+                    f.phase = 3;
+                    b.stopThread(E, t + 1, ctx.id, kStopYielding);
+                    ctx.readyNs = t + 1;
+                    m_runnable.push_back(c);
+                    wakeOne(t + 1);
+                    m_current[size_t(e)] = -1;
+                    schedule(e, t + 2);
+                    return;
+                }
+            }
+            if (f.phase == 3) { // running again after the yield: the rest of the work
+                f.phase = 4;
+                schedule(e, t + (n->work - n->signalAfterNs));
+                return;
+            }
+            ctx.stack.pop_back();
+            schedule(e, t + 1);
+        }
+
+        // A parallel conjunction: (futures), START_PAR_CONJ, then run G1 in this context.
+        void startConjunction(int e, uint64_t t, Context& ctx, Frame& f)
+        {
+            const auto E = uint16_t(e);
+            const Node* n = f.node;
+            auto conj = std::make_shared<Conj>();
+            conj->node = n;
+            conj->futures.resize(n->chain.empty() ? 0 : n->chain.size() - 1);
+            for (Future& fut : conj->futures) {
+                fut.id = m_freeFutures.empty() ? 0x9000 + 0x10 * m_nextFuture++ : m_freeFutures.back();
+                if (!m_freeFutures.empty())
+                    m_freeFutures.pop_back();
+                b.futureCreate(E, t, fut.id, 9);
+            }
+            conj->dyn = dynId();
+            b.startParConj(E, t, conj->dyn, n->staticId);
+            ctx.stack.pop_back(); // f is gone from here on
+            ctx.stack.push_back({ Frame::Conjunct, nullptr, 0, conj, 0 });
+            schedule(e, t + 1);
+        }
+
+        // A conjunct frame of context c: spark the rest of the chain and run the goal; when the goal
+        // is done, end the conjunct; the starting context then waits at the barrier.
+        void stepConjunct(int e, uint64_t t, int c, Frame& f)
+        {
+            const auto E = uint16_t(e);
+            Context& ctx = m_contexts[size_t(c)];
             Conj& cj = *f.conj;
             const size_t n = cj.node->children.size();
             if (f.phase == 0) { // spark the rest of the chain, then run the conjunct's goal
@@ -345,8 +373,15 @@ namespace {
                     return;
                 }
             }
-            // The starting context at the barrier: run our next spark inline, finish, or block.
-            if (cj.done == n) {
+            atBarrier(e, t, c, cj);
+        }
+
+        // The starting context at the barrier: run our next spark inline, finish, or block.
+        void atBarrier(int e, uint64_t t, int c, Conj& cj)
+        {
+            const auto E = uint16_t(e);
+            Context& ctx = m_contexts[size_t(c)];
+            if (cj.done == cj.node->children.size()) {
                 b.endParConj(E, t, cj.dyn);
                 m_freeDyn.push_back(cj.dyn);
                 for (const Future& fut : cj.futures)
