@@ -1,7 +1,7 @@
 #include "ui/main_window.h"
 
-#include "ui/dialogs/bookmarks_panel.h"
-#include "ui/dialogs/events_panel.h"
+#include "ui/docks/bookmarks_panel.h"
+#include "ui/docks/events_panel.h"
 #include "ui/export/timeline_export.h"
 #include "ui/loading/trace_loader.h"
 #include "ui/models/bookmarks_model.h"

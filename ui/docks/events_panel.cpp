@@ -1,4 +1,4 @@
-#include "ui/dialogs/events_panel.h"
+#include "ui/docks/events_panel.h"
 
 #include "sparkscope/core/event_types.h"
 #include "ui/models/events_model.h"
