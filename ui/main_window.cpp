@@ -12,6 +12,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -42,6 +43,11 @@ namespace {
     const char* kRecentKey = "recentFiles";
     const char* kContextLanesKey = "timeline/contextLanes";
     const char* kDequeSizesKey = "timeline/sparkDequeSizes";
+    const char* kGeometryKey = "window/geometry";
+    const char* kDockStateKey = "window/dockState";
+    // QMainWindow::restoreState ignores a state saved under another version: raise it when a change
+    // of docks or toolbars would make an old saved layout wrong.
+    constexpr int kLayoutVersion = 1;
 
     template <typename Receiver, typename Slot>
     QAction* newAction(
@@ -275,6 +281,25 @@ void MainWindow::hideProgress()
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::rememberLayout() { rememberLayout(std::make_unique<QSettings>()); }
+
+void MainWindow::rememberLayout(std::unique_ptr<QSettings> settings)
+{
+    m_layoutSettings = std::move(settings);
+    restoreGeometry(m_layoutSettings->value(QString::fromLatin1(kGeometryKey)).toByteArray());
+    restoreState(m_layoutSettings->value(QString::fromLatin1(kDockStateKey)).toByteArray(), kLayoutVersion);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (m_layoutSettings) {
+        m_layoutSettings->setValue(QString::fromLatin1(kGeometryKey), saveGeometry());
+        m_layoutSettings->setValue(QString::fromLatin1(kDockStateKey), saveState(kLayoutVersion));
+        m_layoutSettings->sync();
+    }
+    QMainWindow::closeEvent(event);
+}
 
 QString MainWindow::message() const { return m_messageBar->isHidden() ? QString() : m_messageLabel->text(); }
 

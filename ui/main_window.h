@@ -3,7 +3,11 @@
 // metrics docks (MetricsPanels), a message bar for load errors and warnings, progress bar and cancel
 // button while loading, recent files (QSettings) and drag and drop. The constructor only calls the
 // create…() functions, one per part of the window, in the order the parts depend on each other;
-// createDocks is the one place that decides where every dock goes. GUI thread only.
+// createDocks is the one place that decides where every dock goes (the default layout).
+//
+// A person's own layout (docks moved, hidden or resized, the window's size and place) is kept
+// between sessions only when the app asks for it (rememberLayout): a window made without it, as for
+// --screenshot and in the tests, always has the default layout, whatever was saved. GUI thread only.
 #include "ui/loading/trace_data.h"
 
 #include <QMainWindow>
@@ -17,6 +21,7 @@ class QMenu;
 class QProgressBar;
 class QPushButton;
 class QFrame;
+class QSettings;
 
 namespace sparkscope::ui {
 
@@ -44,6 +49,11 @@ public:
     QAction* contextLanesAction() const { return m_actions.contextLanes; }
     QAction* dequeSizesAction() const { return m_actions.dequeSizes; }
 
+    // Restores the dock layout and window geometry saved in `settings` by an earlier window (if any)
+    // and saves them there when this window closes. Without an argument: the app's QSettings.
+    void rememberLayout();
+    void rememberLayout(std::unique_ptr<QSettings> settings);
+
 public Q_SLOTS:
     void openTrace(const QString& path);
     void openDialog();
@@ -56,6 +66,7 @@ Q_SIGNALS:
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
 
 private:
     void createCentralWidget();
@@ -107,6 +118,7 @@ private:
     QLabel* m_status = nullptr;
     QMenu* m_recentMenu = nullptr;
     Actions m_actions;
+    std::unique_ptr<QSettings> m_layoutSettings; // set by rememberLayout: saved to on close
 };
 
 } // namespace sparkscope::ui
