@@ -3,7 +3,8 @@
 //   sparkscope TRACE --export-metrics FILE [--format json|csv] [--csc N] [--instances] [--from NS --to NS]
 // --export-metrics writes the metrics file without a window, byte for byte as `sparkscope-cli metrics`.
 // With --screenshot the window is rendered once the trace has loaded and saved to OUT.png, and the
-// program exits (0 on success, 1 when the trace cannot be opened or the image cannot be written).
+// program exits (0 on success, 1 when the trace cannot be opened or the image cannot be written);
+// it always shows the default dock layout, never the one a person saved (MainWindow::rememberLayout).
 // Without a display (no DISPLAY / WAYLAND_DISPLAY), it runs offscreen. SPARKSCOPE_REPORT_READY=1
 // prints the window's geometry once the metrics are ready (ui/panels/ready_report.h).
 #include "ui/export/metrics_export_action.h"
@@ -110,6 +111,10 @@ int main(int argc, char** argv)
         return fail(QStringLiteral("--screenshot needs a TRACE"));
 
     sparkscope::ui::MainWindow window;
+    // A person's saved dock layout and geometry come back, and are saved on close; a screenshot
+    // always shows the default layout, so that it depends on the trace and --size alone.
+    if (!parser.isSet(screenshot))
+        window.rememberLayout();
     if (parser.isSet(screenshot) || parser.isSet(size))
         window.resize(windowSize);
     auto applyRange = [&] {

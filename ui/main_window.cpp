@@ -1,7 +1,8 @@
 #include "ui/main_window.h"
 
-#include "ui/dialogs/bookmarks_panel.h"
-#include "ui/dialogs/events_panel.h"
+#include "ui/docks/bookmarks_panel.h"
+#include "ui/docks/dock.h"
+#include "ui/docks/events_panel.h"
 #include "ui/export/timeline_export.h"
 #include "ui/loading/trace_loader.h"
 #include "ui/models/bookmarks_model.h"
@@ -11,6 +12,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -41,6 +43,21 @@ namespace {
     const char* kRecentKey = "recentFiles";
     const char* kContextLanesKey = "timeline/contextLanes";
     const char* kDequeSizesKey = "timeline/sparkDequeSizes";
+    const char* kGeometryKey = "window/geometry";
+    const char* kDockStateKey = "window/dockState";
+    // QMainWindow::restoreState ignores a state saved under another version: raise it when a change
+    // of docks or toolbars would make an old saved layout wrong.
+    constexpr int kLayoutVersion = 1;
+
+    template <typename Receiver, typename Slot>
+    QAction* newAction(
+        QObject* parent, const QString& text, const QKeySequence& shortcut, const Receiver* receiver, Slot slot)
+    {
+        auto* action = new QAction(text, parent);
+        action->setShortcut(shortcut);
+        QObject::connect(action, &QAction::triggered, receiver, slot);
+        return action;
+    }
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -53,7 +70,19 @@ MainWindow::MainWindow(QWidget* parent)
     setWindowIcon(QIcon(QStringLiteral(":/sparkscope.svg")));
     setAcceptDrops(true);
     resize(1280, 800);
+    createCentralWidget(); // the message bar over the timeline
+    createStatusBar();
+    createActions(); // needs the timeline (the optional rows' toggles)
+    createDocks();
+    createMenus(); // needs the actions and the docks' toggles
+    createToolBar();
+    connectZoom();
+    connectLoader();
+    rebuildRecentMenu();
+}
 
+void MainWindow::createCentralWidget()
+{
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -76,8 +105,11 @@ MainWindow::MainWindow(QWidget* parent)
     m_timeline = new TimelineWidget(m_zoom, central);
     layout->addWidget(m_timeline, 1);
     setCentralWidget(central);
+}
 
-    // Status bar: position, selection, progress and cancel.
+// Position and selection (updateStatus), and the progress bar and Cancel button while loading.
+void MainWindow::createStatusBar()
+{
     m_status = new QLabel(this);
     statusBar()->addWidget(m_status, 1);
     m_progress = new QProgressBar(this);
@@ -89,79 +121,138 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
     connect(m_cancel, &QPushButton::clicked, m_loader, &TraceLoader::cancel);
+}
 
-    // Menus and toolbar.
-    auto* file = menuBar()->addMenu(tr("&File"));
-    auto* open = file->addAction(
-        style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open…"), this, &MainWindow::openDialog);
-    open->setShortcut(QKeySequence::Open);
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
-    auto* exportAction = file->addAction(
-        style()->standardIcon(QStyle::SP_DialogSaveButton), tr("&Export Timeline…"), this, &MainWindow::exportDialog);
-    exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    file->addSeparator();
-    auto* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
-    quit->setShortcut(QKeySequence::Quit);
+void MainWindow::createActions()
+{
+    Actions& a = m_actions;
+    a.open = newAction(this, tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
+    a.open->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
+    a.exportTimeline
+        = newAction(this, tr("&Export Timeline…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportDialog);
+    a.exportTimeline->setIcon(style()->standardIcon(QStyle::SP_DialogSaveButton));
+    a.exportMetrics = newAction(this, tr("Export &Metrics…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M), this,
+        [this] { m_metrics->exportMetrics(); });
+    a.exportMetrics->setObjectName(QStringLiteral("exportMetricsAction"));
+    a.quit = newAction(this, tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
 
-    auto* view = menuBar()->addMenu(tr("&View"));
-    m_back = view->addAction(style()->standardIcon(QStyle::SP_ArrowBack), tr("Zoom &Back"), m_zoom, &ZoomState::goBack);
-    m_back->setShortcuts({ QKeySequence::Back, QKeySequence(Qt::Key_Backspace) });
-    m_forward = view->addAction(
-        style()->standardIcon(QStyle::SP_ArrowForward), tr("Zoom &Forward"), m_zoom, &ZoomState::goForward);
-    m_forward->setShortcut(QKeySequence::Forward);
+    a.back = newAction(this, tr("Zoom &Back"), QKeySequence::Back, m_zoom, &ZoomState::goBack);
+    a.back->setShortcuts({ QKeySequence::Back, QKeySequence(Qt::Key_Backspace) });
+    a.back->setIcon(style()->standardIcon(QStyle::SP_ArrowBack));
+    a.back->setEnabled(false); // until there is a history to go back in (connectZoom)
+    a.forward = newAction(this, tr("Zoom &Forward"), QKeySequence::Forward, m_zoom, &ZoomState::goForward);
+    a.forward->setIcon(style()->standardIcon(QStyle::SP_ArrowForward));
+    a.forward->setEnabled(false);
+    // Zooming in and out keeps the cursor where it is, or the middle of the view without a cursor.
     auto centreOfView = [this] {
         const TimeWindow w = m_zoom->window();
         return m_zoom->cursorNs().value_or(w.startNs + w.spanNs() / 2);
     };
-    auto* zoomIn = view->addAction(tr("Zoom &In"), this, [this, centreOfView] { m_zoom->zoomBy(2.0, centreOfView()); });
-    zoomIn->setShortcut(QKeySequence::ZoomIn);
-    auto* zoomOut
-        = view->addAction(tr("Zoom &Out"), this, [this, centreOfView] { m_zoom->zoomBy(0.5, centreOfView()); });
-    zoomOut->setShortcut(QKeySequence::ZoomOut);
-    auto* fit = view->addAction(tr("Zoom to &Fit"), m_zoom, &ZoomState::zoomToFit);
-    fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
-    auto* toSel = view->addAction(tr("Zoom to &Selection"), m_zoom, &ZoomState::zoomToSelection);
-    toSel->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
-    // Optional timeline rows: off by default, remembered between sessions; computed when switched on.
-    view->addSeparator();
-    auto addRowToggle = [&](const QString& text, const char* key, void (TimelineWidget::*set)(bool)) {
-        auto* action = view->addAction(text);
-        action->setCheckable(true);
-        const bool on = QSettings().value(QString::fromLatin1(key), false).toBool();
-        action->setChecked(on);
-        (m_timeline->*set)(on);
-        connect(action, &QAction::toggled, this, [this, key, set](bool checked) {
-            QSettings().setValue(QString::fromLatin1(key), checked);
-            (m_timeline->*set)(checked);
-        });
-        return action;
-    };
-    m_contextLanesAction = addRowToggle(tr("&Context Lanes"), kContextLanesKey, &TimelineWidget::setShowContextLanes);
-    m_dequeSizesAction = addRowToggle(tr("Spark &Deque Sizes"), kDequeSizesKey, &TimelineWidget::setShowDequeSizes);
+    a.zoomIn = newAction(this, tr("Zoom &In"), QKeySequence::ZoomIn, this,
+        [this, centreOfView] { m_zoom->zoomBy(2.0, centreOfView()); });
+    a.zoomOut = newAction(this, tr("Zoom &Out"), QKeySequence::ZoomOut, this,
+        [this, centreOfView] { m_zoom->zoomBy(0.5, centreOfView()); });
+    a.zoomToFit
+        = newAction(this, tr("Zoom to &Fit"), QKeySequence(Qt::CTRL | Qt::Key_0), m_zoom, &ZoomState::zoomToFit);
+    a.zoomToSelection = newAction(
+        this, tr("Zoom to &Selection"), QKeySequence(Qt::CTRL | Qt::Key_Return), m_zoom, &ZoomState::zoomToSelection);
 
+    a.contextLanes = createRowToggle(tr("&Context Lanes"), kContextLanesKey, &TimelineWidget::setShowContextLanes);
+    a.dequeSizes = createRowToggle(tr("Spark &Deque Sizes"), kDequeSizesKey, &TimelineWidget::setShowDequeSizes);
+    a.addBookmark = newAction(
+        this, tr("Add &Bookmark"), QKeySequence(Qt::CTRL | Qt::Key_B), this, [this] { m_bookmarks->addAtCursor(); });
+}
+
+// An optional timeline row's toggle: off by default, remembered between sessions (QSettings); the
+// timeline computes the row when it is switched on.
+QAction* MainWindow::createRowToggle(const QString& text, const char* settingsKey, void (TimelineWidget::*show)(bool))
+{
+    auto* action = new QAction(text, this);
+    action->setCheckable(true);
+    const bool on = QSettings().value(QString::fromLatin1(settingsKey), false).toBool();
+    action->setChecked(on);
+    (m_timeline->*show)(on);
+    connect(action, &QAction::toggled, this, [this, settingsKey, show](bool checked) {
+        QSettings().setValue(QString::fromLatin1(settingsKey), checked);
+        (m_timeline->*show)(checked);
+    });
+    return action;
+}
+
+// Every dock of the window and where it goes: the Events list under the timeline (hidden), the
+// Bookmarks on the right, and the metrics docks (built by MetricsPanels) below them as tabs with
+// Conjunctions in front.
+void MainWindow::createDocks()
+{
+    m_bookmarkModel = new BookmarksModel(this);
+    m_events = new EventsPanel(m_zoom, this);
+    m_bookmarks = new BookmarksPanel(m_zoom, m_bookmarkModel, this);
+    m_eventsDock = makeDock(m_events, tr("Events"), "eventsDock", this);
+    m_bookmarksDock = makeDock(m_bookmarks, tr("Bookmarks"), "bookmarksDock", this);
+    m_metrics = new MetricsPanels(this, m_timeline, m_zoom, statusBar());
+    connect(m_bookmarkModel, &BookmarksModel::bookmarksChanged, this,
+        [this] { m_timeline->setBookmarks(&m_bookmarkModel->bookmarks()); });
+
+    addDockWidget(Qt::BottomDockWidgetArea, m_eventsDock);
+    addDockWidget(Qt::RightDockWidgetArea, m_bookmarksDock);
+    resizeDocks({ m_bookmarksDock }, { 260 }, Qt::Horizontal);
+    resizeDocks({ m_eventsDock }, { 260 }, Qt::Vertical);
+    // The events list costs 8 bytes per event for its time-order index, built when it is first
+    // shown: hidden by default so that opening a huge trace stays lean (View > Events shows it).
+    m_eventsDock->hide();
+    QDockWidget* conjunctions = m_metrics->conjunctionsDock();
+    for (QDockWidget* dock : m_metrics->docks())
+        addDockWidget(Qt::RightDockWidgetArea, dock);
+    tabifyDockWidget(conjunctions, m_metrics->summaryDock());
+    tabifyDockWidget(m_metrics->summaryDock(), m_metrics->enginesDock());
+    conjunctions->raise();
+    resizeDocks({ conjunctions }, { 520 }, Qt::Horizontal);
+}
+
+void MainWindow::createMenus()
+{
+    const Actions& a = m_actions;
+    auto* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(a.open);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addActions({ a.exportTimeline, a.exportMetrics });
+    file->addSeparator();
+    file->addAction(a.quit);
+
+    auto* view = menuBar()->addMenu(tr("&View"));
+    view->addActions({ a.back, a.forward, a.zoomIn, a.zoomOut, a.zoomToFit, a.zoomToSelection });
+    view->addSeparator();
+    view->addActions({ a.contextLanes, a.dequeSizes });
+    view->addSeparator();
+    view->addActions({ m_eventsDock->toggleViewAction(), m_bookmarksDock->toggleViewAction(), a.addBookmark });
+    view->addSeparator();
+    for (QDockWidget* dock : m_metrics->docks())
+        view->addAction(dock->toggleViewAction());
+}
+
+void MainWindow::createToolBar()
+{
+    const Actions& a = m_actions;
     auto* tools = addToolBar(tr("Main"));
     tools->setObjectName(QStringLiteral("mainToolBar"));
-    tools->addAction(open);
-    tools->addAction(exportAction);
+    tools->addActions({ a.open, a.exportTimeline });
     tools->addSeparator();
-    tools->addAction(m_back);
-    tools->addAction(m_forward);
-    tools->addAction(zoomIn);
-    tools->addAction(zoomOut);
-    tools->addAction(fit);
-    tools->addAction(toSel);
+    tools->addActions({ a.back, a.forward, a.zoomIn, a.zoomOut, a.zoomToFit, a.zoomToSelection });
+}
 
+void MainWindow::connectZoom()
+{
     connect(m_zoom, &ZoomState::historyChanged, this, [this] {
-        m_back->setEnabled(m_zoom->canGoBack());
-        m_forward->setEnabled(m_zoom->canGoForward());
+        m_actions.back->setEnabled(m_zoom->canGoBack());
+        m_actions.forward->setEnabled(m_zoom->canGoForward());
     });
-    m_back->setEnabled(false);
-    m_forward->setEnabled(false);
     connect(m_zoom, &ZoomState::windowChanged, this, &MainWindow::updateStatus);
     connect(m_zoom, &ZoomState::selectionChanged, this, &MainWindow::updateStatus);
     connect(m_zoom, &ZoomState::cursorChanged, this, &MainWindow::updateStatus);
+}
 
-    // Loading.
+void MainWindow::connectLoader()
+{
     connect(m_loader, &TraceLoader::started, this, [this](const QString& path) {
         m_progress->setValue(0);
         m_progress->show();
@@ -171,47 +262,44 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_loader, &TraceLoader::progressed, m_progress, &QProgressBar::setValue);
     connect(m_loader, &TraceLoader::loaded, this, &MainWindow::onLoaded);
     connect(m_loader, &TraceLoader::failed, this, [this](const QString& path, const QString& message) {
-        m_progress->hide();
-        m_cancel->hide();
+        hideProgress();
         statusBar()->clearMessage();
         const QString text = tr("Could not open %1: %2").arg(path, message);
         showMessage(text, true);
         Q_EMIT loadFailed(text);
     });
     connect(m_loader, &TraceLoader::cancelled, this, [this](const QString& path) {
-        m_progress->hide();
-        m_cancel->hide();
+        hideProgress();
         statusBar()->showMessage(tr("Loading %1 cancelled").arg(path), 5000);
     });
-    // Docks: events list and bookmarks.
-    m_bookmarkModel = new BookmarksModel(this);
-    m_events = new EventsPanel(m_zoom, this);
-    m_bookmarks = new BookmarksPanel(m_zoom, m_bookmarkModel, this);
-    auto* eventsDock = new QDockWidget(tr("Events"), this);
-    eventsDock->setObjectName(QStringLiteral("eventsDock"));
-    eventsDock->setWidget(m_events);
-    addDockWidget(Qt::BottomDockWidgetArea, eventsDock);
-    auto* bookmarksDock = new QDockWidget(tr("Bookmarks"), this);
-    bookmarksDock->setObjectName(QStringLiteral("bookmarksDock"));
-    bookmarksDock->setWidget(m_bookmarks);
-    addDockWidget(Qt::RightDockWidgetArea, bookmarksDock);
-    resizeDocks({ bookmarksDock }, { 260 }, Qt::Horizontal);
-    resizeDocks({ eventsDock }, { 260 }, Qt::Vertical);
-    // The events list costs 8 bytes per event for its time-order index, built when it is first
-    // shown: hidden by default so that opening a huge trace stays lean (View > Events shows it).
-    eventsDock->hide();
-    view->addSeparator();
-    view->addAction(eventsDock->toggleViewAction());
-    view->addAction(bookmarksDock->toggleViewAction());
-    auto* addBookmark = view->addAction(tr("Add &Bookmark"), m_bookmarks, &BookmarksPanel::addAtCursor);
-    addBookmark->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
-    connect(m_bookmarkModel, &BookmarksModel::bookmarksChanged, this,
-        [this] { m_timeline->setBookmarks(&m_bookmarkModel->bookmarks()); });
-    installMetricsPanels(this); // conjunctions, summary, engines and metric docks; hover menus; Export Metrics
-    rebuildRecentMenu();
+}
+
+void MainWindow::hideProgress()
+{
+    m_progress->hide();
+    m_cancel->hide();
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::rememberLayout() { rememberLayout(std::make_unique<QSettings>()); }
+
+void MainWindow::rememberLayout(std::unique_ptr<QSettings> settings)
+{
+    m_layoutSettings = std::move(settings);
+    restoreGeometry(m_layoutSettings->value(QString::fromLatin1(kGeometryKey)).toByteArray());
+    restoreState(m_layoutSettings->value(QString::fromLatin1(kDockStateKey)).toByteArray(), kLayoutVersion);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (m_layoutSettings) {
+        m_layoutSettings->setValue(QString::fromLatin1(kGeometryKey), saveGeometry());
+        m_layoutSettings->setValue(QString::fromLatin1(kDockStateKey), saveState(kLayoutVersion));
+        m_layoutSettings->sync();
+    }
+    QMainWindow::closeEvent(event);
+}
 
 QString MainWindow::message() const { return m_messageBar->isHidden() ? QString() : m_messageLabel->text(); }
 
@@ -242,8 +330,7 @@ void MainWindow::openDialog()
 
 void MainWindow::onLoaded(std::shared_ptr<const TraceData> data, const QString& path, const QStringList& warnings)
 {
-    m_progress->hide();
-    m_cancel->hide();
+    hideProgress();
     statusBar()->clearMessage();
     m_timeline->setData(data);
     m_bookmarkModel->reset(data->markers, data->startNs);
@@ -255,6 +342,7 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceData> data, const QString& 
                         .arg(QFileInfo(path).fileName(), warnings.join(QStringLiteral("; "))),
             false);
     updateStatus();
+    m_metrics->showTrace(data->trace);
     Q_EMIT traceShown();
 }
 

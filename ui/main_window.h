@@ -1,7 +1,13 @@
 #pragma once
-// MainWindow: the application window — timeline in the centre, events and bookmarks docks, a
-// message bar for load errors and warnings, progress bar and cancel button while loading, recent
-// files (QSettings) and drag and drop. GUI thread only.
+// MainWindow: the application window — timeline in the centre, events and bookmarks docks, the
+// metrics docks (MetricsPanels), a message bar for load errors and warnings, progress bar and cancel
+// button while loading, recent files (QSettings) and drag and drop. The constructor only calls the
+// create…() functions, one per part of the window, in the order the parts depend on each other;
+// createDocks is the one place that decides where every dock goes (the default layout).
+//
+// A person's own layout (docks moved, hidden or resized, the window's size and place) is kept
+// between sessions only when the app asks for it (rememberLayout): a window made without it, as for
+// --screenshot and in the tests, always has the default layout, whatever was saved. GUI thread only.
 #include "ui/loading/trace_data.h"
 
 #include <QMainWindow>
@@ -9,11 +15,13 @@
 #include <memory>
 
 class QAction;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
 class QPushButton;
 class QFrame;
+class QSettings;
 
 namespace sparkscope::ui {
 
@@ -23,6 +31,7 @@ class ZoomState;
 class EventsPanel;
 class BookmarksPanel;
 class BookmarksModel;
+class MetricsPanels;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -33,11 +42,17 @@ public:
     TimelineWidget* timeline() const { return m_timeline; }
     ZoomState* zoom() const { return m_zoom; }
     TraceLoader* loader() const { return m_loader; }
+    MetricsPanels* metrics() const { return m_metrics; }
     // The text of the message bar ("" when hidden).
     QString message() const;
     // View > Context Lanes and View > Spark Deque Sizes (checkable; QSettings remembers them).
-    QAction* contextLanesAction() const { return m_contextLanesAction; }
-    QAction* dequeSizesAction() const { return m_dequeSizesAction; }
+    QAction* contextLanesAction() const { return m_actions.contextLanes; }
+    QAction* dequeSizesAction() const { return m_actions.dequeSizes; }
+
+    // Restores the dock layout and window geometry saved in `settings` by an earlier window (if any)
+    // and saves them there when this window closes. Without an argument: the app's QSettings.
+    void rememberLayout();
+    void rememberLayout(std::unique_ptr<QSettings> settings);
 
 public Q_SLOTS:
     void openTrace(const QString& path);
@@ -51,30 +66,59 @@ Q_SIGNALS:
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
 
 private:
+    void createCentralWidget();
+    void createStatusBar();
+    void createActions();
+    QAction* createRowToggle(const QString& text, const char* settingsKey, void (TimelineWidget::*show)(bool));
+    void createDocks();
+    void createMenus();
+    void createToolBar();
+    void connectZoom();
+    void connectLoader();
+
     void showMessage(const QString& text, bool error);
+    void hideProgress();
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void updateStatus();
     void onLoaded(std::shared_ptr<const TraceData> data, const QString& path, const QStringList& warnings);
 
+    struct Actions {
+        QAction* open = nullptr;
+        QAction* exportTimeline = nullptr;
+        QAction* exportMetrics = nullptr;
+        QAction* quit = nullptr;
+        QAction* back = nullptr;
+        QAction* forward = nullptr;
+        QAction* zoomIn = nullptr;
+        QAction* zoomOut = nullptr;
+        QAction* zoomToFit = nullptr;
+        QAction* zoomToSelection = nullptr;
+        QAction* contextLanes = nullptr; // View > Context Lanes
+        QAction* dequeSizes = nullptr; // View > Spark Deque Sizes
+        QAction* addBookmark = nullptr;
+    };
+
     ZoomState* m_zoom;
     TraceLoader* m_loader;
-    TimelineWidget* m_timeline;
+    TimelineWidget* m_timeline = nullptr;
     EventsPanel* m_events = nullptr;
     BookmarksPanel* m_bookmarks = nullptr;
     BookmarksModel* m_bookmarkModel = nullptr;
-    QFrame* m_messageBar;
-    QLabel* m_messageLabel;
-    QProgressBar* m_progress;
-    QPushButton* m_cancel;
-    QLabel* m_status;
-    QMenu* m_recentMenu;
-    QAction* m_back;
-    QAction* m_forward;
-    QAction* m_contextLanesAction = nullptr; // View > Context Lanes
-    QAction* m_dequeSizesAction = nullptr; // View > Spark Deque Sizes
+    MetricsPanels* m_metrics = nullptr;
+    QDockWidget* m_eventsDock = nullptr;
+    QDockWidget* m_bookmarksDock = nullptr;
+    QFrame* m_messageBar = nullptr;
+    QLabel* m_messageLabel = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QPushButton* m_cancel = nullptr;
+    QLabel* m_status = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    Actions m_actions;
+    std::unique_ptr<QSettings> m_layoutSettings; // set by rememberLayout: saved to on close
 };
 
 } // namespace sparkscope::ui

@@ -1,7 +1,7 @@
 // The events list's search runs in the background: findNext returns at once, the newest search
 // wins, and a re-filter drops a search in flight. The trace and its rows are worked out below.
 #include "support/trace_builder.h"
-#include "ui/dialogs/events_panel.h"
+#include "ui/docks/events_panel.h"
 #include "ui/models/events_model.h"
 #include "ui/timeline/zoom_state.h"
 

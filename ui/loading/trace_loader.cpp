@@ -1,19 +1,12 @@
 #include "ui/loading/trace_loader.h"
 
-#include <QPointer>
-#include <QtConcurrent/QtConcurrentRun>
+#include <atomic>
 
 namespace sparkscope::ui {
 
 TraceLoader::TraceLoader(QObject* parent)
     : QObject(parent)
 {
-}
-
-TraceLoader::~TraceLoader()
-{
-    if (m_cancel)
-        m_cancel->store(true);
 }
 
 QStringList traceWarnings(const TraceData& data)
@@ -28,53 +21,30 @@ QStringList traceWarnings(const TraceData& data)
 
 void TraceLoader::load(const QString& path)
 {
-    if (m_cancel)
-        m_cancel->store(true);
-    const quint64 generation = ++m_generation;
-    auto cancelFlag = std::make_shared<std::atomic<bool>>(false);
-    m_cancel = cancelFlag;
-    m_loading = true;
+    m_job.start(
+        [path](JobControl& control) {
+            // Throttle: only report when the value grew by at least 0.5% (the reader may call from
+            // several threads, hence the atomic).
+            std::atomic<int> lastPermille { -1 };
+            auto progress = [&](int permille) {
+                int last = lastPermille.load();
+                if (permille >= last + 5 && lastPermille.compare_exchange_strong(last, permille))
+                    control.reportProgress(permille);
+            };
+            return loadTraceData(path.toStdString(), progress, control.stopFlag());
+        },
+        [this, path](core::Result<std::shared_ptr<const TraceData>> result) {
+            if (result.ok())
+                Q_EMIT loaded(result.value(), path, traceWarnings(*result.value()));
+            else if (result.error().code == core::ErrorCode::Cancelled)
+                Q_EMIT cancelled(path);
+            else
+                Q_EMIT failed(path, QString::fromStdString(result.error().toString()));
+        },
+        [this](int permille) { Q_EMIT progressed(permille); });
     Q_EMIT started(path);
-
-    QPointer<TraceLoader> self(this);
-    auto lastPermille = std::make_shared<std::atomic<int>>(-1);
-    (void)QtConcurrent::run([self, path, generation, cancelFlag, lastPermille] {
-        auto progress = [&](int permille) {
-            // Throttle: only post when the value grew by at least 0.5%.
-            int last = lastPermille->load();
-            if (permille < last + 5 || !lastPermille->compare_exchange_strong(last, permille))
-                return;
-            QMetaObject::invokeMethod(
-                self,
-                [self, generation, permille] {
-                    if (self && self->m_generation == generation)
-                        Q_EMIT self->progressed(permille);
-                },
-                Qt::QueuedConnection);
-        };
-        auto result = loadTraceData(path.toStdString(), progress, cancelFlag.get());
-        QMetaObject::invokeMethod(
-            self,
-            [self, path, generation, result = std::move(result)] {
-                if (!self || self->m_generation != generation)
-                    return; // a newer load started: drop this one
-                self->m_loading = false;
-                if (result.ok()) {
-                    Q_EMIT self->loaded(result.value(), path, traceWarnings(*result.value()));
-                } else if (result.error().code == core::ErrorCode::Cancelled) {
-                    Q_EMIT self->cancelled(path);
-                } else {
-                    Q_EMIT self->failed(path, QString::fromStdString(result.error().toString()));
-                }
-            },
-            Qt::QueuedConnection);
-    });
 }
 
-void TraceLoader::cancel()
-{
-    if (m_cancel)
-        m_cancel->store(true);
-}
+void TraceLoader::cancel() { m_job.requestStop(); }
 
 } // namespace sparkscope::ui

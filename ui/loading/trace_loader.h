@@ -1,13 +1,14 @@
 #pragma once
-// TraceLoader: loads traces in the background (QtConcurrent) with progress and cancel. The newest
+// TraceLoader: loads traces in the background (LatestJob) with progress and cancel. The newest
 // load wins: starting a load cancels the previous one, and results of superseded loads are
-// dropped. Signals are emitted on the loader's (GUI) thread.
+// dropped. Cancelling the current load lets it stop early and report `cancelled`. Signals are
+// emitted on the loader's (GUI) thread.
 #include "ui/loading/trace_data.h"
+#include "ui/util/latest_job.h"
 
 #include <QObject>
 #include <QString>
 
-#include <atomic>
 #include <memory>
 
 namespace sparkscope::ui {
@@ -16,11 +17,10 @@ class TraceLoader : public QObject {
     Q_OBJECT
 public:
     explicit TraceLoader(QObject* parent = nullptr);
-    ~TraceLoader() override;
 
     void load(const QString& path);
     void cancel();
-    bool isLoading() const { return m_loading; }
+    bool isLoading() const { return m_job.isRunning(); }
 
 Q_SIGNALS:
     void started(const QString& path);
@@ -32,9 +32,7 @@ Q_SIGNALS:
     void cancelled(const QString& path);
 
 private:
-    quint64 m_generation = 0;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    bool m_loading = false;
+    LatestJob<core::Result<std::shared_ptr<const TraceData>>> m_job { this };
 };
 
 // The warnings of a loaded trace, as display text ("truncated: ... (at byte N)").

@@ -1,8 +1,8 @@
 #include "ui/panels/metrics_panels.h"
 
+#include "ui/docks/dock.h"
 #include "ui/export/metrics_export_action.h"
 #include "ui/hover/hover_controller.h"
-#include "ui/main_window.h"
 #include "ui/panels/conjunctions_panel.h"
 #include "ui/panels/engines_panel.h"
 #include "ui/panels/metric_detail_panel.h"
@@ -11,69 +11,37 @@
 #include "ui/timeline/timeline_widget.h"
 #include "ui/timeline/zoom_state.h"
 
-#include <QAction>
 #include <QDockWidget>
-#include <QMenu>
-#include <QMenuBar>
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QTimer>
 
 namespace sparkscope::ui {
 
-MetricsPanels::MetricsPanels(MainWindow* window)
+MetricsPanels::MetricsPanels(QWidget* window, TimelineWidget* timeline, ZoomState* zoom, QStatusBar* status)
     : QObject(window)
     , m_window(window)
+    , m_zoom(zoom)
+    , m_status(status)
     , m_session(new MetricsSession(this))
 {
     setObjectName(QStringLiteral("metricsPanels"));
-    m_hover = new HoverController(window->timeline(), m_session, this);
+    m_hover = new HoverController(timeline, m_session, this);
     m_conjunctions = new ConjunctionsPanel(window);
     m_summary = new SummaryPanel(window);
     m_engines = new EnginesPanel(window);
-    auto dock = [&](QWidget* widget, const QString& title, const char* name, Qt::DockWidgetArea area) {
-        auto* d = new QDockWidget(title, window);
-        d->setObjectName(QString::fromLatin1(name));
-        d->setWidget(widget);
-        window->addDockWidget(area, d);
-        return d;
-    };
-    m_conjunctionsDock = dock(m_conjunctions, tr("Conjunctions"), "conjunctionsDock", Qt::RightDockWidgetArea);
-    m_summaryDock = dock(m_summary, tr("Summary"), "summaryDock", Qt::RightDockWidgetArea);
-    m_enginesDock = dock(m_engines, tr("Engines"), "enginesDock", Qt::RightDockWidgetArea);
-    window->tabifyDockWidget(m_conjunctionsDock, m_summaryDock);
-    window->tabifyDockWidget(m_summaryDock, m_enginesDock);
-    m_conjunctionsDock->raise();
-    window->resizeDocks({ m_conjunctionsDock }, { 520 }, Qt::Horizontal);
+    m_conjunctionsDock = makeDock(m_conjunctions, tr("Conjunctions"), "conjunctionsDock", window);
+    m_summaryDock = makeDock(m_summary, tr("Summary"), "summaryDock", window);
+    m_enginesDock = makeDock(m_engines, tr("Engines"), "enginesDock", window);
+    connectPanels();
+}
 
-    // Menus: File > Export Metrics… (before the separator above Quit) and the docks under View.
-    const auto menus = window->menuBar()->findChildren<QMenu*>(QString(), Qt::FindDirectChildrenOnly);
-    for (QMenu* menu : menus) {
-        const QString title = menu->title().remove(QLatin1Char('&'));
-        if (title == tr("File")) {
-            auto* action = new QAction(tr("Export &Metrics…"), menu);
-            action->setObjectName(QStringLiteral("exportMetricsAction"));
-            action->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
-            connect(action, &QAction::triggered, this, &MetricsPanels::exportMetrics);
-            QAction* before = nullptr;
-            for (QAction* a : menu->actions())
-                if (a->isSeparator()) {
-                    before = a;
-                    break;
-                }
-            menu->insertAction(before, action);
-        } else if (title == tr("View")) {
-            menu->addSeparator();
-            for (QDockWidget* d : { m_conjunctionsDock, m_summaryDock, m_enginesDock })
-                menu->addAction(d->toggleViewAction());
-        }
-    }
-
-    connect(window, &MainWindow::traceShown, this, &MetricsPanels::onTraceShown);
+void MetricsPanels::connectPanels()
+{
     connect(m_session, &MetricsSession::fullReady, this, [this] {
         const auto full = m_session->full();
         m_conjunctions->setMetrics(std::shared_ptr<const core::Metrics>(full, &full->metrics), full->conjunctionEvents);
-        m_window->statusBar()->showMessage(tr("Metrics ready (%1 ms)").arg(full->computeMs, 0, 'f', 0), 5000);
+        m_status->showMessage(tr("Metrics ready (%1 ms)").arg(full->computeMs, 0, 'f', 0), 5000);
     });
     connect(m_session, &MetricsSession::viewReady, this, [this] {
         const auto full = m_session->full();
@@ -86,16 +54,16 @@ MetricsPanels::MetricsPanels(MainWindow* window)
     auto* debounce = new QTimer(this);
     debounce->setSingleShot(true);
     debounce->setInterval(250);
-    connect(window->zoom(), &ZoomState::selectionChanged, debounce, qOverload<>(&QTimer::start));
+    connect(m_zoom, &ZoomState::selectionChanged, debounce, qOverload<>(&QTimer::start));
     connect(debounce, &QTimer::timeout, this, [this] {
-        const auto sel = m_window->zoom()->selection();
+        const auto sel = m_zoom->selection();
         if (sel && sel->endNs > sel->startNs)
             m_session->setRange(std::pair<uint64_t, uint64_t>(
                 uint64_t(std::max<int64_t>(0, sel->startNs)), uint64_t(std::max<int64_t>(1, sel->endNs))));
         else
             m_session->setRange(std::nullopt);
     });
-    connect(m_conjunctions, &ConjunctionsPanel::navigateTo, window->zoom(), &ZoomState::zoomTo);
+    connect(m_conjunctions, &ConjunctionsPanel::navigateTo, m_zoom, &ZoomState::zoomTo);
     connect(m_conjunctions, &ConjunctionsPanel::highlightRequested, this, [this](std::vector<uint32_t> instances) {
         const auto full = m_session->full();
         m_hover->setPinned(full ? highlightConjunctions(full->metrics.model, instances) : HighlightSet {});
@@ -107,19 +75,18 @@ MetricsPanels::MetricsPanels(MainWindow* window)
     });
     connect(m_hover, &HoverController::hoveredChanged, this, [this](const QString& what) {
         if (what.isEmpty())
-            m_window->statusBar()->clearMessage();
+            m_status->clearMessage();
         else
-            m_window->statusBar()->showMessage(tr("%1 — click for its metrics").arg(what));
+            m_status->showMessage(tr("%1 — click for its metrics").arg(what));
     });
 }
 
-void MetricsPanels::onTraceShown()
+void MetricsPanels::showTrace(std::shared_ptr<const core::Trace> trace)
 {
-    const auto& data = m_window->timeline()->data();
     m_conjunctions->setMetrics(nullptr, true);
     m_summary->setMetrics(nullptr, true);
     m_engines->setMetrics(nullptr);
-    m_session->setTrace(data ? data->trace : nullptr);
+    m_session->setTrace(std::move(trace));
 }
 
 void MetricsPanels::exportMetrics()
@@ -127,15 +94,13 @@ void MetricsPanels::exportMetrics()
     const auto trace = m_session->trace();
     if (!trace)
         return;
-    const QString result = exportMetricsDialog(m_window, *trace, m_window->zoom(), m_session->viewOptions().callCount);
+    const QString result = exportMetricsDialog(m_window, *trace, m_zoom, m_session->viewOptions().callCount);
     if (result.startsWith(tr("Error: ")))
         QMessageBox::warning(m_window, tr("Export metrics"), result);
     else if (!result.isEmpty())
-        m_window->statusBar()->showMessage(result, 5000);
+        m_status->showMessage(result, 5000);
 }
 
 MetricDetailPanel* MetricsPanels::detail() const { return m_conjunctions->detail(); }
-
-MetricsPanels* installMetricsPanels(MainWindow* window) { return new MetricsPanels(window); }
 
 } // namespace sparkscope::ui

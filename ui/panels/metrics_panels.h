@@ -1,32 +1,46 @@
 #pragma once
-// MetricsPanels: puts the metrics into the main window — one call, installMetricsPanels(window),
-// from MainWindow's constructor. It owns the MetricsSession (background computation), adds the
-// docks (Conjunctions with the metric detail and the granularity chart, Summary, Engines), the
-// hover controller on the timeline, and File > Export Metrics…, and wires them: a shown trace starts
-// the computation; a selection or a call-sequence count recomputes the view metrics; list navigation
-// moves the timeline; hover-menu choices fill the Conjunctions dock's metric detail — the one place
-// where a chosen metric's value is shown, whether it was chosen on the timeline or in the list.
-// GUI thread only.
+// MetricsPanels: the metrics side of the main window. It owns the MetricsSession (background
+// computation), builds the panels that show its results, each in its QDockWidget (Conjunctions with
+// the metric detail and the granularity chart, Summary, Engines), and the hover controller on the
+// timeline, and wires them: a shown trace starts the computation; a selection or a call-sequence
+// count recomputes the view metrics; list navigation moves the timeline; hover-menu choices fill the
+// Conjunctions dock's metric detail — the one place where a chosen metric's value is shown, whether
+// it was chosen on the timeline or in the list.
+//
+// MetricsPanels builds and owns its docks; MainWindow places them (dock areas, tabs, sizes, View
+// menu entries) and its File > Export Metrics… calls exportMetrics(). This way round, the whole
+// window layout — what QMainWindow::saveState remembers — is assembled in one function
+// (MainWindow::createDocks) beside the Events and Bookmarks docks, and MetricsPanels needs nothing of
+// the window but the timeline, the zoom state and the status bar: it does not reach into the
+// window's menus or layout. GUI thread only.
+#include "sparkscope/core/trace.h"
+
+#include <QList>
 #include <QObject>
 
 #include <memory>
 
 class QDockWidget;
+class QStatusBar;
+class QWidget;
 
 namespace sparkscope::ui {
 
-class MainWindow;
 class MetricsSession;
 class HoverController;
 class ConjunctionsPanel;
 class SummaryPanel;
 class EnginesPanel;
 class MetricDetailPanel;
+class TimelineWidget;
+class ZoomState;
 
 class MetricsPanels : public QObject {
     Q_OBJECT
 public:
-    explicit MetricsPanels(MainWindow* window);
+    // `window` parents the docks (not yet placed) and the export dialog, and owns this object (found
+    // again with window->findChild<MetricsPanels*>()); `status` shows the hover and export messages.
+    MetricsPanels(QWidget* window, TimelineWidget* timeline, ZoomState* zoom, QStatusBar* status);
 
     MetricsSession* session() const { return m_session; }
     HoverController* hover() const { return m_hover; }
@@ -38,13 +52,20 @@ public:
     QDockWidget* conjunctionsDock() const { return m_conjunctionsDock; }
     QDockWidget* summaryDock() const { return m_summaryDock; }
     QDockWidget* enginesDock() const { return m_enginesDock; }
+    // The three docks in View-menu order, for the window to place.
+    QList<QDockWidget*> docks() const { return { m_conjunctionsDock, m_summaryDock, m_enginesDock }; }
 
+    // A trace is on screen (null: none): empties the panels and starts computing its metrics.
+    void showTrace(std::shared_ptr<const core::Trace> trace);
+    // File > Export Metrics…: asks for a file and writes the metrics file of the trace on screen.
     void exportMetrics();
 
 private:
-    void onTraceShown();
+    void connectPanels();
 
-    MainWindow* m_window;
+    QWidget* m_window;
+    ZoomState* m_zoom;
+    QStatusBar* m_status;
     MetricsSession* m_session;
     HoverController* m_hover;
     ConjunctionsPanel* m_conjunctions;
@@ -54,8 +75,5 @@ private:
     QDockWidget* m_summaryDock;
     QDockWidget* m_enginesDock;
 };
-
-// Creates the panels as a child of `window` (found again with window->findChild<MetricsPanels*>()).
-MetricsPanels* installMetricsPanels(MainWindow* window);
 
 } // namespace sparkscope::ui

@@ -1,9 +1,6 @@
 #include "ui/panels/metrics_session.h"
 
 #include <QElapsedTimer>
-#include <QFutureWatcher>
-#include <QPointer>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace sparkscope::ui {
 
@@ -18,38 +15,34 @@ void MetricsSession::setTrace(std::shared_ptr<const core::Trace> trace)
     m_full.reset();
     m_view.reset();
     m_viewOptions = {};
-    const quint64 generation = ++m_fullGeneration;
-    ++m_viewGeneration; // any view computation in flight is stale now
-    if (!m_trace)
+    m_viewJob.cancel(); // any view computation in flight is stale now
+    if (!m_trace) {
+        m_fullJob.cancel();
         return;
-    ++m_pending;
+    }
+    m_fullJob.start(
+        [trace = m_trace]() -> std::shared_ptr<const MetricsBundle> {
+            QElapsedTimer timer;
+            timer.start();
+            auto bundle = std::make_shared<MetricsBundle>();
+            bundle->trace = trace;
+            bundle->metrics = core::computeMetrics(*trace);
+            bundle->index = core::ParEventIndex::build(bundle->metrics.model);
+            bundle->conjunctionEvents = core::declaresConjunctionEvents(*trace);
+            bundle->computeMs = double(timer.nsecsElapsed()) / 1e6;
+            return bundle;
+        },
+        [this](std::shared_ptr<const MetricsBundle> full) {
+            m_full = std::move(full);
+            Q_EMIT fullReady();
+            if (m_viewOptions.callCount || m_viewOptions.fromNs != 0 || m_viewOptions.toNs != UINT64_MAX)
+                startView();
+            else {
+                m_view = std::shared_ptr<const core::Metrics>(m_full, &m_full->metrics);
+                Q_EMIT viewReady();
+            }
+        });
     Q_EMIT computing();
-    auto* watcher = new QFutureWatcher<std::shared_ptr<const MetricsBundle>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        --m_pending;
-        if (generation != m_fullGeneration)
-            return;
-        m_full = watcher->result();
-        Q_EMIT fullReady();
-        if (m_viewOptions.callCount || m_viewOptions.fromNs != 0 || m_viewOptions.toNs != UINT64_MAX)
-            startView();
-        else {
-            m_view = std::shared_ptr<const core::Metrics>(m_full, &m_full->metrics);
-            Q_EMIT viewReady();
-        }
-    });
-    watcher->setFuture(QtConcurrent::run([trace = m_trace]() -> std::shared_ptr<const MetricsBundle> {
-        QElapsedTimer timer;
-        timer.start();
-        auto bundle = std::make_shared<MetricsBundle>();
-        bundle->trace = trace;
-        bundle->metrics = core::computeMetrics(*trace);
-        bundle->index = core::ParEventIndex::build(bundle->metrics.model);
-        bundle->conjunctionEvents = core::declaresConjunctionEvents(*trace);
-        bundle->computeMs = double(timer.nsecsElapsed()) / 1e6;
-        return bundle;
-    }));
 }
 
 void MetricsSession::setRange(std::optional<std::pair<uint64_t, uint64_t>> range)
@@ -74,7 +67,7 @@ void MetricsSession::setCallCount(std::optional<uint64_t> count)
 
 void MetricsSession::startView()
 {
-    const quint64 generation = ++m_viewGeneration;
+    m_viewJob.cancel();
     if (!m_trace || !m_full)
         return; // started again when the full metrics are ready
     const bool plain = !m_viewOptions.callCount && m_viewOptions.fromNs == 0 && m_viewOptions.toNs == UINT64_MAX;
@@ -83,25 +76,20 @@ void MetricsSession::startView()
         Q_EMIT viewReady();
         return;
     }
-    ++m_pending;
-    Q_EMIT computing();
-    auto* watcher = new QFutureWatcher<std::shared_ptr<const core::Metrics>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        --m_pending;
-        if (generation != m_viewGeneration)
-            return;
-        m_view = watcher->result();
-        Q_EMIT viewReady();
-    });
     // The view borrows the whole-trace engine states, CPUs curve and model (the bundle is kept alive
     // by the capture): no second model in memory, and no second model pass, per selection.
-    watcher->setFuture(QtConcurrent::run([trace = m_trace, options = m_viewOptions, full = m_full] {
-        const core::Metrics& whole = full->metrics;
-        const core::MetricsInputs inputs { &whole.engineStates, &whole.cpusOverTime, &whole.model };
-        return std::shared_ptr<const core::Metrics>(
-            std::make_shared<core::Metrics>(core::computeMetrics(*trace, options, inputs)));
-    }));
+    m_viewJob.start(
+        [trace = m_trace, options = m_viewOptions, full = m_full] {
+            const core::Metrics& whole = full->metrics;
+            const core::MetricsInputs inputs { &whole.engineStates, &whole.cpusOverTime, &whole.model };
+            return std::shared_ptr<const core::Metrics>(
+                std::make_shared<core::Metrics>(core::computeMetrics(*trace, options, inputs)));
+        },
+        [this](std::shared_ptr<const core::Metrics> view) {
+            m_view = std::move(view);
+            Q_EMIT viewReady();
+        });
+    Q_EMIT computing();
 }
 
 } // namespace sparkscope::ui

@@ -2,8 +2,8 @@
 // MetricsSession: the metrics of the trace on screen, computed in the background (QtConcurrent) by
 // core::computeMetrics — the same function `sparkscope-cli metrics` calls — once per trace, plus a
 // second result for the current "view" options (the selected time range and the call-sequence count
-// typed into the summary panel), recomputed when those change. The newest request wins: results of
-// superseded computations are dropped. Panels listen to fullReady / viewReady and fill in then.
+// typed into the summary panel), recomputed when those change. The newest request wins (LatestJob):
+// results of superseded computations are dropped. Panels listen to fullReady / viewReady and fill in then.
 //
 // The full result also carries a ParEventIndex (event -> instance lookup) so hover responses are a
 // binary search. A view is computed with the full result's engine states, CPUs curve and model lent
@@ -13,6 +13,7 @@
 #include "sparkscope/core/metrics.h"
 #include "sparkscope/core/metrics_query.h"
 #include "sparkscope/core/trace.h"
+#include "ui/util/latest_job.h"
 
 #include <QObject>
 
@@ -42,7 +43,7 @@ public:
     // The metrics for the view options (the full ones while none is set; null until ready).
     std::shared_ptr<const core::Metrics> view() const { return m_view; }
     const core::MetricsOptions& viewOptions() const { return m_viewOptions; }
-    bool isComputing() const { return m_pending > 0; }
+    bool isComputing() const { return m_fullJob.isRunning() || m_viewJob.isRunning(); }
 
     // Restricts the view metrics to [fromNs, toNs) (nullopt: the whole trace).
     void setRange(std::optional<std::pair<uint64_t, uint64_t>> range);
@@ -61,9 +62,8 @@ private:
     std::shared_ptr<const MetricsBundle> m_full;
     std::shared_ptr<const core::Metrics> m_view;
     core::MetricsOptions m_viewOptions;
-    quint64 m_fullGeneration = 0;
-    quint64 m_viewGeneration = 0;
-    int m_pending = 0;
+    LatestJob<std::shared_ptr<const MetricsBundle>> m_fullJob { this };
+    LatestJob<std::shared_ptr<const core::Metrics>> m_viewJob { this };
 };
 
 } // namespace sparkscope::ui

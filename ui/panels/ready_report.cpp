@@ -18,7 +18,7 @@ namespace {
 
     void report(MainWindow* window)
     {
-        auto* panels = window->findChild<MetricsPanels*>();
+        auto* panels = window->metrics();
         const auto full = panels ? panels->session()->full() : nullptr;
         TimelineWidget* timeline = window->timeline();
         const Frame& f = timeline->currentFrame();
@@ -59,7 +59,7 @@ void installReadyReport(MainWindow* window)
 {
     if (qEnvironmentVariableIsEmpty("SPARKSCOPE_REPORT_READY"))
         return;
-    auto* panels = window->findChild<MetricsPanels*>();
+    auto* panels = window->metrics();
     if (!panels)
         return;
     // viewReady follows fullReady once per trace (and again per selection): report each time, after

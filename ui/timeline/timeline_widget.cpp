@@ -1,6 +1,5 @@
 #include "ui/timeline/timeline_widget.h"
 
-#include <QFutureWatcher>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -8,7 +7,6 @@
 #include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace sparkscope::ui {
 
@@ -42,7 +40,8 @@ void TimelineWidget::setData(std::shared_ptr<const TraceData> data)
     m_data = std::move(data);
     m_frame.reset();
     m_rows = {};
-    ++m_rowsGeneration;
+    m_lanesJob.cancel();
+    m_dequesJob.cancel();
     m_scrollY = 0;
     if (m_data)
         m_zoom->reset(m_data->startNs, m_data->endNs);
@@ -59,6 +58,7 @@ void TimelineWidget::setShowContextLanes(bool on)
     if (!on) {
         m_rows.lanes.reset(); // the rows cost nothing while off
         m_rows.lanesPending = false;
+        m_lanesJob.cancel();
     }
     startRows();
     rowsChanged();
@@ -72,6 +72,7 @@ void TimelineWidget::setShowDequeSizes(bool on)
     if (!on) {
         m_rows.deques.reset();
         m_rows.dequesPending = false;
+        m_dequesJob.cancel();
     }
     startRows();
     rowsChanged();
@@ -81,41 +82,29 @@ void TimelineWidget::startRows()
 {
     if (!m_data)
         return;
-    // Each computation holds the trace alive and reports back only if nothing changed meanwhile.
-    auto run = [this](auto compute, auto store) {
-        using Result = decltype(compute());
-        auto* watcher = new QFutureWatcher<Result>(this);
-        const quint64 generation = m_rowsGeneration;
-        connect(watcher, &QFutureWatcher<Result>::finished, this, [this, watcher, generation, store] {
-            watcher->deleteLater();
-            if (generation != m_rowsGeneration || !store(watcher->result()))
-                return;
-            rowsChanged();
-            Q_EMIT rowsReady();
-        });
-        watcher->setFuture(QtConcurrent::run(compute));
+    // Each computation holds the trace alive; its result is dropped if the trace changed or its row
+    // was switched off meanwhile (the job was cancelled then).
+    auto shown = [this] {
+        rowsChanged();
+        Q_EMIT rowsReady();
     };
     const std::shared_ptr<const TraceData> data = m_data;
     if (m_showLanes && !m_rows.lanes && !m_rows.lanesPending) {
         m_rows.lanesPending = true;
-        run([data] { return computeContextLaneRows(*data->trace); },
-            [this](std::shared_ptr<const core::ContextLanes> lanes) {
-                if (!m_showLanes || !m_rows.lanesPending)
-                    return false;
+        m_lanesJob.start([data] { return computeContextLaneRows(*data->trace); },
+            [this, shown](std::shared_ptr<const core::ContextLanes> lanes) {
                 m_rows.lanes = std::move(lanes);
                 m_rows.lanesPending = false;
-                return true;
+                shown();
             });
     }
     if (m_showDeques && !m_rows.deques && !m_rows.dequesPending) {
         m_rows.dequesPending = true;
-        run([data] { return computeDequeRows(*data->trace); },
-            [this](std::shared_ptr<const DequeRows> deques) {
-                if (!m_showDeques || !m_rows.dequesPending)
-                    return false;
+        m_dequesJob.start([data] { return computeDequeRows(*data->trace); },
+            [this, shown](std::shared_ptr<const DequeRows> deques) {
                 m_rows.deques = std::move(deques);
                 m_rows.dequesPending = false;
-                return true;
+                shown();
             });
     }
 }

@@ -10,6 +10,7 @@
 #include "ui/loading/trace_data.h"
 #include "ui/timeline/frame.h"
 #include "ui/timeline/zoom_state.h"
+#include "ui/util/latest_job.h"
 
 #include <QElapsedTimer>
 #include <QWidget>
@@ -96,7 +97,9 @@ private:
     bool m_showLanes = false;
     bool m_showDeques = false;
     TimelineRows m_rows;
-    quint64 m_rowsGeneration = 0; // bumped on every new trace and switch-off: late results are dropped
+    // Cancelled on every new trace and switch-off: late results are dropped.
+    LatestJob<std::shared_ptr<const core::ContextLanes>> m_lanesJob { this };
+    LatestJob<std::shared_ptr<const DequeRows>> m_dequesJob { this };
     int m_scrollY = 0;
     QScrollBar* m_scrollBar;
 };

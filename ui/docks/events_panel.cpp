@@ -1,4 +1,4 @@
-#include "ui/dialogs/events_panel.h"
+#include "ui/docks/events_panel.h"
 
 #include "sparkscope/core/event_types.h"
 #include "ui/models/events_model.h"
@@ -6,16 +6,13 @@
 
 #include <QApplication>
 #include <QComboBox>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPointer>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace sparkscope::ui {
 
@@ -78,7 +75,7 @@ void EventsPanel::setData(std::shared_ptr<const TraceData> data)
     cancelSearch();
     m_data = std::move(data);
     m_built = false;
-    ++m_generation;
+    m_indexJob.cancel();
     m_model->setTrace(nullptr, {});
     m_type->blockSignals(true);
     m_engine->blockSignals(true);
@@ -110,26 +107,21 @@ void EventsPanel::buildIfNeeded()
         return;
     m_built = true;
     m_info->setText(tr("indexing…"));
-    const quint64 generation = m_generation;
     auto data = m_data;
-    QPointer<EventsPanel> self(this);
-    auto* watcher = new QFutureWatcher<std::vector<EventRef>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, self, watcher, generation, data] {
-        watcher->deleteLater();
-        if (!self || generation != m_generation)
-            return;
-        m_model->setTrace(data, watcher->result());
-        m_type->blockSignals(true);
-        for (uint16_t t : m_model->typesPresent()) {
-            const auto name = core::eventTypeName(t);
-            m_type->addItem(
-                QStringLiteral("%1 (%2)").arg(QString::fromUtf8(name.data(), qsizetype(name.size()))).arg(t), int(t));
-        }
-        m_type->blockSignals(false);
-        m_info->setText(tr("%1 events").arg(m_model->rowCount()));
-        syncToWindow();
-    });
-    watcher->setFuture(QtConcurrent::run([data] { return buildTimeOrder(*data->trace); }));
+    m_indexJob.start([data] { return buildTimeOrder(*data->trace); },
+        [this, data](std::vector<EventRef> order) {
+            m_model->setTrace(data, std::move(order));
+            m_type->blockSignals(true);
+            for (uint16_t t : m_model->typesPresent()) {
+                const auto name = core::eventTypeName(t);
+                m_type->addItem(
+                    QStringLiteral("%1 (%2)").arg(QString::fromUtf8(name.data(), qsizetype(name.size()))).arg(t),
+                    int(t));
+            }
+            m_type->blockSignals(false);
+            m_info->setText(tr("%1 events").arg(m_model->rowCount()));
+            syncToWindow();
+        });
 }
 
 void EventsPanel::applyFilter()
@@ -145,14 +137,7 @@ void EventsPanel::applyFilter()
     syncToWindow();
 }
 
-void EventsPanel::cancelSearch()
-{
-    ++m_searchGeneration;
-    if (m_searchCancel)
-        m_searchCancel->store(true);
-    m_searchCancel.reset();
-    m_searching = false;
-}
+void EventsPanel::cancelSearch() { m_searchJob.cancel(); }
 
 void EventsPanel::findNext(bool forward)
 {
@@ -162,35 +147,25 @@ void EventsPanel::findNext(bool forward)
         return;
     const int current = m_view->currentIndex().isValid() ? m_view->currentIndex().row() : -1;
     const int from = current < 0 ? (forward ? -1 : 0) : current;
-    const quint64 generation = m_searchGeneration;
     const EventRows snapshot = m_model->searchSnapshot();
-    auto cancel = std::make_shared<std::atomic<bool>>(false);
-    m_searchCancel = cancel;
-    m_searching = true;
     m_info->setText(tr("searching…"));
-    auto* watcher = new QFutureWatcher<int>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, snapshot] {
-        watcher->deleteLater();
-        if (generation != m_searchGeneration)
-            return; // a newer search (or a cancel) came since
-        m_searching = false;
-        m_searchCancel.reset();
-        if (snapshot.rows != m_model->searchSnapshot().rows) {
-            m_info->setText(tr("search dropped: the list changed"));
-            return; // its row numbers belong to rows the model no longer shows
-        }
-        const int row = watcher->result();
-        if (row < 0) {
-            m_info->setText(tr("not found"));
-        } else {
-            m_info->setText(tr("%1 events").arg(m_model->rowCount()));
-            m_view->setCurrentIndex(m_model->index(row, 0));
-            m_view->scrollTo(m_model->index(row, 0), QAbstractItemView::PositionAtCenter);
-        }
-        Q_EMIT searchFinished(row < 0 ? -1 : row);
-    });
-    watcher->setFuture(QtConcurrent::run(
-        [snapshot, text, from, forward, cancel] { return findEventRow(snapshot, text, from, forward, cancel.get()); }));
+    m_searchJob.start(
+        [snapshot, text, from, forward](
+            JobControl& control) { return findEventRow(snapshot, text, from, forward, control.stopFlag()); },
+        [this, snapshot](int row) {
+            if (snapshot.rows != m_model->searchSnapshot().rows) {
+                m_info->setText(tr("search dropped: the list changed"));
+                return; // its row numbers belong to rows the model no longer shows
+            }
+            if (row < 0) {
+                m_info->setText(tr("not found"));
+            } else {
+                m_info->setText(tr("%1 events").arg(m_model->rowCount()));
+                m_view->setCurrentIndex(m_model->index(row, 0));
+                m_view->scrollTo(m_model->index(row, 0), QAbstractItemView::PositionAtCenter);
+            }
+            Q_EMIT searchFinished(row < 0 ? -1 : row);
+        });
 }
 
 void EventsPanel::syncToWindow()

@@ -3,14 +3,15 @@
 // next match, Shift+Enter the previous), a type filter and an engine filter. Selecting an event
 // centres the timeline on it; zooming or panning the timeline scrolls the list to the window's
 // first event. The time-order index is built in the background the first time the panel is shown.
-// A search runs in the background too (QtConcurrent over a snapshot of the rows, cancelled when a
+// A search runs in the background too (a LatestJob over a snapshot of the rows, cancelled when a
 // newer search starts, the filter changes or a trace is loaded: the newest wins), so the window
 // stays responsive while it scans 10 million events.
 #include "ui/loading/trace_data.h"
+#include "ui/models/events_model.h"
+#include "ui/util/latest_job.h"
 
 #include <QWidget>
 
-#include <atomic>
 #include <memory>
 
 class QComboBox;
@@ -20,7 +21,6 @@ class QLabel;
 
 namespace sparkscope::ui {
 
-class EventsModel;
 class ZoomState;
 
 class EventsPanel : public QWidget {
@@ -31,7 +31,7 @@ public:
     EventsModel* model() const { return m_model; }
     QLineEdit* searchField() const { return m_search; }
     QTableView* view() const { return m_view; }
-    bool isSearching() const { return m_searching; }
+    bool isSearching() const { return m_searchJob.isRunning(); }
 
 public Q_SLOTS:
     // Starts a background search for the search field's text from the current row; returns at once.
@@ -60,10 +60,8 @@ private:
     std::shared_ptr<const TraceData> m_data;
     bool m_built = false;
     bool m_selecting = false;
-    quint64 m_generation = 0;
-    quint64 m_searchGeneration = 0;
-    std::shared_ptr<std::atomic<bool>> m_searchCancel;
-    bool m_searching = false;
+    LatestJob<std::vector<EventRef>> m_indexJob { this }; // the time-order index of m_data
+    LatestJob<int> m_searchJob { this }; // the row found, -1, or kSearchCancelled
 };
 
 } // namespace sparkscope::ui

@@ -1,4 +1,4 @@
-#include "ui/dialogs/bookmarks_panel.h"
+#include "ui/docks/bookmarks_panel.h"
 
 #include "ui/models/bookmarks_model.h"
 #include "ui/timeline/zoom_state.h"
