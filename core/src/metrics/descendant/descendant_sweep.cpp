@@ -1,5 +1,5 @@
-// The descendant pass by one sweep over time (what descendantPass runs; descendant_pass.cpp has the
-// segment-tree variant, which gives the same figures). Exact, like it.
+// The descendant pass by one sweep over time (what descendantPass runs; descendant_reference.cpp has
+// the segment-tree reference, which gives the same figures). Exact, like it.
 //
 // Items are conjuncts, each in its innermost-only state (a conjunct whose context runs a nested
 // conjunct is represented by that nested conjunct) plus its spark phase and unbound start (waiting).

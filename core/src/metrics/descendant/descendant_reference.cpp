@@ -1,13 +1,16 @@
-// The descendant pass by segment-tree merging: O(changes x log(times)) whatever the nesting depth.
+// The segment-tree descendant pass: the reference the tests check the sweep against (the second,
+// independent computation of every figure), and the computation of one instance alone from its
+// subtree (the app's hover menu). descendantPass runs the sweep (descendant_sweep.cpp) instead; see
+// descendant_pass.cpp for why.
 //
-// Time is compressed to the sorted distinct times of every change, CPUS_OVER_TIME step and instance
-// start / end (X[0..T)). Each subtree's changes live in a sparse segment tree over [0, T): a node
-// exists only where some change is, and holds, for runnable (R), running (N) and blocking-producer
-// (B) deltas, their sum S and sum of delta x time (for integrals over any range: the integral over
-// [a, b) of a curve whose changes are c is S(c < a)(b - a) + b S(a <= c < b) - sum(a <= c < b) of
-// delta x c), and the maximum prefix of R, N and N - CPUS within the node. CPUS_OVER_TIME is a
-// second sparse tree over the same coordinates, walked alongside: where a subtree's node is absent,
-// N - CPUS is -CPUS there.
+// O(changes x log(times)) whatever the nesting depth. Time is compressed to the sorted distinct
+// times of every change, CPUS_OVER_TIME step and instance start / end (X[0..T)). Each subtree's
+// changes live in a sparse segment tree over [0, T): a node exists only where some change is, and
+// holds, for runnable (R), running (N) and blocking-producer (B) deltas, their sum S and sum of delta
+// x time (for integrals over any range: the integral over [a, b) of a curve whose changes are c is
+// S(c < a)(b - a) + b S(a <= c < b) - sum(a <= c < b) of delta x c), and the maximum prefix of R, N
+// and N - CPUS within the node. CPUS_OVER_TIME is a second sparse tree over the same coordinates,
+// walked alongside: where a subtree's node is absent, N - CPUS is -CPUS there.
 //
 // Bottom-up (children before parents: conjunctions in reverse start order), each conjunct's tree is
 // its child conjunctions' trees merged with a small tree of its own changes; a conjunction's tree is its
@@ -24,16 +27,10 @@
 // Everything is exact int64 arithmetic, so the figures equal the definitions' (tested against a
 // brute force in tests/core/metrics_desc_brute_test.cpp). Subtrees of at most 1/64 of the instances
 // are independent tasks run in parallel, each with its own node storage; the rest follows.
-//
-// Which form: descendantPass uses the sweep (descendant_sweep.cpp), which is faster on every trace
-// measured, deep ones included since its streams (sumeuler's 20,000-deep right recursion, with
-// sparkscope-metrics-bench: 34 ms against 104 ms end to end; random programs 3,000-15,000 deep
-// with left and right spines, timed once with a throwaway test: 1.1-11x).
-// The trees compute one instance alone (descendantValues, for the app's hover menu) and are the
-// tests' second, independent computation of every figure.
 #include "metrics/descendant/descendant_pass.h"
 
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <unordered_map>
 
@@ -423,13 +420,13 @@ namespace {
         std::vector<size_t> m_pos;
     };
 
-    struct TreePass {
+    struct ReferencePass {
         const ParModel& m;
         const StepFunction& cpus;
         size_t engines;
         Producers producers;
 
-        TreePass(const ParModel& model, const StepFunction& c, size_t e)
+        ReferencePass(const ParModel& model, const StepFunction& c, size_t e)
             : m(model)
             , cpus(c)
             , engines(e)
@@ -476,8 +473,9 @@ namespace {
             return all;
         }
 
-        // Processes the conjunctions `order` (children before parents); trees[slot(j)] receives
-        // j's tree unless j is the last one processed... (freed by the caller).
+        // Processes the conjunctions `order` (children before parents): trees[slot(j)] receives j's
+        // tree and items[slot(j)] the items under it, both taken by its parent's conjunct; measure(j)
+        // says whether j's figures go to values(j).
         template <class Slot>
         void run(const std::vector<uint32_t>& order, Slot slot, std::vector<Node*>& trees, std::vector<int64_t>& items,
             Trees& t, auto measure, auto values) const
@@ -667,14 +665,14 @@ Producers suspendedWaitsByProducer(const ParModel& m)
     return { SpansByConjunct(nk, std::move(direct)), SpansByConjunct(nk, std::move(transitive)) };
 }
 
-std::vector<DescValues> descendantPassTrees(
+std::vector<DescValues> referenceDescendantPass(
     const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs)
 {
     const size_t nConj = m.conjunctions.size();
     std::vector<DescValues> values(nConj);
     if (nConj == 0)
         return values;
-    const TreePass pass(m, cpus, engines);
+    const ReferencePass pass(m, cpus, engines);
     std::vector<uint32_t> all(nConj);
     for (uint32_t j = 0; j < nConj; ++j)
         all[j] = j;
@@ -724,7 +722,7 @@ std::vector<DescValues> descendantPassTrees(
     return values;
 }
 
-DescValues descendantValues(const ParModel& m, const StepFunction& cpus, size_t engines, uint32_t j)
+DescValues referenceDescendantValues(const ParModel& m, const StepFunction& cpus, size_t engines, uint32_t j)
 {
     DescValues out;
     if (j >= m.conjunctions.size())
@@ -737,7 +735,7 @@ DescValues descendantValues(const ParModel& m, const StepFunction& cpus, size_t 
                 subtree.push_back(child);
     std::sort(subtree.begin(), subtree.end());
     const ConjunctionInstance& ci = m.conjunctions[j];
-    const TreePass pass(m, cpus, engines);
+    const ReferencePass pass(m, cpus, engines);
     const int64_t from = I(ci.startNs), to = I(ci.ended ? ci.endNs : ci.startNs);
     Trees t(pass.coordinates(subtree, from, to), cpus, from, to);
     std::reverse(subtree.begin(), subtree.end());
