@@ -1,8 +1,8 @@
-// The two variants of the descendant pass (core/src/metrics/descendant/descendant_pass.h) against each other, on random
-// traces from the simulator: the sweep over time, cut into any number of slices swept separately,
-// gives exactly the segment trees' figures for every instance. (Both are checked against a brute
-// force over the definitions in metrics_desc_brute_test.cpp; this test covers the slicing, which
-// only big traces use by default, and the measured range.)
+// The two forms of the descendant pass (core/src/metrics/descendant/descendant_pass.h) against each
+// other, on random traces from the simulator: the sweep over time, cut into any number of slices
+// swept separately, gives exactly the segment-tree reference's figures for every instance. (Both are
+// checked against a brute force over the definitions in metrics_desc_brute_test.cpp; this test
+// covers the slicing, which only big traces use by default, and the measured range.)
 #include "metrics/descendant/descendant_pass.h"
 #include "metrics_sim.h"
 #include "sparkscope/core/engine_states.h"
@@ -34,7 +34,7 @@ void requireSame(const DescValues& a, const DescValues& b)
 TEST_CASE("the descendant sweep cut into time slices gives the segment trees' figures exactly", "[core][metrics]")
 {
     // (240 random programs: the sweep's streams split, absorb, rejoin and hand over their feeders in
-    // many orders, and each must give the trees' figures. Seeds 161-200 have conjunctions up to 7
+    // many orders, and each must give the reference's figures. Seeds 161-200 have conjunctions up to 7
     // conjuncts wide, so both sides keep their wide conjunctions' counts in Fenwick trees; seeds
     // 201-240 nest 30-69 levels deep along spines, like right- and left-recursive loops.)
     size_t compared = 0, straddling = 0, wide = 0, deep = 0;
@@ -50,15 +50,15 @@ TEST_CASE("the descendant sweep cut into time slices gives the segment trees' fi
         const uint64_t span = m.endNs - first;
         for (const auto& [from, to] : { std::pair<uint64_t, uint64_t> { 0, UINT64_MAX },
                  std::pair<uint64_t, uint64_t> { first + span / 3, first + 2 * span / 3 } }) {
-            const std::vector<DescValues> trees = descendantPassTrees(m, cpus, engines, from, to);
+            const std::vector<DescValues> reference = referenceDescendantPass(m, cpus, engines, from, to);
             for (size_t slices : { 1, 2, 3, 7, 50 }) {
                 INFO("seed " << seed << ", " << slices << " slices, range [" << from << ", " << to << ")");
                 const std::vector<DescValues> sweep = descendantPassSweep(m, cpus, engines, from, to, slices);
-                REQUIRE(sweep.size() == trees.size());
-                for (size_t j = 0; j < trees.size(); ++j) {
+                REQUIRE(sweep.size() == reference.size());
+                for (size_t j = 0; j < reference.size(); ++j) {
                     INFO("instance " << j);
-                    requireSame(sweep[j], trees[j]);
-                    compared += trees[j].done;
+                    requireSame(sweep[j], reference[j]);
+                    compared += reference[j].done;
                 }
             }
         }

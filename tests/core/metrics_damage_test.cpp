@@ -1,9 +1,10 @@
 // Metrics on damaged traces: random programs from the simulator with events dropped, duplicated,
 // moved in time or to another engine — what a buggy runtime or a corrupted file produces. Nothing
 // may crash or hang (this runs under ASan/UBSan in scripts/test), every figure must be finite, and
-// the two descendant-pass variants, which walk broken nesting differently (the sweep climbs through
-// the ancestors each open instance recorded, checks every link, and falls back to the model's parent
-// links where one is stale), must still agree exactly.
+// the two forms of the descendant pass, which walk broken nesting differently (the sweep climbs
+// through the ancestors each open instance recorded, checks every link, and falls back to the
+// model's parent links where one is stale; the segment-tree reference merges subtrees), must still
+// agree exactly.
 #include "metrics/descendant/descendant_pass.h"
 #include "metrics_sim.h"
 #include "sparkscope/core/check_model.h"
@@ -84,26 +85,26 @@ TEST_CASE("metrics of randomly damaged traces are finite and both descendant pas
         incomplete += m.model.incompleteConjunctions;
         CHECK(checkModel(trace).size() == m.model.problems.size());
         const size_t engines = trace.engineCount();
-        const std::vector<detail::DescValues> trees
-            = detail::descendantPassTrees(m.model, m.cpusOverTime, engines, 0, UINT64_MAX);
+        const std::vector<detail::DescValues> reference
+            = detail::referenceDescendantPass(m.model, m.cpusOverTime, engines, 0, UINT64_MAX);
         for (size_t slices : { 1, 3 }) {
             const std::vector<detail::DescValues> sweep
                 = detail::descendantPassSweep(m.model, m.cpusOverTime, engines, 0, UINT64_MAX, slices);
-            REQUIRE(sweep.size() == trees.size());
-            for (size_t j = 0; j < trees.size(); ++j) {
+            REQUIRE(sweep.size() == reference.size());
+            for (size_t j = 0; j < reference.size(); ++j) {
                 INFO("instance " << j << ", " << slices << " slices");
                 CHECK(finite(sweep[j]));
-                CHECK(sweep[j].done == trees[j].done);
-                CHECK(sweep[j].rdMax == trees[j].rdMax);
-                CHECK(sweep[j].rdAvg == trees[j].rdAvg);
-                CHECK(sweep[j].ndMax == trees[j].ndMax);
-                CHECK(sweep[j].avMax == trees[j].avMax);
-                CHECK(sweep[j].avAvg == trees[j].avAvg);
-                CHECK(sweep[j].outOfOrder == trees[j].outOfOrder);
-                CHECK(sweep[j].eitherRunning == trees[j].eitherRunning);
-                CHECK(sweep[j].blocking == trees[j].blocking);
-                CHECK(sweep[j].blockingTc == trees[j].blockingTc);
-                measured += trees[j].done;
+                CHECK(sweep[j].done == reference[j].done);
+                CHECK(sweep[j].rdMax == reference[j].rdMax);
+                CHECK(sweep[j].rdAvg == reference[j].rdAvg);
+                CHECK(sweep[j].ndMax == reference[j].ndMax);
+                CHECK(sweep[j].avMax == reference[j].avMax);
+                CHECK(sweep[j].avAvg == reference[j].avAvg);
+                CHECK(sweep[j].outOfOrder == reference[j].outOfOrder);
+                CHECK(sweep[j].eitherRunning == reference[j].eitherRunning);
+                CHECK(sweep[j].blocking == reference[j].blocking);
+                CHECK(sweep[j].blockingTc == reference[j].blockingTc);
+                measured += reference[j].done;
             }
         }
     }

@@ -1,5 +1,7 @@
 // The descendant pass (RUNNABLE/RUNNING_SELF_AND_DESC, AVAIL_CPUS, OUT_OF_ORDER_*) against a
-// brute force that follows the definitions literally, on random traces with deep nesting.
+// brute force that follows the definitions literally, on random traces with deep nesting: the
+// one-instance figures (conjunctionFigures: the segment-tree reference on the instance's subtree)
+// against the brute force, and the whole-trace figures (computeMetrics: the sweep) against those.
 //
 // The brute force, per complete conjunction instance J over [start, end):
 //   - items are the conjuncts of J's subtree; each has its own pieces (spark phase and unbound start:
@@ -216,8 +218,8 @@ Brute bruteForce(const ParModel& m, const StepFunction& cpus, size_t engines, ui
 TEST_CASE("descendant figures equal a brute force over every pair on deeply nested random traces", "[core][metrics]")
 {
     size_t compared = 0, deepest = 0, withPairs = 0, withBlocking = 0, withTransitive = 0, deepTraces = 0;
-    // Most traces nest 4 to 15 levels (the sweep variant of the batch pass); every tenth nests
-    // 160 levels (deep enough on average for the segment-tree variant).
+    // Most traces nest 4 to 15 levels; every tenth nests 160 levels (long chains of ancestors for
+    // the sweep's streams, deep subtrees for the reference).
     for (uint64_t seed = 1; seed <= 120; ++seed) {
         const int maxDepth = seed % 10 == 0 ? 160 : 4 + int(seed % 12);
         const Trace trace = sparkscope::test::simulateRandomProgram(seed, maxDepth).build();
@@ -228,7 +230,7 @@ TEST_CASE("descendant figures equal a brute force over every pair on deeply nest
         double depthSum = 0;
         for (const auto& ci : m.conjunctions)
             depthSum += ci.depth + 1;
-        deepTraces += depthSum > 48.0 * double(m.conjunctions.size()); // the batch pass used segment trees
+        deepTraces += depthSum > 48.0 * double(m.conjunctions.size()); // 48 levels deep on average
         const size_t engines = trace.engineCount();
         double outOfOrder = 0, eitherRunning = 0, blocking = 0, blockingTc = 0; // instances of 2+ conjuncts
         for (uint32_t j = 0; j < m.conjunctions.size(); ++j) {

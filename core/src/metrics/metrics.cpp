@@ -394,7 +394,7 @@ std::optional<ConjunctionFigures> conjunctionFigures(
 {
     if (j >= m.conjunctions.size() || !m.conjunctions[j].complete)
         return std::nullopt;
-    return figuresFrom(selfFigures(m, j, nullptr), detail::descendantValues(m, cpus, engines, j));
+    return figuresFrom(selfFigures(m, j, nullptr), detail::referenceDescendantValues(m, cpus, engines, j));
 }
 
 namespace {

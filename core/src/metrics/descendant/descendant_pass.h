@@ -1,6 +1,9 @@
 #pragma once
 // Internal to core (not installed): the descendant pass behind PARCONJ_RUNNABLE/RUNNING_SELF_AND_DESC,
-// PARCONJ_AVAIL_CPUS and OUT_OF_ORDER_* (see descendant_pass.cpp for the algorithm and its cost).
+// PARCONJ_AVAIL_CPUS and OUT_OF_ORDER_*. Two forms give the same figures: the sweep over time, which
+// descendantPass runs (descendant_sweep.cpp: the algorithm and its cost), and the segment-tree
+// reference (descendant_reference.cpp), which the tests check the sweep against and which computes
+// one instance alone. descendant_pass.cpp says why each is used where it is.
 #include "sparkscope/core/par_model.h"
 #include "sparkscope/core/step_function.h"
 
@@ -50,7 +53,7 @@ uint64_t bindTime(const ParModel& m, const ConjunctInstance& g, uint32_t k);
 // Calls piece(from, to, running, runnable) for each of item (conjunct) k's own pieces, in time order:
 // its spark phase and its unbound start (waiting), then the pieces during which it is its context's
 // innermost conjunct (running when Running, waiting when Runnable, neither when Blocked), all cut at
-// its end, or at `endLimit` if it never ended. Both variants build their changes from these.
+// its end, or at `endLimit` if it never ended. Both forms build their changes from these.
 template <class Piece> void forEachItemPiece(const ParModel& m, uint32_t k, uint64_t endLimit, Piece piece)
 {
     const ConjunctInstance& g = m.conjuncts[k];
@@ -81,19 +84,21 @@ struct Producers {
 };
 Producers suspendedWaitsByProducer(const ParModel& m);
 
-// Every instance: measured when complete and starting in [fromNs, toNs). Parallel (TBB). The sweep
-// (see descendant_sweep.cpp and, for the choice, descendant_pass.cpp).
+// Every instance: measured when complete and starting in [fromNs, toNs). Parallel (TBB). The sweep.
 std::vector<DescValues> descendantPass(
     const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs);
-// The two variants (same figures, exactly). The sweep cuts time into `slices` (0: one per worker
-// thread, for traces big enough to gain from it).
+// The sweep itself, which cuts time into `slices` (0: one per worker thread, for traces big enough
+// to gain from it). The tests cut it in several ways.
 std::vector<DescValues> descendantPassSweep(
     const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs, size_t slices = 0);
-std::vector<DescValues> descendantPassTrees(
+// The segment-tree reference over every instance, as descendantPass: the tests' second, independent
+// computation of the same figures (exactly). Not run by the app.
+std::vector<DescValues> referenceDescendantPass(
     const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs);
 
-// One instance (measured when complete), walking only its subtree with the segment-tree variant.
-// Cost: O(subtree changes x log) plus the CPUS steps within the instance.
-DescValues descendantValues(const ParModel& m, const StepFunction& cpus, size_t engines, uint32_t j);
+// One instance (measured when complete), by the segment-tree reference walking only its subtree:
+// what the app's hover menu shows. Cost: O(subtree changes x log) plus the CPUS steps within the
+// instance.
+DescValues referenceDescendantValues(const ParModel& m, const StepFunction& cpus, size_t engines, uint32_t j);
 
 } // namespace sparkscope::core::detail
