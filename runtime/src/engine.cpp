@@ -35,9 +35,9 @@
 // its word (exchange) before notifying.
 //
 // Where the parts live: this file holds an engine's loop (run a context, find work, steal, sleep);
-// context.cpp a context's life (its entry and tasks, the pool, the guard-paged stacks); par_conj.cpp
-// both sides of a parallel conjunction; future.cpp futures; runtime.cpp the runnable queue, the
-// wake-ups and the public Runtime.
+// context.cpp a context's life (its entry, its main or spark task, the pool, the guard-paged
+// stacks); par_conj.cpp a parallel conjunction (start, conjuncts, barrier); future.cpp futures;
+// runtime.cpp the runnable queue, the wake-ups and the public Runtime.
 #include "runtime_impl.h"
 
 #include <algorithm>
