@@ -12,11 +12,11 @@
 //
 // Timestamps are nanoseconds since the runtime started. TraceClock uses the CPU's time-stamp
 // counter when /proc/cpuinfo promises an invariant one (constant_tsc and nonstop_tsc), scaled by a
-// ratio measured against steady_clock at start-up; otherwise steady_clock. rdtsc is about 3x
-// cheaper than clock_gettime, which matters at a ~10 ns per-event budget. The counters of two
-// cores can disagree by tens of nanoseconds (seen on virtual machines), so an engine's events never
-// go back in time, and an event caused by another engine's (a steal of a spark) is stamped after
-// it: otherwise a trace can show a spark stolen before it was created.
+// ratio measured against steady_clock at start-up; otherwise steady_clock. rdtsc is far cheaper
+// than clock_gettime, and every event reads the clock. The counters of two cores can disagree, so
+// an engine's events never go back in time, and an event caused by another engine's (a steal of a
+// spark) is stamped after it: otherwise a trace can show a spark stolen before it was created.
+// (Figures behind both choices: docs/performance.md, "Runtime".)
 //
 // A failing write drops the block and sets a flag (failed()); it never aborts the program.
 #include "sparkscope/core/byte_order.h"

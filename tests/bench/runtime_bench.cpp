@@ -1,15 +1,15 @@
 // Runtime benchmark: the cost of one traced event on the hot path, and parfib traced vs untraced vs
 // TBB vs sequential. Prints medians of several runs and the ratios the runtime's targets are
-// stated in (docs/runtime.md). Not a test: it never fails on time.
+// stated in (docs/runtime.md). Not a test: it never fails on time. parfib is the demo's
+// (app/demo/parfib.cpp), so the figures are those of the code sparkscope-demo runs.
 //   sparkscope-runtime-bench [--engines N] [--n 36] [--cutoff 20] [--runs 7]
 #include "bench_stats.h"
+#include "demo/workloads.h"
 #include "tracer.h" // the runtime's private tracer (for the per-event cost)
 
-#include "sparkscope/runtime/par_conj.h"
 #include "sparkscope/runtime/runtime.h"
 
 #include <tbb/global_control.h>
-#include <tbb/task_group.h>
 
 #include <algorithm>
 #include <chrono>
@@ -26,29 +26,11 @@ using namespace sparkscope::runtime;
 using Clock = std::chrono::steady_clock;
 
 using sparkscope::bench::median;
+using sparkscope::demo::fibPar;
+using sparkscope::demo::fibSeq;
+using sparkscope::demo::fibTbb;
 
 namespace {
-
-uint64_t fibSeq(long n) { return n < 2 ? uint64_t(n) : fibSeq(n - 1) + fibSeq(n - 2); }
-uint64_t fibPar(long n, long cutoff)
-{
-    if (n < cutoff || n < 2)
-        return fibSeq(n);
-    uint64_t a = 0, b = 0;
-    parConj([&] { a = fibPar(n - 1, cutoff); }, [&] { b = fibPar(n - 2, cutoff); });
-    return a + b;
-}
-uint64_t fibTbb(long n, long cutoff)
-{
-    if (n < cutoff || n < 2)
-        return fibSeq(n);
-    uint64_t a = 0, b = 0;
-    tbb::task_group g;
-    g.run([&] { a = fibTbb(n - 1, cutoff); });
-    b = fibTbb(n - 2, cutoff);
-    g.wait();
-    return a + b;
-}
 
 double threadCpuNs()
 {

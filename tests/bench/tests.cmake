@@ -18,3 +18,10 @@ if(TARGET sparkscope-ui-bench)
     set_target_properties(sparkscope-ui-bench PROPERTIES EXCLUDE_FROM_ALL ON)
   endif()
 endif()
+
+# The runtime benchmark times the demo's parfib (app/demo/, the code sparkscope-demo runs) and the
+# runtime's private tracer.
+if(TARGET sparkscope-runtime-bench)
+  target_link_libraries(sparkscope-runtime-bench PRIVATE sparkscope_demo_workloads sparkscope_runtime)
+  target_include_directories(sparkscope-runtime-bench PRIVATE ${PROJECT_SOURCE_DIR}/runtime/src)
+endif()

@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -164,14 +165,65 @@ TEST_CASE("child: trace forever until killed", "[.][runtime-kill-child]")
     RuntimeOptions o;
     o.engines = 2;
     o.tracePath = path;
-    o.traceBufferBytes = 64 * 1024; // flush often
+    o.traceBufferBytes = 4096; // the smallest buffer: each engine writes a block every few hundred events
     auto rt = Runtime::create(o);
     if (!rt.ok())
         _exit(3);
     (void)rt.value()->run([] {
-        for (;;)
+        for (;;) {
             parfib(16);
+            // A pause (this engine's thread sleeps; the other runs out of sparks and sleeps, writing
+            // its block first) keeps the file from growing by megabytes before the test sees it.
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
     });
+}
+
+namespace {
+
+// What the kill test needs of a trace: whole blocks of both engines and enough events to show a run.
+bool holdsBothEnginesBlocks(const core::Trace& t)
+{
+    return t.engines.size() == 2 && !t.engines[0].empty() && !t.engines[1].empty() && t.eventCount() > 1000;
+}
+
+// Waits until the trace `child` is writing into `path` holds whole blocks of both engines (read back
+// with core's reader), the child has exited (its wait status goes to `status`), or `limit` has
+// passed. Returns whether the trace got there.
+bool waitForBothEngines(pid_t child, const std::string& path, std::chrono::seconds limit, int& status, bool& exited)
+{
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    std::uintmax_t readSize = 0;
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (waitpid(child, &status, WNOHANG) == child) {
+            exited = true;
+            return false;
+        }
+        std::error_code ec;
+        const std::uintmax_t size = std::filesystem::file_size(path, ec);
+        if (!ec && size != readSize) {
+            readSize = size;
+            auto t = core::readTrace(path, oneThread());
+            if (t.ok() && holdsBothEnginesBlocks(t.value()))
+                return true;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
+}
+
+} // namespace
+
+TEST_CASE("the kill test's condition needs whole blocks of both engines", "[runtime]")
+{
+    core::Trace t;
+    t.engines.resize(2);
+    t.engines[0].resize(2000);
+    CHECK_FALSE(holdsBothEnginesBlocks(t)); // engine 1 has written nothing yet
+    t.engines[1].resize(1);
+    CHECK(holdsBothEnginesBlocks(t));
+    t.engines[0].resize(500);
+    CHECK_FALSE(holdsBothEnginesBlocks(t)); // too few events
 }
 
 TEST_CASE("a traced program killed mid-run leaves a readable prefix", "[runtime]")
@@ -185,17 +237,22 @@ TEST_CASE("a traced program killed mid-run leaves a readable prefix", "[runtime]
         execl("/proc/self/exe", "sparkscope-runtime-tests", "[runtime-kill-child]", static_cast<char*>(nullptr));
         _exit(4);
     }
-    // Wait until a few blocks are out, then kill it without warning.
-    for (int i = 0; i < 3000 && (!std::filesystem::exists(path) || std::filesystem::file_size(path) < 512 * 1024); ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    kill(child, SIGKILL);
+    // Kill it without warning, but only once the file holds whole blocks of both engines. An engine
+    // writes a block when its buffer fills or before it sleeps; on a busy machine one engine can get
+    // the CPU long before the other, so waiting for a file size or a delay is not enough: the test
+    // waits for what it checks (the limit only ends a child that never gets there).
     int status = 0;
-    waitpid(child, &status, 0);
+    bool exited = false;
+    const bool ready = waitForBothEngines(child, path, std::chrono::seconds(120), status, exited);
+    if (!exited) {
+        kill(child, SIGKILL);
+        waitpid(child, &status, 0);
+    }
     INFO("child status " << status);
+    REQUIRE(ready);
     REQUIRE(WIFSIGNALED(status));
     auto t = core::readTrace(path, oneThread());
     REQUIRE(t.ok());
     CHECK(t.value().truncated); // no DATA_END
-    CHECK(t.value().eventCount() > 1000);
-    CHECK(t.value().engines.size() == 2);
+    CHECK(holdsBothEnginesBlocks(t.value())); // what was written before the kill is still there
 }

@@ -1,0 +1,83 @@
+#pragma once
+// The demo programs: workloads for SparkScope's runtime, each also runnable sequentially
+// (Mode::Seq) or with TBB's task_group (Mode::Tbb) for comparison. Every workload checks its result
+// (returns 1 if wrong) and prints it with elapsed_ns=<n> (the computation only, not start-up).
+//
+// sparkscope-demo (app/demo_main.cpp) runs them by name; the runtime benchmark
+// (tests/bench/runtime_bench.cpp) times parfib's kernels, so both measure the same code.
+//
+// Thread safety: a workload runs on the calling thread (and the runtime's engines or TBB's
+// workers); Options and Runner belong to that call.
+#include "sparkscope/runtime/runtime.h"
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <span>
+#include <string>
+
+namespace sparkscope::demo {
+
+enum class Mode { Runtime, Seq, Tbb };
+
+// Workload options: "--name value" pairs, read with defaults; unknown names are reported.
+class Options {
+public:
+    std::map<std::string, std::string> values;
+    mutable std::map<std::string, bool> used;
+
+    // The value of --name as a non-negative integer, or `fallback`; exits with status 2 when the
+    // value is not one.
+    long get(const std::string& name, long fallback) const;
+};
+
+// Runs `body` the chosen way; returns elapsed ns of the body.
+struct Runner {
+    Mode mode = Mode::Runtime;
+    runtime::Runtime* runtime = nullptr;
+    unsigned engines = 1;
+
+    template <class F> uint64_t time(F&& body)
+    {
+        uint64_t ns = 0;
+        auto timed = [&] {
+            auto t0 = std::chrono::steady_clock::now();
+            body();
+            ns = uint64_t((std::chrono::steady_clock::now() - t0).count());
+        };
+        if (mode == Mode::Runtime) {
+            auto r = runtime->run(timed);
+            if (!r.ok()) {
+                std::fprintf(stderr, "sparkscope-demo: %s\n", r.error().toString().c_str());
+                std::exit(2);
+            }
+        } else {
+            timed();
+        }
+        return ns;
+    }
+};
+
+struct Workload {
+    const char* name;
+    const char* help;
+    int (*fn)(Runner&, const Options&);
+};
+
+// Every workload, in the order --list prints them.
+std::span<const Workload> workloads();
+
+int parfib(Runner& run, const Options& opt);
+int sumeuler(Runner& run, const Options& opt);
+int quicksort(Runner& run, const Options& opt);
+int pipeline(Runner& run, const Options& opt);
+int imbalanced(Runner& run, const Options& opt);
+
+// parfib's kernels (doubly recursive Fibonacci; below the cut-off the recursion is sequential).
+uint64_t fibSeq(long n);
+uint64_t fibPar(long n, long cutoff); // parConj on the runtime's engines
+uint64_t fibTbb(long n, long cutoff); // tbb::task_group
+
+} // namespace sparkscope::demo

@@ -1,0 +1,236 @@
+// Runtime: starting and stopping the engines, run(), the global queue of runnable contexts and the
+// wake-ups of sleeping engines, and the annotations posted from user code. engine.cpp explains the
+// algorithm (the sleep/wake handshake is "No lost wake-ups" there).
+#include "runtime_impl.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+namespace sparkscope::runtime {
+
+using namespace detail;
+
+namespace {
+
+    std::atomic<Runtime::Impl*> gTracedRuntime { nullptr };
+
+    // USER_MARKER or USER_MSG: into the calling engine's buffer, or, off the engines, into the global
+    // buffer of the traced runtime if there is one.
+    void postText(uint16_t type, std::string_view text) noexcept
+    {
+        if (Engine* e = thisEngine(); e && e->trace) {
+            e->trace->text(type, text);
+            return;
+        }
+        if (Runtime::Impl* rt = gTracedRuntime.load(std::memory_order_acquire))
+            rt->sink->postGlobal(type, rt->clock->nowNs(), reinterpret_cast<const uint8_t*>(text.data()),
+                std::min<size_t>(text.size(), 60000), true);
+    }
+
+} // namespace
+
+void detail::fatal(const char* what)
+{
+    std::fprintf(stderr, "sparkscope runtime: %s\n", what);
+    std::abort();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Runtime::Impl: the runnable queue and the wake-ups
+
+void Runtime::Impl::pushRunnable(Context* c)
+{
+    {
+        std::lock_guard lock(runMutex);
+        runQueue.push_back(c);
+        runCount.store(runQueue.size(), std::memory_order_seq_cst);
+    }
+    wakeOne();
+}
+
+Context* Runtime::Impl::popRunnable()
+{
+    if (runCount.load(std::memory_order_acquire) == 0)
+        return nullptr;
+    std::lock_guard lock(runMutex);
+    if (runQueue.empty())
+        return nullptr;
+    Context* c = runQueue.front();
+    runQueue.pop_front();
+    runCount.store(runQueue.size(), std::memory_order_relaxed);
+    return c;
+}
+
+bool Runtime::Impl::workVisible() const noexcept
+{
+    if (runCount.load(std::memory_order_seq_cst) > 0)
+        return true;
+    for (const auto& e : engines) {
+        if (e->deque.looksNonEmpty())
+            return true;
+    }
+    return false;
+}
+
+void Runtime::Impl::wakeOne() noexcept
+{
+    if (sleepers.load(std::memory_order_seq_cst) == 0)
+        return;
+    for (auto& e : engines) {
+        if (e->sleeping.load(std::memory_order_relaxed) == 1
+            && e->sleeping.exchange(0, std::memory_order_acq_rel) == 1) {
+            sleepers.fetch_sub(1, std::memory_order_seq_cst);
+            e->sleeping.notify_one();
+            return;
+        }
+    }
+}
+
+void Runtime::Impl::wakeAll() noexcept
+{
+    for (auto& e : engines) {
+        if (e->sleeping.exchange(0, std::memory_order_acq_rel) == 1)
+            sleepers.fetch_sub(1, std::memory_order_seq_cst);
+        e->sleeping.notify_one();
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Runtime
+
+Runtime::Runtime(std::unique_ptr<Impl> impl)
+    : m_impl(std::move(impl))
+{
+}
+
+core::Result<std::unique_ptr<Runtime>> Runtime::create(RuntimeOptions options)
+{
+    try {
+        auto impl = std::make_unique<Impl>();
+        impl->options = options;
+        unsigned n = options.engines ? options.engines : std::thread::hardware_concurrency();
+        if (n == 0)
+            n = 1;
+        if (n > 4096)
+            return core::Error { core::ErrorCode::Usage,
+                "runtime: at most 4096 engines, asked for " + std::to_string(n), std::nullopt };
+        impl->engineCount = n;
+        std::string path = options.tracePath;
+        if (path.empty() && options.useEnvironment) {
+            if (const char* env = std::getenv("SPARKSCOPE_TRACE"))
+                path = env;
+        }
+        impl->options.tracePath = path;
+        if (!path.empty()) {
+            impl->clock = std::make_unique<TraceClock>();
+            auto sink = TraceSink::open(path, n, *impl->clock);
+            if (!sink)
+                return sink.error();
+            impl->sink = std::move(sink.value());
+        }
+        for (unsigned i = 0; i < n; ++i)
+            impl->engines.push_back(std::make_unique<Engine>(*impl, static_cast<uint16_t>(i)));
+        for (auto& e : impl->engines)
+            e->thread = std::thread([eng = e.get()] { eng->threadMain(); });
+        if (impl->sink)
+            gTracedRuntime.store(impl.get(), std::memory_order_release);
+        return std::unique_ptr<Runtime>(new Runtime(std::move(impl)));
+    } catch (const std::exception& ex) {
+        return core::Error { core::ErrorCode::Io, std::string("runtime: cannot start: ") + ex.what(), std::nullopt };
+    }
+}
+
+Runtime::~Runtime()
+{
+    Impl& rt = *m_impl;
+    rt.stopping.store(true, std::memory_order_seq_cst);
+    rt.wakeAll();
+    for (auto& e : rt.engines) {
+        if (e->thread.joinable())
+            e->thread.join();
+    }
+    Impl* self = &rt;
+    gTracedRuntime.compare_exchange_strong(self, nullptr);
+    rt.exitContexts();
+    if (rt.sink)
+        rt.sink->finish();
+}
+
+core::Result<bool> Runtime::run(std::function<void()> main)
+{
+    if (thisEngine())
+        return core::Error { core::ErrorCode::Usage, "Runtime::run called from an engine (nest with parConj instead)",
+            std::nullopt };
+    std::lock_guard runLock(m_impl->runCallMutex);
+    MainJob job;
+    job.fn = std::move(main);
+    Context* c = nullptr;
+    {
+        std::lock_guard lock(m_impl->poolMutex);
+        if (!m_impl->pool.empty()) {
+            c = m_impl->pool.back();
+            m_impl->pool.pop_back();
+            c->inPool = false;
+        }
+    }
+    if (c)
+        m_impl->contextsReused.fetch_add(1, std::memory_order_relaxed);
+    else {
+        c = m_impl->newContext();
+        m_impl->contextsCreated.fetch_add(1, std::memory_order_relaxed);
+    }
+    c->task = Context::Task::Main;
+    c->main = &job;
+    c->pendingCreate = true;
+    m_impl->pushRunnable(c);
+    {
+        std::unique_lock lock(job.mutex);
+        job.cv.wait(lock, [&] { return job.done; });
+    }
+    if (job.error) {
+        try {
+            std::rethrow_exception(job.error);
+        } catch (const std::exception& ex) {
+            return core::Error { core::ErrorCode::Usage, std::string("the main function threw: ") + ex.what(),
+                std::nullopt };
+        } catch (...) {
+            return core::Error { core::ErrorCode::Usage, "the main function threw a non-standard exception",
+                std::nullopt };
+        }
+    }
+    return true;
+}
+
+unsigned Runtime::engineCount() const noexcept { return m_impl->engineCount; }
+bool Runtime::tracing() const noexcept { return m_impl->sink != nullptr; }
+std::string Runtime::tracePath() const { return m_impl->sink ? m_impl->sink->path() : std::string(); }
+bool Runtime::traceFailed() const noexcept { return m_impl->sink && m_impl->sink->failed(); }
+
+RuntimeStats Runtime::stats() const noexcept
+{
+    RuntimeStats s;
+    s.contextsCreated = m_impl->contextsCreated.load(std::memory_order_relaxed);
+    s.contextsReused = m_impl->contextsReused.load(std::memory_order_relaxed);
+    for (const auto& e : m_impl->engines) {
+        s.sparksCreated += e->stats.sparksCreated.load(std::memory_order_relaxed);
+        s.sparksRunLocal += e->stats.sparksRunLocal.load(std::memory_order_relaxed);
+        s.sparksStolen += e->stats.sparksStolen.load(std::memory_order_relaxed);
+        s.suspensions += e->stats.suspensions.load(std::memory_order_relaxed);
+    }
+    return s;
+}
+
+void mark(std::string_view text) noexcept { postText(core::ev::UserMarker, text); }
+
+void message(std::string_view text) noexcept { postText(core::ev::UserMsg, text); }
+
+int currentEngine() noexcept
+{
+    Engine* e = thisEngine();
+    return e ? e->index : -1;
+}
+
+} // namespace sparkscope::runtime

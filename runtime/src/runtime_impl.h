@@ -1,0 +1,54 @@
+#pragma once
+// Runtime::Impl: what the engines share -- the global runnable-context queue, the free-context pool
+// that owns every context, the sleeping-engine count and the trace sink. engine.cpp explains the
+// algorithm; runtime.cpp holds the queue, the wake-ups and the public Runtime; context.cpp the pool.
+#include "engine.h"
+#include "tracer.h"
+
+#include "sparkscope/runtime/runtime.h"
+
+#include <atomic>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace sparkscope::runtime {
+
+struct Runtime::Impl {
+    RuntimeOptions options;
+    unsigned engineCount = 1;
+    std::unique_ptr<detail::TraceClock> clock;
+    std::unique_ptr<detail::TraceSink> sink;
+    std::vector<std::unique_ptr<detail::Engine>> engines;
+
+    std::mutex runMutex; // global runnable-context queue
+    std::deque<detail::Context*> runQueue;
+    std::atomic<size_t> runCount { 0 };
+
+    std::mutex poolMutex; // the global free-context pool and ownership of every context
+    std::vector<detail::Context*> pool;
+    std::vector<std::unique_ptr<detail::Context>> allContexts;
+    std::atomic<uint64_t> contextsCreated { 0 }, contextsReused { 0 };
+
+    std::atomic<uint32_t> nextContextId { 1 };
+    std::atomic<uint32_t> sleepers { 0 };
+    std::atomic<bool> stopping { false };
+    std::mutex runCallMutex; // one run() at a time
+
+    void pushRunnable(detail::Context* c);
+    detail::Context* popRunnable();
+    bool workVisible() const noexcept;
+    void wakeOne() noexcept;
+    void wakeAll() noexcept;
+    detail::Context* newContext();
+    void createFiber(detail::Context* c);
+    void exitContexts();
+};
+
+namespace detail {
+    // A program bug inside the runtime (or a misuse it cannot report otherwise): print and abort.
+    [[noreturn]] void fatal(const char* what);
+} // namespace detail
+
+} // namespace sparkscope::runtime
