@@ -171,7 +171,8 @@ public:
     Stat stat(size_t column) const { return m_accumulators[column].stat(); }
 
 private:
-    void flush()
+    // Once per kRun rows: kept out of line so that the loops that push stay small.
+    [[gnu::noinline]] void flush()
     {
         addRuns(
             m_accumulators, [&](size_t c) { return std::span<const double>(m_buffer.data() + c * kRun, m_rows); },
