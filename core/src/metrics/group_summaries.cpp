@@ -140,8 +140,8 @@ GroupSummaries summariseGroups(const MetricsBasis& b, const InstanceFigures& fig
     out.conjuncts.resize(nGroups);
     // The tasks of one group, in the order that balances two cores: the task range splits in halves
     // between two threads, and in this order the halves take about the same time, the conjunct values
-    // with the scheduling order, the descendant values with the SelfFigures values (measured on
-    // parfib37: 48 + 22 ms, 34 + 31 ms).
+    // with the scheduling order, the descendant values with the SelfFigures values (the timings are
+    // in docs/performance.md, "Metrics: figures behind the code's choices").
     enum GroupTask : size_t { kConjunctValues, kScheduling, kDescendantValues, kSelfValues, kTasksPerGroup };
     // One more task for the scheduling order over all groups; with one group, "all" is that group's
     // summary: the same instances in the same order.

@@ -106,9 +106,9 @@ namespace {
     // The changes of one instance's RUNNABLE_SELF or RUNNING_SELF (two per piece), with inline room for
     // a typical instance (two conjuncts, a few pieces each) and the heap beyond. Why not a vector or
     // boost's small_vector: their push_back was not inlined and read each step back from the
-    // caller's stack (16-byte load of two 8-byte stores: a store-forwarding stall per push), which
-    // was most of the per-instance figures' time. The inline slots are a trivial type so that
-    // creating the buffer writes nothing (StepFunction::Step zero-initialises).
+    // caller's stack (16-byte load of two 8-byte stores: a store-forwarding stall per push; the cost
+    // is in docs/performance.md, "Metrics: figures behind the code's choices"). The inline slots are
+    // a trivial type so that creating the buffer writes nothing (StepFunction::Step zero-initialises).
     class StepBuffer {
     public:
         struct Change {
@@ -168,8 +168,9 @@ namespace {
     // it — the figures pass needs these two numbers for every instance.
     // The deltas are visited in time order: merged from the buffer's two sorted runs (an instance of
     // two conjuncts, nearly all of them) when it has two or fewer and they are in order, else sorted
-    // (sorting was a quarter of the per-instance figures' time). The order of equal times does not
-    // matter: the deltas at one time are all applied before the curve is read again.
+    // (what sorting cost: docs/performance.md, "Metrics: figures behind the code's choices"). The
+    // order of equal times does not matter: the deltas at one time are all applied before the curve
+    // is read again.
     std::pair<int64_t, int64_t> maxAndIntegral(StepBuffer& deltas, I a, I b)
     {
         int64_t value = 0, max = 0, integral = 0, t = a;

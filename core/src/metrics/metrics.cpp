@@ -110,7 +110,7 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options, const 
     const Range r = reportRange(trace, options);
     // Work-available times serve only ENGINE_WAKE_LATENCY, which needs a sleeping engine; engines
     // sleep only after ENGINE_SLEEPING. A GHC log has none, and skipping them saves 8 bytes per spark
-    // created there (22 MB on parfib-4-37).
+    // created there (docs/performance.md, "Metrics: figures behind the code's choices").
     const bool wantWorkTimes = anyEngineSleeps(trace);
     // Three independent passes at once: engine states (parallel per engine inside), the model pass
     // (sequential), and the per-engine scans (parallel per engine). States and model depend on the
