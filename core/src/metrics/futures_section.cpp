@@ -37,7 +37,7 @@ namespace {
                     const double d = double(I(w.timeNs) - I(f.signalNs));
                     stats.push(kAllWaits, d);
                     anySuspended = anySuspended || w.suspended;
-                    const uint32_t who = w.conjunct != kNoIndex ? w.conjunct : kNoIndex - 1 - w.context;
+                    const uint32_t who = waitConsumer(w);
                     const bool first = std::find(seen.begin(), seen.end(), who) == seen.end();
                     if (first) {
                         seen.push_back(who);
