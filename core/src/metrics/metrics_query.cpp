@@ -4,6 +4,7 @@
 // records. The tests compare them with the report's `--instances` groups and summaries.
 #include "sparkscope/core/metrics_query.h"
 
+#include "metrics/metrics_sections.h"
 #include "sparkscope/core/event_types.h"
 
 #include <algorithm>
@@ -20,7 +21,11 @@ ParEventIndex ParEventIndex::build(const ParModel& m)
 {
     ParEventIndex x;
     auto& v = x.m_entries;
-    v.reserve(m.conjunctions.size() * 2 + m.conjuncts.size() * 3 + m.futures.size() * 3);
+    // Entries per conjunction instance (start, end), per conjunct (spark created, run or stolen, end)
+    // and per future (created, signalled, and typically one wait): a reservation, not a bound.
+    constexpr size_t kPerConjunction = 2, kPerConjunct = 3, kPerFuture = 3;
+    v.reserve(
+        m.conjunctions.size() * kPerConjunction + m.conjuncts.size() * kPerConjunct + m.futures.size() * kPerFuture);
     for (uint32_t j = 0; j < m.conjunctions.size(); ++j) {
         const ConjunctionInstance& c = m.conjunctions[j];
         v.push_back({ c.startNs, j, kNoIndex, ev::MerStartParConj, c.startEngine });
@@ -126,7 +131,7 @@ std::vector<InstanceFigure> instanceMetrics(const Metrics& metrics, EventOwner o
         add("PARCONJ_CONTINUE_ON_BEFORE", "value", f->continueOnBefore);
         add("PARCONJ_CONTINUE_ON_LAST", "value", f->continueOnLast);
         if (ci.conjuncts.size() >= 2) { // the scheduling-order pairs split at this instance
-            auto ratio = [](double a, double b) { return b == 0 ? 0.0 : a / b; };
+            using detail::ratio;
             add("OUT_OF_ORDER_PROBABILITY", "out_of_order_ns", f->outOfOrderNs);
             add("OUT_OF_ORDER_PROBABILITY", "either_running_ns", f->eitherRunningNs);
             add("OUT_OF_ORDER_PROBABILITY", "probability", ratio(f->outOfOrderNs, f->eitherRunningNs));
@@ -171,7 +176,7 @@ std::vector<InstanceFigure> instanceMetrics(const Metrics& metrics, EventOwner o
             all.push_back(d);
             allSuspended += w.suspended;
             anySuspended = anySuspended || w.suspended;
-            const uint32_t who = w.conjunct != kNoIndex ? w.conjunct : kNoIndex - 1 - w.context;
+            const uint32_t who = detail::waitConsumer(w);
             if (std::find(seen.begin(), seen.end(), who) == seen.end()) {
                 seen.push_back(who);
                 first.push_back(d);

@@ -9,8 +9,8 @@
 //     conjunction group), buffered per accumulator and added in runs. A run keeps its sums in x87
 //     registers; adding one value at a time reloads and stores an 80-bit sum each time, which cost
 //     more than the additions. Runs go two side by side: two independent sums double the additions
-//     per cycle, while three or more spill x87's eight registers (measured: 1.4 ns per value for
-//     both passes two by two, 2.7-3.5 one by one, over 5 three or four at a time).
+//     per cycle, while three or more spill x87's eight registers (the timings: docs/performance.md,
+//     "Metrics: figures behind the code's choices").
 //   - ExactFirstPass: the first pass over whole numbers (durations in ns) in any order, exactly, so
 //     it can run inside a parallel loop and leave only the second pass to the ordered summary.
 // Each accumulator sees its values in the order they were pushed whatever the buffering, so the
@@ -171,7 +171,8 @@ public:
     Stat stat(size_t column) const { return m_accumulators[column].stat(); }
 
 private:
-    void flush()
+    // Once per kRun rows: kept out of line so that the loops that push stay small.
+    [[gnu::noinline]] void flush()
     {
         addRuns(
             m_accumulators, [&](size_t c) { return std::span<const double>(m_buffer.data() + c * kRun, m_rows); },

@@ -1,0 +1,138 @@
+// The conjunctions and conjuncts sections (docs/metrics.md), written from the group summaries
+// (group_summaries.cpp): per static id, the Stats of each instance's PARCONJ_* values and the
+// granularity of its conjuncts; with --instances, each instance's own values; per (static id,
+// position), the Stats of each conjunct's CONJUNCT_TIME_* values. Groups come in name order, then
+// instances in instance order, so the report is the same from run to run.
+#include "metrics/group_summaries.h"
+
+namespace sparkscope::core::detail {
+
+namespace {
+
+    // A curve's per-instance max and average, each summarised over the group.
+    MetricValue curveValue(const Stat& max, const Stat& average)
+    {
+        MetricValue v;
+        v.subStats.push_back({ "max", max });
+        v.subStats.push_back({ "average", average });
+        return v;
+    }
+
+    // One instance's max and average of a curve.
+    MetricValue maxAverageValue(double max, double average)
+    {
+        return fieldsValue({ { "max", max }, { "average", average } });
+    }
+
+    // The granularity profile: counts per log2 bucket of TIME_RUNNING, and the cumulative form.
+    MetricValue granularity(const Log2Histogram& histogram)
+    {
+        const std::vector<int64_t>& buckets = histogram.buckets();
+        MetricValue out;
+        int64_t cumulative = 0;
+        for (size_t b = 0; b < buckets.size(); ++b)
+            out.fields.push_back({ "log2_" + std::to_string(b), buckets[b] });
+        for (size_t b = 0; b < buckets.size(); ++b) {
+            cumulative += buckets[b];
+            out.fields.push_back({ "cumulative_log2_" + std::to_string(b), cumulative });
+        }
+        return out;
+    }
+
+    MetricGroup conjunctionGroup(const InstanceFigures& figures, const ConjunctionsSummary& summary, size_t g)
+    {
+        const auto& s = summary.values;
+        MetricGroup out { figures.groups.names[g], {} };
+        out.metrics.push_back({ "INSTANCES",
+            fieldsValue({ { "complete", I(figures.groups.complete.members(g).size()) },
+                { "incomplete", I(figures.groups.incomplete[g]) } }) });
+        out.metrics.push_back({ "PARCONJ_TIME", statValue(s[kTime]) });
+        out.metrics.push_back({ "PARCONJ_RUNNABLE_SELF", curveValue(s[kRunnableSelfMax], s[kRunnableSelfAverage]) });
+        out.metrics.push_back({ "PARCONJ_RUNNABLE_SELF_AND_DESC",
+            curveValue(s[kRunnableSelfAndDescMax], s[kRunnableSelfAndDescAverage]) });
+        out.metrics.push_back({ "PARCONJ_RUNNING_SELF", curveValue(s[kRunningSelfMax], s[kRunningSelfAverage]) });
+        out.metrics.push_back(
+            { "PARCONJ_RUNNING_SELF_AND_DESC", curveValue(s[kRunningSelfAndDescMax], s[kRunningSelfAndDescAverage]) });
+        out.metrics.push_back({ "PARCONJ_AVAIL_CPUS", curveValue(s[kAvailCpusMax], s[kAvailCpusAverage]) });
+        out.metrics.push_back({ "PARCONJ_CONTINUE_ON_BEFORE", statValue(s[kContinueOnBefore]) });
+        out.metrics.push_back({ "PARCONJ_CONTINUE_ON_LAST", statValue(s[kContinueOnLast]) });
+        out.metrics.push_back({ "CONJUNCT_GRANULARITY", granularity(figures.conjunctFirstPasses.running[g]) });
+        return out;
+    }
+
+    // --instances: one instance's record and, when complete, its own values.
+    MetricGroup instanceGroup(const ParModel& m, const InstanceFigures& figures, uint32_t j)
+    {
+        const ConjunctionInstance& ci = m.conjunctions[j];
+        MetricGroup g { "instance:" + std::to_string(j), {} };
+        g.metrics.push_back({ "INSTANCE",
+            fieldsValue(
+                { { "static_id", m.staticName(ci.staticId) }, { "dyn_id", I(ci.dynId) }, { "start_ns", I(ci.startNs) },
+                    { "end_ns", ci.ended ? I(ci.endNs) : I(-1) }, { "conjuncts", I(ci.conjuncts.size()) },
+                    { "parent_instance",
+                        ci.parentConjunct == kNoIndex ? I(-1) : I(m.conjuncts[ci.parentConjunct].conjunction) },
+                    { "complete", I(ci.complete) } }) });
+        if (ci.complete) {
+            const ConjunctionFigures v = figuresFrom(figures.self[j], figures.desc[j]);
+            g.metrics.push_back({ "PARCONJ_TIME", fieldsValue({ { "value", v.time } }) });
+            g.metrics.push_back({ "PARCONJ_RUNNABLE_SELF", maxAverageValue(v.runnableSelfMax, v.runnableSelfAverage) });
+            g.metrics.push_back({ "PARCONJ_RUNNABLE_SELF_AND_DESC",
+                maxAverageValue(v.runnableSelfAndDescMax, v.runnableSelfAndDescAverage) });
+            g.metrics.push_back({ "PARCONJ_RUNNING_SELF", maxAverageValue(v.runningSelfMax, v.runningSelfAverage) });
+            g.metrics.push_back({ "PARCONJ_RUNNING_SELF_AND_DESC",
+                maxAverageValue(v.runningSelfAndDescMax, v.runningSelfAndDescAverage) });
+            g.metrics.push_back({ "PARCONJ_AVAIL_CPUS", maxAverageValue(v.availCpusMax, v.availCpusAverage) });
+        }
+        return g;
+    }
+
+    MetricGroup conjunctGroup(const std::string& id, const ConjunctStats& a)
+    {
+        MetricGroup out { id, {} };
+        if (a.asSpark.count(0) > 0)
+            out.metrics.push_back({ "CONJUNCT_TIME_AS_SPARK", statValue(a.asSpark.stat(0)) });
+        out.metrics.push_back({ "CONJUNCT_TIME_AS_CONTEXT", statValue(a.values.stat(kAsContext)) });
+        out.metrics.push_back({ "CONJUNCT_TIME_BLOCKED", statValue(a.values.stat(kBlocked)) });
+        out.metrics.push_back({ "CONJUNCT_TIME_RUNNABLE", statValue(a.values.stat(kRunnable)) });
+        out.metrics.push_back({ "CONJUNCT_TIME_RUNNING", statValue(a.values.stat(kRunning)) });
+        out.metrics.push_back({ "CONJUNCT_TIME_AFTER", statValue(a.values.stat(kAfter)) });
+        return out;
+    }
+
+} // namespace
+
+MetricSection buildConjunctionsSection(
+    const MetricsBasis& b, const InstanceFigures& figures, const GroupSummaries& summaries)
+{
+    MetricSection conjunctions { "conjunctions", {} };
+    for (size_t g = 0; g < figures.groupCount(); ++g)
+        conjunctions.groups.push_back(conjunctionGroup(figures, summaries.conjunctions[g], g));
+    if (b.options.instances)
+        for (size_t j = 0; j < b.model.conjunctions.size(); ++j)
+            if (b.range.contains(b.model.conjunctions[j].startNs))
+                conjunctions.groups.push_back(instanceGroup(b.model, figures, uint32_t(j)));
+    return conjunctions;
+}
+
+MetricSection buildConjunctsSection(const InstanceFigures& figures, const GroupSummaries& summaries)
+{
+    MetricSection conjuncts { "conjuncts", {} };
+    for (size_t g = 0; g < figures.groupCount(); ++g) {
+        const ConjunctsSummary& cs = summaries.conjuncts[g];
+        for (size_t position = 0; position < cs.byPosition.size(); ++position)
+            if (cs.byPosition[position].any) // some conjunct at this position
+                conjuncts.groups.push_back(
+                    conjunctGroup(figures.groups.names[g] + "/" + std::to_string(position), cs.byPosition[position]));
+    }
+    return conjuncts;
+}
+
+void addConjunctGranularityOfAll(MetricSection& program, const InstanceFigures& figures)
+{
+    Log2Histogram allRunning;
+    for (size_t g = 0; g < figures.groupCount(); ++g)
+        allRunning.merge(figures.conjunctFirstPasses.running[g]);
+    program.groups.front().metrics.push_back({ "CONJUNCT_GRANULARITY", granularity(allRunning) });
+}
+
+} // namespace sparkscope::core::detail

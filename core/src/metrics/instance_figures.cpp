@@ -1,0 +1,397 @@
+// The per-instance figures (instance_figures.h): for each complete conjunction instance that starts
+// in the range, what the descendant pass does not give — PARCONJ_TIME, RUNNABLE_SELF and RUNNING_SELF
+// (max and time-weighted average over its life), CONTINUE_ON_* — and each of its conjuncts' split of
+// TIME_AS_CONTEXT; with, in the same parallel loop, the conjuncts section's first pass (exact in any
+// order, see stat_columns.h). This loop and the grouping by static id need only the model, so they
+// run beside the descendant pass, filling its sequential stretches, rather than after it.
+//
+// The same walk over a conjunct's pieces (addConjunct) serves the public one-instance functions too
+// (conjunctionCurves, conjunctionFigures, conjunctFigures, conjunctTimeSplit), so the app's hover and
+// the report agree by construction.
+#include "metrics/instance_figures.h"
+
+#include <algorithm>
+#include <optional>
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
+
+namespace sparkscope::core::detail {
+
+namespace {
+
+    // Adds one piece [from, to) of a context in `state` to the deltas: +1 on `runnable` while not
+    // blocked, +1 on `running` while running.
+    template <class Deltas>
+    void addPiece(uint64_t from, uint64_t to, ContextState state, Deltas& runnable, Deltas& running)
+    {
+        if (to <= from || state == ContextState::Blocked)
+            return;
+        runnable.push_back({ I(from), 1 });
+        runnable.push_back({ I(to), -1 });
+        if (state == ContextState::Running) {
+            running.push_back({ I(from), 1 });
+            running.push_back({ I(to), -1 });
+        }
+    }
+
+    // Adds the pieces of [a, b) of conjunct k in context c to the deltas: +1 on `runnable` while
+    // not blocked, +1 on `running` while running. With `onlyTop`, only the pieces where k is the
+    // innermost conjunct of its context count (the precomputed top pieces: no search needed).
+    // Without it, and given `split`, also adds the time of [a, b) the context spent Blocked and
+    // Running to it: what ParModel::contextTimeInStates(c, a, b) answers, from the same walk (no
+    // second search).
+    template <class Deltas>
+    void addContextPieces(const ParModel& m, uint32_t c, uint64_t a, uint64_t b, uint32_t conjunct, bool onlyTop,
+        Deltas& runnable, Deltas& running, ConjunctSplit* split = nullptr)
+    {
+        if (b <= a)
+            return;
+        if (c == kNoIndex) {
+            if (!onlyTop) {
+                runnable.push_back({ I(a), 1 });
+                runnable.push_back({ I(b), -1 });
+            }
+            return;
+        }
+        if (onlyTop) {
+            for (const auto& p : m.topPieces(conjunct))
+                addPiece(std::max(a, p.startNs), std::min(b, p.endNs), p.state, runnable, running);
+            return;
+        }
+        const auto& segs = m.contexts[c].states;
+        auto it = std::upper_bound(
+            segs.begin(), segs.end(), a, [](uint64_t t, const ContextStateChange& s) { return t < s.startNs; });
+        if (it != segs.begin())
+            --it;
+        for (; it != segs.end() && it->startNs < b; ++it) {
+            const uint64_t next = (it + 1 != segs.end()) ? (it + 1)->startNs : std::max(m.endNs, b);
+            const uint64_t from = std::max(a, it->startNs), to = std::min(b, next);
+            addPiece(from, to, it->state, runnable, running);
+            if (split && to > from) {
+                if (it->state == ContextState::Blocked)
+                    split->blockedNs += to - from;
+                else if (it->state == ContextState::Running)
+                    split->runningNs += to - from;
+            }
+        }
+    }
+
+    // Pieces of one conjunct: spark phase, the unbound start (runnable), then its context's pieces
+    // (and their blocked and running time, see addContextPieces).
+    template <class Deltas>
+    void addConjunct(const ParModel& m, uint32_t k, bool onlyTop, uint64_t endLimit, Deltas& runnable, Deltas& running,
+        ConjunctSplit* split = nullptr)
+    {
+        const ConjunctInstance& g = m.conjuncts[k];
+        const uint64_t end = g.ended ? g.endNs : endLimit;
+        if (g.fromSpark) {
+            const uint64_t sparkEnd = g.started ? std::min(g.startNs, end) : end;
+            if (sparkEnd > g.sparkCreateNs) {
+                runnable.push_back({ I(g.sparkCreateNs), 1 });
+                runnable.push_back({ I(sparkEnd), -1 });
+            }
+        }
+        if (!g.started)
+            return;
+        const uint64_t bound = std::min(bindTime(m, g, k), end);
+        if (bound > g.startNs) {
+            runnable.push_back({ I(g.startNs), 1 });
+            runnable.push_back({ I(bound), -1 });
+        }
+        addContextPieces(m, g.context, bound, end, k, onlyTop, runnable, running, split);
+    }
+
+    // The changes of one instance's RUNNABLE_SELF or RUNNING_SELF (two per piece), with inline room for
+    // a typical instance (two conjuncts, a few pieces each) and the heap beyond. Why not a vector or
+    // boost's small_vector: their push_back was not inlined and read each step back from the
+    // caller's stack (16-byte load of two 8-byte stores: a store-forwarding stall per push; the cost
+    // is in docs/performance.md, "Metrics: figures behind the code's choices"). The inline slots are
+    // a trivial type so that creating the buffer writes nothing (StepFunction::Step zero-initialises).
+    class StepBuffer {
+    public:
+        struct Change {
+            int64_t timeNs, value;
+        };
+        static constexpr size_t kInline = 32;
+
+        StepBuffer() = default;
+        StepBuffer(const StepBuffer&) = delete;
+        StepBuffer& operator=(const StepBuffer&) = delete;
+
+        [[gnu::always_inline]] void push_back(Change change)
+        {
+            if (m_size == m_capacity)
+                grow();
+            m_data[m_size++] = change;
+        }
+        Change* begin() noexcept { return m_data; }
+        Change* end() noexcept { return m_data + m_size; }
+
+        // Marks the end of a run of changes pushed in time order (one conjunct's: its pieces come in
+        // time order), so that two runs can be merged rather than sorted (firstRunEnd()).
+        void endRun()
+        {
+            if (m_runs++ == 0)
+                m_firstRunEnd = m_size;
+        }
+        // With at most two runs: where the first ends (the second, if any, follows up to end()).
+        // Empty otherwise.
+        std::optional<size_t> firstRunEnd() const noexcept
+        {
+            if (m_runs > 2)
+                return std::nullopt;
+            return m_runs == 0 ? m_size : m_firstRunEnd;
+        }
+
+    private:
+        // The rare path (more than kInline changes): out of line, so that push_back's callers stay small.
+        [[gnu::noinline]] void grow()
+        {
+            std::vector<Change> larger(2 * m_capacity);
+            std::copy(begin(), end(), larger.begin());
+            m_heap = std::move(larger);
+            m_data = m_heap.data();
+            m_capacity = m_heap.size();
+        }
+
+        Change m_inline[kInline];
+        std::vector<Change> m_heap;
+        Change* m_data = m_inline;
+        size_t m_size = 0, m_capacity = kInline;
+        size_t m_runs = 0, m_firstRunEnd = 0;
+    };
+
+    // The maximum and integral over [a, b) of the curve that is 0 at a and changes by `deltas` (times
+    // clamped into [a, b)): what StepFunction::fromDeltas(deltas, a, b) answers, without building
+    // it — the figures pass needs these two numbers for every instance.
+    // The deltas are visited in time order: merged from the buffer's two sorted runs (an instance of
+    // two conjuncts, nearly all of them) when it has two or fewer and they are in order, else sorted
+    // (what sorting cost: docs/performance.md, "Metrics: figures behind the code's choices"). The
+    // order of equal times does not matter: the deltas at one time are all applied before the curve
+    // is read again.
+    std::pair<int64_t, int64_t> maxAndIntegral(StepBuffer& deltas, I a, I b)
+    {
+        int64_t value = 0, max = 0, integral = 0, t = a;
+        auto apply = [&](const StepBuffer::Change& d) {
+            const I at = std::clamp(d.timeNs, a, b);
+            if (at > t) {
+                max = std::max(max, value);
+                integral += value * (at - t);
+                t = at;
+            }
+            value += d.value;
+        };
+        auto byTime = [](const StepBuffer::Change& x, const StepBuffer::Change& y) { return x.timeNs < y.timeNs; };
+        const std::optional<size_t> firstRunEnd = deltas.firstRunEnd();
+        StepBuffer::Change* const middle = firstRunEnd ? deltas.begin() + *firstRunEnd : nullptr;
+        if (middle && std::is_sorted(deltas.begin(), middle, byTime) && std::is_sorted(middle, deltas.end(), byTime)) {
+            const StepBuffer::Change *x = deltas.begin(), *y = middle, *end = deltas.end();
+            while (x != middle && y != end)
+                apply(byTime(*y, *x) ? *y++ : *x++);
+            for (; x != middle; ++x)
+                apply(*x);
+            for (; y != end; ++y)
+                apply(*y);
+        } else {
+            std::sort(deltas.begin(), deltas.end(), byTime);
+            for (const auto& d : deltas)
+                apply(d);
+        }
+        if (b > t) {
+            max = std::max(max, value);
+            integral += value * (b - t);
+        }
+        return { max, integral };
+    }
+
+    // SelfFigures of complete instance j. With `splits`, also writes each of its conjuncts' split to
+    // splits[k], from the same walk over the context's states that RUNNABLE_SELF makes.
+    SelfFigures selfFigures(const ParModel& m, uint32_t j, ConjunctSplit* splits)
+    {
+        const ConjunctionInstance& ci = m.conjunctions[j];
+        SelfFigures v {};
+        const I a = I(ci.startNs), b = I(ci.endNs);
+        v.timeNs = ci.endNs - ci.startNs;
+        v.continueOnBefore = ci.endEngine == ci.startEngine;
+        v.hasPairs = hasPairs(m, j);
+        StepBuffer rs, ns;
+        for (uint32_t k : ci.conjuncts) {
+            ConjunctSplit* split = splits ? &splits[k] : nullptr;
+            if (split)
+                *split = { 0, 0 };
+            addConjunct(m, k, false, ci.endNs, rs, ns, split);
+            rs.endRun(), ns.endRun();
+            const ConjunctInstance& g = m.conjuncts[k];
+            if (split && !(g.started && g.ended && g.endNs >= g.startNs))
+                *split = { 0, 0 }; // conjunctTimeSplit's guard: no split at all
+        }
+        if (b > a) {
+            const auto [rMax, rInt] = maxAndIntegral(rs, a, b);
+            const auto [nMax, nInt] = maxAndIntegral(ns, a, b);
+            v.runnableMax = uint32_t(rMax), v.runnableAverage = double(rInt) / double(b - a);
+            v.runningMax = uint32_t(nMax), v.runningAverage = double(nInt) / double(b - a);
+        }
+        if (!ci.conjuncts.empty()) {
+            uint32_t lastConjunct = ci.conjuncts.front();
+            for (uint32_t k : ci.conjuncts)
+                if (m.conjuncts[k].endNs >= m.conjuncts[lastConjunct].endNs)
+                    lastConjunct = k;
+            v.continueOnLast = m.conjuncts[lastConjunct].endEngine == ci.endEngine;
+        }
+        return v;
+    }
+
+} // namespace
+
+void ConjunctFirstPasses::merge(const ConjunctFirstPasses& other)
+{
+    for (size_t g = 0; g < byGroup.size(); ++g) {
+        auto& positions = byGroup[g];
+        const auto& theirs = other.byGroup[g];
+        if (positions.size() < theirs.size())
+            positions.resize(theirs.size());
+        for (size_t p = 0; p < theirs.size(); ++p)
+            for (size_t v = 0; v < theirs[p].size(); ++v)
+                positions[p][v].merge(theirs[p][v]);
+        running[g].merge(other.running[g]);
+    }
+}
+
+InstanceFigures computeInstanceFigures(const MetricsBasis& b)
+{
+    const ParModel& m = b.model;
+    InstanceFigures out;
+    // Only what the descendant pass and the model do not already hold is kept, and the summaries read
+    // it in place. The arrays are left uninitialised for the parallel pass to write (and page in).
+    out.self = std::make_unique_for_overwrite<SelfFigures[]>(m.conjunctions.size());
+    out.splits = std::make_unique_for_overwrite<ConjunctSplit[]>(m.conjuncts.size());
+    SelfFigures* const self = out.self.get();
+    ConjunctSplit* const splits = out.splits.get();
+    std::optional<tbb::enumerable_thread_specific<ConjunctFirstPasses>> threadFirstPasses;
+    tbb::parallel_invoke([&] { out.desc = descendantPass(m, b.cpus, b.engines, b.range.from, b.range.to); },
+        [&] {
+            out.groups = groupConjunctions(m, b.range);
+            threadFirstPasses.emplace(out.groupCount());
+            tbb::parallel_for(
+                tbb::blocked_range<size_t>(0, m.conjunctions.size()), [&](const tbb::blocked_range<size_t>& range) {
+                    ConjunctFirstPasses& firstPasses = threadFirstPasses->local();
+                    for (size_t j = range.begin(); j != range.end(); ++j) {
+                        const uint32_t group = out.groups.groupOf[j];
+                        if (group == IndexGroups::kNoGroup)
+                            continue; // incomplete, or outside the range
+                        self[j] = selfFigures(m, uint32_t(j), splits);
+                        for (uint32_t k : m.conjunctions[j].conjuncts)
+                            firstPasses.add(group, m.conjuncts[k].position, conjunctDurations(m, k, splits[k]));
+                    }
+                });
+        });
+    out.conjunctFirstPasses = ConjunctFirstPasses(out.groupCount());
+    for (const auto& part : *threadFirstPasses)
+        out.conjunctFirstPasses.merge(part);
+    return out;
+}
+
+} // namespace sparkscope::core::detail
+
+namespace sparkscope::core {
+
+using detail::addConjunct;
+using detail::bindTime;
+using detail::ConjunctSplit;
+using detail::I;
+
+namespace {
+    // The parts of conjunctTimeSplit's result, in its order.
+    enum SplitPart : size_t { kSplitBlocked, kSplitRunnable, kSplitRunning };
+} // namespace
+
+std::array<uint64_t, 3> conjunctTimeSplit(const ParModel& m, uint32_t k)
+{
+    // The unbound start and Finished/Runnable context time are runnable.
+    const ConjunctInstance& g = m.conjuncts[k];
+    std::array<uint64_t, 3> out {};
+    if (!g.started || !g.ended || g.endNs < g.startNs)
+        return out;
+    const uint64_t bound = std::min(bindTime(m, g, k), g.endNs);
+    decltype(m.contextTimeInStates(g.context, bound, g.endNs)) s {};
+    if (g.context != kNoIndex)
+        s = m.contextTimeInStates(g.context, bound, g.endNs);
+    out[kSplitBlocked] = s[size_t(ContextState::Blocked)];
+    out[kSplitRunning] = s[size_t(ContextState::Running)];
+    out[kSplitRunnable] = (g.endNs - g.startNs) - out[kSplitBlocked] - out[kSplitRunning];
+    return out;
+}
+
+std::optional<ConjunctionFigures> conjunctionFigures(
+    const ParModel& m, const StepFunction& cpus, size_t engines, uint32_t j)
+{
+    if (j >= m.conjunctions.size() || !m.conjunctions[j].complete)
+        return std::nullopt;
+    return detail::figuresFrom(detail::selfFigures(m, j, nullptr), detail::referenceDescendantValues(m, cpus, engines, j));
+}
+
+std::optional<ConjunctFigures> conjunctFigures(const ParModel& m, uint32_t k)
+{
+    if (k >= m.conjuncts.size())
+        return std::nullopt;
+    const ConjunctInstance& g = m.conjuncts[k];
+    if (g.conjunction == kNoIndex || !m.conjunctions[g.conjunction].complete)
+        return std::nullopt;
+    const auto split = conjunctTimeSplit(m, k);
+    return detail::conjunctFiguresFrom(m, k, ConjunctSplit { split[kSplitBlocked], split[kSplitRunning] });
+}
+
+ConjunctionCurves conjunctionCurves(const ParModel& m, const StepFunction& cpus, size_t engines, uint32_t j)
+{
+    ConjunctionCurves c;
+    const ConjunctionInstance& ci = m.conjunctions[j];
+    if (!ci.ended)
+        return c;
+    const I a = I(ci.startNs), b = I(ci.endNs);
+    if (b <= a)
+        return c;
+    std::vector<StepFunction::Step> rs, ns, rd, nd;
+    for (uint32_t k : ci.conjuncts)
+        addConjunct(m, k, false, ci.endNs, rs, ns);
+    // Descendants: every conjunct of every conjunction in the subtree, counted while innermost.
+    std::vector<uint32_t> todo { j };
+    while (!todo.empty()) {
+        const uint32_t x = todo.back();
+        todo.pop_back();
+        for (uint32_t k : m.conjunctions[x].conjuncts) {
+            addConjunct(m, k, true, ci.endNs, rd, nd);
+            for (uint32_t child : m.childConjunctions(k))
+                todo.push_back(child);
+        }
+    }
+    auto clip = [&](std::vector<StepFunction::Step>& v) {
+        for (auto& s : v)
+            s.timeNs = std::clamp(s.timeNs, a, b);
+    };
+    clip(rs), clip(ns), clip(rd), clip(nd);
+    c.runnableSelf = StepFunction::fromDeltas(rs, a, b);
+    c.runningSelf = StepFunction::fromDeltas(ns, a, b);
+    c.runnableSelfAndDesc = StepFunction::fromDeltas(rd, a, b);
+    c.runningSelfAndDesc = StepFunction::fromDeltas(nd, a, b);
+    // AVAIL_CPUS = N - CPUS(t) + RUNNING_SELF_AND_DESC(t)
+    std::vector<StepFunction::Step> av = nd;
+    av.push_back({ a, I(engines) });
+    const auto& steps = cpus.steps();
+    int64_t previous = 0;
+    if (!steps.empty()) {
+        previous = cpus.valueAt(a);
+        av.push_back({ a, -previous });
+        auto it = std::upper_bound(
+            steps.begin(), steps.end(), a, [](I t, const StepFunction::Step& s) { return t < s.timeNs; });
+        for (; it != steps.end() && it->timeNs < b; ++it) {
+            av.push_back({ it->timeNs, -(it->value - previous) });
+            previous = it->value;
+        }
+    }
+    c.availCpus = StepFunction::fromDeltas(std::move(av), a, b);
+    return c;
+}
+
+} // namespace sparkscope::core

@@ -1,0 +1,181 @@
+#pragma once
+// Internal to core (not installed): the per-instance figures the conjunctions, conjuncts and
+// scheduling sections summarise (instance_figures.cpp). On our runtime's traces there are millions
+// of instances, and the summaries read these figures twice each (Stat's two passes) with memory
+// bandwidth the limit: so only what the descendant pass and the model do not already hold is kept,
+// small (SelfFigures per instance, a ConjunctSplit per conjunct), and the helpers that turn them into
+// report values are inline here, for the summaries' loops to inline and keep only what they read.
+#include "metrics/descendant/descendant_pass.h"
+#include "metrics/metrics_sections.h"
+#include "metrics/named_groups.h"
+#include "metrics/stat_columns.h"
+
+#include <array>
+#include <memory>
+#include <vector>
+
+namespace sparkscope::core::detail {
+
+// TIME_BLOCKED and TIME_RUNNING of one conjunct, as conjunctTimeSplit gives them (TIME_RUNNABLE
+// is the rest of its life: conjunctRunnableNs).
+struct ConjunctSplit {
+    uint64_t blockedNs, runningNs;
+};
+
+inline uint64_t conjunctRunnableNs(const ConjunctInstance& g, const ConjunctSplit& split)
+{
+    // conjunctTimeSplit's guard: a conjunct that never started or ended, or ended before it
+    // started, has no split at all.
+    if (!g.started || !g.ended || g.endNs < g.startNs)
+        return 0;
+    return (g.endNs - g.startNs) - split.blockedNs - split.runningNs;
+}
+
+// The figures of one complete instance that do not come from the descendant pass: PARCONJ_TIME,
+// RUNNABLE_SELF and RUNNING_SELF (max and average over its lifetime), CONTINUE_ON_*, and whether
+// the scheduling section counts it (two conjuncts or more). computeMetrics keeps one per instance
+// and its summaries read it, with the descendant values, in both of Stat's passes instead of the
+// larger model instance: those passes are bound by memory bandwidth, so it is kept small (no
+// default member values either: its array is left for the parallel pass to write, page faults
+// included). The maxima fit 32 bits: a conjunct's pieces are disjoint, so they count at most its
+// conjuncts.
+struct SelfFigures {
+    uint64_t timeNs;
+    double runnableAverage, runningAverage;
+    uint32_t runnableMax, runningMax;
+    bool continueOnBefore, continueOnLast, hasPairs;
+};
+
+// The scheduling section counts only instances with two conjuncts or more (pairs to order).
+inline bool hasPairs(const ParModel& m, uint32_t j) { return m.conjunctions[j].conjuncts.size() >= 2; }
+
+// One complete instance's figures: its SelfFigures and its descendant-pass values.
+inline ConjunctionFigures figuresFrom(const SelfFigures& self, const DescValues& d)
+{
+    ConjunctionFigures v;
+    v.time = double(self.timeNs);
+    v.runnableSelfMax = double(self.runnableMax), v.runnableSelfAverage = self.runnableAverage;
+    v.runningSelfMax = double(self.runningMax), v.runningSelfAverage = self.runningAverage;
+    v.runnableSelfAndDescMax = d.rdMax, v.runnableSelfAndDescAverage = d.rdAvg;
+    v.runningSelfAndDescMax = d.ndMax, v.runningSelfAndDescAverage = d.ndAvg;
+    v.availCpusMax = d.avMax, v.availCpusAverage = d.avAvg;
+    v.outOfOrderNs = d.outOfOrder, v.eitherRunningNs = d.eitherRunning, v.blockingNs = d.blocking;
+    v.blockingTcNs = d.blockingTc;
+    v.continueOnBefore = self.continueOnBefore ? 1.0 : 0.0;
+    v.continueOnLast = self.continueOnLast ? 1.0 : 0.0;
+    return v;
+}
+
+// One conjunct's figures in whole nanoseconds, given its split (from conjunctTimeSplit or the
+// figures pass); ConjunctFigures holds them as doubles.
+struct ConjunctDurations {
+    bool fromSpark;
+    uint64_t asSpark, asContext, blocked, runnable, running, after;
+};
+
+[[gnu::always_inline]] inline ConjunctDurations conjunctDurations(
+    const ParModel& m, uint32_t k, const ConjunctSplit& split)
+{
+    const ConjunctInstance& g = m.conjuncts[k];
+    return { g.fromSpark, g.startNs - g.sparkCreateNs, g.endNs - g.startNs, split.blockedNs,
+        conjunctRunnableNs(g, split), split.runningNs, m.conjunctions[g.conjunction].endNs - g.endNs };
+}
+
+[[gnu::always_inline]] inline ConjunctFigures conjunctFiguresFrom(
+    const ParModel& m, uint32_t k, const ConjunctSplit& split)
+{
+    const ConjunctDurations d = conjunctDurations(m, k, split);
+    ConjunctFigures f;
+    if (d.fromSpark)
+        f.timeAsSpark = double(d.asSpark);
+    f.timeAsContext = double(d.asContext);
+    f.timeBlocked = double(d.blocked);
+    f.timeRunnable = double(d.runnable);
+    f.timeRunning = double(d.running);
+    f.timeAfter = double(d.after);
+    return f;
+}
+
+// CONJUNCT_GRANULARITY's counts of TIME_RUNNING per log2 bucket (bucket 0 holds 0 and 1 ns).
+// Counts add up in any order, so the per-group histograms, built in parallel, merge into the
+// program's.
+class Log2Histogram {
+public:
+    void add(double runningNs)
+    {
+        const uint64_t ns = uint64_t(runningNs);
+        const size_t b = ns <= 1 ? 0 : size_t(63 - __builtin_clzll(ns));
+        if (m_buckets.size() <= b)
+            m_buckets.resize(b + 1, 0);
+        ++m_buckets[b];
+    }
+    void merge(const Log2Histogram& other)
+    {
+        if (m_buckets.size() < other.m_buckets.size())
+            m_buckets.resize(other.m_buckets.size(), 0);
+        for (size_t b = 0; b < other.m_buckets.size(); ++b)
+            m_buckets[b] += other.m_buckets[b];
+    }
+    const std::vector<int64_t>& buckets() const noexcept { return m_buckets; }
+
+private:
+    std::vector<int64_t> m_buckets;
+};
+
+// The per-conjunct values the conjuncts section summarises that every conjunct has (TIME_AS_SPARK,
+// only for spawned conjuncts, is apart), in output order.
+enum ConjunctValue : size_t { kAsContext, kBlocked, kRunnable, kRunning, kAfter, kConjunctValueCount };
+
+// The first pass over one (static id, position)'s conjunct values (ConjunctValue, then
+// TIME_AS_SPARK), done inside the parallel figures pass: the values are durations in whole
+// nanoseconds, so ExactFirstPass can sum them in any order (and from the integers, before they
+// become doubles).
+using ConjunctFirstPass = std::array<ExactFirstPass, kConjunctValueCount + 1>;
+constexpr size_t kAsSparkFirstPass = kConjunctValueCount;
+
+// One thread's share of the figures pass's work for the conjuncts section: per group, per
+// position, the first pass; and per group the granularity histogram (counts: any order).
+struct ConjunctFirstPasses {
+    std::vector<std::vector<ConjunctFirstPass>> byGroup; // [group][position]
+    std::vector<Log2Histogram> running; // per group
+
+    ConjunctFirstPasses() = default;
+    explicit ConjunctFirstPasses(size_t groups)
+        : byGroup(groups)
+        , running(groups)
+    {
+    }
+    void add(uint32_t group, uint32_t position, const ConjunctDurations& d)
+    {
+        auto& positions = byGroup[group];
+        if (positions.size() <= position)
+            positions.resize(size_t(position) + 1);
+        ConjunctFirstPass& first = positions[position];
+        if (d.fromSpark)
+            first[kAsSparkFirstPass].add(d.asSpark);
+        first[kAsContext].add(d.asContext);
+        first[kBlocked].add(d.blocked);
+        first[kRunnable].add(d.runnable);
+        first[kRunning].add(d.running);
+        first[kAfter].add(d.after);
+        running[group].add(double(d.running));
+    }
+    void merge(const ConjunctFirstPasses& other);
+};
+
+// What the figures pass leaves for the summaries, every array indexed as in the model.
+struct InstanceFigures {
+    std::vector<DescValues> desc; // per instance: the descendant pass's values
+    ConjunctionGroups groups; // the complete instances starting in the range, per static id
+    std::unique_ptr<SelfFigures[]> self; // per instance; written for the grouped ones only
+    std::unique_ptr<ConjunctSplit[]> splits; // per conjunct of a grouped instance
+    ConjunctFirstPasses conjunctFirstPasses; // per group: the conjuncts' first pass and histogram
+
+    size_t groupCount() const noexcept { return groups.names.size(); }
+};
+
+// The descendant pass, and beside it the grouping per static id and the figures of every grouped
+// instance and its conjuncts (in parallel).
+InstanceFigures computeInstanceFigures(const MetricsBasis& b);
+
+} // namespace sparkscope::core::detail
