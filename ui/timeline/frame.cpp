@@ -79,96 +79,6 @@ FramePalette FramePalette::fromPalette(const QPalette& palette)
     return p;
 }
 
-long FrameLayout::engineAt(double y, size_t engines) const
-{
-    if (y < rowsTop())
-        return -1;
-    const long row = long((y - rowsTop()) / kRowHeight);
-    return row < long(engines) ? row : -1;
-}
-
-void FrameLayout::fitTo(
-    double height, size_t engines, size_t dequeRowCount, size_t laneCount, double legendHeight, int scroll)
-{
-    const double spare = height - kRulerHeight - 4 - kRowsGap - std::max(kLegendHeight, legendHeight) - 8;
-    const double n = double(std::max<size_t>(1, engines));
-    dequeRows = dequeRowCount;
-    lanes = laneCount;
-    // Engine rows are 26 to 56 px high; with more engines than fit at 26 px (a 48-core run) they get
-    // lower, down to kMinRowHeight, so that every engine stays on screen (names then thin out).
-    if (dequeRows == 0 && lanes == 0) {
-        kCurveHeight = std::clamp(spare * 0.3, 90.0, 220.0);
-        const double fit = (spare - kCurveHeight) / n;
-        kRowHeight = fit < 26.0 ? std::max(kMinRowHeight, std::floor(fit)) : std::min(fit, 56.0);
-        kBarHeight = std::round(kRowHeight * 0.7);
-        extrasTop = extrasHeight = extrasContentHeight = scrollY = 0;
-        rightMargin = 4;
-        return;
-    }
-    // Optional rows: a smaller curve; engine rows as tall as leaves the optional rows their natural
-    // size (deques 30 px, lanes 16 px), between 26 and 56 px, but never so tall that fewer than
-    // 120 px (or all of them, if less) remain for the optional rows (engine rows then go down to 16).
-    kCurveHeight = std::clamp(spare * 0.2, 70.0, 160.0);
-    const double gap = dequeRows && lanes ? kRowsGap : 0;
-    const double natural = double(dequeRows) * 30 + double(lanes) * 16 + gap;
-    const double forRows = spare - kCurveHeight - kExtrasGap;
-    kRowHeight = std::clamp((forRows - natural) / n, 26.0, 56.0);
-    const double keep = std::min(natural, 120.0);
-    if (forRows - kRowHeight * n < keep)
-        kRowHeight = std::max(16.0, (forRows - keep) / n);
-    if (kRowHeight * n > forRows) // so many engines that even 16 px rows leave no room
-        kRowHeight = std::max(kMinRowHeight, std::floor(forRows * 0.6 / n));
-    kBarHeight = std::round(kRowHeight * 0.7);
-    extrasTop = contentHeight(engines) - 4 + kExtrasGap;
-    const double available = std::max(0.0, forRows - kRowHeight * n);
-    // Spare room makes deque rows (up to 44 px) and lanes (up to 24 px) taller.
-    kDequeRowHeight = 30;
-    kLaneHeight = 16;
-    if (available > natural) {
-        const double grow = available - natural;
-        if (dequeRows)
-            kDequeRowHeight = std::min(44.0, 30 + grow * (lanes ? 0.3 : 1.0) / double(dequeRows));
-        if (lanes)
-            kLaneHeight = std::min(
-                24.0, 16 + (available - natural - (kDequeRowHeight - 30) * double(dequeRows)) / double(lanes));
-    }
-    kDequeRowHeight = std::floor(kDequeRowHeight);
-    kLaneHeight = std::floor(kLaneHeight);
-    kLaneBarHeight = std::round(kLaneHeight * 0.75);
-    extrasContentHeight = double(dequeRows) * kDequeRowHeight + gap + double(lanes) * kLaneHeight;
-    extrasHeight
-        = std::max(1.0, std::floor(std::min(available, extrasContentHeight))); // whole pixels: so is maxScrollY
-    rightMargin = extrasContentHeight > extrasHeight ? 4 + kScrollBarWidth : 4;
-    scrollY = std::clamp(double(scroll), 0.0, maxScrollY());
-}
-
-long FrameLayout::dequeRowAt(double y) const
-{
-    if (!hasExtras() || y < extrasTop || y >= extrasBottom() || dequeRows == 0)
-        return -1;
-    const double k = std::floor((y - dequeRowTop(0)) / kDequeRowHeight);
-    return k >= 0 && k < double(dequeRows) ? long(k) : -1;
-}
-
-long FrameLayout::laneAt(double y) const
-{
-    if (!hasExtras() || y < extrasTop || y >= extrasBottom() || lanes == 0)
-        return -1;
-    const double k = std::floor((y - lanesTop()) / kLaneHeight);
-    return k >= 0 && k < double(lanes) ? long(k) : -1;
-}
-
-std::pair<size_t, size_t> FrameLayout::visibleLanes() const
-{
-    if (!hasExtras() || lanes == 0)
-        return { 0, 0 };
-    const double first = std::floor((extrasTop - lanesTop()) / kLaneHeight);
-    const double last = std::ceil((extrasBottom() - lanesTop()) / kLaneHeight);
-    const size_t a = size_t(std::clamp(first, 0.0, double(lanes)));
-    const size_t b = size_t(std::clamp(last, 0.0, double(lanes)));
-    return { a, std::max(a, b) };
-}
-
 size_t Frame::primitiveCount() const
 {
     size_t n = curve.size() + curveLevels.size() + rulerTicks.size() + texts.size() + rowBackgrounds.size();
@@ -369,7 +279,7 @@ namespace {
         const auto& curves = rows.deques->engines;
         auto visible = [&](size_t e) {
             const double top = L.dequeRowTop(e);
-            return top + L.kDequeRowHeight > L.extrasTop && top < L.extrasBottom();
+            return top + L.dequeRowHeight > L.extrasTop && top < L.extrasBottom();
         };
         std::vector<std::vector<int64_t>> maxima(curves.size());
         int64_t scale = 1;
@@ -392,13 +302,13 @@ namespace {
                 continue;
             const double top = L.dequeRowTop(e);
             if (e % 2 == 0)
-                x.rowBackgrounds.emplace_back(0, top, double(f.viewport.width), L.kDequeRowHeight);
-            x.texts.push_back({ QPointF(6, top + L.kDequeRowHeight / 2 + 4), QStringLiteral("Deque %1").arg(e),
+                x.rowBackgrounds.emplace_back(0, top, double(f.viewport.width), L.dequeRowHeight);
+            x.texts.push_back({ QPointF(6, top + L.dequeRowHeight / 2 + 4), QStringLiteral("Deque %1").arg(e),
                 FrameText::EngineName });
             const QString scaleText = QString::number(scale);
             x.texts.push_back({ QPointF(L.kGutter - 6 - 6.5 * double(scaleText.size()), top + 12), scaleText,
                 FrameText::CurveLabel });
-            const double plotTop = top + 3, plotHeight = L.kDequeRowHeight - 5;
+            const double plotTop = top + 3, plotHeight = L.dequeRowHeight - 5;
             const int heightDev = std::max(2, int(std::lround(plotHeight * dpr)));
             QImage image(int(columns), heightDev, QImage::Format_Indexed8);
             image.fill(255);
@@ -459,7 +369,7 @@ namespace {
         const core::ContextLanes& lanes = *rows.lanes;
         const TimeAxis& axis = f.axis;
         const double colW = axis.width / double(columns);
-        const int barDev = std::max(1, int(std::lround(L.kLaneBarHeight * dpr)));
+        const int barDev = std::max(1, int(std::lround(L.laneBarHeight * dpr)));
         // Stacked from the bottom: running, runnable, blocked.
         constexpr std::array<Ink, 3> kInkOfState { Ink::LaneRunnable, Ink::Running, Ink::LaneBlocked };
         constexpr std::array<uint8_t, 3> kStack { 1, 0, 2 };
@@ -469,10 +379,10 @@ namespace {
         const auto [first, last] = L.visibleLanes();
         for (size_t k = first; k < last; ++k) {
             const double top = L.laneTop(k);
-            const double barTop = top + (L.kLaneHeight - L.kLaneBarHeight) / 2;
+            const double barTop = top + (L.laneHeight - L.laneBarHeight) / 2;
             if (k % 2 == 0)
-                x.rowBackgrounds.emplace_back(0, top, double(f.viewport.width), L.kLaneHeight);
-            x.texts.push_back({ QPointF(6, barTop + L.kLaneBarHeight - 2), QStringLiteral("Ctx %1").arg(lanes.ids[k]),
+                x.rowBackgrounds.emplace_back(0, top, double(f.viewport.width), L.laneHeight);
+            x.texts.push_back({ QPointF(6, barTop + L.laneBarHeight - 2), QStringLiteral("Ctx %1").arg(lanes.ids[k]),
                 FrameText::EngineName });
             const core::LodIndex& lod = lanes.lanes[k];
             const auto spans = lod.spans(0);
@@ -533,7 +443,7 @@ namespace {
             size_t n = 0;
             for (size_t i = i0; i < spans.size() && int64_t(spans[i].startNs) < axis.endNs && n <= limit; ++i)
                 ++n;
-            if (n > limit || L.kLaneBarHeight < 10)
+            if (n > limit || L.laneBarHeight < 10)
                 continue;
             for (size_t i = i0; i < spans.size() && int64_t(spans[i].startNs) < axis.endNs; ++i) {
                 const core::LodSpan& s = spans[i];
@@ -543,7 +453,7 @@ namespace {
                 const double x1 = std::min(axis.left + axis.width, axis.xOf(int64_t(s.endNs)));
                 const QString text = QStringLiteral("e%1").arg(s.label);
                 if (x1 - x0 >= 7.0 * double(text.size()) + 6)
-                    x.texts.push_back({ QPointF(x0 + 3, barTop + L.kLaneBarHeight - 2), text, FrameText::Context });
+                    x.texts.push_back({ QPointF(x0 + 3, barTop + L.laneBarHeight - 2), text, FrameText::Context });
             }
         }
     }
@@ -568,7 +478,6 @@ namespace {
 
 FrameLayout frameLayout(const TraceData& data, const Viewport& viewport, const TimelineRows* rows)
 {
-    FrameLayout L;
     const size_t engines = data.engineCount();
     size_t dequeRows = 0, lanes = 0;
     if (viewport.showDeques && rows && (rows->deques || rows->dequesPending))
@@ -581,8 +490,7 @@ FrameLayout frameLayout(const TraceData& data, const Viewport& viewport, const T
             = layOutLegend(legendItems(viewport), double(viewport.width), 0, [](double, double, const LegendItem&) {});
         legend = std::max(legend, 16.0 * legendRows + 8);
     }
-    L.fitTo(double(viewport.height), engines, dequeRows, lanes, legend, viewport.scrollY);
-    return L;
+    return FrameLayout::fit(double(viewport.height), { engines, dequeRows, lanes, legend }, viewport.scrollY);
 }
 
 Frame frame(
@@ -630,9 +538,9 @@ Frame frame(
 
     // CPUs-over-time curve: exact average per column from the prefix integral.
     const double engines = double(std::max<size_t>(1, f.engines));
-    const double curveBottom = L.curveTop() + L.kCurveHeight;
+    const double curveBottom = L.curveTop() + L.curveHeight;
     {
-        const int curveDev = std::max(1, int(std::lround(L.kCurveHeight * dpr)));
+        const int curveDev = std::max(1, int(std::lround(L.curveHeight * dpr)));
         QImage curveImage(int(columns), curveDev, QImage::Format_Indexed8);
         curveImage.fill(255);
         uchar* curveBits = curveImage.bits();
@@ -668,7 +576,7 @@ Frame frame(
                 prevTop = topDev;
             }
             const double x0 = axis.left + double(i) * colW;
-            const double y = curveBottom - avg / engines * L.kCurveHeight;
+            const double y = curveBottom - avg / engines * L.curveHeight;
             if (!open) {
                 f.curve << QPointF(x0, curveBottom);
                 open = true;
@@ -685,31 +593,31 @@ Frame frame(
             f.curve << QPointF(lastX, curveBottom);
         f.curveStrip = { QRectF(axis.left, L.curveTop(), axis.width, double(curveDev) / dpr), std::move(curveImage) };
         // A line per whole engine, a label where labels stay 12 px apart (1, 2, 5, 10, ... engines).
-        const double perEngine = L.kCurveHeight / engines;
+        const double perEngine = L.curveHeight / engines;
         const size_t labelStep = everyNth(perEngine, 12);
         const size_t lineStep = perEngine >= 3 ? 1 : labelStep;
         for (size_t k = 1; k <= f.engines; ++k) {
-            const double y = curveBottom - double(k) / engines * L.kCurveHeight;
+            const double y = curveBottom - double(k) / engines * L.curveHeight;
             if (k % lineStep == 0 || k == f.engines)
                 f.curveLevels.emplace_back(axis.left, y, axis.left + axis.width, y);
             if (k % labelStep == 0 || (k == f.engines && perEngine * double(k % labelStep) >= 12))
                 f.texts.push_back({ QPointF(L.kGutter - 16, y + 4), QString::number(k), FrameText::CurveLabel });
         }
         f.texts.push_back(
-            { QPointF(6, L.curveTop() + L.kCurveHeight / 2 + 4), QStringLiteral("CPUs"), FrameText::EngineName });
+            { QPointF(6, L.curveTop() + L.curveHeight / 2 + 4), QStringLiteral("CPUs"), FrameText::EngineName });
     }
 
     // Engine rows.
     const unsigned S = data.lod.stateCount();
-    const int barDev = std::max(1, int(std::lround(L.kBarHeight * dpr)));
+    const int barDev = std::max(1, int(std::lround(L.barHeight * dpr)));
     std::array<uint64_t, core::LodIndex::kMaxStates> prev {}, cur {};
     // Names on every row while rows are at least 14 px high, else on every k-th (1, 2, 5, 10, ...).
-    const size_t nameStep = everyNth(L.kRowHeight, 14);
+    const size_t nameStep = everyNth(L.rowHeight, 14);
     for (size_t e = 0; e < f.engines; ++e) {
         const double top = L.barTop(e);
-        f.rowBackgrounds.emplace_back(0, L.rowTop(e), double(viewport.width), L.kRowHeight);
+        f.rowBackgrounds.emplace_back(0, L.rowTop(e), double(viewport.width), L.rowHeight);
         if (e % nameStep == 0)
-            f.texts.push_back({ QPointF(6, std::max(top + L.kBarHeight - 4, top + 9)),
+            f.texts.push_back({ QPointF(6, std::max(top + L.barHeight - 4, top + 9)),
                 nameStep == 1 ? QStringLiteral("Engine %1").arg(e) : QStringLiteral("E%1").arg(e),
                 FrameText::EngineName });
 
@@ -769,7 +677,7 @@ Frame frame(
                 const double x1 = std::min(axis.left + axis.width, axis.xOf(int64_t(s.endNs)));
                 const QString text = QString::number(s.label);
                 if (x1 - x0 >= 7.0 * text.size() + 6)
-                    f.texts.push_back({ QPointF(x0 + 3, top + L.kBarHeight - 5), text, FrameText::Context });
+                    f.texts.push_back({ QPointF(x0 + 3, top + L.barHeight - 5), text, FrameText::Context });
             }
         }
 
@@ -782,7 +690,7 @@ Frame frame(
                 if (tickKindOf(ev.type) == TickKind::Count)
                     continue;
                 const double x = axis.xOf(int64_t(ev.timeNs));
-                f.lines[size_t(inkOfTick(tickKindOf(ev.type)))].emplace_back(x, top - 3, x, top + L.kBarHeight + 3);
+                f.lines[size_t(inkOfTick(tickKindOf(ev.type)))].emplace_back(x, top - 3, x, top + L.barHeight + 3);
             }
         }
     }
@@ -1088,7 +996,7 @@ QString describeAt(
     if (f.layout.hasExtras() && pos.y() >= f.layout.extrasTop)
         return pos.y() < f.layout.extrasBottom() ? describeOptionalRow(f, pos, rows) : QString();
 
-    if (pos.y() >= f.layout.curveTop() && pos.y() < f.layout.curveTop() + f.layout.kCurveHeight) {
+    if (pos.y() >= f.layout.curveTop() && pos.y() < f.layout.curveTop() + f.layout.curveHeight) {
         const int64_t lo = std::max(a, data.startNs), hi = std::min(b, data.endNs);
         if (lo >= hi)
             return {};

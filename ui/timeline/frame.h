@@ -15,6 +15,7 @@
 // lanes inside the visible part of the area are built, each from its own level-of-detail index, so
 // a trace with thousands of threads costs the same as one with forty.
 #include "ui/loading/trace_data.h"
+#include "ui/timeline/frame_layout.h"
 #include "ui/timeline/time_axis.h"
 #include "ui/timeline/timeline_rows.h"
 
@@ -26,7 +27,6 @@
 #include <QRectF>
 #include <QString>
 
-#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -76,63 +76,6 @@ struct Viewport {
     bool showLanes = false; // optional rows: one lane per context
     int scrollY = 0; // logical pixels the optional rows are scrolled by (clamped by the frame)
     bool operator==(const Viewport&) const = default;
-};
-
-// Vertical layout of the rows, in logical pixels (shared by the frame, hit testing and the widget).
-struct FrameLayout {
-    static constexpr double kGutter = 86; // engine names
-    static constexpr double kRulerHeight = 26;
-    double kCurveHeight = 90; // the rest grow with the available height (see fitTo)
-    double kRowHeight = 26;
-    double kBarHeight = 18;
-    static constexpr double kRowsGap = 8;
-    static constexpr double kMinRowHeight = 4; // engine rows never get lower (a 150-engine run at 1000 px)
-
-    double curveTop() const { return kRulerHeight + 4; }
-    double rowsTop() const { return curveTop() + kCurveHeight + kRowsGap; }
-    double rowTop(size_t engine) const { return rowsTop() + double(engine) * kRowHeight; }
-    double barTop(size_t engine) const { return rowTop(engine) + (kRowHeight - kBarHeight) / 2; }
-    // The engine row under y, or -1.
-    long engineAt(double y, size_t engines) const;
-    double contentHeight(size_t engines) const { return rowsTop() + double(engines) * kRowHeight + 4; }
-    static constexpr double kLegendHeight = 40;
-    // Grows the curve and the rows to use a viewport of `height` logical pixels (within limits).
-    // With optional rows (dequeRows deque curves, lanes context lanes) the engine rows keep at
-    // least 26 px (16 px when there are very many engines) and the optional rows get the rest,
-    // scrolling when they need more; legendHeight is what the legend needs at this width.
-    void fitTo(double height, size_t engines, size_t dequeRows = 0, size_t lanes = 0,
-        double legendHeight = kLegendHeight, int scrollY = 0);
-
-    // ---- Optional rows: one scrolling area under the engine rows (empty when none is shown).
-    static constexpr double kExtrasGap = 10; // between the engine rows and the area
-    static constexpr double kScrollBarWidth = 12; // reserved at the right when the area scrolls
-    size_t dequeRows = 0;
-    size_t lanes = 0;
-    double kDequeRowHeight = 30;
-    double kLaneHeight = 16;
-    double kLaneBarHeight = 12;
-    double extrasTop = 0; // top of the visible area
-    double extrasHeight = 0; // visible height (0 = no optional rows)
-    double extrasContentHeight = 0; // everything in the area (> extrasHeight: it scrolls)
-    double scrollY = 0; // clamped to [0, maxScrollY()]
-    double rightMargin = 4; // between the plot and the right edge (the scroll bar when it scrolls)
-
-    bool hasExtras() const { return extrasHeight > 0; }
-    double maxScrollY() const { return std::max(0.0, extrasContentHeight - extrasHeight); }
-    double extrasBottom() const { return extrasTop + extrasHeight; }
-    double dequeRowTop(size_t engine) const { return extrasTop - scrollY + double(engine) * kDequeRowHeight; }
-    double lanesTop() const
-    {
-        return extrasTop - scrollY + double(dequeRows) * kDequeRowHeight + (dequeRows && lanes ? kRowsGap : 0);
-    }
-    double laneTop(size_t lane) const { return lanesTop() + double(lane) * kLaneHeight; }
-    // The deque row / lane under y (only inside the visible area), or -1.
-    long dequeRowAt(double y) const;
-    long laneAt(double y) const;
-    // Lanes [first, last) at least partly inside the visible area.
-    std::pair<size_t, size_t> visibleLanes() const;
-    // Bottom of everything drawn above the legend (engine rows, or the optional rows' area).
-    double bottom(size_t engines) const { return hasExtras() ? extrasBottom() : contentHeight(engines); }
 };
 
 struct FrameText {
