@@ -14,6 +14,12 @@
 // step function's block maxima: O(columns × engines × log n)), then one lane per context — only the
 // lanes inside the visible part of the area are built, each from its own level-of-detail index, so
 // a trace with thousands of threads costs the same as one with forty.
+//
+// Where the parts are: the layout (sizes of everything, row lookups) in frame_layout.h; frame()
+// in frame.cpp, which runs one builder per part of the picture (frame_builders.h: frame_ruler.cpp,
+// frame_curve.cpp, frame_rows.cpp, frame_markers.cpp, frame_optional_rows.cpp, frame_legend.cpp);
+// the indexed-colour strips in frame_strips.h; paintFrame in frame_paint.cpp; describeAt in
+// frame_describe.cpp; inks and colours in frame_palette.cpp.
 #include "ui/loading/trace_data.h"
 #include "ui/timeline/frame_layout.h"
 #include "ui/timeline/time_axis.h"
@@ -93,7 +99,8 @@ struct Frame {
     std::array<std::vector<QLineF>, kInkCount> lines; // ticks and markers, grouped by colour
     std::vector<QRectF> rowBackgrounds;
     // The same state bars as `rects`, as one indexed-colour image per engine row (pixel = Ink index,
-    // 255 = nothing): raster devices blit these instead of filling thousands of 1-px rectangles.
+    // 255 = nothing): raster devices blit these instead of filling thousands of 1-px rectangles
+    // (why: docs/performance.md, "Timeline frame: figures behind the code's choices").
     struct Strip {
         QRectF target; // logical pixels
         QImage pixels; // Format_Indexed8, device pixels
