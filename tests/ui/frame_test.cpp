@@ -51,7 +51,7 @@ TEST_CASE("frame draws each engine's states with exact widths", "[ui][frame]")
         const Frame f = frame(*data, v);
         CHECK(f.axis.width == 1000.0);
         const FrameLayout& L = f.layout;
-        const double bar = L.kBarHeight;
+        const double bar = L.barHeight;
         auto area = [&](Ink ink, size_t engine) {
             return totalWidth(f.rects[size_t(ink)], L.barTop(engine), L.barTop(engine) + bar) / bar;
         };
@@ -72,11 +72,11 @@ TEST_CASE("frame's CPUs curve is the exact average per column", "[ui][frame]")
     // 10 columns of 100 ns: averages 1, 2, 2, 2, 2, 2, 1, 1, 1, 1 engines.
     const Viewport v { int(FrameLayout::kGutter) + 10 + 4, 400, 1.0, { 0, 1000 } };
     const Frame f = frame(*data, v);
-    const double bottom = f.layout.curveTop() + f.layout.kCurveHeight;
+    const double bottom = f.layout.curveTop() + f.layout.curveHeight;
     std::vector<double> heights;
     for (const QPointF& p : f.curve)
         if (p.y() < bottom)
-            heights.push_back((bottom - p.y()) / f.layout.kCurveHeight * 2);
+            heights.push_back((bottom - p.y()) / f.layout.curveHeight * 2);
     // Two points (left and right edge) per column.
     REQUIRE(heights.size() == 20);
     const double want[] = { 1, 2, 2, 2, 2, 2, 1, 1, 1, 1 };
@@ -96,13 +96,13 @@ TEST_CASE("a column that is partly running shows that fraction of the bar", "[ui
     auto height = [&](Ink ink) {
         double h = 0;
         for (const QRectF& r : f.rects[size_t(ink)])
-            if (r.top() >= f.layout.barTop(0) && r.bottom() <= f.layout.barTop(0) + f.layout.kBarHeight)
+            if (r.top() >= f.layout.barTop(0) && r.bottom() <= f.layout.barTop(0) + f.layout.barHeight)
                 h += r.height();
-        return h / f.layout.kBarHeight;
+        return h / f.layout.barHeight;
     };
-    CHECK(height(Ink::Running) == Approx(0.5).margin(0.5 / f.layout.kBarHeight));
-    CHECK(height(Ink::Gc) == Approx(0.1).margin(0.5 / f.layout.kBarHeight));
-    CHECK(height(Ink::Idle) == Approx(0.4).margin(1.0 / f.layout.kBarHeight));
+    CHECK(height(Ink::Running) == Approx(0.5).margin(0.5 / f.layout.barHeight));
+    CHECK(height(Ink::Gc) == Approx(0.1).margin(0.5 / f.layout.barHeight));
+    CHECK(height(Ink::Idle) == Approx(0.4).margin(1.0 / f.layout.barHeight));
 }
 
 TEST_CASE("frame size depends on pixels, not on the number of spans", "[ui][frame]")
@@ -195,11 +195,11 @@ TEST_CASE("a 48-engine trace keeps every engine row on screen with readable labe
         const Frame f = frame(*data, v);
         const FrameLayout& L = f.layout;
         // Every row fits above the legend (26 px rows would need 1,248 px).
-        CHECK(L.kRowHeight < 26);
-        CHECK(L.kRowHeight >= FrameLayout::kMinRowHeight);
-        CHECK(L.rowTop(47) + L.kRowHeight <= double(v.height) - FrameLayout::kLegendHeight);
+        CHECK(L.rowHeight < 26);
+        CHECK(L.rowHeight >= FrameLayout::kMinRowHeight);
+        CHECK(L.rowTop(47) + L.rowHeight <= double(v.height) - FrameLayout::kLegendHeight);
         // Each row still draws its running bar: engine 47 runs over [470, 1000) = 530 px.
-        const double bar = L.kBarHeight;
+        const double bar = L.barHeight;
         CHECK(totalWidth(f.rects[size_t(Ink::Running)], L.barTop(47), L.barTop(47) + bar) / bar == Approx(530));
         // Names and the curve's labels thin out so that none overlaps the next (text is ~12 px high).
         std::vector<double> names, levels;

@@ -88,18 +88,18 @@ TEST_CASE("optional rows sit under the engine rows and draw exact state widths p
         CHECK(L.maxScrollY() == 0);
         CHECK(L.dequeRows == 2);
         CHECK(L.lanes == 2);
-        CHECK(L.extrasTop >= L.rowTop(1) + L.kRowHeight); // under the engine rows
-        CHECK(L.kRowHeight >= 26);
-        CHECK(L.dequeRowTop(1) == L.dequeRowTop(0) + L.kDequeRowHeight);
-        CHECK(L.laneTop(0) >= L.dequeRowTop(1) + L.kDequeRowHeight);
+        CHECK(L.extrasTop >= L.rowTop(1) + L.rowHeight); // under the engine rows
+        CHECK(L.rowHeight >= 26);
+        CHECK(L.dequeRowTop(1) == L.dequeRowTop(0) + L.dequeRowHeight);
+        CHECK(L.laneTop(0) >= L.dequeRowTop(1) + L.dequeRowHeight);
         CHECK(L.extrasBottom() <= v.height - FrameLayout::kLegendHeight);
         CHECK(f.extras.lanesDrawn == 2);
         CHECK(f.extras.laneStrips.size() == 2);
         CHECK(f.extras.dequeStrips.size() == 2);
 
         auto laneWidth = [&](Ink ink, size_t lane) {
-            const double barTop = L.laneTop(lane) + (L.kLaneHeight - L.kLaneBarHeight) / 2;
-            return coveredWidth(f.extras.rects[size_t(ink)], barTop, L.kLaneBarHeight);
+            const double barTop = L.laneTop(lane) + (L.laneHeight - L.laneBarHeight) / 2;
+            return coveredWidth(f.extras.rects[size_t(ink)], barTop, L.laneBarHeight);
         };
         CHECK(laneWidth(Ink::LaneRunnable, 0) == Approx(100));
         CHECK(laneWidth(Ink::Running, 0) == Approx(500));
@@ -128,7 +128,7 @@ TEST_CASE("optional rows are absent until switched on and show a note while bein
     const TimelineRows rows = computedRows(*data);
     const Frame withDataButOff = frame(*data, off, nullptr, &rows);
     CHECK_FALSE(withDataButOff.layout.hasExtras());
-    CHECK(withDataButOff.layout.kRowHeight == plain.layout.kRowHeight);
+    CHECK(withDataButOff.layout.rowHeight == plain.layout.rowHeight);
     CHECK(withDataButOff.primitiveCount() == plain.primitiveCount());
 
     Viewport on = off;
@@ -153,10 +153,10 @@ TEST_CASE("thousands of context lanes scroll and only the visible ones are built
     v.showLanes = true;
     const Frame top = frame(*data, v, nullptr, &rows);
     const FrameLayout& L = top.layout;
-    CHECK(L.kLaneHeight == 16); // the minimum: they do not fit
+    CHECK(L.laneHeight == 16); // the minimum: they do not fit
     CHECK(L.maxScrollY() == Approx(2000 * 16 - L.extrasHeight));
     CHECK(L.rightMargin == 4 + FrameLayout::kScrollBarWidth);
-    CHECK(L.kRowHeight >= 26); // the engine rows keep their size
+    CHECK(L.rowHeight >= 26); // the engine rows keep their size
     const auto [first, last] = L.visibleLanes();
     CHECK(first == 0);
     CHECK(last == size_t(std::ceil(L.extrasHeight / 16)));
@@ -234,10 +234,10 @@ TEST_CASE(
     QWheelEvent wheel(
         at, widget.mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
     QApplication::sendEvent(&widget, &wheel);
-    CHECK(widget.rowsScroll() == int(3 * f.layout.kLaneHeight));
+    CHECK(widget.rowsScroll() == int(3 * f.layout.laneHeight));
     const TimeWindow window = zoom.window(); // the wheel over the rows did not pan
     QTest::keyClick(&widget, Qt::Key_PageDown);
-    CHECK(widget.rowsScroll() > int(3 * f.layout.kLaneHeight));
+    CHECK(widget.rowsScroll() > int(3 * f.layout.laneHeight));
     CHECK(zoom.window() == window);
     widget.setRowsScroll(1'000'000);
     CHECK(widget.rowsScroll() == widget.maxRowsScroll());

@@ -135,7 +135,7 @@ void paintHighlight(QPainter& painter, const Frame& f, const HighlightSet& set, 
         if (s.engine >= f.engines || s.endNs < ax.startNs || s.startNs > ax.endNs)
             continue;
         const double x0 = std::max(left - 2, ax.xOf(s.startNs)), x1 = std::min(right + 2, ax.xOf(s.endNs));
-        const QRectF r(x0, f.layout.barTop(s.engine) - 2, std::max(2.0, x1 - x0), f.layout.kBarHeight + 4);
+        const QRectF r(x0, f.layout.barTop(s.engine) - 2, std::max(2.0, x1 - x0), f.layout.barHeight + 4);
         painter.fillRect(r, fill);
         painter.setPen(outline);
         painter.drawRect(r);
@@ -145,7 +145,7 @@ void paintHighlight(QPainter& painter, const Frame& f, const HighlightSet& set, 
         if (p.engine >= f.engines || p.timeNs < ax.startNs || p.timeNs > ax.endNs)
             continue;
         const double x = ax.xOf(p.timeNs), top = f.layout.barTop(p.engine);
-        painter.drawLine(QLineF(x, top - 3, x, top + f.layout.kBarHeight + 3));
+        painter.drawLine(QLineF(x, top - 3, x, top + f.layout.barHeight + 3));
     }
     painter.restore();
 }
@@ -156,8 +156,8 @@ void paintCurveOverlay(
     if (curve.empty() || f.engines == 0)
         return;
     const TimeAxis& ax = f.axis;
-    const double bottom = f.layout.curveTop() + f.layout.kCurveHeight;
-    const double scale = f.layout.kCurveHeight / double(f.engines);
+    const double bottom = f.layout.curveTop() + f.layout.curveHeight;
+    const double scale = f.layout.curveHeight / double(f.engines);
     auto yOf = [&](int64_t v) { return bottom - double(std::clamp<int64_t>(v, 0, int64_t(f.engines) + 1)) * scale; };
     QPolygonF line;
     const auto& steps = curve.steps();
@@ -186,7 +186,7 @@ void paintCurveOverlay(
     band.setAlpha(18);
     const double xs = std::clamp(ax.xOf(curve.beginNs()), ax.left, ax.left + ax.width);
     const double xe = std::clamp(ax.xOf(curve.endNs()), ax.left, ax.left + ax.width);
-    painter.fillRect(QRectF(xs, f.layout.curveTop(), std::max(1.0, xe - xs), f.layout.kCurveHeight), band);
+    painter.fillRect(QRectF(xs, f.layout.curveTop(), std::max(1.0, xe - xs), f.layout.curveHeight), band);
     painter.setPen(QPen(colour, 2));
     painter.drawPolyline(line);
     QFont font = painter.font();

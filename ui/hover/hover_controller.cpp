@@ -53,7 +53,7 @@ std::optional<HoverHit> hitTest(const TraceData& data, const Frame& f, const cor
 
 QPointF tickPosition(const Frame& f, uint16_t engine, int64_t timeNs)
 {
-    return { f.axis.xOf(timeNs), f.layout.barTop(engine) + f.layout.kBarHeight / 2 };
+    return { f.axis.xOf(timeNs), f.layout.barTop(engine) + f.layout.barHeight / 2 };
 }
 
 bool isCurveMetric(const QString& key)

@@ -14,7 +14,14 @@
 // step function's block maxima: O(columns × engines × log n)), then one lane per context — only the
 // lanes inside the visible part of the area are built, each from its own level-of-detail index, so
 // a trace with thousands of threads costs the same as one with forty.
+//
+// Where the parts are: the layout (sizes of everything, row lookups) in frame_layout.h; frame()
+// in frame.cpp, which runs one builder per part of the picture (frame_builders.h: frame_ruler.cpp,
+// frame_curve.cpp, frame_rows.cpp, frame_markers.cpp, frame_optional_rows.cpp, frame_legend.cpp);
+// the indexed-colour strips in frame_strips.h; paintFrame in frame_paint.cpp; describeAt in
+// frame_describe.cpp; inks and colours in frame_palette.cpp.
 #include "ui/loading/trace_data.h"
+#include "ui/timeline/frame_layout.h"
 #include "ui/timeline/time_axis.h"
 #include "ui/timeline/timeline_rows.h"
 
@@ -26,7 +33,6 @@
 #include <QRectF>
 #include <QString>
 
-#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -78,63 +84,6 @@ struct Viewport {
     bool operator==(const Viewport&) const = default;
 };
 
-// Vertical layout of the rows, in logical pixels (shared by the frame, hit testing and the widget).
-struct FrameLayout {
-    static constexpr double kGutter = 86; // engine names
-    static constexpr double kRulerHeight = 26;
-    double kCurveHeight = 90; // the rest grow with the available height (see fitTo)
-    double kRowHeight = 26;
-    double kBarHeight = 18;
-    static constexpr double kRowsGap = 8;
-    static constexpr double kMinRowHeight = 4; // engine rows never get lower (a 150-engine run at 1000 px)
-
-    double curveTop() const { return kRulerHeight + 4; }
-    double rowsTop() const { return curveTop() + kCurveHeight + kRowsGap; }
-    double rowTop(size_t engine) const { return rowsTop() + double(engine) * kRowHeight; }
-    double barTop(size_t engine) const { return rowTop(engine) + (kRowHeight - kBarHeight) / 2; }
-    // The engine row under y, or -1.
-    long engineAt(double y, size_t engines) const;
-    double contentHeight(size_t engines) const { return rowsTop() + double(engines) * kRowHeight + 4; }
-    static constexpr double kLegendHeight = 40;
-    // Grows the curve and the rows to use a viewport of `height` logical pixels (within limits).
-    // With optional rows (dequeRows deque curves, lanes context lanes) the engine rows keep at
-    // least 26 px (16 px when there are very many engines) and the optional rows get the rest,
-    // scrolling when they need more; legendHeight is what the legend needs at this width.
-    void fitTo(double height, size_t engines, size_t dequeRows = 0, size_t lanes = 0,
-        double legendHeight = kLegendHeight, int scrollY = 0);
-
-    // ---- Optional rows: one scrolling area under the engine rows (empty when none is shown).
-    static constexpr double kExtrasGap = 10; // between the engine rows and the area
-    static constexpr double kScrollBarWidth = 12; // reserved at the right when the area scrolls
-    size_t dequeRows = 0;
-    size_t lanes = 0;
-    double kDequeRowHeight = 30;
-    double kLaneHeight = 16;
-    double kLaneBarHeight = 12;
-    double extrasTop = 0; // top of the visible area
-    double extrasHeight = 0; // visible height (0 = no optional rows)
-    double extrasContentHeight = 0; // everything in the area (> extrasHeight: it scrolls)
-    double scrollY = 0; // clamped to [0, maxScrollY()]
-    double rightMargin = 4; // between the plot and the right edge (the scroll bar when it scrolls)
-
-    bool hasExtras() const { return extrasHeight > 0; }
-    double maxScrollY() const { return std::max(0.0, extrasContentHeight - extrasHeight); }
-    double extrasBottom() const { return extrasTop + extrasHeight; }
-    double dequeRowTop(size_t engine) const { return extrasTop - scrollY + double(engine) * kDequeRowHeight; }
-    double lanesTop() const
-    {
-        return extrasTop - scrollY + double(dequeRows) * kDequeRowHeight + (dequeRows && lanes ? kRowsGap : 0);
-    }
-    double laneTop(size_t lane) const { return lanesTop() + double(lane) * kLaneHeight; }
-    // The deque row / lane under y (only inside the visible area), or -1.
-    long dequeRowAt(double y) const;
-    long laneAt(double y) const;
-    // Lanes [first, last) at least partly inside the visible area.
-    std::pair<size_t, size_t> visibleLanes() const;
-    // Bottom of everything drawn above the legend (engine rows, or the optional rows' area).
-    double bottom(size_t engines) const { return hasExtras() ? extrasBottom() : contentHeight(engines); }
-};
-
 struct FrameText {
     QPointF pos; // baseline-left
     QString text;
@@ -150,7 +99,8 @@ struct Frame {
     std::array<std::vector<QLineF>, kInkCount> lines; // ticks and markers, grouped by colour
     std::vector<QRectF> rowBackgrounds;
     // The same state bars as `rects`, as one indexed-colour image per engine row (pixel = Ink index,
-    // 255 = nothing): raster devices blit these instead of filling thousands of 1-px rectangles.
+    // 255 = nothing): raster devices blit these instead of filling thousands of 1-px rectangles
+    // (why: docs/performance.md, "Timeline frame: figures behind the code's choices").
     struct Strip {
         QRectF target; // logical pixels
         QImage pixels; // Format_Indexed8, device pixels

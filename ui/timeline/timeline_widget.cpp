@@ -147,7 +147,7 @@ void TimelineWidget::updateScrollBar()
     const QSignalBlocker block(m_scrollBar);
     m_scrollBar->setRange(0, maximum);
     m_scrollBar->setPageStep(int(L.extrasHeight));
-    m_scrollBar->setSingleStep(int(L.kLaneHeight));
+    m_scrollBar->setSingleStep(int(L.laneHeight));
     m_scrollBar->setValue(m_scrollY);
     m_scrollBar->setGeometry(width() - int(FrameLayout::kScrollBarWidth) - 2, int(L.extrasTop),
         int(FrameLayout::kScrollBarWidth), int(L.extrasHeight));
@@ -326,7 +326,7 @@ void TimelineWidget::wheelEvent(QWheelEvent* event)
     if (!(event->modifiers() & Qt::ControlModifier) && delta.y() != 0 && m_scrollBar->isVisible()) {
         const FrameLayout L = frameLayout(*m_data, viewport(), &m_rows);
         if (event->position().y() >= L.extrasTop && event->position().y() < L.extrasBottom()) {
-            setRowsScroll(m_scrollY - int(std::lround(double(delta.y()) / 120.0 * 3 * L.kLaneHeight)));
+            setRowsScroll(m_scrollY - int(std::lround(double(delta.y()) / 120.0 * 3 * L.laneHeight)));
             event->accept();
             return;
         }

@@ -1,0 +1,200 @@
+// describeAt: the tooltip text for what lies under a point of a frame — a marker, the curve, a tick,
+// an engine's state span (or the exact mix of states under the pixel), a deque row or a context
+// lane. It finds rows with the frame's own layout and axis, so it describes what was drawn there.
+#include "ui/timeline/frame.h"
+
+#include "sparkscope/core/engine_states.h"
+#include "sparkscope/core/event_fields.h"
+#include "sparkscope/core/event_types.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sparkscope::ui {
+
+using core::EngineState;
+
+namespace {
+
+    constexpr double kMarkerReach = 3; // px either side of a marker's line that name it
+    constexpr double kTickReach = 3; // px either side of the pointer searched for ticks (the nearest under 4 px wins)
+
+    QString at(int64_t ns) { return formatDuration(ns, 9); }
+
+    // The time range under the pixel at x: [a, b), at least 1 ns.
+    std::pair<int64_t, int64_t> pixelRange(const TimeAxis& axis, double x)
+    {
+        const int64_t a = axis.timeAt(x - 0.5);
+        return { a, std::max(a + 1, axis.timeAt(x + 0.5)) };
+    }
+
+    QString describeDequeRow(const Frame& f, QPointF pos, long e, const TimelineRows* rows)
+    {
+        if (!rows || !rows->deques || size_t(e) >= rows->deques->engines.size())
+            return QStringLiteral("Spark deque of engine %1: being computed").arg(e);
+        const int64_t t = f.axis.timeAt(pos.x());
+        const auto [a, b] = pixelRange(f.axis, pos.x());
+        const core::StepFunction& curve = rows->deques->engines[size_t(e)];
+        return QStringLiteral("Spark deque of engine %1\nat %2: %3 sparks\nmax %4 over [%5, %6)")
+            .arg(e)
+            .arg(at(t))
+            .arg(curve.valueAt(t))
+            .arg(curve.max(a, b))
+            .arg(at(a), at(b));
+    }
+
+    QString describeLane(const Frame& f, QPointF pos, long k, const TimelineRows* rows)
+    {
+        if (!rows || !rows->lanes || size_t(k) >= rows->lanes->size())
+            return QStringLiteral("Context lanes are being computed");
+        const TimeAxis& axis = f.axis;
+        const int64_t t = axis.timeAt(pos.x());
+        const auto [a, b] = pixelRange(axis, pos.x());
+        const uint32_t id = rows->lanes->ids[size_t(k)];
+        QString name = QString::number(id);
+        if (const std::string& label = rows->lanes->labels[size_t(k)]; !label.empty())
+            name += QStringLiteral(" \"%1\"").arg(QString::fromStdString(label).left(60));
+        const core::LodIndex& lod = rows->lanes->lanes[size_t(k)];
+        auto stateName = [](uint8_t s) {
+            return s == uint8_t(core::ContextLaneState::Running) ? QStringLiteral("running")
+                : s == uint8_t(core::ContextLaneState::Blocked)  ? QStringLiteral("blocked")
+                                                                 : QStringLiteral("runnable");
+        };
+        std::array<uint64_t, core::kContextLaneStateCount> busy {};
+        lod.busy(0, uint64_t(std::max<int64_t>(0, a)), uint64_t(std::max<int64_t>(0, b)), busy);
+        const core::LodSpan* span = lod.spanAt(0, uint64_t(std::max<int64_t>(0, t)));
+        uint64_t total = 0;
+        for (uint64_t v : busy)
+            total += v;
+        if (span && (busy[span->state] == total || double(span->endNs - span->startNs) >= axis.nsPerPixel())) {
+            QString what = stateName(span->state);
+            if (span->state == uint8_t(core::ContextLaneState::Running))
+                what += QStringLiteral(" on engine %1").arg(span->label);
+            // One multi-argument arg(): a "%1" inside a thread's label stays text.
+            return QStringLiteral("Context %1: %2\nfrom %3 for %4")
+                .arg(name, what, at(int64_t(span->startNs)), formatDuration(int64_t(span->endNs - span->startNs)));
+        }
+        if (total == 0)
+            return QStringLiteral("Context %1: does not exist at %2").arg(name, at(t));
+        QString text = QStringLiteral("Context %1, %2 from %3:").arg(name, formatDuration(b - a), at(a));
+        for (uint8_t s = 0; s < core::kContextLaneStateCount; ++s)
+            if (busy[s])
+                text += QStringLiteral("\n  %1 %2%")
+                            .arg(stateName(s))
+                            .arg(100.0 * double(busy[s]) / double(b - a), 0, 'f', 1);
+        return text;
+    }
+
+    // Tooltip text for the optional rows (deque rows and context lanes) at pos, or "".
+    QString describeOptionalRow(const Frame& f, QPointF pos, const TimelineRows* rows)
+    {
+        if (const long e = f.layout.dequeRowAt(pos.y()); e >= 0)
+            return describeDequeRow(f, pos, e, rows);
+        if (const long k = f.layout.laneAt(pos.y()); k >= 0)
+            return describeLane(f, pos, k, rows);
+        return {};
+    }
+
+    // The tick of engine e nearest to pos (within 4 px), or "".
+    QString describeTick(const TraceData& data, const TimeAxis& axis, size_t e, QPointF pos)
+    {
+        const auto [i0, i1]
+            = data.instantRange(e, axis.timeAt(pos.x() - kTickReach), axis.timeAt(pos.x() + kTickReach) + 1);
+        size_t best = i1;
+        double bestDist = kTickReach + 1;
+        for (size_t i = i0; i < i1; ++i) {
+            if (tickKindOf(data.instant(e, i).type) == TickKind::Count)
+                continue;
+            const double dist = std::abs(axis.xOf(int64_t(data.instant(e, i).timeNs)) - pos.x());
+            if (dist < bestDist) {
+                bestDist = dist;
+                best = i;
+            }
+        }
+        if (best == i1)
+            return {};
+        const core::Event& ev = data.instant(e, best);
+        return QStringLiteral("%1 on engine %2\nat %3\n%4")
+            .arg(QString::fromUtf8(core::eventTypeName(ev.type).data(), qsizetype(core::eventTypeName(ev.type).size())))
+            .arg(e)
+            .arg(at(int64_t(ev.timeNs)))
+            .arg(QString::fromStdString(core::formatFields(*data.trace, ev)));
+    }
+
+    // A pixel of engine e's row that holds one span describes it; a pixel that holds many shows its
+    // exact mix of states.
+    QString describeEngineSpan(const TraceData& data, const TimeAxis& axis, size_t e, QPointF pos)
+    {
+        const int64_t t = axis.timeAt(pos.x());
+        const auto [a, b] = pixelRange(axis, pos.x());
+        std::array<uint64_t, core::LodIndex::kMaxStates> busy {};
+        data.lod.busy(e, uint64_t(std::max<int64_t>(0, a)), uint64_t(std::max<int64_t>(0, b)), busy);
+        const core::LodSpan* span = data.lod.spanAt(e, uint64_t(std::max<int64_t>(0, t)));
+        if (!span)
+            return {};
+        const auto stateName = [](uint8_t s) { return QString::fromUtf8(inkName(Ink(s))); };
+        uint64_t total = 0;
+        for (unsigned s = 0; s < data.lod.stateCount(); ++s)
+            total += busy[s];
+        const bool onePart = total == 0 || busy[span->state] == total;
+        if (onePart || double(span->endNs - span->startNs) >= axis.nsPerPixel()) {
+            QString what = stateName(span->state);
+            if (span->state == uint8_t(EngineState::Running) && span->label != core::kNoContext)
+                what += QStringLiteral(" context %1").arg(span->label);
+            return QStringLiteral("%1 on engine %2\nfrom %3 for %4")
+                .arg(what)
+                .arg(e)
+                .arg(at(int64_t(span->startNs)))
+                .arg(formatDuration(int64_t(span->endNs - span->startNs)));
+        }
+        QString text = QStringLiteral("Engine %1, %2 from %3:").arg(e).arg(formatDuration(b - a)).arg(at(a));
+        for (unsigned s = 0; s < data.lod.stateCount(); ++s)
+            if (busy[s])
+                text += QStringLiteral("\n  %1 %2%")
+                            .arg(stateName(uint8_t(s)))
+                            .arg(100.0 * double(busy[s]) / double(total), 0, 'f', 1);
+        return text;
+    }
+
+} // namespace
+
+QString describeAt(
+    const TraceData& data, const Frame& f, QPointF pos, const std::vector<Marker>* bookmarks, const TimelineRows* rows)
+{
+    const std::vector<Marker>& marks = bookmarks ? *bookmarks : data.markers;
+    const TimeAxis& axis = f.axis;
+    const FrameLayout& L = f.layout;
+    if (pos.x() < axis.left || pos.x() > axis.left + axis.width)
+        return {};
+    const int64_t t = axis.timeAt(pos.x());
+
+    for (const Marker& m : marks) {
+        if (std::abs(axis.xOf(m.timeNs) - pos.x()) <= kMarkerReach && pos.y() >= L.curveTop())
+            return QStringLiteral("Bookmark \"%1\"\nat %2").arg(QString::fromStdString(m.label), at(m.timeNs));
+        if (m.timeNs > t + int64_t(4 * axis.nsPerPixel()))
+            break;
+    }
+
+    if (L.hasExtras() && pos.y() >= L.extrasTop)
+        return pos.y() < L.extrasBottom() ? describeOptionalRow(f, pos, rows) : QString();
+
+    if (pos.y() >= L.curveTop() && pos.y() < L.curveTop() + L.curveHeight) {
+        const auto [a, b] = pixelRange(axis, pos.x());
+        const int64_t lo = std::max(a, data.startNs), hi = std::min(b, data.endNs);
+        if (lo >= hi)
+            return {};
+        return QStringLiteral("CPUs running: %1 on average\nover [%2, %3)")
+            .arg(double(data.cpus.integral(lo, hi)) / double(hi - lo), 0, 'f', 2)
+            .arg(at(lo), at(hi));
+    }
+
+    const long engine = L.engineAt(pos.y(), f.engines);
+    if (engine < 0)
+        return {};
+    if (f.ticksShown)
+        if (QString tick = describeTick(data, axis, size_t(engine), pos); !tick.isEmpty())
+            return tick;
+    return describeEngineSpan(data, axis, size_t(engine), pos);
+}
+
+} // namespace sparkscope::ui

@@ -1,0 +1,79 @@
+// The legend under the rows: a swatch and a name per colour the frame can draw (the optional rows'
+// colours only while they are shown), wrapped into lines at the viewport's width.
+#include "ui/timeline/frame_builders.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace sparkscope::ui {
+
+namespace {
+
+    constexpr double kLineHeight = 16; // one line of swatches and 11 px names
+    constexpr double kSwatchWidth = 12, kSwatchHeight = 10;
+    constexpr double kTextX = 16; // a name's left edge right of its swatch's
+    constexpr double kTextBaseline = 9.5; // a name's baseline below its swatch's top
+    constexpr double kItemSpacing = 14; // after a name, before the next swatch
+    // Under the last line: its text's descent, and a margin to the window's bottom edge.
+    constexpr double kBottomMargin = 8;
+
+    struct LegendItem {
+        Ink ink; // Ink::Count: the CPUs curve
+        const char* text;
+    };
+
+    std::vector<LegendItem> legendItems(const Viewport& v)
+    {
+        std::vector<LegendItem> items { { Ink::Count, "CPUs running" } };
+        for (Ink ink : { Ink::Running, Ink::Gc, Ink::Searching, Ink::Sleeping, Ink::Idle, Ink::Marker })
+            items.push_back({ ink, inkName(ink) });
+        for (size_t k = 0; k < size_t(TickKind::Count); ++k)
+            items.push_back({ inkOfTick(TickKind(k)), tickKindName(TickKind(k)) });
+        if (v.showLanes)
+            for (Ink ink : { Ink::LaneRunnable, Ink::LaneBlocked })
+                items.push_back({ ink, inkName(ink) });
+        if (v.showDeques)
+            items.push_back({ Ink::Deque, inkName(Ink::Deque) });
+        return items;
+    }
+
+    // Lays the legend out from (kNameX, y) in lines of kLineHeight; calls place(x, y, item) for each
+    // item and returns the number of lines.
+    template <class F> int layOutLegend(const std::vector<LegendItem>& items, double width, double y, F&& place)
+    {
+        double x = kNameX;
+        int lines = 1;
+        for (const LegendItem& item : items) {
+            const double w = kSwatchWidth + 6 + kAverageCharWidth * double(std::strlen(item.text)) + kItemSpacing;
+            if (x + w > width && x > kNameX) {
+                x = kNameX;
+                y += kLineHeight;
+                ++lines;
+            }
+            place(x, y, item);
+            x += w;
+        }
+        return lines;
+    }
+
+} // namespace
+
+double legendHeight(const Viewport& viewport)
+{
+    const int lines
+        = layOutLegend(legendItems(viewport), double(viewport.width), 0, [](double, double, const LegendItem&) {});
+    return std::max(FrameLayout::kLegendHeight, kLineHeight * lines + kBottomMargin);
+}
+
+void addLegend(Frame& f)
+{
+    const double top = f.layout.bottom(f.engines) + FrameLayout::kLegendGap;
+    layOutLegend(
+        legendItems(f.viewport), double(f.viewport.width), top, [&](double x, double y, const LegendItem& item) {
+            f.legend.emplace_back(QRectF(x, y, kSwatchWidth, kSwatchHeight), item.ink);
+            f.texts.push_back(
+                { QPointF(x + kTextX, y + kTextBaseline), QString::fromUtf8(item.text), FrameText::Legend });
+        });
+}
+
+} // namespace sparkscope::ui

@@ -1,0 +1,215 @@
+// paintFrame: replays a Frame (see frame.h). Raster devices (the widget, PNG export) blit the
+// indexed-colour strips with a colour table made from the palette; vector devices (SVG, PDF) get
+// the same geometry as rectangles and lines, one brush per colour. Nothing here walks the trace.
+#include "ui/timeline/frame.h"
+
+#include <QPaintEngine>
+#include <QPainter>
+
+namespace sparkscope::ui {
+
+namespace {
+
+    // Colour tables for the strips: pixel = Ink index (255 = nothing), or for curves 1 = the area
+    // under it, 2 = its outline (see frame_strips.h).
+    QList<QRgb> inkTable(const FramePalette& palette)
+    {
+        QList<QRgb> table(256, qRgba(0, 0, 0, 0));
+        for (size_t ink = 0; ink < kInkCount; ++ink)
+            table[qsizetype(ink)] = palette.ink[ink].rgba();
+        return table;
+    }
+
+    QList<QRgb> curveTable(const QColor& fill, const QColor& line)
+    {
+        QList<QRgb> table(256, qRgba(0, 0, 0, 0));
+        table[1] = fill.rgba();
+        table[2] = line.rgba();
+        return table;
+    }
+
+    void blit(QPainter& painter, const Frame::Strip& s, const QList<QRgb>& table)
+    {
+        QImage image = s.pixels; // shares the pixels; the colour table detaches only the header
+        image.setColorTable(table);
+        painter.drawImage(s.target, image);
+    }
+
+    void paintText(QPainter& painter, const FrameText& t, const FramePalette& palette)
+    {
+        if (t.role == FrameText::Context)
+            painter.setPen(QColor(255, 255, 255));
+        else if (t.role == FrameText::MarkerLabel)
+            painter.setPen(palette.ink[size_t(Ink::Marker)]);
+        else
+            painter.setPen(palette.text);
+        painter.drawText(t.pos, t.text);
+    }
+
+    // The frames' text: 11 px, antialiased. Returns the font set.
+    QFont setTextFont(QPainter& painter)
+    {
+        QFont font = painter.font();
+        font.setPixelSize(11);
+        painter.setFont(font);
+        painter.setRenderHint(QPainter::TextAntialiasing, true);
+        return font;
+    }
+
+    // The optional rows, clipped to their scrolling area.
+    void paintOptionalRows(QPainter& painter, const Frame& f, const FramePalette& palette, bool raster)
+    {
+        const Frame::Extras& x = f.extras;
+        if (x.clip.isEmpty())
+            return;
+        painter.save();
+        painter.setClipRect(x.clip);
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(palette.rowBackground);
+        for (const QRectF& r : x.rowBackgrounds)
+            painter.drawRect(r);
+        QColor dequeFill = palette.ink[size_t(Ink::Deque)];
+        dequeFill.setAlpha(120);
+        const QColor dequeLine = palette.ink[size_t(Ink::Deque)];
+        if (raster) {
+            const QList<QRgb> table = inkTable(palette);
+            for (const Frame::Strip& s : x.laneStrips)
+                blit(painter, s, table);
+            const QList<QRgb> dequeTable = curveTable(dequeFill, dequeLine);
+            for (const Frame::Strip& s : x.dequeStrips)
+                blit(painter, s, dequeTable);
+        } else {
+            for (size_t ink = 0; ink < kInkCount; ++ink) {
+                if (x.rects[ink].empty())
+                    continue;
+                painter.setBrush(ink == size_t(Ink::Deque) ? dequeFill : palette.ink[ink]);
+                painter.drawRects(x.rects[ink].data(), int(x.rects[ink].size()));
+            }
+        }
+        painter.setPen(QPen(palette.grid, 0));
+        for (const QLineF& l : x.separators)
+            painter.drawLine(l);
+        QFont font = setTextFont(painter);
+        for (const FrameText& t : x.texts) {
+            if (t.role == FrameText::Status) {
+                font.setItalic(true);
+                painter.setFont(font);
+                paintText(painter, t, palette);
+                font.setItalic(false);
+                painter.setFont(font);
+            } else {
+                paintText(painter, t, palette);
+            }
+        }
+        painter.restore();
+    }
+
+    // Row backgrounds (every other row), the ruler's ticks and the faint grid under them.
+    void paintBackground(QPainter& painter, const Frame& f, const FramePalette& palette)
+    {
+        const Viewport& v = f.viewport;
+        painter.fillRect(QRectF(0, 0, v.width, v.height), palette.background);
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(palette.rowBackground);
+        for (size_t i = 0; i < f.rowBackgrounds.size(); i += 2)
+            painter.drawRect(f.rowBackgrounds[i]);
+        painter.setPen(QPen(palette.grid, 0));
+        for (size_t i = 0; i < f.rulerTicks.size(); i += 2)
+            painter.drawLine(f.rulerTicks[i]);
+        QColor faint = palette.grid;
+        faint.setAlphaF(faint.alphaF() * 0.45);
+        painter.setPen(QPen(faint, 0));
+        for (size_t i = 1; i < f.rulerTicks.size(); i += 2)
+            painter.drawLine(f.rulerTicks[i]);
+        painter.setPen(QPen(palette.grid, 0));
+        painter.drawLine(QLineF(0, FrameLayout::kRulerHeight, v.width, FrameLayout::kRulerHeight));
+    }
+
+    // State bars: blit the strips on raster devices, else one brush per colour.
+    void paintStateBars(QPainter& painter, const Frame& f, const FramePalette& palette, bool raster)
+    {
+        painter.setPen(Qt::NoPen);
+        if (raster) {
+            const QList<QRgb> table = inkTable(palette);
+            for (const Frame::Strip& s : f.strips)
+                blit(painter, s, table);
+            return;
+        }
+        for (size_t ink = 0; ink <= size_t(Ink::Sleeping); ++ink) {
+            if (f.rects[ink].empty())
+                continue;
+            painter.setBrush(palette.ink[ink]);
+            painter.drawRects(f.rects[ink].data(), int(f.rects[ink].size()));
+        }
+    }
+
+    // The CPUs curve and its levels. Vector devices get the area as rectangles rather than the
+    // outline polygon filled: much faster (docs/performance.md, "Timeline frame: figures behind the
+    // code's choices"), the outline is then drawn as a line.
+    void paintCurve(QPainter& painter, const Frame& f, const FramePalette& palette, bool raster)
+    {
+        painter.setRenderHint(QPainter::Antialiasing, false);
+        if (raster && !f.curveStrip.pixels.isNull()) {
+            blit(painter, f.curveStrip, curveTable(palette.curveFill, palette.curveLine));
+        } else if (!f.curveBars.empty()) {
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(palette.curveFill);
+            painter.drawRects(f.curveBars.data(), int(f.curveBars.size()));
+        }
+        if (!f.curve.isEmpty() && !raster) {
+            painter.setPen(QPen(palette.curveLine, 0));
+            painter.drawPolyline(f.curve);
+        }
+        painter.setPen(QPen(palette.grid, 0, Qt::DashLine));
+        painter.setBrush(Qt::NoBrush);
+        for (const QLineF& l : f.curveLevels)
+            painter.drawLine(l);
+    }
+
+    void paintLegendSwatches(QPainter& painter, const Frame& f, const FramePalette& palette)
+    {
+        for (const auto& [rect, ink] : f.legend) {
+            painter.setPen(Qt::NoPen);
+            if (ink == Ink::Count) {
+                painter.setBrush(palette.curveFill);
+                painter.setPen(QPen(palette.curveLine, 0));
+                painter.drawRect(rect);
+            } else if (ink >= Ink::TickSparkCreate && ink <= Ink::Marker) {
+                painter.setPen(QPen(palette.ink[size_t(ink)], 2));
+                painter.drawLine(QLineF(rect.center().x(), rect.top() - 1, rect.center().x(), rect.bottom() + 1));
+            } else {
+                painter.setBrush(palette.ink[size_t(ink)]);
+                painter.drawRect(rect);
+            }
+        }
+    }
+
+} // namespace
+
+void paintFrame(QPainter& painter, const Frame& f, const FramePalette& palette)
+{
+    painter.save();
+    paintBackground(painter, f, palette);
+    const QPaintEngine* engine = painter.paintEngine();
+    const bool raster = engine && (engine->type() == QPaintEngine::Raster);
+    paintStateBars(painter, f, palette, raster);
+    paintCurve(painter, f, palette, raster);
+    paintOptionalRows(painter, f, palette, raster);
+
+    // Ticks and markers.
+    for (size_t ink = size_t(Ink::TickSparkCreate); ink < kInkCount; ++ink) {
+        if (f.lines[ink].empty())
+            continue;
+        painter.setPen(QPen(palette.ink[ink], ink == size_t(Ink::Marker) ? 1.5 : 1.0));
+        painter.drawLines(f.lines[ink].data(), int(f.lines[ink].size()));
+    }
+    paintLegendSwatches(painter, f, palette);
+
+    setTextFont(painter);
+    painter.setPen(palette.text);
+    for (const FrameText& t : f.texts)
+        paintText(painter, t, palette);
+    painter.restore();
+}
+
+} // namespace sparkscope::ui

@@ -1,0 +1,68 @@
+// The frame's colours: what each ink is called (legend, tooltips) and its colour in light and dark
+// themes (see frame.h).
+#include "ui/timeline/frame.h"
+
+namespace sparkscope::ui {
+
+Ink inkOfTick(TickKind kind) noexcept { return Ink(size_t(Ink::TickSparkCreate) + size_t(kind)); }
+
+const char* inkName(Ink ink) noexcept
+{
+    switch (ink) {
+    case Ink::Idle:
+        return "idle";
+    case Ink::Running:
+        return "running";
+    case Ink::Gc:
+        return "GC";
+    case Ink::Searching:
+        return "searching for work";
+    case Ink::Sleeping:
+        return "sleeping";
+    case Ink::Marker:
+        return "user marker";
+    case Ink::LaneRunnable:
+        return "context runnable";
+    case Ink::LaneBlocked:
+        return "context blocked";
+    case Ink::Deque:
+        return "spark deque size";
+    case Ink::Count:
+        return "";
+    default:
+        return tickKindName(TickKind(size_t(ink) - size_t(Ink::TickSparkCreate)));
+    }
+}
+
+FramePalette FramePalette::fromPalette(const QPalette& palette)
+{
+    FramePalette p;
+    p.background = palette.color(QPalette::Base);
+    p.text = palette.color(QPalette::Text);
+    const bool dark = p.background.lightnessF() < 0.5;
+    p.grid = dark ? QColor(255, 255, 255, 60) : QColor(0, 0, 0, 50);
+    p.rowBackground = dark ? QColor(255, 255, 255, 14) : QColor(0, 0, 0, 10);
+    p.curveFill = dark ? QColor(90, 200, 110, 150) : QColor(40, 150, 60, 130);
+    p.curveLine = dark ? QColor(130, 230, 150) : QColor(20, 110, 40);
+    auto set = [&](Ink ink, QColor light, QColor darkColour) { p.ink[size_t(ink)] = dark ? darkColour : light; };
+    set(Ink::Idle, QColor(222, 222, 222), QColor(70, 70, 74));
+    set(Ink::Running, QColor(46, 158, 68), QColor(70, 190, 90));
+    set(Ink::Gc, QColor(236, 132, 22), QColor(245, 150, 50));
+    set(Ink::Searching, QColor(66, 124, 214), QColor(100, 160, 240));
+    set(Ink::Sleeping, QColor(166, 130, 200), QColor(150, 120, 190));
+    set(Ink::TickSparkCreate, QColor(200, 30, 30), QColor(255, 90, 90));
+    set(Ink::TickSparkRun, QColor(20, 20, 20), QColor(235, 235, 235));
+    set(Ink::TickSparkSteal, QColor(170, 0, 170), QColor(240, 100, 240));
+    set(Ink::TickConjunction, QColor(0, 120, 140), QColor(60, 200, 220));
+    set(Ink::TickFuture, QColor(150, 110, 0), QColor(230, 200, 60));
+    set(Ink::TickThread, QColor(90, 90, 90), QColor(170, 170, 170));
+    set(Ink::TickMessage, QColor(0, 70, 200), QColor(120, 170, 255));
+    set(Ink::TickOther, QColor(130, 130, 130), QColor(140, 140, 140));
+    set(Ink::Marker, QColor(200, 0, 90), QColor(255, 90, 160));
+    set(Ink::LaneRunnable, QColor(232, 200, 70), QColor(200, 175, 60));
+    set(Ink::LaneBlocked, QColor(200, 60, 60), QColor(220, 85, 85));
+    set(Ink::Deque, QColor(60, 110, 170), QColor(110, 160, 225));
+    return p;
+}
+
+} // namespace sparkscope::ui
