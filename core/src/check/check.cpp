@@ -28,11 +28,11 @@ namespace {
         case ev::OsProcessPid:
         case ev::OsProcessPpid:
             return 4; // Mercury: the pid alone
-        case 13:
-        case 14:
+        case ev::CreateSparkOld:
+        case ev::SparkToThreadOld:
         case ev::RunSparkOld:
         case ev::StealSparkOld:
-            return std::nullopt; // deprecated; GHC 6.12 declared 5 and 6 with other sizes
+            return std::nullopt; // deprecated; GHC 6.12 declared RUN_SPARK and STEAL_SPARK with other sizes
         default:
             return canonical;
         }

@@ -294,8 +294,8 @@ namespace {
         case ev::LogMsg:
         case ev::UserMsg:
         case ev::UserMarker:
-        case 23: // Eden VERSION
-        case 24: // Eden PROGRAM_INVOCATION
+        case ev::EdenVersion:
+        case ev::EdenProgramInvocation:
             c.restText("message");
             break;
         case ev::Startup:
@@ -400,28 +400,28 @@ namespace {
         case ev::TaskDelete:
             c.u64("task");
             break;
-        case 62: // CREATE_PROCESS
-        case 63: // KILL_PROCESS
+        case ev::CreateProcess:
+        case ev::KillProcess:
             c.u32("process");
             break;
-        case 64: // ASSIGN_THREAD_TO_PROCESS
+        case ev::AssignThreadToProcess:
             c.u32("thread") && c.u32("process");
             break;
-        case 65: // CREATE_MACHINE
+        case ev::CreateMachine:
             c.u16("machine") && c.u64("realtime");
             break;
-        case 66: // KILL_MACHINE
+        case ev::KillMachine:
             c.u16("machine");
             break;
-        case 67: // SEND_MESSAGE
+        case ev::SendMessage:
             c.u8("tag") && c.u32("sender_process") && c.u32("sender_thread") && c.u16("receiver_machine")
                 && c.u32("receiver_process") && c.u32("receiver_inport");
             break;
-        case 68: // RECEIVE_MESSAGE
+        case ev::ReceiveMessage:
             c.u8("tag") && c.u32("receiver_process") && c.u32("receiver_inport") && c.u16("sender_machine")
                 && c.u32("sender_process") && c.u32("sender_thread") && c.u32("message_size");
             break;
-        case 69: // SEND_RECEIVE_LOCAL_MESSAGE
+        case ev::SendReceiveLocalMessage:
             c.u8("tag") && c.u32("sender_process") && c.u32("sender_thread") && c.u32("receiver_process")
                 && c.u32("receiver_inport");
             break;

@@ -29,13 +29,10 @@
 #include "format/reader_decode.h"
 
 #include "sparkscope/core/byte_order.h"
+#include "util/large_array.h"
 
 #include <algorithm>
 #include <string>
-
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
 
 namespace sparkscope::core::detail {
 
@@ -379,32 +376,12 @@ RangePlan planRanges(std::span<const uint8_t> bytes, uint64_t dataStart, const S
     return plan;
 }
 
-void adviseHugePages(const void* p, size_t bytes) noexcept
-{
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    constexpr uintptr_t kHuge = 2u << 20;
-    if (bytes < 2 * kHuge)
-        return;
-    const uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
-    const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(kHuge - 1);
-    if (end > begin)
-        ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-#else
-    (void)p;
-    (void)bytes;
-#endif
-}
-
-void reserveEvents(std::vector<Event>& v, size_t capacity)
-{
-    if (capacity <= v.capacity())
-        return;
-    std::vector<Event> fresh;
-    fresh.reserve(capacity);
-    adviseHugePages(fresh.data(), capacity * sizeof(Event));
-    fresh.insert(fresh.end(), v.begin(), v.end());
-    v.swap(fresh);
-}
+// Spelled as before the helper was shared (a function of this file, defined after decodeEvents,
+// that the loop calls): other spellings of the same call (the template called directly, or a
+// noinline helper above the loop) made GCC allocate the decoding loop's registers differently and
+// cost it ~10% (docs/performance.md, "Model and reader"). Compare decodeEvents' code before
+// changing this.
+void reserveEvents(std::vector<Event>& v, size_t capacity) { reserveAdvised(v, capacity); }
 
 void stableSortByTime(std::vector<Event>& v)
 {

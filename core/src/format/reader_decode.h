@@ -95,13 +95,8 @@ struct RangePlan {
 };
 RangePlan planRanges(std::span<const uint8_t> bytes, uint64_t dataStart, const SizeTable& sizes, uint64_t targetBytes);
 
-// Asks the kernel to back [p, p + bytes) with transparent huge pages where that region is large:
-// decoding writes hundreds of MB of fresh Event handles, and with 4 KB pages the page faults cost
-// more than the decoding itself. A hint only; does nothing elsewhere than Linux.
-void adviseHugePages(const void* p, size_t bytes) noexcept;
-
 // Grows `v`'s capacity to at least `capacity`, advising huge pages before the old elements are
-// copied over (std::vector::reserve would touch the new buffer first).
+// copied over (reserveAdvised, util/large_array.h).
 void reserveEvents(std::vector<Event>& v, size_t capacity);
 
 // Stable sort by time; linear for already sorted input and nearly linear for a few local

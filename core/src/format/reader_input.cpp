@@ -6,7 +6,7 @@
 // data (a trace compressed on the fly by a killed program) keeps what came out, with a warning.
 #include "format/reader_input.h"
 
-#include "format/reader_decode.h"
+#include "util/large_array.h"
 
 #include <boost/iostreams/device/array.hpp>
 #include <boost/iostreams/filter/bzip2.hpp>

@@ -148,7 +148,10 @@ Header mercuryHeader()
     // with GHC's current 10-byte layout (thread, status, info) rather than Mercury's 6 bytes, so
     // current GHC tools decode it.
     Header h;
-    for (uint16_t n : { 0, 1, 2, 3, 7, 9, 10, 15, 16, 17, 18, 19, 25, 26, 27, 28, 29, 42, 54, 58 })
+    for (uint16_t n : { ev::CreateThread, ev::RunThread, ev::StopThread, ev::ThreadRunnable, ev::Shutdown, ev::GcStart,
+             ev::GcEnd, ev::CreateSparkThread, ev::LogMsg, ev::Startup, ev::BlockMarker, ev::UserMsg, ev::CapsetCreate,
+             ev::CapsetDelete, ev::CapsetAssignCap, ev::CapsetRemoveCap, ev::RtsIdentifier, ev::InternString,
+             ev::GcGlobalSync, ev::UserMarker })
         h.types.push_back(declare(n));
     for (uint16_t n = ev::MerStartParConj; n <= ev::MerReuseContext; ++n) {
         int base = -1;

@@ -107,9 +107,7 @@ namespace {
         }
     }
 
-    bool isBlockingStatus(uint16_t status) { return status == 4 || (status >= 6 && status <= 18) || status == 20; }
-
-    // The model's context rules (par_model.cpp), keeping only state and engine.
+    // The model's context rules (par_model_contexts.cpp), keeping only state and engine.
     class LaneBuilder {
     public:
         struct Change {
@@ -169,7 +167,7 @@ namespace {
                 const uint16_t status = p.u16(4);
                 if (status == kStopFinished)
                     set(c, t, ContextState::Finished);
-                else if (isBlockingStatus(status))
+                else if (isBlockingStopStatus(status))
                     set(c, t, ContextState::Blocked);
                 else if (m_lanes[c].state != ContextState::Blocked)
                     set(c, t, ContextState::Runnable);

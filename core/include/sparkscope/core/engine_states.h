@@ -8,9 +8,11 @@
 //   GC_START .. GC_END              -> Gc              (GC_WORK / GC_IDLE / GC_DONE stay in Gc; GC
 //                                                      overrides Running, and after GC_END the engine
 //                                                      returns to the state it had before GC_START)
-//   108 / 109 / 112 (Mercury)       -> Searching       until success (RUN_THREAD, 114, 115) or 111;
+//   MER_LOOKING_FOR_GLOBAL_CONTEXT, MER_WORK_STEALING, MER_LOOKING_FOR_LOCAL_SPARK
+//                                   -> Searching       until success (RUN_THREAD, MER_SPARK_RUN,
+//                                                      MER_SPARK_STEAL) or MER_ENGINE_SLEEPING;
 //                                                      ignored while Running or in GC
-//   ENGINE_SLEEPING (111)           -> Sleeping        until the engine's next event of any kind
+//   MER_ENGINE_SLEEPING             -> Sleeping        until the engine's next event of any kind
 //                                                      but a block marker (a flush, not a wake-up)
 //   anything else / no information  -> Idle
 // A RUN_THREAD while already Running closes the previous run (a lost STOP_THREAD); a STOP_THREAD

@@ -25,6 +25,8 @@ namespace ev {
     inline constexpr uint16_t GcEnd = 10;
     inline constexpr uint16_t RequestSeqGc = 11;
     inline constexpr uint16_t RequestParGc = 12;
+    inline constexpr uint16_t CreateSparkOld = 13;
+    inline constexpr uint16_t SparkToThreadOld = 14;
     inline constexpr uint16_t CreateSparkThread = 15;
     inline constexpr uint16_t LogMsg = 16;
     inline constexpr uint16_t Startup = 17;
@@ -33,6 +35,8 @@ namespace ev {
     inline constexpr uint16_t GcIdle = 20;
     inline constexpr uint16_t GcWork = 21;
     inline constexpr uint16_t GcDone = 22;
+    inline constexpr uint16_t EdenVersion = 23; // Eden's VERSION and PROGRAM_INVOCATION
+    inline constexpr uint16_t EdenProgramInvocation = 24;
     inline constexpr uint16_t CapsetCreate = 25;
     inline constexpr uint16_t CapsetDelete = 26;
     inline constexpr uint16_t CapsetAssignCap = 27;
@@ -68,6 +72,17 @@ namespace ev {
     inline constexpr uint16_t TaskDelete = 57;
     inline constexpr uint16_t UserMarker = 58;
     inline constexpr uint16_t HackBugT9003 = 59;
+    // Eden (60-69)
+    inline constexpr uint16_t EdenStartReceive = 60;
+    inline constexpr uint16_t EdenEndReceive = 61;
+    inline constexpr uint16_t CreateProcess = 62;
+    inline constexpr uint16_t KillProcess = 63;
+    inline constexpr uint16_t AssignThreadToProcess = 64;
+    inline constexpr uint16_t CreateMachine = 65;
+    inline constexpr uint16_t KillMachine = 66;
+    inline constexpr uint16_t SendMessage = 67;
+    inline constexpr uint16_t ReceiveMessage = 68;
+    inline constexpr uint16_t SendReceiveLocalMessage = 69;
     inline constexpr uint16_t MemReturn = 90;
     inline constexpr uint16_t BlocksSize = 91;
     // Mercury (100-116)
@@ -121,6 +136,18 @@ namespace ev {
 inline constexpr uint16_t kStopBlocked = 4;
 inline constexpr uint16_t kStopFinished = 5;
 inline constexpr uint16_t kStopYielding = 3;
+// GHC's blocking reasons (stopStatusName in event_fields.h names each): ForeignCall (6) to
+// BlockedOnMsgThrowTo (18), and BlockedOnMVarRead (20). 19 is ThreadMigrating, not a block.
+inline constexpr uint16_t kStopFirstGhcBlocked = 6;
+inline constexpr uint16_t kStopLastGhcBlocked = 18;
+inline constexpr uint16_t kStopBlockedOnMVarRead = 20;
+
+// Whether a STOP_THREAD with this status leaves the context blocked (the model's Blocked state).
+constexpr bool isBlockingStopStatus(uint16_t status) noexcept
+{
+    return status == kStopBlocked || (status >= kStopFirstGhcBlocked && status <= kStopLastGhcBlocked)
+        || status == kStopBlockedOnMVarRead;
+}
 
 struct EventTypeInfo {
     uint16_t number;

@@ -6,10 +6,9 @@
 // source, so the per-event cost is one time comparison. Traces usually have few engines whose
 // events interleave finely (runs of a handful of events), so for up to kLinearMergeSources sources
 // the next run's source and its limit are found by a linear scan of the cursors, which costs much
-// less per run than a binary heap's push and pop (a heap made the model pass's merge ~3x slower on
-// a 2-engine trace). Two sources, the common case, get a loop of their own that alternates runs
-// without scanning cursors (the model pass's merge of a 13 M-event 2-engine trace: 52 -> 20 ms).
-// More sources use the heap, O(log k) per run.
+// less per run than a binary heap's push and pop. Two sources, the common case, get a loop of their
+// own that alternates runs without scanning cursors. More sources use the heap, O(log k) per run.
+// (What each of these saved on the model pass: docs/performance.md, "Model and reader".)
 #include <algorithm>
 #include <array>
 #include <queue>

@@ -1,0 +1,170 @@
+// ParModelBuilder (par_model_builder.h), the parts around the walk: sizing the model's arrays
+// before it from a parallel count of their events, the walk itself, the problems left open at the
+// end of the trace, and the interned strings (the one event the model keeps that belongs to no
+// family of the parallel model).
+#include "model/par_model_builder.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <tbb/parallel_for.h>
+#include <tbb/task_group.h>
+
+namespace sparkscope::core::detail {
+
+ParModelBuilder::ParModelBuilder(const Trace& trace, ParModel& m)
+    : m_trace(trace)
+    , m_bytes(trace.bytes())
+    , m(m)
+{
+    m.endNs = trace.lastTimeNs;
+    m_engines.resize(trace.engines.size());
+}
+
+void ParModelBuilder::run()
+{
+    reserve();
+    // The instance arrays and counters are mapped in a task of their own while the walk starts
+    // filling them: their first-touch page faults then cost the walk nothing (large_array.h).
+    tbb::task_group prefault;
+    prefault.run([this] {
+        adviseHugePages(m.conjuncts, Prefault::Yes);
+        adviseHugePages(m.conjunctions, Prefault::Yes);
+        adviseHugePages(m.futures, Prefault::Yes);
+        adviseHugePages(m_pieceCounts.get(), m_countsSize * sizeof(uint32_t), Prefault::Yes);
+        adviseHugePages(m_childCounts.get(), m_countsSize * sizeof(uint32_t), Prefault::Yes);
+        adviseHugePages(m_parentOf.get(), m_parentsSize * sizeof(uint32_t), Prefault::Yes);
+    });
+    m_walked->forEachInTimeOrder([this](const Event& e) { onEvent(e); });
+    prefault.wait();
+    finish();
+    m.indexFromCounts(m_pieceCounts.get(), m_childCounts.get(), m_parentOf.get());
+}
+
+bool ParModelBuilder::relevant(uint16_t type)
+{
+    switch (type) {
+    case ev::CreateThread:
+    case ev::RunThread:
+    case ev::StopThread:
+    case ev::ThreadRunnable:
+    case ev::ThreadWakeup:
+    case ev::InternString:
+        return true;
+    default:
+        return type >= ev::MerStartParConj && type <= ev::MerReuseContext;
+    }
+}
+
+// Counts, in parallel per engine, the events that create instances, to size their arrays exactly.
+// In a GHC eventlog the events the model uses are a small fraction (most are spark and GC events):
+// then they are first copied out per engine, in parallel, and the counting and the walk go over
+// those only. In our runtime's traces nearly every event is used, and both go over the trace
+// itself. Which case it is, a sample of each engine's first events tells.
+void ParModelBuilder::reserve()
+{
+    const size_t lists = m_trace.engines.size() + 1;
+    auto list = [&](size_t i) -> const std::vector<Event>& { return i == 0 ? m_trace.global : m_trace.engines[i - 1]; };
+    constexpr size_t kSample = 4096;
+    size_t sampled = 0, sampledRelevant = 0;
+    for (size_t i = 0; i < lists; ++i) {
+        const auto& events = list(i);
+        const size_t n = std::min(events.size(), kSample);
+        sampled += n;
+        for (size_t j = 0; j < n; ++j)
+            sampledRelevant += relevant(events[j].type);
+    }
+    const bool filter = sampledRelevant * 2 < sampled;
+    if (filter) {
+        m_filtered.engines.resize(m_trace.engines.size());
+        tbb::parallel_for(size_t(0), lists, [&](size_t i) {
+            auto& out = i == 0 ? m_filtered.global : m_filtered.engines[i - 1];
+            for (const Event& e : list(i))
+                if (relevant(e.type))
+                    out.push_back(e);
+        });
+        m_walked = &m_filtered;
+    }
+    std::vector<std::array<size_t, 3>> counts(lists); // START_PAR_CONJ, SPARK_CREATE, FUT_CREATE
+    tbb::parallel_for(size_t(0), lists, [&](size_t i) {
+        std::array<size_t, 3> n {};
+        for (const Event& e : i == 0 ? m_walked->global : m_walked->engines[i - 1]) {
+            n[0] += e.type == ev::MerStartParConj;
+            n[1] += e.type == ev::MerSparkCreate;
+            n[2] += e.type == ev::MerFutCreate;
+        }
+        counts[i] = n;
+    });
+    std::array<size_t, 3> total {};
+    for (const auto& n : counts)
+        for (size_t k = 0; k < 3; ++k)
+            total[k] += n[k];
+    m.conjunctions.reserve(total[0]);
+    m.conjuncts.reserve(total[0] + total[1]);
+    m.futures.reserve(total[2]);
+    // Piece and child counts per conjunct, kept as the walk goes. From calloc: a large block comes
+    // as fresh zero pages with no memset, mapped in the prefault task (see run) while the walk
+    // starts; zeroing them here would hold up the walk (docs/performance.md, "Model and reader").
+    m_countsSize = total[0] + total[1];
+    m_pieceCounts = zeroedArray<uint32_t>(m_countsSize);
+    m_childCounts = zeroedArray<uint32_t>(total[0] + total[1]);
+    m_parentsSize = total[0];
+    m_parentOf = zeroedArray<uint32_t>(m_parentsSize);
+    // Each conjunct makes about two segments (bound, ended) in the context that runs it, and in our
+    // runtime the contexts created first, one per engine, do nearly all the work. Those get room
+    // for all of them at once (address space only: untouched capacity is never mapped), capped so
+    // that many engines cannot reserve an unreasonable amount.
+    constexpr size_t kMaxReservedBytes = size_t(256) << 20;
+    m_bigContexts = m_trace.engines.size();
+    m_bigContextSegments = std::min(
+        2 * (total[0] + total[1]), kMaxReservedBytes / sizeof(ContextSegment) / std::max<size_t>(1, m_bigContexts));
+}
+
+void ParModelBuilder::problem(const Event& e, std::string message)
+{
+    m.problems.push_back({ e.timeNs, e.engine, std::move(message), false });
+}
+
+std::string ParModelBuilder::hex(uint64_t v)
+{
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+// INTERN_STRING(text, id): the names of static conjunctions and futures, looked up by id later.
+void ParModelBuilder::onInternString(Payload p)
+{
+    if (p.size() < 4)
+        return;
+    std::string_view text = p.text(0).substr(0, p.size() - 4);
+    while (!text.empty() && text.back() == '\0')
+        text.remove_suffix(1);
+    m.strings[p.u32(p.size() - 4)] = std::string(text);
+}
+
+// What the walk leaves open at the end of the trace is a problem of the trace (truncated, or a
+// runtime that lost events): conjunctions never ended, contexts suspended for good. Instances were
+// marked complete as their conjunctions ended; the rest stay incomplete.
+void ParModelBuilder::finish()
+{
+    Event none;
+    none.timeNs = m.endNs;
+    // Conjunctions still open at the end, in start order.
+    std::vector<uint32_t> open;
+    m_openConj.forEach([&](uint64_t, uint32_t j) { open.push_back(j); });
+    std::sort(open.begin(), open.end());
+    for (uint32_t j : open)
+        problem(none, "conjunction with dyn id " + hex(m.conjunctions[j].dynId) + " never ended (truncated trace?)");
+    for (size_t c = 0; c < m_ctx.size(); ++c)
+        if (m_ctx[c].suspendedWait)
+            m.problems.push_back({ m_ctx[c].suspendedAtNs, m_ctx[c].suspendedEngine,
+                "context " + std::to_string(m.contexts[c].id) + " suspended on a future and never ran again", false });
+    m.incompleteConjunctions = m.conjunctions.size() - m_completeConjunctions;
+    m.incompleteConjuncts = m.conjuncts.size() - m_completeConjuncts;
+    m.incompleteFutures = m.futures.size() - m_completeFutures;
+    std::stable_sort(
+        m.problems.begin(), m.problems.end(), [](const Problem& a, const Problem& b) { return a.timeNs < b.timeNs; });
+}
+
+} // namespace sparkscope::core::detail

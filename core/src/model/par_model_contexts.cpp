@@ -1,0 +1,137 @@
+// ParModelBuilder (par_model_builder.h): the context events. They give each context its timeline
+// of states (Runnable, Running on an engine, Blocked, Finished; rules in par_model.h) and tell
+// which context runs on each engine, which is where a conjunct, spark or future event posted on
+// that engine belongs.
+#include "model/par_model_builder.h"
+
+#include <algorithm>
+
+namespace sparkscope::core::detail {
+
+// A context is created, or one whose id is reused starts a new timeline: a finished context's id
+// may name a new context (GHC reuses thread ids; our runtime reuses its contexts).
+void ParModelBuilder::onCreateThread(const Event& e, Payload p)
+{
+    ++m.contextsCreated;
+    context(p.u32(0), e.timeNs, true);
+}
+
+void ParModelBuilder::onReuseContext(const Event& e, Payload p)
+{
+    ++m.contextsReused;
+    context(p.u32(0), e.timeNs, true);
+}
+
+// RELEASE_CONTEXT ends the context's timeline: it is back in the pool, finished.
+void ParModelBuilder::onReleaseContext(const Event& e, Payload p)
+{
+    ++m.contextsReleased;
+    const uint32_t c = context(p.u32(0), e.timeNs);
+    m_ctx[c].state = ContextState::Finished;
+    touch(c, e.timeNs);
+}
+
+// RUN_THREAD: the context runs on the event's engine from now. Lost events are repaired here rather
+// than rejected (a context that still runs elsewhere, an engine whose previous context never
+// stopped), and a context that blocked and now runs again is a resume from its last engine. A
+// spark that started on this engine before any context ran it binds to this context.
+void ParModelBuilder::onRunThread(const Event& e, Payload p)
+{
+    if (!e.hasEngine())
+        return;
+    const uint64_t t = e.timeNs;
+    const uint32_t c = context(p.u32(0), t);
+    ContextCursor& cc = m_ctx[c];
+    EngineCursor& ec = m_engines[e.engine];
+    if (cc.state == ContextState::Running && cc.engine != e.engine)
+        problem(e,
+            "context " + std::to_string(p.u32(0)) + " runs on engine " + std::to_string(e.engine)
+                + " while still running on engine " + std::to_string(cc.engine));
+    if (cc.state == ContextState::Running && cc.engine < m_engines.size() && m_engines[cc.engine].running == c)
+        m_engines[cc.engine].running = kNoIndex;
+    if (ec.running != kNoIndex && ec.running != c) {
+        // A lost STOP_THREAD: the previous context stops here.
+        m_ctx[ec.running].state = ContextState::Runnable;
+        touch(ec.running, t);
+    }
+    cc.suspendedWait = false;
+    if ((cc.state == ContextState::Blocked || cc.wokenBlocked) && cc.lastEngine != kNoEngine)
+        m.resumes.push_back({ t, cc.lastEngine, e.engine });
+    cc.wokenBlocked = false;
+    cc.state = ContextState::Running;
+    cc.engine = e.engine;
+    cc.lastEngine = e.engine;
+    ec.running = c;
+    if (ec.pending.conjunct != kNoIndex) {
+        const OpenConjunct k = ec.pending;
+        ec.pending = OpenConjunct {};
+        bindConjunct(k, c, t);
+    }
+    touch(c, t);
+}
+
+// STOP_THREAD: the engine runs no context any more; the status says whether the context finished,
+// blocked, or is merely runnable again (a context blocked on a future stays blocked).
+void ParModelBuilder::onStopThread(const Event& e, Payload p)
+{
+    if (!e.hasEngine())
+        return;
+    const uint32_t c = context(p.u32(0), e.timeNs);
+    ContextCursor& cc = m_ctx[c];
+    const uint16_t status = p.u16(4);
+    if (m_engines[e.engine].running == c)
+        m_engines[e.engine].running = kNoIndex;
+    if (status == kStopFinished)
+        cc.state = ContextState::Finished;
+    else if (isBlockingStopStatus(status))
+        cc.state = ContextState::Blocked;
+    else if (cc.state != ContextState::Blocked)
+        cc.state = ContextState::Runnable;
+    touch(c, e.timeNs);
+}
+
+// THREAD_RUNNABLE / THREAD_WAKEUP: a blocked context may run again; remembered so that its next
+// RUN_THREAD counts as a resume.
+void ParModelBuilder::onThreadRunnable(const Event& e, Payload p)
+{
+    const uint32_t c = context(p.u32(0), e.timeNs);
+    if (m_ctx[c].state == ContextState::Blocked) {
+        m_ctx[c].state = ContextState::Runnable;
+        m_ctx[c].wokenBlocked = true;
+        touch(c, e.timeNs);
+    }
+}
+
+// A new timeline, Runnable from t. Room for a short life at once: traces with thousands of
+// contexts (GHC threads, our runtime's contexts under deep recursion) otherwise spend their time
+// regrowing these. The first contexts, which do nearly all the work in our runtime, get room for
+// all their segments at once (see reserve).
+uint32_t ParModelBuilder::newContext(uint32_t id, uint64_t t)
+{
+    const uint32_t index = static_cast<uint32_t>(m.contexts.size());
+    ContextTimeline timeline;
+    timeline.id = id;
+    if (m.contexts.size() < m_bigContexts && m_bigContextSegments * sizeof(ContextSegment) >= kHugePageBytes)
+        reserveAdvised(timeline.segments, hugePageFriendlyCount<ContextSegment>(m_bigContextSegments));
+    else
+        timeline.segments.reserve(16);
+    timeline.states.reserve(8);
+    timeline.segments.push_back({ t, ContextState::Runnable, kNoEngine, kNoIndex });
+    timeline.states.push_back({ t, ContextState::Runnable });
+    m.contexts.push_back(std::move(timeline));
+    m_ctx.emplace_back().stack.reserve(8);
+    m_contextById.set(id, index);
+    return index;
+}
+
+// A context's segments grow by doubling like any vector until a block reaches a huge page; from
+// then on by four, which halves the copying and page faults of growth (untouched capacity costs
+// only address space), and each new block is advised for huge pages before the old segments are
+// copied in (large_array.h).
+void ParModelBuilder::growSegments(std::vector<ContextSegment>& segs)
+{
+    const size_t growth = segs.capacity() * sizeof(ContextSegment) >= kHugePageBytes ? 4 : 2;
+    reserveAdvised(segs, hugePageFriendlyCount<ContextSegment>(std::max<size_t>(16, growth * segs.capacity())));
+}
+
+} // namespace sparkscope::core::detail
