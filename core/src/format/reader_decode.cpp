@@ -163,6 +163,119 @@ Result<ParsedHeader> parseHeader(std::span<const uint8_t> bytes)
     return out;
 }
 
+namespace {
+    // The loop's rare turns, out of line: the decoding loop keeps its registers for the common
+    // path (one fixed-size event inside a block), and each turn reads as what it is.
+    constexpr const char* kCutInsideEvent = "the stream ends inside the event that starts there";
+
+    [[gnu::cold, gnu::noinline]] void stopTruncated(DecodeOutcome& out, std::string why)
+    {
+        out.stop = DecodeStop::Truncated;
+        out.truncation = std::move(why);
+    }
+
+    // Fewer than 2 bytes left before `limit`: the end of a range that another decoder continues, or
+    // a stream cut short.
+    [[gnu::cold, gnu::noinline]] void stopAtLimit(DecodeOutcome& out, uint64_t pos, uint64_t limit, bool isTail)
+    {
+        if (pos == limit && !isTail)
+            out.stop = DecodeStop::RangeEnd;
+        else if (pos == limit)
+            stopTruncated(out, "the stream ends without DATA_END");
+        else
+            stopTruncated(out, kCutInsideEvent);
+    }
+
+    [[gnu::cold, gnu::noinline]] void stopAtDataEnd(DecodeOutcome& out, const BlockState& st, uint64_t pos)
+    {
+        out.stop = DecodeStop::DataEnd;
+        // GHC flushes DATA_END with the last block, whose size then counts its 2 bytes.
+        if (st.remaining > 2)
+            addWarning(out.warnings,
+                "the block at byte " + std::to_string(st.blockOffset) + " declares " + std::to_string(st.remaining)
+                    + " more bytes than come before DATA_END",
+                pos);
+    }
+
+    // An event type the header does not declare: its size is unknown, so nothing after it can be
+    // read. After a block whose bytes are all accounted for, it is the garbage an interrupted
+    // program left behind (the events before it stand); inside a block it is a corrupt file.
+    [[gnu::cold, gnu::noinline]] void stopAtUndeclared(
+        DecodeOutcome& out, const BlockState& st, uint16_t type, uint64_t pos)
+    {
+        if (st.sawMarker && (st.lenient || st.remaining == 0)) {
+            stopTruncated(out,
+                "event type " + std::to_string(type)
+                    + " is not declared in the header; taking the rest as the garbage tail of an "
+                      "interrupted program");
+        } else {
+            out.stop = DecodeStop::Failed;
+            out.error = Error { ErrorCode::UndeclaredEvent,
+                "event type " + std::to_string(type) + " is not declared in the header", pos };
+        }
+    }
+
+    // A BLOCK_MARKER at `pos` (its payload at p): the events up to the block's declared end belong
+    // to its engine. Returns the vector they go to, with room reserved for them. A block whose
+    // size lies is trusted up to the next marker instead (lenient).
+    [[gnu::noinline]] std::vector<Event>* enterBlock(const uint8_t* p, uint64_t pos, uint64_t markerBytes,
+        uint64_t bytesAfter, BlockState& st, EventSink& sink, DecodeOutcome& out, uint64_t& maxTime)
+    {
+        const uint32_t blockSize = loadBE32(p);
+        const uint64_t blockEnd = loadBE64(p + 4);
+        const uint16_t engine = loadBE16(p + 12);
+        if (st.remaining > 0)
+            addWarning(out.warnings,
+                "the block at byte " + std::to_string(st.blockOffset) + " declares " + std::to_string(st.remaining)
+                    + " more bytes than come before the next block marker",
+                pos);
+        st.engine = engine;
+        st.blockOffset = pos;
+        st.sawMarker = true;
+        if (blockSize < markerBytes) {
+            addWarning(out.warnings,
+                "the block marker at byte " + std::to_string(pos) + " declares a block of " + std::to_string(blockSize)
+                    + " bytes; its events are given to engine " + std::to_string(engine)
+                    + " up to the next block marker",
+                pos);
+            st.lenient = true;
+            st.remaining = 0;
+        } else {
+            st.lenient = false;
+            st.remaining = static_cast<int64_t>(blockSize - markerBytes);
+            maxTime = std::max(maxTime, blockEnd);
+        }
+        std::vector<Event>* target = &sink.forEngine(engine);
+        // Room for the block's events (at most one per 10 bytes), growing geometrically. The
+        // declared size is only trusted up to 8 MB (GHC's buffers are 2 MB), so lying sizes
+        // cannot make the reader reserve more than the data can fill.
+        const uint64_t expected
+            = std::min<uint64_t>({ uint64_t(st.remaining), bytesAfter, kMaxTrustedBlockBytes }) / kMinEventBytes + 1;
+        if (target->capacity() - target->size() < expected)
+            reserveEvents(*target, std::max<size_t>(target->capacity() * 2, target->size() + expected));
+        return target;
+    }
+
+    // The event at `pos` used up the block's declared bytes (remaining ≤ 0). Exactly: later events
+    // are outside every block (the global buffer). Past it: the block's size lied, so its engine
+    // keeps the events up to the next marker. Returns the vector the next events go to.
+    [[gnu::cold, gnu::noinline]] std::vector<Event>* leaveBlock(
+        uint64_t pos, BlockState& st, EventSink& sink, DecodeOutcome& out)
+    {
+        if (st.remaining < 0) {
+            addWarning(out.warnings,
+                "the event at byte " + std::to_string(pos) + " runs past the end of the block at byte "
+                    + std::to_string(st.blockOffset) + "; later events are given to its engine up to the next block marker",
+                pos);
+            st.lenient = true;
+            st.remaining = 0;
+            return &sink.forEngine(st.engine);
+        }
+        st.engine = kNoEngine;
+        return &sink.global;
+    }
+} // namespace
+
 DecodeOutcome decodeEvents(std::span<const uint8_t> bytes, uint64_t begin, uint64_t limit, BlockState& st,
     EventSink& sink, const DecodeContext& ctx)
 {
@@ -178,11 +291,6 @@ DecodeOutcome decodeEvents(std::span<const uint8_t> bytes, uint64_t begin, uint6
     uint64_t nextCheck = begin + kCheckEveryBytes;
     uint64_t minTime = UINT64_MAX, maxTime = 0, count = 0;
 
-    auto stopTruncated = [&](std::string why) {
-        out.stop = DecodeStop::Truncated;
-        out.truncation = std::move(why);
-    };
-
     for (;;) {
         if (pos >= nextCheck) [[unlikely]] {
             nextCheck = pos + kCheckEveryBytes;
@@ -195,47 +303,28 @@ DecodeOutcome decodeEvents(std::span<const uint8_t> bytes, uint64_t begin, uint6
             reported = pos;
         }
         if (pos + 2 > limit) [[unlikely]] {
-            if (pos == limit && !isTail)
-                out.stop = DecodeStop::RangeEnd;
-            else if (pos == limit)
-                stopTruncated("the stream ends without DATA_END");
-            else
-                stopTruncated("the stream ends inside the event that starts there");
+            stopAtLimit(out, pos, limit, isTail);
             break;
         }
         const uint16_t type = loadBE16(d + pos);
         if (type == kDataEnd) [[unlikely]] {
-            out.stop = DecodeStop::DataEnd;
-            // GHC flushes DATA_END with the last block, whose size then counts its 2 bytes.
-            if (st.remaining > 2)
-                addWarning(out.warnings,
-                    "the block at byte " + std::to_string(st.blockOffset) + " declares " + std::to_string(st.remaining)
-                        + " more bytes than come before DATA_END",
-                    pos);
+            stopAtDataEnd(out, st, pos);
             pos += 2;
             break;
         }
         if (pos + 10 > limit) [[unlikely]] {
-            stopTruncated("the stream ends inside the event that starts there");
+            stopTruncated(out, kCutInsideEvent);
             break;
         }
         uint32_t size = sizes[type];
         uint32_t headerSize = 10;
         if (size >= SizeTable::kVariable) [[unlikely]] {
             if (size == SizeTable::kUndeclared) {
-                if (st.sawMarker && (st.lenient || st.remaining == 0)) {
-                    stopTruncated("event type " + std::to_string(type)
-                        + " is not declared in the header; taking the rest as the garbage tail of an "
-                          "interrupted program");
-                } else {
-                    out.stop = DecodeStop::Failed;
-                    out.error = Error { ErrorCode::UndeclaredEvent,
-                        "event type " + std::to_string(type) + " is not declared in the header", pos };
-                }
+                stopAtUndeclared(out, st, type, pos);
                 break;
             }
             if (pos + 12 > limit) {
-                stopTruncated("the stream ends inside the event that starts there");
+                stopTruncated(out, kCutInsideEvent);
                 break;
             }
             size = loadBE16(d + pos + 10);
@@ -243,7 +332,7 @@ DecodeOutcome decodeEvents(std::span<const uint8_t> bytes, uint64_t begin, uint6
         }
         const uint64_t next = pos + headerSize + size;
         if (next > limit) [[unlikely]] {
-            stopTruncated("the stream ends inside the event that starts there");
+            stopTruncated(out, kCutInsideEvent);
             break;
         }
         Event e;
@@ -258,41 +347,8 @@ DecodeOutcome decodeEvents(std::span<const uint8_t> bytes, uint64_t begin, uint6
         ++count;
 
         if (type == ev::BlockMarker && size >= 14) [[unlikely]] {
-            const uint8_t* p = d + pos + headerSize;
-            const uint32_t blockSize = loadBE32(p);
-            const uint64_t blockEnd = loadBE64(p + 4);
-            const uint16_t engine = loadBE16(p + 12);
-            if (st.remaining > 0)
-                addWarning(out.warnings,
-                    "the block at byte " + std::to_string(st.blockOffset) + " declares " + std::to_string(st.remaining)
-                        + " more bytes than come before the next block marker",
-                    pos);
-            const uint64_t markerBytes = headerSize + size;
-            st.engine = engine;
-            st.blockOffset = pos;
-            st.sawMarker = true;
-            if (blockSize < markerBytes) {
-                addWarning(out.warnings,
-                    "the block marker at byte " + std::to_string(pos) + " declares a block of "
-                        + std::to_string(blockSize) + " bytes; its events are given to engine " + std::to_string(engine)
-                        + " up to the next block marker",
-                    pos);
-                st.lenient = true;
-                st.remaining = 0;
-            } else {
-                st.lenient = false;
-                st.remaining = static_cast<int64_t>(blockSize - markerBytes);
-                maxTime = std::max(maxTime, blockEnd);
-            }
-            e.engine = engine;
-            target = &sink.forEngine(engine);
-            // Room for the block's events (at most one per 10 bytes), growing geometrically. The
-            // declared size is only trusted up to 8 MB (GHC's buffers are 2 MB), so lying sizes
-            // cannot make the reader reserve more than the data can fill.
-            const uint64_t expected
-                = std::min<uint64_t>({ uint64_t(st.remaining), n - next, kMaxTrustedBlockBytes }) / kMinEventBytes + 1;
-            if (target->capacity() - target->size() < expected)
-                reserveEvents(*target, std::max<size_t>(target->capacity() * 2, target->size() + expected));
+            target = enterBlock(d + pos + headerSize, pos, headerSize + size, n - next, st, sink, out, maxTime);
+            e.engine = st.engine;
             target->push_back(e);
             if (!st.lenient && st.remaining == 0) {
                 st.engine = kNoEngine;
@@ -302,20 +358,8 @@ DecodeOutcome decodeEvents(std::span<const uint8_t> bytes, uint64_t begin, uint6
             target->push_back(e);
             if (st.remaining > 0) {
                 st.remaining -= static_cast<int64_t>(headerSize + size);
-                if (st.remaining <= 0) [[unlikely]] {
-                    if (st.remaining < 0) {
-                        addWarning(out.warnings,
-                            "the event at byte " + std::to_string(pos) + " runs past the end of the block at byte "
-                                + std::to_string(st.blockOffset)
-                                + "; later events are given to its engine up to the next block marker",
-                            pos);
-                        st.lenient = true;
-                        st.remaining = 0;
-                    } else {
-                        st.engine = kNoEngine;
-                        target = &sink.global;
-                    }
-                }
+                if (st.remaining <= 0) [[unlikely]]
+                    target = leaveBlock(pos, st, sink, out);
             }
         }
         pos = next;
@@ -376,11 +420,7 @@ RangePlan planRanges(std::span<const uint8_t> bytes, uint64_t dataStart, const S
     return plan;
 }
 
-// Spelled as before the helper was shared (a function of this file, defined after decodeEvents,
-// that the loop calls): other spellings of the same call (the template called directly, or a
-// noinline helper above the loop) made GCC allocate the decoding loop's registers differently and
-// cost it ~10% (docs/performance.md, "Model and reader"). Compare decodeEvents' code before
-// changing this.
+// Out of line, like the decoding loop's other rare turns (enterBlock calls it once per block).
 void reserveEvents(std::vector<Event>& v, size_t capacity) { reserveAdvised(v, capacity); }
 
 void stableSortByTime(std::vector<Event>& v)
