@@ -24,10 +24,8 @@ namespace sparkscope::core {
 
 inline constexpr uint32_t kNoIndex = 0xFFFFFFFF;
 
-template <class T> class Index {
+template <class T> class Index { // T: the element type of the array it indexes (a tag only)
 public:
-    using Element = T; // what it indexes an array of
-
     constexpr Index() noexcept = default;
     constexpr explicit Index(uint32_t value) noexcept
         : m_value(value)

@@ -24,6 +24,11 @@
 // blocking STOP_THREAD (status 4, or GHC's 6..18 and 20) until THREAD_RUNNABLE / THREAD_WAKEUP /
 // RUN_THREAD; Finished after STOP_THREAD(5) or RELEASE_CONTEXT; Runnable otherwise (from creation).
 //
+// The instances point at each other by typed index (indices.h: ContextIndex, ConjunctionIndex,
+// ConjunctIndex, FutureIndex; none where there is nothing to point at), read through
+// ParModel::context(), conjunction(), conjunct() and future(); the compiler rejects an index of one
+// array used for another.
+//
 // Damaged input never stops the pass: an END without START, a spark run twice or never created, a
 // conjunction that never ends (truncated file), ... is recorded in `problems` (with time and engine)
 // and the affected instance gets complete = false; summaries leave incomplete instances out.
