@@ -54,11 +54,11 @@ Spans merged(Spans s)
 // When some context is suspended on a future conjunct k signals, or (transitive) on a future
 // signalled by a conjunct blamed on k: blamed from max(its wait, its signaller's blame), k itself
 // from the start of time. Blames are lowered until nothing changes.
-Spans blockedOn(const ParModel& m, uint32_t k, bool transitive)
+Spans blockedOn(const ParModel& m, ConjunctIndex k, bool transitive)
 {
-    const ConjunctInstance& g = m.conjuncts[k];
+    const ConjunctInstance& g = m.conjunct(k);
     const uint64_t lifeEnd = g.ended ? g.endNs : m.endNs;
-    std::map<uint32_t, int64_t> blame { { k, std::numeric_limits<int64_t>::min() } };
+    std::map<ConjunctIndex, int64_t> blame { { k, std::numeric_limits<int64_t>::min() } };
     auto suspendedBefore = [](const FutureInstance& f, const FutureWait& w) {
         return f.signalled && w.suspended && w.timeNs < f.signalNs;
     };
@@ -68,7 +68,7 @@ Spans blockedOn(const ParModel& m, uint32_t k, bool transitive)
             if (f.signalled && blame.count(f.signalConjunct))
                 for (const FutureWait& w : f.waits) {
                     const int64_t from = std::max(int64_t(w.timeNs), blame[f.signalConjunct]);
-                    if (!suspendedBefore(f, w) || w.conjunct == kNoIndex || from >= int64_t(f.signalNs)
+                    if (!suspendedBefore(f, w) || !w.conjunct.valid() || from >= int64_t(f.signalNs)
                         || from >= int64_t(lifeEnd))
                         continue;
                     if (!blame.count(w.conjunct) || from < blame[w.conjunct]) {
@@ -95,10 +95,10 @@ struct Item {
 };
 
 // The item's own pieces, as the definitions in docs/metrics.md and par_model.h describe them.
-std::vector<Piece> piecesOf(const ParModel& m, uint32_t k)
+std::vector<Piece> piecesOf(const ParModel& m, ConjunctIndex k)
 {
-    const ConjunctInstance& g = m.conjuncts[k];
-    const ConjunctionInstance& owner = m.conjunctions[g.conjunction];
+    const ConjunctInstance& g = m.conjunct(k);
+    const ConjunctionInstance& owner = m.conjunction(g.conjunction);
     const uint64_t end = g.ended ? g.endNs : (owner.ended ? owner.endNs : m.endNs);
     const Spans direct = blockedOn(m, k, false), transitive = blockedOn(m, k, true);
     std::vector<Piece> out;
@@ -118,12 +118,10 @@ std::vector<Piece> piecesOf(const ParModel& m, uint32_t k)
         return out;
     // Bound to its context when it first became the innermost conjunct there.
     const auto top = m.topPieces(k);
-    const uint64_t bind = g.context == kNoIndex ? g.endNs
-        : top.empty()                           ? g.startNs
-                                                : std::max(top[0].startNs, g.startNs);
+    const uint64_t bind = !g.context.valid() ? g.endNs : top.empty() ? g.startNs : std::max(top[0].startNs, g.startNs);
     const uint64_t bound = std::min(bind, end);
     add(g.startNs, bound, false);
-    if (g.context != kNoIndex)
+    if (g.context.valid())
         for (const auto& p : top)
             if (p.state != ContextState::Blocked)
                 add(std::max(bound, p.startNs), std::min(end, p.endNs), p.state == ContextState::Running);
@@ -137,34 +135,34 @@ struct Brute {
 };
 
 // Conjuncts in the subtree of conjunction j.
-size_t itemCount(const ParModel& m, uint32_t j)
+size_t itemCount(const ParModel& m, ConjunctionIndex j)
 {
     size_t n = 0;
-    std::vector<uint32_t> todo { j };
+    std::vector<ConjunctionIndex> todo { j };
     while (!todo.empty()) {
-        const uint32_t x = todo.back();
+        const ConjunctionIndex x = todo.back();
         todo.pop_back();
-        for (uint32_t k : m.conjunctions[x].conjuncts) {
+        for (ConjunctIndex k : m.conjunction(x).conjuncts) {
             ++n;
-            for (uint32_t child : m.childConjunctions(k))
+            for (ConjunctionIndex child : m.childConjunctions(k))
                 todo.push_back(child);
         }
     }
     return n;
 }
 
-Brute bruteForce(const ParModel& m, const StepFunction& cpus, size_t engines, uint32_t j)
+Brute bruteForce(const ParModel& m, const StepFunction& cpus, size_t engines, ConjunctionIndex j)
 {
-    const ConjunctionInstance& ci = m.conjunctions[j];
+    const ConjunctionInstance& ci = m.conjunction(j);
     std::vector<Item> items;
     for (size_t i = 0; i < ci.conjuncts.size(); ++i) {
-        std::vector<uint32_t> todo { ci.conjuncts[i] };
+        std::vector<ConjunctIndex> todo { ci.conjuncts[i] };
         while (!todo.empty()) {
-            const uint32_t k = todo.back();
+            const ConjunctIndex k = todo.back();
             todo.pop_back();
             items.push_back({ i, piecesOf(m, k) });
-            for (uint32_t child : m.childConjunctions(k))
-                for (uint32_t g : m.conjunctions[child].conjuncts)
+            for (ConjunctionIndex child : m.childConjunctions(k))
+                for (ConjunctIndex g : m.conjunction(child).conjuncts)
                     todo.push_back(g);
         }
     }
@@ -233,8 +231,9 @@ TEST_CASE("descendant figures equal a brute force over every pair on deeply nest
         deepTraces += depthSum > 48.0 * double(m.conjunctions.size()); // 48 levels deep on average
         const size_t engines = trace.engineCount();
         double outOfOrder = 0, eitherRunning = 0, blocking = 0, blockingTc = 0; // instances of 2+ conjuncts
-        for (uint32_t j = 0; j < m.conjunctions.size(); ++j) {
-            const ConjunctionInstance& ci = m.conjunctions[j];
+        for (uint32_t i = 0; i < m.conjunctions.size(); ++i) {
+            const ConjunctionIndex j(i);
+            const ConjunctionInstance& ci = m.conjunction(j);
             if (!ci.complete || ci.endNs <= ci.startNs)
                 continue;
             const auto fig = conjunctionFigures(m, metrics.cpusOverTime, engines, j);
@@ -242,12 +241,12 @@ TEST_CASE("descendant figures equal a brute force over every pair on deeply nest
             if (ci.conjuncts.size() >= 2)
                 outOfOrder += fig->outOfOrderNs, eitherRunning += fig->eitherRunningNs, blocking += fig->blockingNs,
                     blockingTc += fig->blockingTcNs;
-            INFO("seed " << seed << " instance " << j);
+            INFO("seed " << seed << " instance " << i);
             // The batch pass over the whole trace gives the same per-instance figures as the
             // one-instance call.
             const MetricValue* rd
-                = metrics.find("conjunctions", "instance:" + std::to_string(j), "PARCONJ_RUNNABLE_SELF_AND_DESC");
-            const MetricValue* av = metrics.find("conjunctions", "instance:" + std::to_string(j), "PARCONJ_AVAIL_CPUS");
+                = metrics.find("conjunctions", "instance:" + std::to_string(i), "PARCONJ_RUNNABLE_SELF_AND_DESC");
+            const MetricValue* av = metrics.find("conjunctions", "instance:" + std::to_string(i), "PARCONJ_AVAIL_CPUS");
             REQUIRE(rd);
             REQUIRE(av);
             CHECK(std::get<double>(rd->fields[0].second) == fig->runnableSelfAndDescMax);

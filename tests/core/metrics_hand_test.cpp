@@ -339,14 +339,14 @@ TEST_CASE("out-of-order time blocks another context directly or through a chain 
     CHECK(field(m, "scheduling", "chain", "OUT_OF_ORDER_SCHEDULING_BLOCKS_ANOTHER_CONTEXT_TC", "fraction")
         == Approx(30.0 / 45));
     // The app's one-instance figures (segment trees) agree with the batch pass (the sweep).
-    const auto fig = conjunctionFigures(m.model, m.cpusOverTime, trace.engineCount(), 0);
+    const auto fig = conjunctionFigures(m.model, m.cpusOverTime, trace.engineCount(), ConjunctionIndex(0));
     REQUIRE(fig);
     CHECK(fig->outOfOrderNs == 45);
     CHECK(fig->blockingNs == 0);
     CHECK(fig->blockingTcNs == 30);
     // What the app's hover menu shows for the instance.
     auto shown = [&](const std::string& key, const std::string& statistic) {
-        for (const InstanceFigure& x : instanceMetrics(m, { OwnerKind::Conjunction, 0 }))
+        for (const InstanceFigure& x : instanceMetrics(m, EventOwner(ConjunctionIndex(0))))
             if (x.key == key && x.statistic == statistic)
                 return x.value;
         FAIL("not shown: " << key << " " << statistic);

@@ -44,7 +44,7 @@ void checkInvariants(const Trace& trace, const std::string& name)
         const ConjunctInstance& g = pm.conjuncts[k];
         if (!g.complete)
             continue;
-        const auto split = conjunctTimeSplit(pm, k);
+        const auto split = conjunctTimeSplit(pm, ConjunctIndex(k));
         const uint64_t asContext = g.endNs - g.startNs;
         INFO("conjunct " << k);
         REQUIRE(split[0] + split[2] <= asContext);
@@ -55,7 +55,7 @@ void checkInvariants(const Trace& trace, const std::string& name)
         if (!pm.conjunctions[j].complete)
             continue;
         INFO("conjunction " << j);
-        const auto c = conjunctionCurves(pm, m.cpusOverTime, size_t(engines), j);
+        const auto c = conjunctionCurves(pm, m.cpusOverTime, size_t(engines), ConjunctionIndex(j));
         REQUIRE(pointwiseAtMost(c.runningSelf, c.runnableSelf));
         REQUIRE(pointwiseAtMost(c.runningSelfAndDesc, c.runnableSelfAndDesc));
         const int64_t a = c.runningSelf.beginNs(), b = c.runningSelf.endNs();

@@ -91,7 +91,7 @@ void checkSameModel(const ParModel& a, const ParModel& b)
             && x.sparkCreateNs == y.sparkCreateNs && x.sparkEngine == y.sparkEngine && x.started == y.started
             && x.stolen == y.stolen && x.startNs == y.startNs && x.startEngine == y.startEngine && x.ended == y.ended
             && x.endNs == y.endNs && x.endEngine == y.endEngine && x.context == y.context && x.complete == y.complete));
-        const auto pa = a.topPieces(uint32_t(k)), pb = b.topPieces(uint32_t(k));
+        const auto pa = a.topPieces(ConjunctIndex(uint32_t(k))), pb = b.topPieces(ConjunctIndex(uint32_t(k)));
         CHECK(std::equal(pa.begin(), pa.end(), pb.begin(), pb.end(), [](const auto& p, const auto& q) {
             return p.startNs == q.startNs && p.endNs == q.endNs && p.state == q.state;
         }));

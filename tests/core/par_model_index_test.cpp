@@ -18,7 +18,8 @@ namespace {
 void checkSameIndexes(const ParModel& a, const ParModel& b)
 {
     REQUIRE(a.conjuncts.size() == b.conjuncts.size());
-    for (uint32_t k = 0; k < a.conjuncts.size(); ++k) {
+    for (uint32_t i = 0; i < a.conjuncts.size(); ++i) {
+        const ConjunctIndex k(i);
         const auto pa = a.topPieces(k), pb = b.topPieces(k);
         REQUIRE(std::equal(pa.begin(), pa.end(), pb.begin(), pb.end(), [](const auto& p, const auto& q) {
             return p.startNs == q.startNs && p.endNs == q.endNs && p.state == q.state;
@@ -45,7 +46,8 @@ TEST_CASE("the indexes built during the model pass equal those indexChildren reb
         ParModel rebuilt = built;
         rebuilt.indexChildren();
         checkSameIndexes(built, rebuilt);
-        for (uint32_t k = 0; k < built.conjuncts.size(); ++k) {
+        for (uint32_t i = 0; i < built.conjuncts.size(); ++i) {
+            const ConjunctIndex k(i);
             pieces += built.topPieces(k).size();
             children += built.childConjunctions(k).size();
         }
@@ -79,7 +81,7 @@ TEST_CASE("a conjunct's top pieces split where a nested conjunction runs and whe
     REQUIRE(m.conjuncts.size() == 2);
     auto pieces = [&](uint32_t k) {
         std::vector<std::tuple<uint64_t, uint64_t, ContextState>> out;
-        for (const auto& p : m.topPieces(k))
+        for (const auto& p : m.topPieces(ConjunctIndex(k)))
             out.emplace_back(p.startNs, p.endNs, p.state);
         return out;
     };
@@ -88,9 +90,9 @@ TEST_CASE("a conjunct's top pieces split where a nested conjunction runs and whe
     CHECK(pieces(1)
         == P {
             { 30, 40, ContextState::Running }, { 40, 50, ContextState::Runnable }, { 50, 60, ContextState::Running } });
-    REQUIRE(m.childConjunctions(0).size() == 1);
-    CHECK(m.childConjunctions(0)[0] == 1);
-    CHECK(m.childConjunctions(1).empty());
+    REQUIRE(m.childConjunctions(ConjunctIndex(0)).size() == 1);
+    CHECK(m.childConjunctions(ConjunctIndex(0))[0] == ConjunctionIndex(1));
+    CHECK(m.childConjunctions(ConjunctIndex(1)).empty());
     REQUIRE(m.contexts.size() == 1);
     std::vector<std::pair<uint64_t, ContextState>> states;
     for (const auto& s : m.contexts[0].states)

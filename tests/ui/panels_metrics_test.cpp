@@ -63,27 +63,27 @@ TEST_CASE("the event index finds the instance of every parallel event", "[ui][pa
     REQUIRE(m.futures.size() == 1);
     const auto index = core::ParEventIndex::build(m);
     namespace ev = core::ev;
-    CHECK(index.ownerOf(ev::MerStartParConj, 200, 0) == core::EventOwner { OwnerKind::Conjunction, 0 });
-    CHECK(index.ownerOf(ev::MerEndParConj, 900, 0) == core::EventOwner { OwnerKind::Conjunction, 0 });
-    const uint32_t second = m.conjunctions[0].conjuncts[1];
-    CHECK(index.ownerOf(ev::MerSparkCreate, 250, 0) == core::EventOwner { OwnerKind::Conjunct, second });
-    CHECK(index.ownerOf(ev::MerSparkSteal, 400, 1) == core::EventOwner { OwnerKind::Conjunct, second });
-    CHECK(index.ownerOf(ev::MerEndParConjunct, 800, 1) == core::EventOwner { OwnerKind::Conjunct, second });
+    CHECK(index.ownerOf(ev::MerStartParConj, 200, 0) == core::EventOwner(core::ConjunctionIndex(0)));
+    CHECK(index.ownerOf(ev::MerEndParConj, 900, 0) == core::EventOwner(core::ConjunctionIndex(0)));
+    const core::ConjunctIndex second = m.conjunctions[0].conjuncts[1];
+    CHECK(index.ownerOf(ev::MerSparkCreate, 250, 0) == core::EventOwner(second));
+    CHECK(index.ownerOf(ev::MerSparkSteal, 400, 1) == core::EventOwner(second));
+    CHECK(index.ownerOf(ev::MerEndParConjunct, 800, 1) == core::EventOwner(second));
     const auto wait = index.ownerOf(ev::MerFutWaitSuspended, 300, 0);
-    CHECK(wait.kind == OwnerKind::Future);
-    CHECK(wait.conjunct == m.conjunctions[0].conjuncts[0]); // the wait happened in conjunct 1
-    CHECK(index.ownerOf(ev::MerFutSignal, 600, 1).conjunct == second);
+    CHECK(wait.kind() == OwnerKind::Future);
+    CHECK(wait.inConjunct() == m.conjunctions[0].conjuncts[0]); // the wait happened in conjunct 1
+    CHECK(index.ownerOf(ev::MerFutSignal, 600, 1).inConjunct() == second);
     // Wrong engine, wrong time or an event that is not parallel: nothing.
-    CHECK(index.ownerOf(ev::MerSparkSteal, 400, 0).kind == OwnerKind::None);
-    CHECK(index.ownerOf(ev::MerStartParConj, 201, 0).kind == OwnerKind::None);
-    CHECK(index.ownerOf(ev::RunThread, 100, 0).kind == OwnerKind::None);
+    CHECK(index.ownerOf(ev::MerSparkSteal, 400, 0).kind() == OwnerKind::None);
+    CHECK(index.ownerOf(ev::MerStartParConj, 201, 0).kind() == OwnerKind::None);
+    CHECK(index.ownerOf(ev::RunThread, 100, 0).kind() == OwnerKind::None);
 }
 
 TEST_CASE("per-instance values match the hand-worked answers and the report", "[ui][panels]")
 {
     const auto metrics = handMetrics({ .callCount = std::nullopt, .instances = true });
     const core::ParModel& m = metrics->model;
-    const auto conj = core::instanceMetrics(*metrics, { OwnerKind::Conjunction, 0 });
+    const auto conj = core::instanceMetrics(*metrics, core::EventOwner(core::ConjunctionIndex(0)));
     CHECK(figure(conj, "PARCONJ_TIME", "value") == 700);
     CHECK(figure(conj, "PARCONJ_CONTINUE_ON_BEFORE", "value") == 1);
     CHECK(figure(conj, "PARCONJ_CONTINUE_ON_LAST", "value") == 0);
@@ -98,15 +98,15 @@ TEST_CASE("per-instance values match the hand-worked answers and the report", "[
                     reported = std::get<double>(v);
             CHECK(figure(conj, key, stat) == Approx(reported));
         }
-    const uint32_t first = m.conjunctions[0].conjuncts[0], second = m.conjunctions[0].conjuncts[1];
-    const auto g2 = core::instanceMetrics(*metrics, { OwnerKind::Conjunct, second });
+    const core::ConjunctIndex first = m.conjunctions[0].conjuncts[0], second = m.conjunctions[0].conjuncts[1];
+    const auto g2 = core::instanceMetrics(*metrics, core::EventOwner(second));
     CHECK(figure(g2, "CONJUNCT_TIME_AS_SPARK", "value") == 150);
     CHECK(figure(g2, "CONJUNCT_TIME_AS_CONTEXT", "value") == 400);
     CHECK(figure(g2, "CONJUNCT_TIME_AFTER", "value") == 100);
     CHECK(figure(g2, "CONJUNCT_TIME_BLOCKED", "value") + figure(g2, "CONJUNCT_TIME_RUNNABLE", "value")
             + figure(g2, "CONJUNCT_TIME_RUNNING", "value")
         == 400);
-    const auto g1 = core::instanceMetrics(*metrics, { OwnerKind::Conjunct, first });
+    const auto g1 = core::instanceMetrics(*metrics, core::EventOwner(first));
     CHECK(figure(g1, "CONJUNCT_TIME_AS_CONTEXT", "value") == 500);
     CHECK(figure(g1, "CONJUNCT_TIME_AFTER", "value") == 200);
     for (const char* key : { "CONJUNCT_TIME_BLOCKED", "CONJUNCT_TIME_RUNNING", "CONJUNCT_TIME_AS_CONTEXT" }) {
@@ -114,13 +114,13 @@ TEST_CASE("per-instance values match the hand-worked answers and the report", "[
         REQUIRE(summary);
         CHECK(summary->stat->mean == figure(g1, key, "value"));
     }
-    const auto fut = core::instanceMetrics(*metrics, { OwnerKind::Future, 0 });
+    const auto fut = core::instanceMetrics(*metrics, core::EventOwner(core::FutureIndex(0)));
     CHECK(figure(fut, "FUTURE_SUSPEND_TIME_FIRST_WAITS", "mean") == -300);
     CHECK(figure(fut, "FUTURE_SUSPEND_PROBABILITY_FIRST_WAIT", "suspended") == 1);
     CHECK(figure(fut, "FUTURE_SIGNAL_TO_CONJUNCT_END_TIME", "value") == 200);
     CHECK(figure(fut, "WAITED_FUTURE_SIGNAL_TO_CONJUNCT_END_TIME", "value") == 200);
     CHECK(metrics->find("futures", "fib.m:12/x", "FUTURE_SIGNAL_TO_CONJUNCT_END_TIME")->stat->mean == 200);
-    CHECK(core::summaryGroupOf(m, { OwnerKind::Conjunct, second }).second == "fib.m:12/2");
+    CHECK(core::summaryGroupOf(m, core::EventOwner(second)).second == "fib.m:12/2");
 }
 
 TEST_CASE("hovering a tick at the position the frame drew it finds its instance and offers its metrics",
@@ -135,7 +135,7 @@ TEST_CASE("hovering a tick at the position the frame drew it finds its instance 
     // START_PAR_CONJ at 200 on engine 0, a pixel off its tick.
     auto hit = hitTest(*data, f, index, tickPosition(f, 0, 200) + QPointF(1, 0));
     REQUIRE(hit);
-    CHECK(hit->owner == core::EventOwner { OwnerKind::Conjunction, 0 });
+    CHECK(hit->owner == core::EventOwner(core::ConjunctionIndex(0)));
     CHECK(hit->timeNs == 200);
     auto choices = menuChoices(metrics->model, hit->owner);
     CHECK(choices.size() == 8 + 3); // with the three scheduling-order metrics (two conjuncts)
@@ -144,22 +144,22 @@ TEST_CASE("hovering a tick at the position the frame drew it finds its instance 
     // The spark steal on engine 1 is conjunct 2's; its menu offers TIME_AS_SPARK.
     hit = hitTest(*data, f, index, tickPosition(f, 1, 400));
     REQUIRE(hit);
-    CHECK(hit->owner.kind == OwnerKind::Conjunct);
+    CHECK(hit->owner.kind() == OwnerKind::Conjunct);
     choices = menuChoices(metrics->model, hit->owner);
     CHECK(choices.front().key == QStringLiteral("CONJUNCT_TIME_AS_SPARK"));
     // The wait on engine 0 offers the future's metrics then its conjunct's (position 1: no AS_SPARK).
     hit = hitTest(*data, f, index, tickPosition(f, 0, 300));
     REQUIRE(hit);
-    CHECK(hit->owner.kind == OwnerKind::Future);
+    CHECK(hit->owner.kind() == OwnerKind::Future);
     choices = menuChoices(metrics->model, hit->owner);
     CHECK(choices.size() == 6 + 5);
-    CHECK(choices[6].owner.kind == OwnerKind::Conjunct);
+    CHECK(choices[6].owner.kind() == OwnerKind::Conjunct);
     // Nothing parallel under the pointer: empty space, the wrong row, the gutter.
     CHECK_FALSE(hitTest(*data, f, index, tickPosition(f, 0, 500)));
     CHECK_FALSE(hitTest(*data, f, index, tickPosition(f, 1, 200)));
     CHECK_FALSE(hitTest(*data, f, index, QPointF(5, tickPosition(f, 0, 200).y())));
     // Highlighting the conjunction covers both engines: conjunct 1 on 0, conjunct 2 on 1.
-    const HighlightSet h = highlightFor(metrics->model, { OwnerKind::Conjunction, 0 });
+    const HighlightSet h = highlightFor(metrics->model, core::EventOwner(core::ConjunctionIndex(0)));
     bool on0 = false, on1 = false;
     for (const auto& s : h.spans) {
         on0 = on0 || (s.engine == 0 && s.startNs <= 200 && s.endNs >= 300);
@@ -171,7 +171,7 @@ TEST_CASE("hovering a tick at the position the frame drew it finds its instance 
     CHECK(h.endNs == 900);
     CHECK_FALSE(h.truncated);
     // With a limit of one conjunct the set stops early and says so (hover on a root stays cheap).
-    const HighlightSet small = highlightFor(metrics->model, { OwnerKind::Conjunction, 0 }, 1);
+    const HighlightSet small = highlightFor(metrics->model, core::EventOwner(core::ConjunctionIndex(0)), 1);
     CHECK(small.truncated);
     CHECK(small.spans.size() < h.spans.size());
 }
@@ -180,11 +180,11 @@ TEST_CASE("the metric detail panel shows the instance value and the static-id su
 {
     const auto metrics = handMetrics();
     MetricDetailPanel panel;
-    panel.showMetric(*metrics, { OwnerKind::Conjunction, 0 }, QStringLiteral("PARCONJ_TIME"));
+    panel.showMetric(*metrics, core::EventOwner(core::ConjunctionIndex(0)), QStringLiteral("PARCONJ_TIME"));
     CHECK(panel.shownValue(QStringLiteral("instance"), QStringLiteral("value")) == formatDuration(700));
     CHECK(panel.shownValue(QStringLiteral("summary"), QStringLiteral("count")) == QStringLiteral("1"));
     CHECK(panel.shownValue(QStringLiteral("summary"), QStringLiteral("mean")) == formatDuration(700));
-    panel.showMetric(*metrics, { OwnerKind::Conjunction, 0 }, QStringLiteral("PARCONJ_RUNNING_SELF"));
+    panel.showMetric(*metrics, core::EventOwner(core::ConjunctionIndex(0)), QStringLiteral("PARCONJ_RUNNING_SELF"));
     CHECK(panel.title().contains(QStringLiteral("curve")));
     CHECK(!panel.shownValue(QStringLiteral("instance"), QStringLiteral("max")).isEmpty());
     CHECK(!panel.shownValue(QStringLiteral("summary"), QStringLiteral("average.mean")).isEmpty());
@@ -226,7 +226,7 @@ TEST_CASE(
     CHECK(panel.selectedStaticId() == QStringLiteral("a.m:1"));
     CHECK(panel.instanceList()->count() == 2);
     REQUIRE(!highlight.isEmpty());
-    CHECK(highlight.last().at(0).value<std::vector<uint32_t>>().size() == 2);
+    CHECK(highlight.last().at(0).value<std::vector<core::ConjunctionIndex>>().size() == 2);
     CHECK(panel.detail()->shownValue(QStringLiteral("summary"), QStringLiteral("mean")) == formatDuration(200));
 
     QSignalSpy navigate(&panel, &ConjunctionsPanel::navigateTo);

@@ -63,7 +63,7 @@ TEST_CASE("the main window's panels fill in after loading and answer hover and m
     const QPointF at = tickPosition(f, 0, 200);
     QTest::mouseMove(timeline, at.toPoint());
     QTRY_VERIFY(panels->hover()->hovered().has_value());
-    CHECK(panels->hover()->hovered()->kind == core::OwnerKind::Conjunction);
+    CHECK(panels->hover()->hovered()->kind() == core::OwnerKind::Conjunction);
     CHECK(!panels->hover()->hoverHighlight().empty());
     CHECK(panels->hover()->lastHoverMs() < 1000); // sanity only; timing is measured by the benchmark
     // Leaving the timeline ends the hover and its highlight.

@@ -7,14 +7,12 @@
 namespace sparkscope::ui {
 
 namespace {
-    using core::kNoIndex;
-
     // The engine a context was running on at t, or kNoEngine.
-    uint16_t engineAt(const core::ParModel& m, uint32_t context, uint64_t t)
+    uint16_t engineAt(const core::ParModel& m, core::ContextIndex context, uint64_t t)
     {
-        if (context == kNoIndex)
+        if (!context.valid())
             return core::kNoEngine;
-        const auto& segs = m.contexts[context].segments;
+        const auto& segs = m.context(context).segments;
         auto it = std::upper_bound(
             segs.begin(), segs.end(), t, [](uint64_t x, const core::ContextSegment& s) { return x < s.startNs; });
         if (it == segs.begin())
@@ -25,9 +23,9 @@ namespace {
 
     // Adds conjunct k's points and running pieces; `budget` bounds the context segments visited (a
     // root conjunct's context may run the whole program in millions of segments).
-    void addConjunct(const core::ParModel& m, uint32_t k, HighlightSet& out, size_t& budget)
+    void addConjunct(const core::ParModel& m, core::ConjunctIndex k, HighlightSet& out, size_t& budget)
     {
-        const core::ConjunctInstance& g = m.conjuncts[k];
+        const core::ConjunctInstance& g = m.conjunct(k);
         if (g.fromSpark)
             out.points.push_back({ g.sparkEngine, int64_t(g.sparkCreateNs) });
         if (!g.started)
@@ -37,9 +35,9 @@ namespace {
         const uint64_t end = g.ended ? g.endNs : m.endNs;
         if (g.ended)
             out.points.push_back({ g.endEngine, int64_t(g.endNs) });
-        if (g.context == kNoIndex)
+        if (!g.context.valid())
             return;
-        const auto& segs = m.contexts[g.context].segments;
+        const auto& segs = m.context(g.context).segments;
         auto it = std::upper_bound(segs.begin(), segs.end(), g.startNs,
             [](uint64_t x, const core::ContextSegment& s) { return x < s.startNs; });
         if (it != segs.begin())
@@ -61,26 +59,26 @@ namespace {
 
     void addMembers(const core::ParModel& m, const core::InstanceMembers& members, HighlightSet& out, size_t limit)
     {
-        for (uint32_t j : members.conjunctions) {
-            const core::ConjunctionInstance& c = m.conjunctions[j];
+        for (core::ConjunctionIndex j : members.conjunctions) {
+            const core::ConjunctionInstance& c = m.conjunction(j);
             out.points.push_back({ c.startEngine, int64_t(c.startNs) });
             if (c.ended)
                 out.points.push_back({ c.endEngine, int64_t(c.endNs) });
         }
         size_t n = 0, budget = 8 * limit;
         out.truncated = out.truncated || members.truncated;
-        for (uint32_t k : members.conjuncts) {
+        for (core::ConjunctIndex k : members.conjuncts) {
             if (++n > limit) {
                 out.truncated = true;
                 break;
             }
             addConjunct(m, k, out, budget);
         }
-        for (uint32_t f : members.futures) {
-            const core::FutureInstance& fi = m.futures[f];
-            if (fi.signalled && fi.signalConjunct != kNoIndex)
+        for (core::FutureIndex f : members.futures) {
+            const core::FutureInstance& fi = m.future(f);
+            if (fi.signalled && fi.signalConjunct.valid())
                 out.points.push_back(
-                    { engineAt(m, m.conjuncts[fi.signalConjunct].context, fi.signalNs), int64_t(fi.signalNs) });
+                    { engineAt(m, m.conjunct(fi.signalConjunct).context, fi.signalNs), int64_t(fi.signalNs) });
             for (const core::FutureWait& w : fi.waits)
                 out.points.push_back({ w.engine, int64_t(w.timeNs) });
         }
@@ -102,17 +100,17 @@ HighlightSet highlightFor(const core::ParModel& m, core::EventOwner owner, size_
     return out;
 }
 
-HighlightSet highlightConjunctions(const core::ParModel& m, const std::vector<uint32_t>& conjunctions, size_t limit)
+HighlightSet highlightConjunctions(
+    const core::ParModel& m, const std::vector<core::ConjunctionIndex>& conjunctions, size_t limit)
 {
     core::InstanceMembers members;
-    for (uint32_t j : conjunctions) {
+    for (core::ConjunctionIndex j : conjunctions) {
         if (members.conjuncts.size() > limit)
             break;
         members.conjunctions.push_back(j);
-        const auto& ks = m.conjunctions[j].conjuncts;
-        members.conjuncts.insert(members.conjuncts.end(), ks.begin(), ks.end());
-        members.futures.insert(
-            members.futures.end(), m.conjunctions[j].futures.begin(), m.conjunctions[j].futures.end());
+        const core::ConjunctionInstance& c = m.conjunction(j);
+        members.conjuncts.insert(members.conjuncts.end(), c.conjuncts.begin(), c.conjuncts.end());
+        members.futures.insert(members.futures.end(), c.futures.begin(), c.futures.end());
     }
     HighlightSet out;
     addMembers(m, members, out, limit);

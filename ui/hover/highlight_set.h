@@ -37,7 +37,7 @@ struct HighlightSet {
 HighlightSet highlightFor(const core::ParModel& model, core::EventOwner owner, size_t limit = 20000);
 // Several conjunction instances at once (the conjunction list's "highlight all").
 HighlightSet highlightConjunctions(
-    const core::ParModel& model, const std::vector<uint32_t>& conjunctions, size_t limit = 20000);
+    const core::ParModel& model, const std::vector<core::ConjunctionIndex>& conjunctions, size_t limit = 20000);
 
 // Draws the set over `frame` (spans as outlined bands on the engine rows, points as tall ticks).
 void paintHighlight(QPainter& painter, const Frame& frame, const HighlightSet& set, const QColor& colour);

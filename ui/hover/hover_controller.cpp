@@ -43,7 +43,7 @@ std::optional<HoverHit> hitTest(const TraceData& data, const Frame& f, const cor
         if (d >= bestDistance)
             continue;
         const core::EventOwner owner = index.ownerOf(ev.type, ev.timeNs, uint16_t(e));
-        if (owner.kind == OwnerKind::None)
+        if (owner.kind() == OwnerKind::None)
             continue;
         bestDistance = d;
         best = HoverHit { uint16_t(e), i, ev.type, int64_t(ev.timeNs), owner };
@@ -67,31 +67,31 @@ bool isCurveMetric(const QString& key)
 std::vector<MetricChoice> menuChoices(const core::ParModel& m, core::EventOwner owner)
 {
     std::vector<MetricChoice> out;
-    auto conjunctChoices = [&](uint32_t k) {
-        if (k >= m.conjuncts.size())
+    auto conjunctChoices = [&](core::ConjunctIndex k) {
+        if (!m.contains(k))
             return;
         for (const char* key : kConjunctKeys) {
-            if (!m.conjuncts[k].fromSpark && QLatin1String(key) == QLatin1String("CONJUNCT_TIME_AS_SPARK"))
+            if (!m.conjunct(k).fromSpark && QLatin1String(key) == QLatin1String("CONJUNCT_TIME_AS_SPARK"))
                 continue; // absent for the first conjunct
-            out.push_back({ { OwnerKind::Conjunct, k, core::kNoIndex }, QString::fromLatin1(key) });
+            out.push_back({ core::EventOwner(k), QString::fromLatin1(key) });
         }
     };
-    switch (owner.kind) {
+    switch (owner.kind()) {
     case OwnerKind::Conjunction:
         for (const char* key : kConjunctionKeys)
             out.push_back({ owner, QString::fromLatin1(key) });
-        if (owner.index < m.conjunctions.size() && m.conjunctions[owner.index].conjuncts.size() >= 2)
+        if (m.contains(owner.conjunction()) && m.conjunction(owner.conjunction()).conjuncts.size() >= 2)
             for (const char* key : kSchedulingKeys)
                 out.push_back({ owner, QString::fromLatin1(key) });
         break;
     case OwnerKind::Conjunct:
-        conjunctChoices(owner.index);
+        conjunctChoices(owner.conjunct());
         break;
     case OwnerKind::Future:
         for (const char* key : kFutureKeys)
             out.push_back({ owner, QString::fromLatin1(key) });
-        if (owner.conjunct != core::kNoIndex)
-            conjunctChoices(owner.conjunct);
+        if (owner.inConjunct().valid())
+            conjunctChoices(owner.inConjunct());
         break;
     case OwnerKind::None:
         break;
@@ -102,22 +102,22 @@ std::vector<MetricChoice> menuChoices(const core::ParModel& m, core::EventOwner 
 QString ownerTitle(const core::ParModel& m, core::EventOwner owner)
 {
     const auto group = core::summaryGroupOf(m, owner);
-    switch (owner.kind) {
+    switch (owner.kind()) {
     case OwnerKind::Conjunction:
         return QStringLiteral("conjunction %1, instance #%2")
             .arg(QString::fromStdString(group.second))
-            .arg(owner.index);
+            .arg(owner.conjunction().value());
     case OwnerKind::Conjunct: {
-        const auto& g = m.conjuncts[owner.index];
+        const auto& g = m.conjunct(owner.conjunct());
         return QStringLiteral("conjunct %1 (position %2) of instance #%3")
             .arg(QString::fromStdString(group.second))
             .arg(g.position)
-            .arg(g.conjunction);
+            .arg(g.conjunction.value());
     }
     case OwnerKind::Future:
         return QStringLiteral("future %1 of instance #%2")
             .arg(QString::fromStdString(group.second))
-            .arg(m.futures[owner.index].conjunction);
+            .arg(m.future(owner.future()).conjunction.value());
     case OwnerKind::None:
         break;
     }
@@ -214,12 +214,13 @@ void HoverController::choose(const MetricChoice& choice)
         return;
     m_curve.reset();
     m_curveName.clear();
-    if (choice.owner.kind == OwnerKind::Conjunction && isCurveMetric(choice.key)) {
+    if (choice.owner.kind() == OwnerKind::Conjunction && isCurveMetric(choice.key)) {
+        const core::ConjunctionIndex j = choice.owner.conjunction();
         const auto curves = core::conjunctionCurves(
-            bundle->metrics.model, bundle->metrics.cpusOverTime, bundle->metrics.trace.engines, choice.owner.index);
+            bundle->metrics.model, bundle->metrics.cpusOverTime, bundle->metrics.trace.engines, j);
         if (const core::StepFunction* f = core::curveOf(curves, choice.key.toStdString()); f && !f->empty()) {
             m_curve = *f;
-            m_curveName = QStringLiteral("%1 of instance #%2").arg(choice.key).arg(choice.owner.index);
+            m_curveName = QStringLiteral("%1 of instance #%2").arg(choice.key).arg(j.value());
         }
     }
     m_pinned = highlightFor(bundle->metrics.model, choice.owner);

@@ -85,7 +85,7 @@ ConjunctionsPanel::ConjunctionsPanel(QWidget* parent)
     connect(m_previous, &QPushButton::clicked, this, &ConjunctionsPanel::showPrevious);
     connect(m_next, &QPushButton::clicked, this, &ConjunctionsPanel::showNext);
     connect(m_highlightAll, &QCheckBox::toggled, this,
-        [this](bool on) { Q_EMIT highlightRequested(on ? m_instanceIds : std::vector<uint32_t> {}); });
+        [this](bool on) { Q_EMIT highlightRequested(on ? m_instanceIds : std::vector<core::ConjunctionIndex> {}); });
     navRow->addWidget(m_previous);
     navRow->addWidget(m_next);
     navRow->addWidget(m_highlightAll);
@@ -180,12 +180,12 @@ void ConjunctionsPanel::onStaticChosen()
     m_static = current.isValid() ? m_model->staticId(m_proxy->mapToSource(current).row()) : QString();
     m_instanceIds = m_metrics && !m_static.isEmpty()
         ? core::conjunctionsOfStatic(m_metrics->model, m_static.toStdString())
-        : std::vector<uint32_t> {};
+        : std::vector<core::ConjunctionIndex> {};
     m_instances->blockSignals(true);
     m_instances->clear();
-    for (uint32_t j : m_instanceIds) {
-        const core::ConjunctionInstance& c = m_metrics->model.conjunctions[j];
-        QString text = tr("#%1  at %2").arg(j).arg(formatDuration(int64_t(c.startNs), 9));
+    for (core::ConjunctionIndex j : m_instanceIds) {
+        const core::ConjunctionInstance& c = m_metrics->model.conjunction(j);
+        QString text = tr("#%1  at %2").arg(j.value()).arg(formatDuration(int64_t(c.startNs), 9));
         text += c.complete
             ? tr("  for %1, %2 conjuncts").arg(formatDuration(int64_t(c.endNs - c.startNs))).arg(c.conjuncts.size())
             : tr("  (incomplete)");
@@ -217,13 +217,13 @@ void ConjunctionsPanel::showChoice(core::EventOwner owner, const QString& key)
 {
     if (!m_metrics)
         return;
-    if (owner.kind == core::OwnerKind::Conjunction) {
+    if (owner.kind() == core::OwnerKind::Conjunction) {
         const auto group = core::summaryGroupOf(m_metrics->model, owner).second;
         if (selectStaticId(QString::fromStdString(group))) {
             const QSignalBlocker metricBlocker(m_metric);
             if (const int k = m_metric->findText(key); k >= 0)
                 m_metric->setCurrentIndex(k);
-            const auto it = std::find(m_instanceIds.begin(), m_instanceIds.end(), owner.index);
+            const auto it = std::find(m_instanceIds.begin(), m_instanceIds.end(), owner.conjunction());
             const QSignalBlocker instanceBlocker(m_instances); // the timeline is already there
             m_instances->setCurrentRow(it == m_instanceIds.end() ? -1 : int(it - m_instanceIds.begin()));
         }
@@ -253,7 +253,7 @@ void ConjunctionsPanel::goToInstance(int row)
 {
     if (!m_metrics || row < 0 || row >= int(m_instanceIds.size()))
         return;
-    const core::ConjunctionInstance& c = m_metrics->model.conjunctions[m_instanceIds[size_t(row)]];
+    const core::ConjunctionInstance& c = m_metrics->model.conjunction(m_instanceIds[size_t(row)]);
     const int64_t start = int64_t(c.startNs);
     const int64_t end = c.ended ? int64_t(c.endNs) : int64_t(m_metrics->model.endNs);
     const int64_t margin = std::max<int64_t>(50, (end - start) / 10);

@@ -49,7 +49,7 @@ public:
     MetricDetailPanel* detail() const { return m_detail; }
     GranularityChart* chart() const { return m_chart; }
     QString selectedStaticId() const { return m_static; }
-    const std::vector<uint32_t>& selectedInstances() const { return m_instanceIds; }
+    const std::vector<core::ConjunctionIndex>& selectedInstances() const { return m_instanceIds; }
     int currentInstance() const; // row in the instance list, -1 when none
 
     // Selects the static id (by name) in the table; false when it is not listed (or filtered out).
@@ -69,7 +69,7 @@ Q_SIGNALS:
     // Show this window on the timeline (an instance with a margin).
     void navigateTo(sparkscope::ui::TimeWindow window);
     // Highlight these conjunction instances (empty: none).
-    void highlightRequested(std::vector<uint32_t> conjunctions);
+    void highlightRequested(std::vector<core::ConjunctionIndex> conjunctions);
 
 private:
     void onStaticChosen();
@@ -97,7 +97,7 @@ private:
     QCheckBox* m_overall;
     GranularityChart* m_chart;
     QString m_static;
-    std::vector<uint32_t> m_instanceIds;
+    std::vector<core::ConjunctionIndex> m_instanceIds;
 };
 
 } // namespace sparkscope::ui

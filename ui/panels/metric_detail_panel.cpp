@@ -78,8 +78,8 @@ void MetricDetailPanel::showMetric(const core::Metrics& metrics, core::EventOwne
     QString title = QStringLiteral("<b>%1</b> — %2").arg(key, ownerTitle(m, owner).toHtmlEscaped());
     if (!group.empty())
         title += tr("<br>Summary over the instances of %1.").arg(QString::fromStdString(group).toHtmlEscaped());
-    if (owner.kind == core::OwnerKind::Conjunction && owner.index < m.conjunctions.size()) {
-        const auto& c = m.conjunctions[owner.index];
+    if (m.contains(owner.conjunction())) {
+        const auto& c = m.conjunction(owner.conjunction());
         title += tr("<br>from %1 to %2 (engine %3 → %4)")
                      .arg(formatDuration(int64_t(c.startNs), 9), formatDuration(int64_t(c.endNs), 9))
                      .arg(c.startEngine)

@@ -18,7 +18,7 @@ class MetricDetailPanel : public QWidget {
 public:
     explicit MetricDetailPanel(QWidget* parent = nullptr);
 
-    // Shows `key` for `owner` (owner.kind None: only the summary of `group` of `section`).
+    // Shows `key` for `owner` (owner.kind() None: only the summary of `group` of `section`).
     void showMetric(const core::Metrics& metrics, core::EventOwner owner, const QString& key);
     void showSummary(const core::Metrics& metrics, const QString& section, const QString& group, const QString& key);
     void clear();

@@ -64,10 +64,11 @@ void MetricsPanels::connectPanels()
             m_session->setRange(std::nullopt);
     });
     connect(m_conjunctions, &ConjunctionsPanel::navigateTo, m_zoom, &ZoomState::zoomTo);
-    connect(m_conjunctions, &ConjunctionsPanel::highlightRequested, this, [this](std::vector<uint32_t> instances) {
-        const auto full = m_session->full();
-        m_hover->setPinned(full ? highlightConjunctions(full->metrics.model, instances) : HighlightSet {});
-    });
+    connect(m_conjunctions, &ConjunctionsPanel::highlightRequested, this,
+        [this](std::vector<core::ConjunctionIndex> instances) {
+            const auto full = m_session->full();
+            m_hover->setPinned(full ? highlightConjunctions(full->metrics.model, instances) : HighlightSet {});
+        });
     connect(m_hover, &HoverController::metricChosen, this, [this](const MetricChoice& choice) {
         m_conjunctions->showChoice(choice.owner, choice.key);
         m_conjunctionsDock->show();

@@ -21,7 +21,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <numeric>
 #include <queue>
 #include <string_view>
 #include <unordered_map>
@@ -45,15 +44,17 @@ ContextLanes computeContextLanes(const ParModel& model, uint64_t originNs, uint6
     out.endNs = std::max(endNs, originNs + 1);
 
     // Timelines grouped by id, each group in order of appearance (= time order).
-    std::vector<uint32_t> order(model.contexts.size());
-    std::iota(order.begin(), order.end(), 0u);
+    std::vector<ContextIndex> order;
+    order.reserve(model.contexts.size());
+    for (uint32_t c = 0; c < model.contexts.size(); ++c)
+        order.push_back(ContextIndex(c));
     std::stable_sort(order.begin(), order.end(),
-        [&](uint32_t a, uint32_t b) { return model.contexts[a].id < model.contexts[b].id; });
+        [&](ContextIndex a, ContextIndex b) { return model.context(a).id < model.context(b).id; });
     std::vector<size_t> groupStart;
     for (size_t i = 0; i < order.size(); ++i)
-        if (i == 0 || model.contexts[order[i]].id != model.contexts[order[i - 1]].id) {
+        if (i == 0 || model.context(order[i]).id != model.context(order[i - 1]).id) {
             groupStart.push_back(i);
-            out.ids.push_back(model.contexts[order[i]].id);
+            out.ids.push_back(model.context(order[i]).id);
             out.labels.emplace_back(); // the model keeps no thread labels
         }
     groupStart.push_back(order.size());
@@ -62,7 +63,7 @@ ContextLanes computeContextLanes(const ParModel& model, uint64_t originNs, uint6
     tbb::parallel_for(size_t(0), out.ids.size(), [&](size_t g) {
         std::vector<LodSpan> spans;
         for (size_t k = groupStart[g]; k < groupStart[g + 1]; ++k) {
-            const auto& segs = model.contexts[order[k]].segments;
+            const auto& segs = model.context(order[k]).segments;
             for (size_t s = 0; s < segs.size(); ++s) {
                 const ContextSegment& seg = segs[s];
                 const uint64_t start = std::max(seg.startNs, out.originNs);

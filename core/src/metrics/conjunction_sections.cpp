@@ -70,7 +70,7 @@ namespace {
                 { { "static_id", m.staticName(ci.staticId) }, { "dyn_id", I(ci.dynId) }, { "start_ns", I(ci.startNs) },
                     { "end_ns", ci.ended ? I(ci.endNs) : I(-1) }, { "conjuncts", I(ci.conjuncts.size()) },
                     { "parent_instance",
-                        ci.parentConjunct == kNoIndex ? I(-1) : I(m.conjuncts[ci.parentConjunct].conjunction) },
+                        ci.parentConjunct.valid() ? I(m.conjunct(ci.parentConjunct).conjunction.value()) : I(-1) },
                     { "complete", I(ci.complete) } }) });
         if (ci.complete) {
             const ConjunctionFigures v = figuresFrom(figures.self[j], figures.desc[j]);

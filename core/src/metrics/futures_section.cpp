@@ -50,8 +50,8 @@ namespace {
                         out.firstSuspended += first && w.suspended;
                     }
                 }
-                if (f.signalConjunct != kNoIndex && m.conjuncts[f.signalConjunct].ended) {
-                    const double d = double(I(m.conjuncts[f.signalConjunct].endNs) - I(f.signalNs));
+                if (f.signalConjunct.valid() && m.conjunct(f.signalConjunct).ended) {
+                    const double d = double(I(m.conjunct(f.signalConjunct).endNs) - I(f.signalNs));
                     stats.push(kSignalEnd, d);
                     if (anySuspended)
                         stats.push(kWaitedEnd, d);

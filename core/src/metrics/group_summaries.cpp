@@ -89,12 +89,12 @@ namespace {
         ConjunctsSummary out;
         auto feed = [&] {
             for (uint32_t j : instances)
-                for (uint32_t k : m.conjunctions[j].conjuncts) {
-                    const uint32_t position = m.conjuncts[k].position;
+                for (ConjunctIndex k : m.conjunctions[j].conjuncts) {
+                    const uint32_t position = m.conjunct(k).position;
                     while (out.byPosition.size() <= position)
                         out.byPosition.emplace_back();
                     ConjunctStats& stats = out.byPosition[position];
-                    const ConjunctFigures f = conjunctFiguresFrom(m, k, splits[k]);
+                    const ConjunctFigures f = conjunctFiguresFrom(m, k, splits[k.value()]);
                     stats.any = true;
                     if (f.timeAsSpark)
                         stats.asSpark.push(0, *f.timeAsSpark);

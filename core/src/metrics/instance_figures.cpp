@@ -43,12 +43,12 @@ namespace {
     // Running to it: what ParModel::contextTimeInStates(c, a, b) answers, from the same walk (no
     // second search).
     template <class Deltas>
-    void addContextPieces(const ParModel& m, uint32_t c, uint64_t a, uint64_t b, uint32_t conjunct, bool onlyTop,
-        Deltas& runnable, Deltas& running, ConjunctSplit* split = nullptr)
+    void addContextPieces(const ParModel& m, ContextIndex c, uint64_t a, uint64_t b, ConjunctIndex conjunct,
+        bool onlyTop, Deltas& runnable, Deltas& running, ConjunctSplit* split = nullptr)
     {
         if (b <= a)
             return;
-        if (c == kNoIndex) {
+        if (!c.valid()) {
             if (!onlyTop) {
                 runnable.push_back({ I(a), 1 });
                 runnable.push_back({ I(b), -1 });
@@ -60,7 +60,7 @@ namespace {
                 addPiece(std::max(a, p.startNs), std::min(b, p.endNs), p.state, runnable, running);
             return;
         }
-        const auto& segs = m.contexts[c].states;
+        const auto& segs = m.context(c).states;
         auto it = std::upper_bound(
             segs.begin(), segs.end(), a, [](uint64_t t, const ContextStateChange& s) { return t < s.startNs; });
         if (it != segs.begin())
@@ -81,10 +81,10 @@ namespace {
     // Pieces of one conjunct: spark phase, the unbound start (runnable), then its context's pieces
     // (and their blocked and running time, see addContextPieces).
     template <class Deltas>
-    void addConjunct(const ParModel& m, uint32_t k, bool onlyTop, uint64_t endLimit, Deltas& runnable, Deltas& running,
-        ConjunctSplit* split = nullptr)
+    void addConjunct(const ParModel& m, ConjunctIndex k, bool onlyTop, uint64_t endLimit, Deltas& runnable,
+        Deltas& running, ConjunctSplit* split = nullptr)
     {
-        const ConjunctInstance& g = m.conjuncts[k];
+        const ConjunctInstance& g = m.conjunct(k);
         const uint64_t end = g.ended ? g.endNs : endLimit;
         if (g.fromSpark) {
             const uint64_t sparkEnd = g.started ? std::min(g.startNs, end) : end;
@@ -208,22 +208,22 @@ namespace {
 
     // SelfFigures of complete instance j. With `splits`, also writes each of its conjuncts' split to
     // splits[k], from the same walk over the context's states that RUNNABLE_SELF makes.
-    SelfFigures selfFigures(const ParModel& m, uint32_t j, ConjunctSplit* splits)
+    SelfFigures selfFigures(const ParModel& m, ConjunctionIndex j, ConjunctSplit* splits)
     {
-        const ConjunctionInstance& ci = m.conjunctions[j];
+        const ConjunctionInstance& ci = m.conjunction(j);
         SelfFigures v {};
         const I a = I(ci.startNs), b = I(ci.endNs);
         v.timeNs = ci.endNs - ci.startNs;
         v.continueOnBefore = ci.endEngine == ci.startEngine;
-        v.hasPairs = hasPairs(m, j);
+        v.hasPairs = hasPairs(ci);
         StepBuffer rs, ns;
-        for (uint32_t k : ci.conjuncts) {
-            ConjunctSplit* split = splits ? &splits[k] : nullptr;
+        for (ConjunctIndex k : ci.conjuncts) {
+            ConjunctSplit* split = splits ? &splits[k.value()] : nullptr;
             if (split)
                 *split = { 0, 0 };
             addConjunct(m, k, false, ci.endNs, rs, ns, split);
             rs.endRun(), ns.endRun();
-            const ConjunctInstance& g = m.conjuncts[k];
+            const ConjunctInstance& g = m.conjunct(k);
             if (split && !(g.started && g.ended && g.endNs >= g.startNs))
                 *split = { 0, 0 }; // conjunctTimeSplit's guard: no split at all
         }
@@ -234,11 +234,11 @@ namespace {
             v.runningMax = uint32_t(nMax), v.runningAverage = double(nInt) / double(b - a);
         }
         if (!ci.conjuncts.empty()) {
-            uint32_t lastConjunct = ci.conjuncts.front();
-            for (uint32_t k : ci.conjuncts)
-                if (m.conjuncts[k].endNs >= m.conjuncts[lastConjunct].endNs)
+            ConjunctIndex lastConjunct = ci.conjuncts.front();
+            for (ConjunctIndex k : ci.conjuncts)
+                if (m.conjunct(k).endNs >= m.conjunct(lastConjunct).endNs)
                     lastConjunct = k;
-            v.continueOnLast = m.conjuncts[lastConjunct].endEngine == ci.endEngine;
+            v.continueOnLast = m.conjunct(lastConjunct).endEngine == ci.endEngine;
         }
         return v;
     }
@@ -281,9 +281,9 @@ InstanceFigures computeInstanceFigures(const MetricsBasis& b)
                         const uint32_t group = out.groups.groupOf[j];
                         if (group == IndexGroups::kNoGroup)
                             continue; // incomplete, or outside the range
-                        self[j] = selfFigures(m, uint32_t(j), splits);
-                        for (uint32_t k : m.conjunctions[j].conjuncts)
-                            firstPasses.add(group, m.conjuncts[k].position, conjunctDurations(m, k, splits[k]));
+                        self[j] = selfFigures(m, ConjunctionIndex(uint32_t(j)), splits);
+                        for (ConjunctIndex k : m.conjunctions[j].conjuncts)
+                            firstPasses.add(group, m.conjunct(k).position, conjunctDurations(m, k, splits[k.value()]));
                     }
                 });
         });
@@ -307,16 +307,16 @@ namespace {
     enum SplitPart : size_t { kSplitBlocked, kSplitRunnable, kSplitRunning };
 } // namespace
 
-std::array<uint64_t, 3> conjunctTimeSplit(const ParModel& m, uint32_t k)
+std::array<uint64_t, 3> conjunctTimeSplit(const ParModel& m, ConjunctIndex k)
 {
     // The unbound start and Finished/Runnable context time are runnable.
-    const ConjunctInstance& g = m.conjuncts[k];
+    const ConjunctInstance& g = m.conjunct(k);
     std::array<uint64_t, 3> out {};
     if (!g.started || !g.ended || g.endNs < g.startNs)
         return out;
     const uint64_t bound = std::min(bindTime(m, g, k), g.endNs);
     decltype(m.contextTimeInStates(g.context, bound, g.endNs)) s {};
-    if (g.context != kNoIndex)
+    if (g.context.valid())
         s = m.contextTimeInStates(g.context, bound, g.endNs);
     out[kSplitBlocked] = s[size_t(ContextState::Blocked)];
     out[kSplitRunning] = s[size_t(ContextState::Running)];
@@ -325,44 +325,45 @@ std::array<uint64_t, 3> conjunctTimeSplit(const ParModel& m, uint32_t k)
 }
 
 std::optional<ConjunctionFigures> conjunctionFigures(
-    const ParModel& m, const StepFunction& cpus, size_t engines, uint32_t j)
+    const ParModel& m, const StepFunction& cpus, size_t engines, ConjunctionIndex j)
 {
-    if (j >= m.conjunctions.size() || !m.conjunctions[j].complete)
+    if (!m.contains(j) || !m.conjunction(j).complete)
         return std::nullopt;
-    return detail::figuresFrom(detail::selfFigures(m, j, nullptr), detail::referenceDescendantValues(m, cpus, engines, j));
+    return detail::figuresFrom(
+        detail::selfFigures(m, j, nullptr), detail::referenceDescendantValues(m, cpus, engines, j));
 }
 
-std::optional<ConjunctFigures> conjunctFigures(const ParModel& m, uint32_t k)
+std::optional<ConjunctFigures> conjunctFigures(const ParModel& m, ConjunctIndex k)
 {
-    if (k >= m.conjuncts.size())
+    if (!m.contains(k))
         return std::nullopt;
-    const ConjunctInstance& g = m.conjuncts[k];
-    if (g.conjunction == kNoIndex || !m.conjunctions[g.conjunction].complete)
+    const ConjunctInstance& g = m.conjunct(k);
+    if (!g.conjunction.valid() || !m.conjunction(g.conjunction).complete)
         return std::nullopt;
     const auto split = conjunctTimeSplit(m, k);
     return detail::conjunctFiguresFrom(m, k, ConjunctSplit { split[kSplitBlocked], split[kSplitRunning] });
 }
 
-ConjunctionCurves conjunctionCurves(const ParModel& m, const StepFunction& cpus, size_t engines, uint32_t j)
+ConjunctionCurves conjunctionCurves(const ParModel& m, const StepFunction& cpus, size_t engines, ConjunctionIndex j)
 {
     ConjunctionCurves c;
-    const ConjunctionInstance& ci = m.conjunctions[j];
+    const ConjunctionInstance& ci = m.conjunction(j);
     if (!ci.ended)
         return c;
     const I a = I(ci.startNs), b = I(ci.endNs);
     if (b <= a)
         return c;
     std::vector<StepFunction::Step> rs, ns, rd, nd;
-    for (uint32_t k : ci.conjuncts)
+    for (ConjunctIndex k : ci.conjuncts)
         addConjunct(m, k, false, ci.endNs, rs, ns);
     // Descendants: every conjunct of every conjunction in the subtree, counted while innermost.
-    std::vector<uint32_t> todo { j };
+    std::vector<ConjunctionIndex> todo { j };
     while (!todo.empty()) {
-        const uint32_t x = todo.back();
+        const ConjunctionIndex x = todo.back();
         todo.pop_back();
-        for (uint32_t k : m.conjunctions[x].conjuncts) {
+        for (ConjunctIndex k : m.conjunction(x).conjuncts) {
             addConjunct(m, k, true, ci.endNs, rd, nd);
-            for (uint32_t child : m.childConjunctions(k))
+            for (ConjunctionIndex child : m.childConjunctions(k))
                 todo.push_back(child);
         }
     }

@@ -47,7 +47,7 @@ struct SelfFigures {
 };
 
 // The scheduling section counts only instances with two conjuncts or more (pairs to order).
-inline bool hasPairs(const ParModel& m, uint32_t j) { return m.conjunctions[j].conjuncts.size() >= 2; }
+inline bool hasPairs(const ConjunctionInstance& ci) { return ci.conjuncts.size() >= 2; }
 
 // One complete instance's figures: its SelfFigures and its descendant-pass values.
 inline ConjunctionFigures figuresFrom(const SelfFigures& self, const DescValues& d)
@@ -74,15 +74,15 @@ struct ConjunctDurations {
 };
 
 [[gnu::always_inline]] inline ConjunctDurations conjunctDurations(
-    const ParModel& m, uint32_t k, const ConjunctSplit& split)
+    const ParModel& m, ConjunctIndex k, const ConjunctSplit& split)
 {
-    const ConjunctInstance& g = m.conjuncts[k];
+    const ConjunctInstance& g = m.conjunct(k);
     return { g.fromSpark, g.startNs - g.sparkCreateNs, g.endNs - g.startNs, split.blockedNs,
-        conjunctRunnableNs(g, split), split.runningNs, m.conjunctions[g.conjunction].endNs - g.endNs };
+        conjunctRunnableNs(g, split), split.runningNs, m.conjunction(g.conjunction).endNs - g.endNs };
 }
 
 [[gnu::always_inline]] inline ConjunctFigures conjunctFiguresFrom(
-    const ParModel& m, uint32_t k, const ConjunctSplit& split)
+    const ParModel& m, ConjunctIndex k, const ConjunctSplit& split)
 {
     const ConjunctDurations d = conjunctDurations(m, k, split);
     ConjunctFigures f;
@@ -163,7 +163,8 @@ struct ConjunctFirstPasses {
     void merge(const ConjunctFirstPasses& other);
 };
 
-// What the figures pass leaves for the summaries, every array indexed as in the model.
+// What the figures pass leaves for the summaries, every array indexed as in the model (by an
+// index's value(): plain arrays, read in the summaries' bandwidth-bound loops).
 struct InstanceFigures {
     std::vector<DescValues> desc; // per instance: the descendant pass's values
     ConjunctionGroups groups; // the complete instances starting in the range, per static id

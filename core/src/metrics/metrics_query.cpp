@@ -26,25 +26,27 @@ ParEventIndex ParEventIndex::build(const ParModel& m)
     constexpr size_t kPerConjunction = 2, kPerConjunct = 3, kPerFuture = 3;
     v.reserve(
         m.conjunctions.size() * kPerConjunction + m.conjuncts.size() * kPerConjunct + m.futures.size() * kPerFuture);
+    // Entries keep the owner's index value: the event type says which array it indexes (ownerOf).
+    const ConjunctIndex none;
     for (uint32_t j = 0; j < m.conjunctions.size(); ++j) {
         const ConjunctionInstance& c = m.conjunctions[j];
-        v.push_back({ c.startNs, j, kNoIndex, ev::MerStartParConj, c.startEngine });
+        v.push_back({ c.startNs, j, none, ev::MerStartParConj, c.startEngine });
         if (c.ended)
-            v.push_back({ c.endNs, j, kNoIndex, ev::MerEndParConj, c.endEngine });
+            v.push_back({ c.endNs, j, none, ev::MerEndParConj, c.endEngine });
     }
     for (uint32_t k = 0; k < m.conjuncts.size(); ++k) {
         const ConjunctInstance& g = m.conjuncts[k];
         if (g.fromSpark) {
-            v.push_back({ g.sparkCreateNs, k, kNoIndex, ev::MerSparkCreate, g.sparkEngine });
+            v.push_back({ g.sparkCreateNs, k, none, ev::MerSparkCreate, g.sparkEngine });
             if (g.started)
-                v.push_back({ g.startNs, k, kNoIndex, g.stolen ? ev::MerSparkSteal : ev::MerSparkRun, g.startEngine });
+                v.push_back({ g.startNs, k, none, g.stolen ? ev::MerSparkSteal : ev::MerSparkRun, g.startEngine });
         }
         if (g.ended)
-            v.push_back({ g.endNs, k, kNoIndex, ev::MerEndParConjunct, g.endEngine });
+            v.push_back({ g.endNs, k, none, ev::MerEndParConjunct, g.endEngine });
     }
     for (uint32_t f = 0; f < m.futures.size(); ++f) {
         const FutureInstance& fi = m.futures[f];
-        v.push_back({ fi.createNs, f, kNoIndex, ev::MerFutCreate, kNoEngine });
+        v.push_back({ fi.createNs, f, none, ev::MerFutCreate, kNoEngine });
         if (fi.signalled)
             v.push_back({ fi.signalNs, f, fi.signalConjunct, ev::MerFutSignal, kNoEngine });
         for (const FutureWait& w : fi.waits)
@@ -82,14 +84,28 @@ EventOwner ParEventIndex::ownerOf(uint16_t type, uint64_t timeNs, uint16_t engin
     }
     auto lo = std::lower_bound(m_entries.begin(), m_entries.end(), entryKey(timeNs, type, 0),
         [](const Entry& e, const auto& key) { return entryKey(e.timeNs, e.type, e.engine) < key; });
-    const Entry* any = nullptr;
+    const Entry* found = nullptr;
     for (auto it = lo; it != m_entries.end() && it->timeNs == timeNs && it->type == type; ++it) {
-        if (it->engine == engine)
-            return { kind, it->index, it->conjunct };
-        if (!any && (it->engine == kNoEngine || engine == kNoEngine))
-            any = &*it;
+        if (it->engine == engine) {
+            found = &*it;
+            break;
+        }
+        if (!found && (it->engine == kNoEngine || engine == kNoEngine))
+            found = &*it;
     }
-    return any ? EventOwner { kind, any->index, any->conjunct } : EventOwner {};
+    if (!found)
+        return {};
+    switch (kind) {
+    case OwnerKind::Conjunction:
+        return EventOwner(ConjunctionIndex(found->index));
+    case OwnerKind::Conjunct:
+        return EventOwner(ConjunctIndex(found->index));
+    case OwnerKind::Future:
+        return EventOwner(FutureIndex(found->index), found->conjunct);
+    case OwnerKind::None:
+        break;
+    }
+    return {};
 }
 
 const StepFunction* curveOf(const ConjunctionCurves& c, const std::string& key)
@@ -107,16 +123,16 @@ std::vector<InstanceFigure> instanceMetrics(const Metrics& metrics, EventOwner o
     const ParModel& m = metrics.model;
     std::vector<InstanceFigure> out;
     auto add = [&](const char* key, const char* stat, double value) { out.push_back({ key, stat, value }); };
-    switch (owner.kind) {
+    switch (owner.kind()) {
     case OwnerKind::None:
         break;
     case OwnerKind::Conjunction: {
-        if (owner.index >= m.conjunctions.size())
+        if (!m.contains(owner.conjunction()))
             break;
-        const ConjunctionInstance& ci = m.conjunctions[owner.index];
+        const ConjunctionInstance& ci = m.conjunction(owner.conjunction());
         if (ci.conjuncts.empty())
             break;
-        const auto f = conjunctionFigures(m, metrics.cpusOverTime, metrics.trace.engines, owner.index);
+        const auto f = conjunctionFigures(m, metrics.cpusOverTime, metrics.trace.engines, owner.conjunction());
         if (!f)
             break;
         add("PARCONJ_TIME", "value", f->time);
@@ -144,12 +160,12 @@ std::vector<InstanceFigure> instanceMetrics(const Metrics& metrics, EventOwner o
         break;
     }
     case OwnerKind::Conjunct: {
-        if (owner.index >= m.conjuncts.size())
+        if (!m.contains(owner.conjunct()))
             break;
-        const ConjunctInstance& g = m.conjuncts[owner.index];
-        if (g.conjunction == kNoIndex || !m.conjunctions[g.conjunction].complete || !g.started || !g.ended)
+        const ConjunctInstance& g = m.conjunct(owner.conjunct());
+        if (!g.conjunction.valid() || !m.conjunction(g.conjunction).complete || !g.started || !g.ended)
             break;
-        const auto f = conjunctFigures(m, owner.index);
+        const auto f = conjunctFigures(m, owner.conjunct());
         if (!f)
             break;
         if (f->timeAsSpark)
@@ -162,9 +178,9 @@ std::vector<InstanceFigure> instanceMetrics(const Metrics& metrics, EventOwner o
         break;
     }
     case OwnerKind::Future: {
-        if (owner.index >= m.futures.size())
+        if (!m.contains(owner.future()))
             break;
-        const FutureInstance& f = m.futures[owner.index];
+        const FutureInstance& f = m.future(owner.future());
         if (!f.complete)
             break;
         std::vector<double> first, all;
@@ -196,8 +212,8 @@ std::vector<InstanceFigure> instanceMetrics(const Metrics& metrics, EventOwner o
         add("FUTURE_SUSPEND_PROBABILITY_FIRST_WAIT", "no_suspend", double(first.size() - firstSuspended));
         add("FUTURE_SUSPEND_PROBABILITY_ALL_WAITS", "suspended", double(allSuspended));
         add("FUTURE_SUSPEND_PROBABILITY_ALL_WAITS", "no_suspend", double(all.size() - allSuspended));
-        if (f.signalConjunct != kNoIndex && m.conjuncts[f.signalConjunct].ended) {
-            const double d = double(int64_t(m.conjuncts[f.signalConjunct].endNs) - int64_t(f.signalNs));
+        if (f.signalConjunct.valid() && m.conjunct(f.signalConjunct).ended) {
+            const double d = double(int64_t(m.conjunct(f.signalConjunct).endNs) - int64_t(f.signalNs));
             add("FUTURE_SIGNAL_TO_CONJUNCT_END_TIME", "value", d);
             if (anySuspended)
                 add("WAITED_FUTURE_SIGNAL_TO_CONJUNCT_END_TIME", "value", d);
@@ -210,23 +226,23 @@ std::vector<InstanceFigure> instanceMetrics(const Metrics& metrics, EventOwner o
 
 std::pair<std::string, std::string> summaryGroupOf(const ParModel& m, EventOwner owner)
 {
-    switch (owner.kind) {
+    switch (owner.kind()) {
     case OwnerKind::Conjunction:
-        if (owner.index < m.conjunctions.size())
-            return { "conjunctions", m.staticName(m.conjunctions[owner.index].staticId) };
+        if (m.contains(owner.conjunction()))
+            return { "conjunctions", m.staticName(m.conjunction(owner.conjunction()).staticId) };
         break;
     case OwnerKind::Conjunct:
-        if (owner.index < m.conjuncts.size() && m.conjuncts[owner.index].conjunction != kNoIndex) {
-            const ConjunctInstance& g = m.conjuncts[owner.index];
+        if (m.contains(owner.conjunct()) && m.conjunct(owner.conjunct()).conjunction.valid()) {
+            const ConjunctInstance& g = m.conjunct(owner.conjunct());
             return { "conjuncts",
-                m.staticName(m.conjunctions[g.conjunction].staticId) + "/" + std::to_string(g.position) };
+                m.staticName(m.conjunction(g.conjunction).staticId) + "/" + std::to_string(g.position) };
         }
         break;
     case OwnerKind::Future:
-        if (owner.index < m.futures.size() && m.futures[owner.index].conjunction != kNoIndex) {
-            const FutureInstance& f = m.futures[owner.index];
+        if (m.contains(owner.future()) && m.future(owner.future()).conjunction.valid()) {
+            const FutureInstance& f = m.future(owner.future());
             return { "futures",
-                m.staticName(m.conjunctions[f.conjunction].staticId) + "/" + m.stringOr(f.nameId, "var#") };
+                m.staticName(m.conjunction(f.conjunction).staticId) + "/" + m.stringOr(f.nameId, "var#") };
         }
         break;
     case OwnerKind::None:
@@ -238,57 +254,57 @@ std::pair<std::string, std::string> summaryGroupOf(const ParModel& m, EventOwner
 InstanceMembers instanceMembers(const ParModel& m, EventOwner owner, InstanceMembersLimit limit)
 {
     InstanceMembers out;
-    auto addConjunction = [&](uint32_t j, bool withDescendants) {
-        std::vector<uint32_t> todo { j };
+    auto addConjunction = [&](ConjunctionIndex j, bool withDescendants) {
+        std::vector<ConjunctionIndex> todo { j };
         while (!todo.empty()) {
             if (out.conjuncts.size() >= limit.conjuncts) {
                 out.truncated = true;
                 break;
             }
-            const uint32_t x = todo.back();
+            const ConjunctionIndex x = todo.back();
             todo.pop_back();
             out.conjunctions.push_back(x);
-            const ConjunctionInstance& ci = m.conjunctions[x];
+            const ConjunctionInstance& ci = m.conjunction(x);
             out.futures.insert(out.futures.end(), ci.futures.begin(), ci.futures.end());
-            for (uint32_t k : ci.conjuncts) {
+            for (ConjunctIndex k : ci.conjuncts) {
                 out.conjuncts.push_back(k);
                 if (withDescendants)
-                    for (uint32_t child : m.childConjunctions(k))
+                    for (ConjunctionIndex child : m.childConjunctions(k))
                         todo.push_back(child);
             }
         }
     };
-    switch (owner.kind) {
+    switch (owner.kind()) {
     case OwnerKind::Conjunction:
-        if (owner.index < m.conjunctions.size())
-            addConjunction(owner.index, true);
+        if (m.contains(owner.conjunction()))
+            addConjunction(owner.conjunction(), true);
         break;
     case OwnerKind::Conjunct:
-        if (owner.index < m.conjuncts.size()) {
-            out.conjuncts.push_back(owner.index);
-            for (uint32_t child : m.childConjunctions(owner.index))
+        if (const ConjunctIndex k = owner.conjunct(); m.contains(k)) {
+            out.conjuncts.push_back(k);
+            for (ConjunctionIndex child : m.childConjunctions(k))
                 addConjunction(child, true);
-            if (m.conjuncts[owner.index].conjunction != kNoIndex)
-                out.conjunctions.insert(out.conjunctions.begin(), m.conjuncts[owner.index].conjunction);
+            if (m.conjunct(k).conjunction.valid())
+                out.conjunctions.insert(out.conjunctions.begin(), m.conjunct(k).conjunction);
         }
         break;
     case OwnerKind::Future:
-        if (owner.index < m.futures.size()) {
-            const FutureInstance& f = m.futures[owner.index];
-            out.futures.push_back(owner.index);
-            if (f.signalConjunct != kNoIndex)
+        if (m.contains(owner.future())) {
+            const FutureInstance& f = m.future(owner.future());
+            out.futures.push_back(owner.future());
+            if (f.signalConjunct.valid())
                 out.conjuncts.push_back(f.signalConjunct);
             for (const FutureWait& w : f.waits)
-                if (w.conjunct != kNoIndex)
+                if (w.conjunct.valid())
                     out.conjuncts.push_back(w.conjunct);
-            if (f.conjunction != kNoIndex)
+            if (f.conjunction.valid())
                 out.conjunctions.push_back(f.conjunction);
         }
         break;
     case OwnerKind::None:
         break;
     }
-    auto unique = [](std::vector<uint32_t>& v) {
+    auto unique = [](auto& v) {
         std::sort(v.begin(), v.end());
         v.erase(std::unique(v.begin(), v.end()), v.end());
     };
@@ -296,9 +312,9 @@ InstanceMembers instanceMembers(const ParModel& m, EventOwner owner, InstanceMem
     return out;
 }
 
-std::vector<uint32_t> conjunctionsOfStatic(const ParModel& m, const std::string& staticName)
+std::vector<ConjunctionIndex> conjunctionsOfStatic(const ParModel& m, const std::string& staticName)
 {
-    std::vector<uint32_t> out;
+    std::vector<ConjunctionIndex> out;
     std::unordered_map<uint32_t, bool> match; // static id -> name matches (names are few, instances many)
     for (uint32_t j = 0; j < m.conjunctions.size(); ++j) {
         const uint32_t s = m.conjunctions[j].staticId;
@@ -306,7 +322,7 @@ std::vector<uint32_t> conjunctionsOfStatic(const ParModel& m, const std::string&
         if (it == match.end())
             it = match.emplace(s, m.staticName(s) == staticName).first;
         if (it->second)
-            out.push_back(j);
+            out.push_back(ConjunctionIndex(j));
     }
     return out;
 }

@@ -38,10 +38,11 @@ MetricValue fieldsValue(std::vector<std::pair<std::string, Scalar>> fields);
 inline double ratio(double a, double b) { return b == 0 ? 0.0 : a / b; }
 
 // Who made a future wait, for "first wait" (FUTURE_SUSPEND_*_FIRST_WAIT*): its conjunct or, outside
-// any conjunct, its context, counted down from kNoIndex - 1 so that the two never meet.
+// any conjunct, its context, counted down from kNoIndex - 1 so that the two never meet. A raw key:
+// it mixes two kinds of index on purpose, and is only compared with others of its kind.
 inline uint32_t waitConsumer(const FutureWait& w)
 {
-    return w.conjunct != kNoIndex ? w.conjunct : kNoIndex - 1 - w.context;
+    return w.conjunct.valid() ? w.conjunct.value() : kNoIndex - 1 - w.context.value();
 }
 
 // Where an engine looks for work (ENGINE_SEARCH_SUCCESS), in the report's order.

@@ -84,9 +84,9 @@ FutureGroups groupFutures(const ParModel& m, Range r)
     std::vector<uint32_t> keys(m.futures.size(), kNoGroup);
     for (size_t f = 0; f < m.futures.size(); ++f) {
         const FutureInstance& future = m.futures[f];
-        if (future.conjunction == kNoIndex || !r.contains(m.conjunctions[future.conjunction].startNs))
+        if (!future.conjunction.valid() || !r.contains(m.conjunction(future.conjunction).startNs))
             continue;
-        const uint32_t staticId = m.conjunctions[future.conjunction].staticId;
+        const uint32_t staticId = m.conjunction(future.conjunction).staticId;
         const uint64_t pair = uint64_t(staticId) << 32 | future.nameId;
         uint32_t slot = slotOfPair.find(pair);
         if (slot == AddressMap::kAbsent) {

@@ -96,7 +96,7 @@ SchedulingSummary summariseSchedulingOfAll(const ParModel& m, Range r, const std
     for (bool firstPass : { true, false }) {
         for (size_t j = 0; j < m.conjunctions.size(); ++j) {
             const ConjunctionInstance& ci = m.conjunctions[j];
-            if (ci.complete && r.contains(ci.startNs) && hasPairs(m, uint32_t(j)))
+            if (ci.complete && r.contains(ci.startNs) && hasPairs(ci))
                 all.visit(uint32_t(j));
         }
         if (firstPass)

@@ -41,12 +41,12 @@ std::string ParModel::stringOr(uint32_t id, const char* prefix) const
 
 std::string ParModel::staticName(uint32_t staticId) const { return stringOr(staticId, "static#"); }
 
-std::array<uint64_t, 4> ParModel::contextTimeInStates(uint32_t contextIndex, uint64_t a, uint64_t b) const
+std::array<uint64_t, 4> ParModel::contextTimeInStates(ContextIndex c, uint64_t a, uint64_t b) const
 {
     std::array<uint64_t, 4> out {};
-    if (contextIndex >= contexts.size() || b <= a)
+    if (!contains(c) || b <= a)
         return out;
-    const auto& segs = contexts[contextIndex].states;
+    const auto& segs = context(c).states;
     auto it = std::upper_bound(
         segs.begin(), segs.end(), a, [](uint64_t t, const ContextStateChange& s) { return t < s.startNs; });
     if (it != segs.begin())
@@ -72,17 +72,17 @@ void ParModel::indexChildren()
         for (const auto& seg : ctx.segments) {
             if (ctx.states.empty() || ctx.states.back().state != seg.state)
                 ctx.states.push_back({ seg.startNs, seg.state });
-            if (seg.top != kNoIndex)
-                ++pieceCounts[seg.top];
+            if (seg.top.valid())
+                ++pieceCounts[seg.top.value()];
         }
     });
     std::vector<uint32_t> childCounts(conjuncts.size());
     for (const auto& ci : conjunctions)
-        if (ci.parentConjunct != kNoIndex)
-            ++childCounts[ci.parentConjunct];
-    std::vector<uint32_t> parentOf(conjunctions.size());
+        if (ci.parentConjunct.valid())
+            ++childCounts[ci.parentConjunct.value()];
+    std::vector<uint32_t> parentOf(conjunctions.size()); // raw, as the builder's packed copy
     for (size_t j = 0; j < conjunctions.size(); ++j)
-        parentOf[j] = conjunctions[j].parentConjunct;
+        parentOf[j] = conjunctions[j].parentConjunct.value();
     indexFromCounts(pieceCounts.data(), childCounts.data(), parentOf.data());
 }
 
@@ -90,7 +90,9 @@ void ParModel::indexFromCounts(const uint32_t* pieceCounts, const uint32_t* chil
 {
     // Both indexes are CSR arrays filled by the counting-sort pattern: offsets[k] = the start of k's
     // range (an exclusive prefix sum of the counts), fill using offsets[k] as k's cursor (which
-    // leaves it at k's end, the start of k + 1), then shift the offsets back by one slot.
+    // leaves it at k's end, the start of k + 1), then shift the offsets back by one slot. Counts,
+    // offsets and parents are raw integer arrays by position (packed, calloc'd by the builder); the
+    // typed indexes are read and made at their edges.
     const size_t n = conjuncts.size();
     auto pieces = [&] {
         m_pieceOffsets.clear();
@@ -111,10 +113,10 @@ void ParModel::indexFromCounts(const uint32_t* pieceCounts, const uint32_t* chil
             const auto& segs = contexts[c].segments;
             for (size_t i = 0; i < segs.size(); ++i) {
                 const auto& seg = segs[i];
-                if (seg.top == kNoIndex)
+                if (!seg.top.valid())
                     continue;
                 const uint64_t end = i + 1 < segs.size() ? segs[i + 1].startNs : std::max(endNs, seg.startNs);
-                m_pieces[m_pieceOffsets[seg.top]++] = { seg.startNs, end, seg.state };
+                m_pieces[m_pieceOffsets[seg.top.value()]++] = { seg.startNs, end, seg.state };
             }
         });
         std::copy_backward(m_pieceOffsets.begin(), m_pieceOffsets.end() - 1, m_pieceOffsets.end());
@@ -129,10 +131,10 @@ void ParModel::indexFromCounts(const uint32_t* pieceCounts, const uint32_t* chil
             sum += childCounts[k];
         }
         m_childOffsets[n] = sum;
-        m_children.assign(sum, 0);
+        m_children.assign(sum, ConjunctionIndex(0));
         for (uint32_t j = 0; j < conjunctions.size(); ++j)
             if (parentOf[j] != kNoIndex)
-                m_children[m_childOffsets[parentOf[j]]++] = j;
+                m_children[m_childOffsets[parentOf[j]]++] = ConjunctionIndex(j);
         std::copy_backward(m_childOffsets.begin(), m_childOffsets.end() - 1, m_childOffsets.end());
         m_childOffsets[0] = 0;
     };

@@ -151,11 +151,11 @@ void ParModelBuilder::finish()
     Event none;
     none.timeNs = m.endNs;
     // Conjunctions still open at the end, in start order.
-    std::vector<uint32_t> open;
-    m_openConj.forEach([&](uint64_t, uint32_t j) { open.push_back(j); });
+    std::vector<ConjunctionIndex> open;
+    m_openConj.forEach([&](uint64_t, uint32_t j) { open.push_back(ConjunctionIndex(j)); });
     std::sort(open.begin(), open.end());
-    for (uint32_t j : open)
-        problem(none, "conjunction with dyn id " + hex(m.conjunctions[j].dynId) + " never ended (truncated trace?)");
+    for (ConjunctionIndex j : open)
+        problem(none, "conjunction with dyn id " + hex(m.conjunction(j).dynId) + " never ended (truncated trace?)");
     for (size_t c = 0; c < m_ctx.size(); ++c)
         if (m_ctx[c].suspendedWait)
             m.problems.push_back({ m_ctx[c].suspendedAtNs, m_ctx[c].suspendedEngine,

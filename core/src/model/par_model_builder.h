@@ -17,6 +17,8 @@
 
 namespace sparkscope::core::detail {
 
+// The id maps hold raw uint32 values (id_maps.h): indexes are stored as value() and read back
+// through the typed constructor, absent becoming none.
 static_assert(IdMap::kAbsent == kNoIndex && AddressMap::kAbsent == kNoIndex);
 inline constexpr uint32_t kSparkRan = kNoIndex - 1; // IdMap value of a spark id whose spark has run
 
@@ -41,18 +43,18 @@ private:
     // finding a parent's depth then need no look-up in the large conjunct array (a cache miss
     // for conjuncts bound long ago).
     struct OpenConjunct {
-        uint32_t conjunct = kNoIndex;
-        uint32_t conjunction = kNoIndex;
+        ConjunctIndex conjunct;
+        ConjunctionIndex conjunction;
     };
     struct EngineCursor {
-        uint32_t running = kNoIndex; // context index
+        ContextIndex running;
         OpenConjunct pending; // spark started, waiting for a context
     };
     struct ContextCursor {
         ContextState state = ContextState::Runnable;
         uint16_t engine = kNoEngine;
         std::vector<OpenConjunct> stack; // innermost last
-        std::vector<uint32_t> pendingFutures;
+        std::vector<FutureIndex> pendingFutures;
         bool suspendedWait = false;
         uint64_t suspendedAtNs = 0;
         uint16_t suspendedEngine = kNoEngine;
@@ -139,7 +141,7 @@ private:
     void onRunThread(const Event& e, Payload p);
     void onStopThread(const Event& e, Payload p);
     void onThreadRunnable(const Event& e, Payload p);
-    uint32_t newContext(uint32_t id, uint64_t t);
+    ContextIndex newContext(uint32_t id, uint64_t t);
     static void growSegments(std::vector<ContextSegment>& segs);
 
     // par_model_conjunctions.cpp
@@ -147,7 +149,7 @@ private:
     void onEndParConjunct(const Event& e, Payload p);
     void onEndParConj(const Event& e, Payload p);
     void markComplete(const ConjunctionInstance& ci, uint64_t t);
-    uint32_t openConjunction(const Event& e, uint64_t dyn, const char* what);
+    ConjunctionIndex openConjunction(const Event& e, uint64_t dyn, const char* what);
 
     // par_model_sparks.cpp
     void onSparkCreate(const Event& e, Payload p);
@@ -160,21 +162,24 @@ private:
 
     // The context with this id (its latest timeline), created if unknown; with createFresh, a new
     // timeline also when the known one has finished (a reused id names a new context).
-    uint32_t context(uint32_t id, uint64_t t, bool createFresh = false)
+    ContextIndex context(uint32_t id, uint64_t t, bool createFresh = false)
     {
-        const uint32_t known = m_contextById.get(id);
-        if (known != kNoIndex && !(createFresh && m_ctx[known].state == ContextState::Finished))
+        const ContextIndex known(m_contextById.get(id));
+        if (known.valid() && !(createFresh && cursor(known).state == ContextState::Finished))
             return known;
         return newContext(id, t);
     }
 
+    ContextCursor& cursor(ContextIndex c) { return m_ctx[c.value()]; }
+    const ContextCursor& cursor(ContextIndex c) const { return m_ctx[c.value()]; }
+
     // Records the context's (state, engine, top) at t if it changed.
-    void touch(uint32_t c, uint64_t t)
+    void touch(ContextIndex c, uint64_t t)
     {
-        ContextCursor& cc = m_ctx[c];
-        const uint32_t top = cc.stack.empty() ? kNoIndex : cc.stack.back().conjunct;
+        ContextCursor& cc = cursor(c);
+        const ConjunctIndex top = cc.stack.empty() ? ConjunctIndex() : cc.stack.back().conjunct;
         const uint16_t engine = cc.state == ContextState::Running ? cc.engine : kNoEngine;
-        ContextTimeline& timeline = m.contexts[c];
+        ContextTimeline& timeline = m.context(c);
         auto& segs = timeline.segments;
         const ContextSegment& last = segs.back();
         if (last.state == cc.state && last.engine == engine && last.top == top)
@@ -182,8 +187,8 @@ private:
         if (last.startNs == t) {
             // A zero-length piece: replaced. Segment start times strictly increase, so the state
             // change starting at t, if any, was this segment's.
-            if (last.top != kNoIndex)
-                --m_pieceCounts[last.top];
+            if (last.top.valid())
+                --m_pieceCounts[last.top.value()];
             if (!timeline.states.empty() && timeline.states.back().startNs == t)
                 timeline.states.pop_back();
             segs.pop_back();
@@ -193,26 +198,26 @@ private:
         if (segs.size() == segs.capacity())
             growSegments(segs);
         segs.push_back({ t, cc.state, engine, top });
-        if (top != kNoIndex)
-            ++m_pieceCounts[top];
+        if (top.valid())
+            ++m_pieceCounts[top.value()];
         if (timeline.states.empty() || timeline.states.back().state != cc.state)
             timeline.states.push_back({ t, cc.state });
     }
 
-    uint32_t runningOn(const Event& e) const
+    ContextIndex runningOn(const Event& e) const
     {
-        return e.engine < m_engines.size() ? m_engines[e.engine].running : kNoIndex;
+        return e.engine < m_engines.size() ? m_engines[e.engine].running : ContextIndex();
     }
 
-    uint32_t topOf(uint32_t c) const
+    ConjunctIndex topOf(ContextIndex c) const
     {
-        return (c == kNoIndex || m_ctx[c].stack.empty()) ? kNoIndex : m_ctx[c].stack.back().conjunct;
+        return (!c.valid() || cursor(c).stack.empty()) ? ConjunctIndex() : cursor(c).stack.back().conjunct;
     }
 
-    void bindConjunct(OpenConjunct k, uint32_t c, uint64_t t)
+    void bindConjunct(OpenConjunct k, ContextIndex c, uint64_t t)
     {
-        m.conjuncts[k.conjunct].context = c;
-        m_ctx[c].stack.push_back(k);
+        m.conjunct(k.conjunct).context = c;
+        cursor(c).stack.push_back(k);
         touch(c, t);
     }
 
@@ -223,13 +228,16 @@ private:
     ParModel& m;
     std::vector<EngineCursor> m_engines;
     std::vector<ContextCursor> m_ctx;
-    IdMap m_contextById; // context id -> index into m.contexts (its latest timeline)
-    AddressMap m_openConj; // dyn id -> open conjunction instance
-    AddressMap m_activeFuture; // future id -> future instance not yet retired
-    IdMap m_sparks; // spark id -> conjunct waiting to run, or kSparkRan
+    IdMap m_contextById; // context id -> its latest timeline (a ContextIndex)
+    AddressMap m_openConj; // dyn id -> open conjunction instance (a ConjunctionIndex)
+    AddressMap m_activeFuture; // future id -> future instance not yet retired (a FutureIndex)
+    IdMap m_sparks; // spark id -> conjunct waiting to run (a ConjunctIndex), or kSparkRan
+    // Counters by conjunct and the parents by conjunction are raw integer arrays, calloc'd (which
+    // only a trivial type may be) and handed to ParModel::indexFromCounts; an index's value() picks
+    // the slot.
     ZeroedArray<uint32_t> m_pieceCounts; // per conjunct: its top pieces so far (its segments: < 2^32)
     ZeroedArray<uint32_t> m_childCounts; // per conjunct: conjunctions started directly inside it
-    // Per conjunction: its parentConjunct again, packed, so the child index reads 4 bytes per
+    // Per conjunction: its parentConjunct's value again, packed, so the child index reads 4 bytes per
     // conjunction rather than a cache line of each.
     ZeroedArray<uint32_t> m_parentOf;
     size_t m_countsSize = 0, m_parentsSize = 0; // elements in the counters and in m_parentOf

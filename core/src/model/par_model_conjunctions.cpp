@@ -23,12 +23,12 @@ void ParModelBuilder::onStartParConj(const Event& e, Payload p)
 {
     const uint64_t t = e.timeNs;
     const uint64_t dyn = p.u64(0);
-    const uint32_t c = runningOn(e);
-    if (c == kNoIndex)
+    const ContextIndex c = runningOn(e);
+    if (!c.valid())
         problem(e, "START_PAR_CONJ on an engine that runs no context");
-    const uint32_t j = static_cast<uint32_t>(m.conjunctions.size());
-    const uint32_t k = static_cast<uint32_t>(m.conjuncts.size());
-    if (m_openConj.exchange(dyn, j) != kNoIndex) // the older instance is forgotten
+    const ConjunctionIndex j(static_cast<uint32_t>(m.conjunctions.size()));
+    const ConjunctIndex k(static_cast<uint32_t>(m.conjuncts.size()));
+    if (m_openConj.exchange(dyn, j.value()) != kNoIndex) // the older instance is forgotten
         problem(e, "START_PAR_CONJ for dyn id " + hex(dyn) + " while an instance with that id is still open");
     ConjunctionInstance& ci = m.conjunctions.emplace_back();
     ci.dynId = dyn;
@@ -36,18 +36,19 @@ void ParModelBuilder::onStartParConj(const Event& e, Payload p)
     ci.startNs = t;
     ci.startEngine = e.engine;
     ci.startContext = c;
-    if (c != kNoIndex && !m_ctx[c].stack.empty()) {
-        const OpenConjunct parent = m_ctx[c].stack.back();
+    if (c.valid() && !cursor(c).stack.empty()) {
+        const OpenConjunct parent = cursor(c).stack.back();
         ci.parentConjunct = parent.conjunct;
-        ci.depth = m.conjunctions[parent.conjunction].depth + 1;
-        ++m_childCounts[parent.conjunct];
+        ci.depth = m.conjunction(parent.conjunction).depth + 1;
+        ++m_childCounts[parent.conjunct.value()];
     }
-    m_parentOf[j] = ci.parentConjunct;
-    if (c != kNoIndex && !m_ctx[c].pendingFutures.empty()) {
-        ci.futures.assign(m_ctx[c].pendingFutures.begin(), m_ctx[c].pendingFutures.end());
-        m_ctx[c].pendingFutures.clear();
-        for (uint32_t f : ci.futures)
-            m.futures[f].conjunction = j;
+    m_parentOf[j.value()] = ci.parentConjunct.value();
+    if (c.valid() && !cursor(c).pendingFutures.empty()) {
+        auto& pending = cursor(c).pendingFutures;
+        ci.futures.assign(pending.begin(), pending.end());
+        pending.clear();
+        for (FutureIndex f : ci.futures)
+            m.future(f).conjunction = j;
     }
     ci.conjuncts.push_back(k);
     ConjunctInstance& g1 = m.conjuncts.emplace_back();
@@ -56,7 +57,7 @@ void ParModelBuilder::onStartParConj(const Event& e, Payload p)
     g1.started = true;
     g1.startNs = t;
     g1.startEngine = e.engine;
-    if (c != kNoIndex)
+    if (c.valid())
         bindConjunct({ k, j }, c, t);
 }
 
@@ -65,13 +66,13 @@ void ParModelBuilder::onStartParConj(const Event& e, Payload p)
 void ParModelBuilder::onEndParConjunct(const Event& e, Payload p)
 {
     const uint64_t dyn = p.u64(0);
-    const uint32_t j = openConjunction(e, dyn, "END_PAR_CONJUNCT");
-    if (j == kNoIndex)
+    const ConjunctionIndex j = openConjunction(e, dyn, "END_PAR_CONJUNCT");
+    if (!j.valid())
         return;
-    const uint32_t c = runningOn(e);
-    uint32_t k = kNoIndex;
-    if (c != kNoIndex) {
-        auto& stack = m_ctx[c].stack;
+    const ContextIndex c = runningOn(e);
+    ConjunctIndex k;
+    if (c.valid()) {
+        auto& stack = cursor(c).stack;
         for (size_t i = stack.size(); i-- > 0;)
             if (stack[i].conjunction == j) {
                 k = stack[i].conjunct;
@@ -81,11 +82,11 @@ void ParModelBuilder::onEndParConjunct(const Event& e, Payload p)
                 break;
             }
     }
-    if (k == kNoIndex) {
+    if (!k.valid()) {
         problem(e, "END_PAR_CONJUNCT for dyn id " + hex(dyn) + " with no open conjunct in the running context");
         return;
     }
-    endAt(m.conjuncts[k], e);
+    endAt(m.conjunct(k), e);
     touch(c, e.timeNs);
 }
 
@@ -94,34 +95,34 @@ void ParModelBuilder::onEndParConjunct(const Event& e, Payload p)
 void ParModelBuilder::onEndParConj(const Event& e, Payload p)
 {
     const uint64_t dyn = p.u64(0);
-    const uint32_t j = m_openConj.take(dyn);
-    if (j == kNoIndex) {
+    const ConjunctionIndex j(m_openConj.take(dyn));
+    if (!j.valid()) {
         problem(e, "END_PAR_CONJ for dyn id " + hex(dyn) + " without a START_PAR_CONJ");
         return;
     }
-    ConjunctionInstance& ci = m.conjunctions[j];
+    ConjunctionInstance& ci = m.conjunction(j);
     endAt(ci, e);
     bool allEnded = true;
-    for (uint32_t k : ci.conjuncts)
-        allEnded = allEnded && m.conjuncts[k].ended;
+    for (ConjunctIndex k : ci.conjuncts)
+        allEnded = allEnded && m.conjunct(k).ended;
     if (!allEnded)
         problem(e, "END_PAR_CONJ for dyn id " + hex(dyn) + " before all its conjuncts ended");
     ci.complete = allEnded;
     if (allEnded)
         markComplete(ci, e.timeNs);
-    for (uint32_t f : ci.futures) {
-        const uint64_t fid = m.futures[f].futureId;
-        if (m_activeFuture.find(fid) == f)
+    for (FutureIndex f : ci.futures) {
+        const uint64_t fid = m.future(f).futureId;
+        if (FutureIndex(m_activeFuture.find(fid)) == f)
             m_activeFuture.erase(fid);
     }
 }
 
-// The open conjunction instance with this dyn id, or kNoIndex and a problem for `what` (the event)
+// The open conjunction instance with this dyn id, or none and a problem for `what` (the event)
 // when the id names none: the event's conjunction never started, or ended before it.
-uint32_t ParModelBuilder::openConjunction(const Event& e, uint64_t dyn, const char* what)
+ConjunctionIndex ParModelBuilder::openConjunction(const Event& e, uint64_t dyn, const char* what)
 {
-    const uint32_t j = m_openConj.find(dyn);
-    if (j == kNoIndex)
+    const ConjunctionIndex j(m_openConj.find(dyn));
+    if (!j.valid())
         problem(e, std::string(what) + " for dyn id " + hex(dyn) + ", which names no open conjunction");
     return j;
 }
@@ -132,13 +133,13 @@ uint32_t ParModelBuilder::openConjunction(const Event& e, uint64_t dyn, const ch
 void ParModelBuilder::markComplete(const ConjunctionInstance& ci, uint64_t t)
 {
     ++m_completeConjunctions;
-    for (uint32_t k : ci.conjuncts) {
-        ConjunctInstance& g = m.conjuncts[k];
+    for (ConjunctIndex k : ci.conjuncts) {
+        ConjunctInstance& g = m.conjunct(k);
         g.complete = g.started && g.endNs <= t; // every one ended (the caller checked)
         m_completeConjuncts += g.complete;
     }
-    for (uint32_t f : ci.futures) {
-        FutureInstance& fi = m.futures[f];
+    for (FutureIndex f : ci.futures) {
+        FutureInstance& fi = m.future(f);
         fi.complete = fi.signalled && fi.signalCount == 1;
         m_completeFutures += fi.complete;
     }

@@ -26,8 +26,8 @@ void ParModelBuilder::onReuseContext(const Event& e, Payload p)
 void ParModelBuilder::onReleaseContext(const Event& e, Payload p)
 {
     ++m.contextsReleased;
-    const uint32_t c = context(p.u32(0), e.timeNs);
-    m_ctx[c].state = ContextState::Finished;
+    const ContextIndex c = context(p.u32(0), e.timeNs);
+    cursor(c).state = ContextState::Finished;
     touch(c, e.timeNs);
 }
 
@@ -40,18 +40,18 @@ void ParModelBuilder::onRunThread(const Event& e, Payload p)
     if (!e.hasEngine())
         return;
     const uint64_t t = e.timeNs;
-    const uint32_t c = context(p.u32(0), t);
-    ContextCursor& cc = m_ctx[c];
+    const ContextIndex c = context(p.u32(0), t);
+    ContextCursor& cc = cursor(c);
     EngineCursor& ec = m_engines[e.engine];
     if (cc.state == ContextState::Running && cc.engine != e.engine)
         problem(e,
             "context " + std::to_string(p.u32(0)) + " runs on engine " + std::to_string(e.engine)
                 + " while still running on engine " + std::to_string(cc.engine));
     if (cc.state == ContextState::Running && cc.engine < m_engines.size() && m_engines[cc.engine].running == c)
-        m_engines[cc.engine].running = kNoIndex;
-    if (ec.running != kNoIndex && ec.running != c) {
+        m_engines[cc.engine].running = ContextIndex();
+    if (ec.running.valid() && ec.running != c) {
         // A lost STOP_THREAD: the previous context stops here.
-        m_ctx[ec.running].state = ContextState::Runnable;
+        cursor(ec.running).state = ContextState::Runnable;
         touch(ec.running, t);
     }
     cc.suspendedWait = false;
@@ -62,7 +62,7 @@ void ParModelBuilder::onRunThread(const Event& e, Payload p)
     cc.engine = e.engine;
     cc.lastEngine = e.engine;
     ec.running = c;
-    if (ec.pending.conjunct != kNoIndex) {
+    if (ec.pending.conjunct.valid()) {
         const OpenConjunct k = ec.pending;
         ec.pending = OpenConjunct {};
         bindConjunct(k, c, t);
@@ -76,11 +76,11 @@ void ParModelBuilder::onStopThread(const Event& e, Payload p)
 {
     if (!e.hasEngine())
         return;
-    const uint32_t c = context(p.u32(0), e.timeNs);
-    ContextCursor& cc = m_ctx[c];
+    const ContextIndex c = context(p.u32(0), e.timeNs);
+    ContextCursor& cc = cursor(c);
     const uint16_t status = p.u16(4);
     if (m_engines[e.engine].running == c)
-        m_engines[e.engine].running = kNoIndex;
+        m_engines[e.engine].running = ContextIndex();
     if (status == kStopFinished)
         cc.state = ContextState::Finished;
     else if (isBlockingStopStatus(status))
@@ -94,10 +94,10 @@ void ParModelBuilder::onStopThread(const Event& e, Payload p)
 // RUN_THREAD counts as a resume.
 void ParModelBuilder::onThreadRunnable(const Event& e, Payload p)
 {
-    const uint32_t c = context(p.u32(0), e.timeNs);
-    if (m_ctx[c].state == ContextState::Blocked) {
-        m_ctx[c].state = ContextState::Runnable;
-        m_ctx[c].wokenBlocked = true;
+    const ContextIndex c = context(p.u32(0), e.timeNs);
+    if (ContextCursor& cc = cursor(c); cc.state == ContextState::Blocked) {
+        cc.state = ContextState::Runnable;
+        cc.wokenBlocked = true;
         touch(c, e.timeNs);
     }
 }
@@ -106,9 +106,9 @@ void ParModelBuilder::onThreadRunnable(const Event& e, Payload p)
 // contexts (GHC threads, our runtime's contexts under deep recursion) otherwise spend their time
 // regrowing these. The first contexts, which do nearly all the work in our runtime, get room for
 // all their segments at once (see reserve).
-uint32_t ParModelBuilder::newContext(uint32_t id, uint64_t t)
+ContextIndex ParModelBuilder::newContext(uint32_t id, uint64_t t)
 {
-    const uint32_t index = static_cast<uint32_t>(m.contexts.size());
+    const ContextIndex index(static_cast<uint32_t>(m.contexts.size()));
     ContextTimeline timeline;
     timeline.id = id;
     if (m.contexts.size() < m_bigContexts && m_bigContextSegments * sizeof(ContextSegment) >= kHugePageBytes)
@@ -116,11 +116,11 @@ uint32_t ParModelBuilder::newContext(uint32_t id, uint64_t t)
     else
         timeline.segments.reserve(16);
     timeline.states.reserve(8);
-    timeline.segments.push_back({ t, ContextState::Runnable, kNoEngine, kNoIndex });
+    timeline.segments.push_back({ t, ContextState::Runnable, kNoEngine, ConjunctIndex() });
     timeline.states.push_back({ t, ContextState::Runnable });
     m.contexts.push_back(std::move(timeline));
     m_ctx.emplace_back().stack.reserve(8);
-    m_contextById.set(id, index);
+    m_contextById.set(id, index.value());
     return index;
 }
 

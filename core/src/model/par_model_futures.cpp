@@ -8,16 +8,16 @@ namespace sparkscope::core::detail {
 // FUT_CREATE(future, name): pending in the running context until its next START_PAR_CONJ.
 void ParModelBuilder::onFutCreate(const Event& e, Payload p)
 {
-    const uint32_t c = runningOn(e);
-    const uint32_t f = static_cast<uint32_t>(m.futures.size());
+    const ContextIndex c = runningOn(e);
+    const FutureIndex f(static_cast<uint32_t>(m.futures.size()));
     FutureInstance fi;
     fi.futureId = p.u64(0);
     fi.nameId = p.u32(8);
     fi.createNs = e.timeNs;
     m.futures.push_back(std::move(fi));
-    m_activeFuture.set(m.futures.back().futureId, f);
-    if (c != kNoIndex)
-        m_ctx[c].pendingFutures.push_back(f);
+    m_activeFuture.set(m.futures.back().futureId, f.value());
+    if (c.valid())
+        cursor(c).pendingFutures.push_back(f);
     else
         problem(e, "FUT_CREATE on an engine that runs no context");
 }
@@ -28,15 +28,15 @@ void ParModelBuilder::onFutWait(const Event& e, Payload p)
 {
     const uint64_t t = e.timeNs;
     const uint64_t fid = p.u64(0);
-    const uint32_t f = m_activeFuture.find(fid);
+    const FutureIndex f(m_activeFuture.find(fid));
     const bool suspended = e.type == ev::MerFutWaitSuspended;
-    const uint32_t c = runningOn(e);
-    if (f == kNoIndex)
+    const ContextIndex c = runningOn(e);
+    if (!f.valid())
         problem(e, "wait on unknown future " + hex(fid));
     else
-        m.futures[f].waits.push_back({ t, suspended, c, topOf(c), e.engine });
-    if (suspended && c != kNoIndex) {
-        ContextCursor& cc = m_ctx[c];
+        m.future(f).waits.push_back({ t, suspended, c, topOf(c), e.engine });
+    if (suspended && c.valid()) {
+        ContextCursor& cc = cursor(c);
         cc.state = ContextState::Blocked;
         cc.suspendedWait = true;
         cc.suspendedAtNs = t;
@@ -50,12 +50,12 @@ void ParModelBuilder::onFutWait(const Event& e, Payload p)
 void ParModelBuilder::onFutSignal(const Event& e, Payload p)
 {
     const uint64_t fid = p.u64(0);
-    const uint32_t fi = m_activeFuture.find(fid);
-    if (fi == kNoIndex) {
+    const FutureIndex fi(m_activeFuture.find(fid));
+    if (!fi.valid()) {
         problem(e, "signal of unknown future " + hex(fid));
         return;
     }
-    FutureInstance& f = m.futures[fi];
+    FutureInstance& f = m.future(fi);
     if (f.signalled) {
         problem(e, "future " + hex(fid) + " signalled again");
     } else {

@@ -10,11 +10,11 @@ namespace sparkscope::core::detail {
 void ParModelBuilder::onSparkCreate(const Event& e, Payload p)
 {
     const uint64_t dyn = p.u64(0);
-    const uint32_t j = openConjunction(e, dyn, "SPARK_CREATE");
-    if (j == kNoIndex)
+    const ConjunctionIndex j = openConjunction(e, dyn, "SPARK_CREATE");
+    if (!j.valid())
         return;
-    ConjunctionInstance& ci = m.conjunctions[j];
-    const uint32_t k = static_cast<uint32_t>(m.conjuncts.size());
+    ConjunctionInstance& ci = m.conjunction(j);
+    const ConjunctIndex k(static_cast<uint32_t>(m.conjuncts.size()));
     ConjunctInstance& g = m.conjuncts.emplace_back();
     g.conjunction = j;
     g.position = static_cast<uint32_t>(ci.conjuncts.size() + 1);
@@ -23,7 +23,7 @@ void ParModelBuilder::onSparkCreate(const Event& e, Payload p)
     g.sparkCreateNs = e.timeNs;
     g.sparkEngine = e.engine;
     ci.conjuncts.push_back(k);
-    const uint32_t pending = m_sparks.exchange(g.sparkId, k);
+    const uint32_t pending = m_sparks.exchange(g.sparkId, k.value());
     if (pending != kNoIndex && pending != kSparkRan)
         problem(e, "spark id " + std::to_string(g.sparkId) + " created again before it ran");
 }
@@ -34,24 +34,25 @@ void ParModelBuilder::onSparkRun(const Event& e, Payload p)
 {
     const bool stolen = e.type == ev::MerSparkSteal;
     const uint32_t spark = stolen ? p.u32(2) : p.u32(0);
-    const uint32_t k = m_sparks.exchange(spark, kSparkRan);
-    if (k == kNoIndex || k == kSparkRan) {
-        if (k == kNoIndex)
+    const uint32_t waiting = m_sparks.exchange(spark, kSparkRan); // raw: may be the kSparkRan mark
+    if (waiting == kNoIndex || waiting == kSparkRan) {
+        if (waiting == kNoIndex)
             m_sparks.set(spark, kNoIndex); // still unknown, not run
         problem(e,
             std::string(stolen ? "SPARK_STEAL" : "SPARK_RUN") + " of spark " + std::to_string(spark)
-                + (k == kSparkRan ? ", which already ran" : ", which was never created"));
+                + (waiting == kSparkRan ? ", which already ran" : ", which was never created"));
         return;
     }
-    ConjunctInstance& g = m.conjuncts[k];
+    const ConjunctIndex k(waiting);
+    ConjunctInstance& g = m.conjunct(k);
     g.started = true;
     g.stolen = stolen;
     g.startNs = e.timeNs;
     g.startEngine = e.engine;
     if (!e.hasEngine())
         return;
-    const uint32_t c = runningOn(e);
-    if (c != kNoIndex)
+    const ContextIndex c = runningOn(e);
+    if (c.valid())
         bindConjunct({ k, g.conjunction }, c, e.timeNs);
     else
         m_engines[e.engine].pending = { k, g.conjunction };

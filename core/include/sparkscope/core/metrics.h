@@ -114,10 +114,11 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options, const 
 struct ConjunctionCurves {
     StepFunction runnableSelf, runnableSelfAndDesc, runningSelf, runningSelfAndDesc, availCpus;
 };
-ConjunctionCurves conjunctionCurves(const ParModel& model, const StepFunction& cpus, size_t engines, uint32_t j);
+ConjunctionCurves conjunctionCurves(
+    const ParModel& model, const StepFunction& cpus, size_t engines, ConjunctionIndex j);
 
 // Per-conjunct split of TIME_AS_CONTEXT: {blocked, runnable, running}; they sum to end - start.
-std::array<uint64_t, 3> conjunctTimeSplit(const ParModel& model, uint32_t conjunct);
+std::array<uint64_t, 3> conjunctTimeSplit(const ParModel& model, ConjunctIndex k);
 
 // The per-instance values of one conjunction instance that computeMetrics summarises per static id
 // (and lists with --instances): PARCONJ_TIME, the max and time-weighted average over [start, end) of
@@ -137,7 +138,7 @@ struct ConjunctionFigures {
 };
 // nullopt unless instance j is complete.
 std::optional<ConjunctionFigures> conjunctionFigures(
-    const ParModel& model, const StepFunction& cpus, size_t engines, uint32_t j);
+    const ParModel& model, const StepFunction& cpus, size_t engines, ConjunctionIndex j);
 
 // The per-instance values of one conjunct that computeMetrics summarises per (static id, position).
 struct ConjunctFigures {
@@ -145,6 +146,6 @@ struct ConjunctFigures {
     double timeAsContext = 0, timeBlocked = 0, timeRunnable = 0, timeRunning = 0, timeAfter = 0;
 };
 // nullopt unless conjunct k belongs to a complete conjunction instance.
-std::optional<ConjunctFigures> conjunctFigures(const ParModel& model, uint32_t k);
+std::optional<ConjunctFigures> conjunctFigures(const ParModel& model, ConjunctIndex k);
 
 } // namespace sparkscope::core

@@ -23,13 +23,44 @@ namespace sparkscope::core {
 
 enum class OwnerKind : uint8_t { None, Conjunction, Conjunct, Future };
 
-// What an event belongs to: index into ParModel::conjunctions, ::conjuncts or ::futures.
-// For a future's wait or signal, `conjunct` is the conjunct it happened in (kNoIndex if none).
-struct EventOwner {
-    OwnerKind kind = OwnerKind::None;
-    uint32_t index = kNoIndex;
-    uint32_t conjunct = kNoIndex;
+// What an event belongs to: one conjunction, conjunct or future instance (or none), made from and
+// read as its typed index, so the kind and the index cannot disagree. For a future's wait or
+// signal, inConjunct() is the conjunct it happened in (none if none).
+class EventOwner {
+public:
+    EventOwner() noexcept = default; // None
+    explicit EventOwner(ConjunctionIndex j) noexcept
+        : m_kind(OwnerKind::Conjunction)
+        , m_index(j.value())
+    {
+    }
+    explicit EventOwner(ConjunctIndex k) noexcept
+        : m_kind(OwnerKind::Conjunct)
+        , m_index(k.value())
+    {
+    }
+    explicit EventOwner(FutureIndex f, ConjunctIndex in = {}) noexcept
+        : m_kind(OwnerKind::Future)
+        , m_index(f.value())
+        , m_in(in)
+    {
+    }
+
+    OwnerKind kind() const noexcept { return m_kind; }
+    // The instance as an index of its kind; none when the owner is of another kind.
+    ConjunctionIndex conjunction() const noexcept { return ConjunctionIndex(of(OwnerKind::Conjunction)); }
+    ConjunctIndex conjunct() const noexcept { return ConjunctIndex(of(OwnerKind::Conjunct)); }
+    FutureIndex future() const noexcept { return FutureIndex(of(OwnerKind::Future)); }
+    ConjunctIndex inConjunct() const noexcept { return m_in; }
+
     bool operator==(const EventOwner&) const = default;
+
+private:
+    uint32_t of(OwnerKind kind) const noexcept { return m_kind == kind ? m_index : kNoIndex; }
+
+    OwnerKind m_kind = OwnerKind::None;
+    uint32_t m_index = kNoIndex; // the value of the index of m_kind's type
+    ConjunctIndex m_in;
 };
 
 class ParEventIndex {
@@ -43,8 +74,8 @@ public:
 private:
     struct Entry {
         uint64_t timeNs;
-        uint32_t index;
-        uint32_t conjunct;
+        uint32_t index; // the owner's index value: its kind follows from the type
+        ConjunctIndex conjunct; // a future wait's or signal's conjunct
         uint16_t type;
         uint16_t engine;
     };
@@ -78,7 +109,9 @@ const StepFunction* curveOf(const ConjunctionCurves& curves, const std::string& 
 // or a conjunct's / future's conjunction), the conjuncts (a conjunction's own and those of nested
 // conjunctions started inside them), and the futures of those conjunctions.
 struct InstanceMembers {
-    std::vector<uint32_t> conjunctions, conjuncts, futures;
+    std::vector<ConjunctionIndex> conjunctions;
+    std::vector<ConjunctIndex> conjuncts;
+    std::vector<FutureIndex> futures;
     bool truncated = false;
 };
 // At most about `limit` conjuncts are collected (the walk of nested conjunctions stops there), so a
@@ -89,7 +122,7 @@ struct InstanceMembersLimit {
 InstanceMembers instanceMembers(const ParModel& model, EventOwner owner, InstanceMembersLimit limit = {});
 
 // Conjunction instances of one static id (by name as ParModel::staticName gives it), in start order.
-std::vector<uint32_t> conjunctionsOfStatic(const ParModel& model, const std::string& staticName);
+std::vector<ConjunctionIndex> conjunctionsOfStatic(const ParModel& model, const std::string& staticName);
 
 // True when the trace declares SparkScope/Mercury parallel-conjunction events (100-116); GHC
 // eventlogs do not, and have no conjunctions or futures.

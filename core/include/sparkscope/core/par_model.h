@@ -24,6 +24,11 @@
 // blocking STOP_THREAD (status 4, or GHC's 6..18 and 20) until THREAD_RUNNABLE / THREAD_WAKEUP /
 // RUN_THREAD; Finished after STOP_THREAD(5) or RELEASE_CONTEXT; Runnable otherwise (from creation).
 //
+// The instances point at each other by typed index (indices.h: ContextIndex, ConjunctionIndex,
+// ConjunctIndex, FutureIndex; none where there is nothing to point at), read through
+// ParModel::context(), conjunction(), conjunct() and future(); the compiler rejects an index of one
+// array used for another.
+//
 // Damaged input never stops the pass: an END without START, a spark run twice or never created, a
 // conjunction that never ends (truncated file), ... is recorded in `problems` (with time and engine)
 // and the affected instance gets complete = false; summaries leave incomplete instances out.
@@ -32,6 +37,7 @@
 // id maps (id_maps.h); ~22 ns/event on 2-engine demo traces (728 k and 13 M events), page faults on
 // the output included (sparkscope-model-bench). Immutable after build; safe to share between threads for reading.
 #include "sparkscope/core/check.h"
+#include "sparkscope/core/indices.h"
 #include "sparkscope/core/trace.h"
 
 #include <algorithm>
@@ -43,12 +49,11 @@
 #include <iterator>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
 namespace sparkscope::core {
-
-inline constexpr uint32_t kNoIndex = 0xFFFFFFFF;
 
 namespace detail {
     class ParModelBuilder;
@@ -56,15 +61,18 @@ namespace detail {
 
 enum class ContextState : uint8_t { Runnable = 0, Running = 1, Blocked = 2, Finished = 3 };
 
-// IndexList: a short list of uint32 indexes in 16 bytes, the first two inline (no heap block), more
-// in a heap block. A conjunction's conjuncts and futures are such lists: nearly every conjunction
-// has two conjuncts and no futures, and a large trace holds millions of conjunctions, so each byte
-// of the instance costs (boost's small_vector<uint32_t, 2> is 32 bytes, std::vector 24). Reads as a
-// contiguous range (begin/end, size, [], front/back); push_back is amortised O(1).
-class IndexList {
+// IndexList<I>: a short list of indexes of one kind (indices.h) in 16 bytes, the first two inline
+// (no heap block), more in a heap block. A conjunction's conjuncts and futures are such lists:
+// nearly every conjunction has two conjuncts and no futures, and a large trace holds millions of
+// conjunctions, so each byte of the instance costs (boost's small_vector<uint32_t, 2> is 32 bytes,
+// std::vector 24). Reads as a contiguous range (begin/end, size, [], front/back); push_back is
+// amortised O(1).
+template <class I> class IndexList {
+    static_assert(sizeof(I) == sizeof(uint32_t) && std::is_trivially_copyable_v<I>);
+
 public:
     IndexList() noexcept { }
-    IndexList(std::initializer_list<uint32_t> items) { assign(items.begin(), items.end()); }
+    IndexList(std::initializer_list<I> items) { assign(items.begin(), items.end()); }
     IndexList(const IndexList& other) { assign(other.begin(), other.end()); }
     IndexList(IndexList&& other) noexcept { take(other); }
     IndexList& operator=(const IndexList& other)
@@ -85,21 +93,21 @@ public:
     }
     ~IndexList() { release(); }
 
-    uint32_t* begin() noexcept { return data(); }
-    uint32_t* end() noexcept { return data() + m_size; }
-    const uint32_t* begin() const noexcept { return data(); }
-    const uint32_t* end() const noexcept { return data() + m_size; }
-    uint32_t* data() noexcept { return onHeap() ? m_heap : m_inline; }
-    const uint32_t* data() const noexcept { return onHeap() ? m_heap : m_inline; }
+    I* begin() noexcept { return data(); }
+    I* end() noexcept { return data() + m_size; }
+    const I* begin() const noexcept { return data(); }
+    const I* end() const noexcept { return data() + m_size; }
+    I* data() noexcept { return onHeap() ? m_heap : m_inline; }
+    const I* data() const noexcept { return onHeap() ? m_heap : m_inline; }
     size_t size() const noexcept { return m_size; }
     bool empty() const noexcept { return m_size == 0; }
-    uint32_t operator[](size_t i) const noexcept { return data()[i]; }
-    uint32_t& operator[](size_t i) noexcept { return data()[i]; }
-    uint32_t front() const noexcept { return data()[0]; }
-    uint32_t back() const noexcept { return data()[m_size - 1]; }
+    I operator[](size_t i) const noexcept { return data()[i]; }
+    I& operator[](size_t i) noexcept { return data()[i]; }
+    I front() const noexcept { return data()[0]; }
+    I back() const noexcept { return data()[m_size - 1]; }
     void clear() noexcept { m_size = 0; }
 
-    void push_back(uint32_t value)
+    void push_back(I value)
     {
         if (m_size == m_capacity)
             grow(2 * size_t(m_capacity));
@@ -111,9 +119,9 @@ public:
         const size_t n = size_t(std::distance(first, last));
         if (n > m_capacity)
             grow(n);
-        uint32_t* out = data();
+        I* out = data();
         for (; first != last; ++first)
-            *out++ = static_cast<uint32_t>(*first);
+            *out++ = *first;
         m_size = static_cast<uint32_t>(n);
     }
 
@@ -127,7 +135,7 @@ private:
     bool onHeap() const noexcept { return m_capacity > kInline; }
     void grow(size_t capacity)
     {
-        uint32_t* bigger = new uint32_t[capacity];
+        I* bigger = new I[capacity];
         std::copy(begin(), end(), bigger);
         release();
         m_heap = bigger;
@@ -154,11 +162,11 @@ private:
     uint32_t m_size = 0;
     uint32_t m_capacity = kInline; // more than kInline: the items are in m_heap
     union {
-        uint32_t m_inline[kInline];
-        uint32_t* m_heap;
+        I m_inline[kInline];
+        I* m_heap;
     };
 };
-static_assert(sizeof(IndexList) == 16);
+static_assert(sizeof(IndexList<ConjunctIndex>) == 16 && sizeof(IndexList<FutureIndex>) == 16);
 
 // Fields are ordered by size so the instance arrays have no padding holes: the model of a large
 // trace holds hundreds of thousands of each, and every byte is a page fault on first touch.
@@ -167,8 +175,8 @@ struct ConjunctionInstance {
     uint64_t startNs = 0;
     uint64_t endNs = 0; // valid when ended
     uint32_t staticId = 0; // INTERN_STRING id of the source location
-    uint32_t startContext = kNoIndex; // index into ParModel::contexts
-    uint32_t parentConjunct = kNoIndex; // index into ParModel::conjuncts
+    ContextIndex startContext;
+    ConjunctIndex parentConjunct; // none for a root conjunction
     uint32_t depth = 0; // 0 for a root conjunction
     uint16_t startEngine = kNoEngine;
     uint16_t endEngine = kNoEngine;
@@ -176,18 +184,18 @@ struct ConjunctionInstance {
     bool complete = false; // ended, and every conjunct ended before it
     // By position: conjuncts[k-1] is position k. Two inline slots (IndexList): nearly every
     // conjunction has two conjuncts, and a heap block per instance was a fifth of the model pass.
-    IndexList conjuncts;
-    IndexList futures; // indexes into ParModel::futures
+    IndexList<ConjunctIndex> conjuncts;
+    IndexList<FutureIndex> futures;
 };
 
 struct ConjunctInstance {
     uint64_t sparkCreateNs = 0;
     uint64_t startNs = 0; // START_PAR_CONJ for position 1, SPARK_RUN/SPARK_STEAL otherwise
     uint64_t endNs = 0; // END_PAR_CONJUNCT
-    uint32_t conjunction = kNoIndex;
+    ConjunctionIndex conjunction;
     uint32_t position = 0; // 1-based
     uint32_t sparkId = 0;
-    uint32_t context = kNoIndex; // index into ParModel::contexts of the executing context, once bound
+    ContextIndex context; // the executing context, once bound
     uint16_t sparkEngine = kNoEngine; // engine whose deque held the spark
     uint16_t startEngine = kNoEngine;
     uint16_t endEngine = kNoEngine;
@@ -201,19 +209,19 @@ struct ConjunctInstance {
 struct FutureWait {
     uint64_t timeNs = 0;
     bool suspended = false; // 106 (before the signal) rather than 105
-    uint32_t context = kNoIndex; // index into ParModel::contexts
-    uint32_t conjunct = kNoIndex; // the waiting conjunct (innermost of the context), if any
+    ContextIndex context;
+    ConjunctIndex conjunct; // the waiting conjunct (innermost of the context), if any
     uint16_t engine = kNoEngine;
 };
 
 struct FutureInstance {
     uint64_t futureId = 0;
     uint32_t nameId = 0; // INTERN_STRING id of the variable name
-    uint32_t conjunction = kNoIndex; // the instance it was created for
+    ConjunctionIndex conjunction; // the instance it was created for
     uint64_t createNs = 0;
     bool signalled = false;
     uint64_t signalNs = 0;
-    uint32_t signalConjunct = kNoIndex;
+    ConjunctIndex signalConjunct;
     uint32_t signalCount = 0;
     // Inline room for one wait (most futures are waited on once or not at all): no heap block each.
     boost::container::small_vector<FutureWait, 1> waits;
@@ -225,7 +233,7 @@ struct ContextSegment {
     uint64_t startNs = 0;
     ContextState state = ContextState::Runnable;
     uint16_t engine = kNoEngine; // the engine when Running
-    uint32_t top = kNoIndex; // innermost conjunct being executed, if any
+    ConjunctIndex top; // innermost conjunct being executed, if any
 };
 
 // A context id is given a new timeline when it is created again after it finished (ids are reused).
@@ -264,22 +272,37 @@ public:
     // Extra counts used by the whole-program metrics.
     uint64_t contextsCreated = 0, contextsReused = 0, contextsReleased = 0;
 
+    // The element an index names (unchecked, as vector's []); contains() tests an index first.
+    const ContextTimeline& context(ContextIndex c) const noexcept { return contexts[c.value()]; }
+    const ConjunctionInstance& conjunction(ConjunctionIndex j) const noexcept { return conjunctions[j.value()]; }
+    const ConjunctInstance& conjunct(ConjunctIndex k) const noexcept { return conjuncts[k.value()]; }
+    const FutureInstance& future(FutureIndex f) const noexcept { return futures[f.value()]; }
+    ContextTimeline& context(ContextIndex c) noexcept { return contexts[c.value()]; }
+    ConjunctionInstance& conjunction(ConjunctionIndex j) noexcept { return conjunctions[j.value()]; }
+    ConjunctInstance& conjunct(ConjunctIndex k) noexcept { return conjuncts[k.value()]; }
+    FutureInstance& future(FutureIndex f) noexcept { return futures[f.value()]; }
+    // Whether the index names an element (false for none).
+    bool contains(ContextIndex c) const noexcept { return c.value() < contexts.size(); }
+    bool contains(ConjunctionIndex j) const noexcept { return j.value() < conjunctions.size(); }
+    bool contains(ConjunctIndex k) const noexcept { return k.value() < conjuncts.size(); }
+    bool contains(FutureIndex f) const noexcept { return f.value() < futures.size(); }
+
     // "file.m:12" for a static id, or "static#<id>" when the trace has no such string.
     std::string staticName(uint32_t staticId) const;
     std::string stringOr(uint32_t id, const char* prefix) const;
 
     // Conjunction instances started directly inside conjunct k (its children in the conjunction tree).
-    std::span<const uint32_t> childConjunctions(uint32_t conjunct) const noexcept
+    std::span<const ConjunctionIndex> childConjunctions(ConjunctIndex k) const noexcept
     {
-        if (conjunct + 1 >= m_childOffsets.size())
+        const size_t i = k.value(); // the CSR offsets are raw positions
+        if (i + 1 >= m_childOffsets.size())
             return {};
-        return { m_children.data() + m_childOffsets[conjunct],
-            m_childOffsets[conjunct + 1] - m_childOffsets[conjunct] };
+        return { m_children.data() + m_childOffsets[i], m_childOffsets[i + 1] - m_childOffsets[i] };
     }
 
     // Time a context spent in each ContextState within [a, b), innermost-conjunct-agnostic.
     // Returns {runnable, running, blocked, finished}. O(log n + segments in range).
-    std::array<uint64_t, 4> contextTimeInStates(uint32_t contextIndex, uint64_t a, uint64_t b) const;
+    std::array<uint64_t, 4> contextTimeInStates(ContextIndex c, uint64_t a, uint64_t b) const;
 
     // Pieces of time during which conjunct k was the innermost conjunct of its context, with the
     // context's state: every context segment belongs to exactly one conjunct (or none), so all
@@ -288,11 +311,12 @@ public:
         uint64_t startNs, endNs;
         ContextState state;
     };
-    std::span<const TopPiece> topPieces(uint32_t conjunct) const noexcept
+    std::span<const TopPiece> topPieces(ConjunctIndex k) const noexcept
     {
-        if (conjunct + 1 >= m_pieceOffsets.size())
+        const size_t i = k.value(); // the CSR offsets are raw positions
+        if (i + 1 >= m_pieceOffsets.size())
             return {};
-        return { m_pieces.data() + m_pieceOffsets[conjunct], m_pieceOffsets[conjunct + 1] - m_pieceOffsets[conjunct] };
+        return { m_pieces.data() + m_pieceOffsets[i], m_pieceOffsets[i + 1] - m_pieceOffsets[i] };
     }
 
     // Fills the child, state and top-piece indexes from the instances and segments. buildParModel
@@ -302,13 +326,13 @@ public:
 private:
     friend class detail::ParModelBuilder; // the pass of buildParModel: counts pieces and children as it goes
     // With the piece and child counts of conjunct k in pieceCounts[k] and childCounts[k] (one per
-    // conjunct), each conjunction's parentConjunct in parentOf[j], and the contexts' states built,
-    // fills both indexes.
+    // conjunct), the value of each conjunction's parentConjunct in parentOf[j], and the contexts'
+    // states built, fills both indexes. Raw arrays by position: the builder's packed counters.
     void indexFromCounts(const uint32_t* pieceCounts, const uint32_t* childCounts, const uint32_t* parentOf);
 
     // The offset arrays are boost's vectors for the same reason as m_pieces: every slot is written.
     boost::container::vector<uint32_t> m_childOffsets; // CSR: children of k are m_children[off[k], off[k+1])
-    std::vector<uint32_t> m_children;
+    std::vector<ConjunctionIndex> m_children;
     boost::container::vector<size_t> m_pieceOffsets; // CSR: top pieces of conjunct k
     boost::container::vector<TopPiece> m_pieces; // boost's: can grow without zeroing (all slots get written)
 };

@@ -22,9 +22,9 @@ namespace {
     using I = int64_t;
 } // namespace
 
-uint64_t bindTime(const ParModel& m, const ConjunctInstance& g, uint32_t k)
+uint64_t bindTime(const ParModel& m, const ConjunctInstance& g, ConjunctIndex k)
 {
-    if (g.context == kNoIndex)
+    if (!g.context.valid())
         return g.endNs;
     const auto pieces = m.topPieces(k);
     return pieces.empty() ? g.startNs : std::max(pieces.front().startNs, g.startNs);
@@ -66,19 +66,22 @@ SpansByConjunct::SpansByConjunct(size_t conjuncts, std::vector<std::pair<uint32_
 
 Producers suspendedWaitsByProducer(const ParModel& m)
 {
+    // A graph search over raw integer arrays (CSR offsets, blame per conjunct, a heap of conjunct
+    // positions): the model's typed indexes are read as value() where they enter it.
     const size_t nk = m.conjuncts.size();
     auto counts = [](const FutureInstance& f, const FutureWait& w) {
-        return f.signalled && f.signalConjunct != kNoIndex && w.suspended && w.timeNs < f.signalNs;
+        return f.signalled && f.signalConjunct.valid() && w.suspended && w.timeNs < f.signalNs;
     };
     // The futures each conjunct signals, and the direct spans.
     std::vector<uint32_t> offsets(nk + 1, 0), signalled;
     std::vector<std::pair<uint32_t, Interval>> direct;
     for (const FutureInstance& f : m.futures)
-        if (f.signalled && f.signalConjunct != kNoIndex && f.signalConjunct < nk) {
-            ++offsets[f.signalConjunct + 1];
+        if (f.signalled && m.contains(f.signalConjunct)) {
+            const uint32_t producer = f.signalConjunct.value();
+            ++offsets[producer + 1];
             for (const FutureWait& w : f.waits)
                 if (counts(f, w))
-                    direct.push_back({ f.signalConjunct, { w.timeNs, f.signalNs } });
+                    direct.push_back({ producer, { w.timeNs, f.signalNs } });
         }
     for (size_t k = 0; k < nk; ++k)
         offsets[k + 1] += offsets[k];
@@ -86,9 +89,8 @@ Producers suspendedWaitsByProducer(const ParModel& m)
     {
         std::vector<uint32_t> fill(offsets.begin(), offsets.end() - 1);
         for (uint32_t i = 0; i < m.futures.size(); ++i)
-            if (const FutureInstance& f = m.futures[i];
-                f.signalled && f.signalConjunct != kNoIndex && f.signalConjunct < nk)
-                signalled[fill[f.signalConjunct]++] = i;
+            if (const FutureInstance& f = m.futures[i]; f.signalled && m.contains(f.signalConjunct))
+                signalled[fill[f.signalConjunct.value()]++] = i;
     }
     std::vector<uint32_t> roots;
     for (const auto& d : direct)
@@ -129,7 +131,7 @@ Producers suspendedWaitsByProducer(const ParModel& m)
                     if (!counts(f, w) || from >= I(f.signalNs) || from >= lifeEnd)
                         continue;
                     l.spans.push_back({ a, { uint64_t(from), uint64_t(std::min(I(f.signalNs), lifeEnd)) } });
-                    if (const uint32_t c = w.conjunct; c < nk && from < l.blame[c]) {
+                    if (const uint32_t c = w.conjunct.value(); c < nk && from < l.blame[c]) {
                         if (l.blame[c] == INT64_MAX)
                             l.touched.push_back(c);
                         l.blame[c] = from;

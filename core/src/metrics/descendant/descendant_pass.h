@@ -29,16 +29,18 @@ struct DescValues {
 using Interval = std::pair<uint64_t, uint64_t>;
 
 // Time spans per conjunct in one array: of(k) is empty for most conjuncts. Each conjunct's spans are
-// sorted and disjoint (overlapping ones merged), so "some context is blocked" is counted once.
+// sorted and disjoint (overlapping ones merged), so "some context is blocked" is counted once. Built
+// from (conjunct index value, span) pairs: raw integers, sorted as plain pairs.
 class SpansByConjunct {
 public:
     SpansByConjunct() = default;
     SpansByConjunct(size_t conjuncts, std::vector<std::pair<uint32_t, Interval>> spans);
-    std::span<const Interval> of(uint32_t k) const noexcept
+    std::span<const Interval> of(ConjunctIndex k) const noexcept
     {
-        if (size_t(k) + 1 >= m_offsets.size())
+        const size_t i = k.value(); // the CSR offsets are raw positions
+        if (i + 1 >= m_offsets.size())
             return {};
-        return { m_spans.data() + m_offsets[k], m_offsets[k + 1] - m_offsets[k] };
+        return { m_spans.data() + m_offsets[i], m_offsets[i + 1] - m_offsets[i] };
     }
 
 private:
@@ -48,15 +50,15 @@ private:
 
 // When conjunct k (of conjunction instance g) was bound to its context: the start of its first top
 // piece (it is pushed on its context's stack, as the innermost conjunct, when bound).
-uint64_t bindTime(const ParModel& m, const ConjunctInstance& g, uint32_t k);
+uint64_t bindTime(const ParModel& m, const ConjunctInstance& g, ConjunctIndex k);
 
 // Calls piece(from, to, running, runnable) for each of item (conjunct) k's own pieces, in time order:
 // its spark phase and its unbound start (waiting), then the pieces during which it is its context's
 // innermost conjunct (running when Running, waiting when Runnable, neither when Blocked), all cut at
 // its end, or at `endLimit` if it never ended. Both forms build their changes from these.
-template <class Piece> void forEachItemPiece(const ParModel& m, uint32_t k, uint64_t endLimit, Piece piece)
+template <class Piece> void forEachItemPiece(const ParModel& m, ConjunctIndex k, uint64_t endLimit, Piece piece)
 {
-    const ConjunctInstance& g = m.conjuncts[k];
+    const ConjunctInstance& g = m.conjunct(k);
     const uint64_t end = g.ended ? g.endNs : endLimit;
     if (g.fromSpark)
         piece(g.sparkCreateNs, g.started ? std::min(g.startNs, end) : end, false, true);
@@ -64,7 +66,7 @@ template <class Piece> void forEachItemPiece(const ParModel& m, uint32_t k, uint
         return;
     const uint64_t bound = std::min(bindTime(m, g, k), end);
     piece(g.startNs, bound, false, true);
-    if (g.context != kNoIndex)
+    if (g.context.valid())
         for (const auto& p : m.topPieces(k))
             piece(std::max(bound, p.startNs), std::min(end, p.endNs), p.state == ContextState::Running,
                 p.state != ContextState::Blocked);
@@ -99,6 +101,6 @@ std::vector<DescValues> referenceDescendantPass(
 // One instance (measured when complete), by the segment-tree reference walking only its subtree:
 // what the app's hover menu shows. Cost: O(subtree changes x log) plus the CPUS steps within the
 // instance.
-DescValues referenceDescendantValues(const ParModel& m, const StepFunction& cpus, size_t engines, uint32_t j);
+DescValues referenceDescendantValues(const ParModel& m, const StepFunction& cpus, size_t engines, ConjunctionIndex j);
 
 } // namespace sparkscope::core::detail

@@ -52,7 +52,7 @@ namespace {
     // (waiting), then its innermost pieces (waiting when Runnable, running when Running), cut at its
     // end; waiting time that overlaps a suspended wait on a future it produces is also "blocking".
     void ownDeltas(
-        const ParModel& m, uint32_t k, uint64_t endLimit, const Producers& producers, std::vector<Delta>& out)
+        const ParModel& m, ConjunctIndex k, uint64_t endLimit, const Producers& producers, std::vector<Delta>& out)
     {
         forEachItemPiece(m, k, endLimit, [&](uint64_t from, uint64_t to, bool running, bool runnable) {
             if (to <= from || !runnable)
@@ -435,7 +435,7 @@ namespace {
             tbb::parallel_for(size_t(0), conj.size(), [&](size_t i) {
                 const ConjunctionInstance& ci = m.conjunctions[conj[i]];
                 std::vector<Delta> d;
-                for (uint32_t k : ci.conjuncts)
+                for (ConjunctIndex k : ci.conjuncts)
                     ownDeltas(m, k, endLimitOf(ci), producers, d);
                 auto& out = parts[i];
                 out.reserve(d.size() + 2);
@@ -466,7 +466,8 @@ namespace {
 
         // Processes the conjunctions `order` (children before parents): trees[slot(j)] receives j's
         // tree and items[slot(j)] the items under it, both taken by its parent's conjunct; measure(j)
-        // says whether j's figures go to values(j).
+        // says whether j's figures go to values(j). Conjunctions are raw positions here (the orders,
+        // the slots), the model's typed indexes read as value().
         template <class Slot>
         void run(const std::vector<uint32_t>& order, Slot slot, std::vector<Node*>& trees, std::vector<int64_t>& items,
             Trees& t, auto measure, auto values) const
@@ -481,10 +482,10 @@ namespace {
                 size.assign(n, 1);
                 int64_t total = 0;
                 for (size_t i = 0; i < n; ++i) {
-                    const uint32_t k = ci.conjuncts[i];
+                    const ConjunctIndex k = ci.conjuncts[i];
                     Node* acc = nullptr;
-                    for (uint32_t child : m.childConjunctions(k)) {
-                        const uint32_t s = slot(child);
+                    for (ConjunctionIndex child : m.childConjunctions(k)) {
+                        const uint32_t s = slot(child.value());
                         acc = t.merge(acc, trees[s]);
                         trees[s] = nullptr;
                         size[i] += items[s];
@@ -553,9 +554,9 @@ std::vector<DescValues> referenceDescendantPass(
     const Trees shared(pass.coordinates(all, from, to), cpus, from, to);
     // Children start after their parents, so reverse start order is bottom-up. Subtrees of at most
     // 1/64 of the instances are independent tasks (run in parallel); the instances above them run last.
-    auto parentOf = [&](uint32_t j) {
-        const uint32_t k = m.conjunctions[j].parentConjunct;
-        return k == kNoIndex ? kNoIndex : m.conjuncts[k].conjunction;
+    auto parentOf = [&](uint32_t j) { // raw positions, as the task split below works on them
+        const ConjunctIndex k = m.conjunctions[j].parentConjunct;
+        return k.valid() ? m.conjunct(k).conjunction.value() : kNoIndex;
     };
     std::vector<uint32_t> subtreeSize(nConj, 1);
     for (uint32_t j = uint32_t(nConj); j-- > 0;)
@@ -594,19 +595,21 @@ std::vector<DescValues> referenceDescendantPass(
     return values;
 }
 
-DescValues referenceDescendantValues(const ParModel& m, const StepFunction& cpus, size_t engines, uint32_t j)
+DescValues referenceDescendantValues(const ParModel& m, const StepFunction& cpus, size_t engines, ConjunctionIndex root)
 {
     DescValues out;
-    if (j >= m.conjunctions.size())
+    if (!m.contains(root))
         return out;
-    // The subtree's conjunctions, children after parents in start order, each mapped to a slot.
+    // The subtree's conjunctions, children after parents in start order, each mapped to a slot: raw
+    // positions, as ReferencePass takes them.
+    const uint32_t j = root.value();
     std::vector<uint32_t> subtree { j };
     for (size_t i = 0; i < subtree.size(); ++i)
-        for (uint32_t k : m.conjunctions[subtree[i]].conjuncts)
-            for (uint32_t child : m.childConjunctions(k))
-                subtree.push_back(child);
+        for (ConjunctIndex k : m.conjunctions[subtree[i]].conjuncts)
+            for (ConjunctionIndex child : m.childConjunctions(k))
+                subtree.push_back(child.value());
     std::sort(subtree.begin(), subtree.end());
-    const ConjunctionInstance& ci = m.conjunctions[j];
+    const ConjunctionInstance& ci = m.conjunction(root);
     const ReferencePass pass(m, cpus, engines);
     const int64_t from = I(ci.startNs), to = I(ci.ended ? ci.endNs : ci.startNs);
     Trees t(pass.coordinates(subtree, from, to), cpus, from, to);

@@ -78,20 +78,21 @@ namespace {
     {
         const size_t nConj = m.conjunctions.size();
         std::vector<int64_t> under(nConj, 0);
+        // Links and counts are raw arrays by position: the typed indexes' values pick the slots.
         for (uint32_t j = uint32_t(nConj); j-- > 0;) {
             const ConjunctionInstance& ci = m.conjunctions[j];
             for (size_t i = 0; i < ci.conjuncts.size(); ++i) {
-                const uint32_t k = ci.conjuncts[i];
+                const ConjunctIndex k = ci.conjuncts[i];
                 int64_t n = 1;
-                for (uint32_t child : m.childConjunctions(k))
-                    n += under[child];
-                items[k] = { j, uint32_t(i), n };
+                for (ConjunctionIndex child : m.childConjunctions(k))
+                    n += under[child.value()];
+                items[k.value()] = { j, uint32_t(i), n };
                 under[j] += n;
             }
         }
         for (uint32_t j = 0; j < nConj; ++j)
-            if (const uint32_t p = m.conjunctions[j].parentConjunct; p != kNoIndex)
-                up[j] = items[p];
+            if (const ConjunctIndex p = m.conjunctions[j].parentConjunct; p.valid())
+                up[j] = items[p.value()];
     }
 
     // Slices: cut at the start times of every (n / slices)th conjunction (instances are numbered in
@@ -134,7 +135,7 @@ namespace {
             for (uint32_t j = range.begin(); j != range.end(); ++j) {
                 const ConjunctionInstance& ci = m.conjunctions[j];
                 const uint64_t endLimit = ci.ended ? ci.endNs : m.endNs;
-                for (uint32_t k : ci.conjuncts)
+                for (ConjunctIndex k : ci.conjuncts)
                     itemEntries(m, k, endLimit, producers.direct.of(k), producers.transitive.of(k), out.scratch, emit);
                 if (measured[j]) {
                     emit({ I(ci.startNs), kStart | j, 0, 0, 0, 0 });

@@ -98,11 +98,12 @@ std::vector<std::vector<std::pair<uint32_t, Delta4>>> statesAtCuts(
     tbb::enumerable_thread_specific<Local> locals([&] { return Local { Found(nSlices), {}, {} }; });
     tbb::parallel_for(tbb::blocked_range<uint32_t>(0, uint32_t(m.conjuncts.size())), [&](const auto& range) {
         Local& local = locals.local();
-        for (uint32_t k = range.begin(); k != range.end(); ++k) {
-            const ConjunctInstance& g = m.conjuncts[k];
+        for (uint32_t i = range.begin(); i != range.end(); ++i) {
+            const ConjunctIndex k(i);
+            const ConjunctInstance& g = m.conjunct(k);
             if (!g.fromSpark && !g.started)
                 continue;
-            const ConjunctionInstance& ci = m.conjunctions[g.conjunction];
+            const ConjunctionInstance& ci = m.conjunction(g.conjunction);
             const uint64_t endLimit = ci.ended ? ci.endNs : m.endNs;
             const int64_t first = I(g.fromSpark ? g.sparkCreateNs : g.startNs);
             const int64_t last = I(g.ended ? g.endNs : endLimit);
@@ -124,7 +125,7 @@ std::vector<std::vector<std::pair<uint32_t, Delta4>>> statesAtCuts(
                         d.runnable += e.runnable, d.running += e.running, d.blocked += e.blocked,
                             d.blockedTc += e.blockedTc;
                 if (d.runnable || d.running || d.blocked || d.blockedTc)
-                    local.found[s].push_back({ k, d });
+                    local.found[s].push_back({ i, d });
             }
         }
     });

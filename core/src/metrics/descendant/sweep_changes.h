@@ -68,16 +68,16 @@ void overlaps(std::span<const Interval> spans, uint64_t from, uint64_t to, std::
     }
 }
 
-// Item k's own changes, coalesced per time, passed to emit as entries.
+// Item k's own changes, coalesced per time, passed to emit as entries (which pack k's value).
 template <class Emit>
-void itemEntries(const ParModel& m, uint32_t k, uint64_t endLimit, std::span<const Interval> direct,
+void itemEntries(const ParModel& m, ConjunctIndex k, uint64_t endLimit, std::span<const Interval> direct,
     std::span<const Interval> transitive, std::vector<Delta4>& scratch, Emit emit)
 {
     if (direct.empty() && transitive.empty()) {
         // (Most items: no producer blocking. Their pieces come in time order and only touch
         // where one ends as the next begins, so each change merges with the one before it at
         // most: no scratch list, no sort.)
-        Entry pending { INT64_MIN, kChange | k, 0, 0, 0, 0 };
+        Entry pending { INT64_MIN, kChange | k.value(), 0, 0, 0, 0 };
         auto add = [&](int64_t t, int8_t dR, int8_t dN) {
             if (t != pending.t) {
                 if (pending.runnable || pending.running)
@@ -123,7 +123,7 @@ void itemEntries(const ParModel& m, uint32_t k, uint64_t endLimit, std::span<con
                 v -= x;
                 return int8_t(x);
             };
-            Entry e { c.t, kChange | k, 0, 0, 0, 0 };
+            Entry e { c.t, kChange | k.value(), 0, 0, 0, 0 };
             e.runnable = take(c.runnable), e.running = take(c.running);
             e.blocked = take(c.blocked), e.blockedTc = take(c.blockedTc);
             emit(e);

@@ -156,11 +156,12 @@ bool Slice::handover(const Entry& a, const Entry& b)
     if (a.t != b.t || (b.what & ~kIndexMask) != kChange || a.runnable != -b.runnable || a.running != -b.running
         || a.blocked != -b.blocked || a.blockedTc != -b.blockedTc)
         return false;
+    // Raw item positions, packed in the entries: compared with the parents' index values.
     const uint32_t x = a.what & kIndexMask, y = b.what & kIndexMask;
     const Entry* child = nullptr;
-    if (m_s.m.conjunctions[m_s.items[y].conjunction].parentConjunct == x)
+    if (m_s.m.conjunctions[m_s.items[y].conjunction].parentConjunct.value() == x)
         child = &b;
-    else if (m_s.m.conjunctions[m_s.items[x].conjunction].parentConjunct == y)
+    else if (m_s.m.conjunctions[m_s.items[x].conjunction].parentConjunct.value() == y)
         child = &a;
     else
         return false;
@@ -199,8 +200,8 @@ Open& Slice::open(uint32_t j, bool straddles)
     o.end = I(ci.endNs);
     o.straddles = straddles;
     int64_t total = 0;
-    for (uint32_t k : ci.conjuncts)
-        total += m_s.items[k].items;
+    for (ConjunctIndex k : ci.conjuncts)
+        total += m_s.items[k.value()].items;
     o.total = int32_t(total);
     o.rd = o.nd = o.rdMax = o.ndMax = o.blocked = 0;
     o.avLow = INT32_MIN;
