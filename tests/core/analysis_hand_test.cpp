@@ -347,3 +347,34 @@ TEST_CASE("a future signalled outside a nested conjunction that waits on it", "[
     CHECK(
         pathOf(a) == std::vector<std::string> { "running 0-100 c1/0", "running 100-200 c1/1", "running 200-220 c1/0" });
 }
+
+TEST_CASE("searching covers a free context's search and lasts until the engine finds work or stops", "[core][analysis]")
+{
+    TraceBuilder b(2);
+    b.internString(0, 1, "s.m:1");
+    // Engine 0: ctx 1 runs from 0, starts A at 10 (G1), sparks G2 at 15; G1 ends at 30; ctx 1 parks at
+    // 35, is woken at 41, runs again at 45, ends A at 48, finishes at 55; the engine stops at 58.
+    b.runThread(0, 0, 1).startParConj(0, 10, 0xA, 1).sparkCreate(0, 15, 0xA, 1);
+    b.endParConjunct(0, 30, 0xA).stopThread(0, 35, 1, kStopBlocked);
+    b.runThread(0, 45, 1).endParConj(0, 48, 0xA).stopThread(0, 55, 1, kStopFinished).event(0, 58, ev::Shutdown);
+    // Engine 1 steals G2 at 20 (no search posted) and ctx 2 runs it [22,40), wakes ctx 1 at 41; still
+    // running, ctx 2 looks for more work from 42 (our runtime's free context), finds none, finishes
+    // at 46 and is released at 47; the engine goes on searching without posting until it stops at 60.
+    b.sparkSteal(1, 20, 0, 1).runThread(1, 22, 2).endParConjunct(1, 40, 0xA).threadRunnable(1, 41, 1);
+    b.lookingForGlobal(1, 42).lookingForLocal(1, 43).workStealing(1, 44).stopThread(1, 46, 2, kStopFinished);
+    b.releaseContext(1, 47, 2).event(1, 60, ev::Shutdown);
+    b.endAt(100);
+    const Analysis a = analyze(b.roundTrip());
+    // Engine 0: out [0,10) + [30,35) + [45,55), in [10,30); idle [35,41) at the barrier, [41,45) ctx 1
+    // Runnable, [55,100) nothing (SHUTDOWN opens no search: none was going on).
+    checkLedger(a.ledger.perEngine[0], ledgerOf({ 20, 25, 0, 0, 4, 0, 6, 0, 45 }));
+    // Engine 1: idle [0,15) nothing, [15,20) the spark in engine 0's deque, [20,22) nothing (the
+    // spark taken, its context not yet there); in [22,40), out [40,42); searching [42,60) although
+    // ctx 2 still runs until 46; idle [60,100) after SHUTDOWN.
+    checkLedger(a.ledger.perEngine[1], ledgerOf({ 18, 2, 0, 18, 5, 0, 0, 0, 57 }));
+    // Work leaves the search on ctx 2 out: ctx 1 45 + ctx 2 [22,42) 20 = 65, the ledger's running.
+    CHECK(a.workSpan.workNs == 65);
+    // Span: R1 [0,10) 10, G1 15 + 5 + 15 = 30, G2 after G1's Create (15) + 18 = 33, R1 after G1 35,
+    // R1's Join node (the park at 35) max(35, 30, 33) + [45,55) 10 = 45.
+    CHECK(*a.workSpan.spanNs == 45);
+}

@@ -65,6 +65,7 @@ namespace {
                     close(e.timeNs);
                 break;
             case ev::MerEngineSleeping:
+            case ev::Shutdown: // the engine stops: it looks for nothing any more
                 close(e.timeNs);
                 break;
             default:

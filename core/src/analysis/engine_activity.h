@@ -9,7 +9,7 @@
 //   2. Searching: a search episode, from the first LOOKING_FOR_GLOBAL_CONTEXT / LOOKING_FOR_LOCAL_SPARK
 //      / WORK_STEALING to the moment the engine runs what it found — the RUN_THREAD, or the
 //      SPARK_RUN / SPARK_STEAL itself when a context already runs on the engine (our runtime searches
-//      on a free context's stack) — or to ENGINE_SLEEPING. Unlike the engine states, an episode also
+//      on a free context's stack) — or to ENGINE_SLEEPING or SHUTDOWN. Unlike the engine states, an episode also
 //      covers searching done while a context is nominally running, and the STOP_THREAD and
 //      RELEASE_CONTEXT of that free context on the way;
 //   3. RunningIn / RunningOut: a context of the model (par_model.h) in its Running state on this
