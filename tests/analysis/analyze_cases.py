@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """sparkscope-cli analyze test cases, one per CTest test (`--case NAME`).
 
-Reuses the helpers of tests/cli/cli_cases.py (running the CLI, expected exit codes, shared data
-that may be absent, a scratch directory). A demo trace is made with sparkscope-demo (--demo).
+Runs through tests/cli/cli_cases.py (its main and helpers: running the CLI, expected exit codes,
+shared data that may be absent, a scratch directory). A demo trace is made with sparkscope-demo
+(--demo).
 The JSON checks are the invariants of docs/analysis.md: the ledger sums exactly to engines x range,
 each engine to the range; work = running; span <= work; the critical path's length = running +
 waiting; GHC eventlogs have no span and no critical path.
@@ -10,7 +11,6 @@ waiting; GHC eventlogs have no span and no critical path.
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 
@@ -25,7 +25,7 @@ KEYS = ["running_in_conjunct", "running_outside_conjunct", "gc", "searching", "i
 
 def demo_trace():
     path = scratch("parfib.eventlog")
-    r = subprocess.run([A.demo, "parfib", "--n", "22", "--cutoff", "10", "--engines", "2", "--trace", path],
+    r = subprocess.run([DEMO, "parfib", "--n", "22", "--cutoff", "10", "--engines", "2", "--trace", path],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     expect(r.returncode == 0, "sparkscope-demo failed: %s" % r.stderr.decode(errors="replace"))
     return path
@@ -127,25 +127,15 @@ def case_demo_text_range_and_file():
     expect(json.load(open(target)) == whole, "-o wrote something else than stdout")
 
 
-def main():
-    global A
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--case", required=True)
-    ap.add_argument("--cli", required=True)
-    ap.add_argument("--demo", required=True)
-    ap.add_argument("--testdata", required=True)
-    ap.add_argument("--scratch", required=True)
-    A = ap.parse_args()
-    cc.A = A  # the shared helpers read their arguments from there
-    shutil.rmtree(A.scratch, ignore_errors=True)
-    try:
-        globals()["case_" + A.case]()
-    except Failure as f:
-        print("FAIL: %s" % f)
-        return 1
-    print("ok")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    # cli_cases.main runs case_<NAME> from its own module with the common arguments: lend it ours,
+    # and take --demo (the one argument it does not know) out first.
+    ap = argparse.ArgumentParser(add_help=False)
+    ap.add_argument("--demo", required=True)
+    known, rest = ap.parse_known_args()
+    DEMO = known.demo
+    sys.argv = sys.argv[:1] + rest
+    for name, case in list(globals().items()):
+        if name.startswith("case_"):
+            setattr(cc, name, case)
+    sys.exit(cc.main())

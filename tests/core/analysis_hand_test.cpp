@@ -16,7 +16,10 @@ using sparkscope::test::siteLedger;
 using sparkscope::test::siteWorkSpan;
 using sparkscope::test::TraceBuilder;
 
-TEST_CASE("analysis of two engines with a steal", "[core][analysis]")
+namespace {
+
+// Two engines with a steal: ctx 1 on engine 0 runs a conjunction whose second conjunct engine 1 steals.
+Trace stealTrace()
 {
     TraceBuilder b(2);
     b.internString(0, 1, "fib.m:10");
@@ -34,7 +37,14 @@ TEST_CASE("analysis of two engines with a steal", "[core][analysis]")
     b.endParConjunct(1, 300, 0xA).threadRunnable(1, 305, 1).stopThread(1, 310, 2, kStopFinished);
     b.runThread(0, 330, 1).endParConj(0, 340, 0xA).stopThread(0, 400, 1, kStopFinished);
     b.endAt(400);
-    const Analysis a = analyze(b.roundTrip());
+    return b.roundTrip();
+}
+
+} // namespace
+
+TEST_CASE("analysis of two engines with a steal", "[core][analysis]")
+{
+    const Analysis a = analyze(stealTrace());
 
     // Engine 0: ctx 1 runs [0,100) outside, [100,200) in G1, [200,210) outside, idle [210,330), runs
     // [330,400) outside. Idle: ctx 1 is Blocked at A's barrier [210,305) (G1 ended at 200, A open),
@@ -266,23 +276,11 @@ TEST_CASE("analysis of a run with a garbage collection", "[core][analysis]")
 
 TEST_CASE("analysis of a range counts only the range", "[core][analysis]")
 {
-    // The steal scenario's first trace, analysed over [150, 350).
-    TraceBuilder b(2);
-    b.internString(0, 1, "fib.m:10");
-    b.runThread(0, 0, 1).startParConj(0, 100, 0xA, 1).sparkCreate(0, 110, 0xA, 5);
-    b.lookingForLocal(1, 105)
-        .workStealing(1, 115)
-        .sparkSteal(1, 120, 0, 5)
-        .createThread(1, 125, 2)
-        .runThread(1, 130, 2);
-    b.endParConjunct(0, 200, 0xA).stopThread(0, 210, 1, kStopBlocked);
-    b.endParConjunct(1, 300, 0xA).threadRunnable(1, 305, 1).stopThread(1, 310, 2, kStopFinished);
-    b.runThread(0, 330, 1).endParConj(0, 340, 0xA).stopThread(0, 400, 1, kStopFinished);
-    b.endAt(400);
+    // The steal trace, analysed over [150, 350).
     AnalysisOptions options;
     options.fromNs = 150;
     options.toNs = 350;
-    const Analysis a = analyze(b.roundTrip(), options);
+    const Analysis a = analyze(stealTrace(), options);
     // Engine 0: in [150,200) 50, out [200,210) + [330,350) 30, barrier [210,305) 95, work [305,330)
     // 25. Engine 1: in [150,300) 150, out 10, work [310,330) 20, no_work [330,350) 20.
     checkLedger(a.ledger.total, ledgerOf({ 200, 40, 0, 0, 45, 0, 95, 0, 20 }));

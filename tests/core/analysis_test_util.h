@@ -33,24 +33,25 @@ inline void checkLedger(const core::LossLedger& actual, const core::LossLedger& 
     CHECK(actual.ns == expected.ns);
 }
 
-inline const core::SiteLedger& siteLedger(const core::Analysis& a, const std::string& site)
+// The entry of `site` in a report's per-site list (SiteLedger, SiteWorkSpan).
+template <class Site> const Site& findSite(const std::vector<Site>& sites, const std::string& site)
 {
-    for (const auto& s : a.ledger.perConjunction)
+    for (const auto& s : sites)
         if (s.site == site)
             return s;
-    FAIL("no ledger for site " << site);
-    static core::SiteLedger none;
+    FAIL("no entry for site " << site);
+    static Site none;
     return none;
+}
+
+inline const core::SiteLedger& siteLedger(const core::Analysis& a, const std::string& site)
+{
+    return findSite(a.ledger.perConjunction, site);
 }
 
 inline const core::SiteWorkSpan& siteWorkSpan(const core::Analysis& a, const std::string& site)
 {
-    for (const auto& s : a.workSpan.perConjunction)
-        if (s.site == site)
-            return s;
-    FAIL("no work and span for site " << site);
-    static core::SiteWorkSpan none;
-    return none;
+    return findSite(a.workSpan.perConjunction, site);
 }
 
 // A segment as "kind from-to ctx/position" (position 0: outside every conjunct).
