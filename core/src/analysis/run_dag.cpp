@@ -1,8 +1,11 @@
-// The recorded run's DAG (rules in run_dag.h). Building it is a counting sort: every cut is found
-// from the model's instances (conjunctions, conjuncts, futures) and the contexts' states, counted per
-// strand, placed into one flat array, and each strand's short list is then sorted by (time, kind).
-// The cross-references (which node ends at a conjunction's Fork, at a spark's Create, at a future's
-// Signal) are read off the sorted lists. Nothing here walks the events again.
+// The recorded run's DAG (rules in run_dag.h). Each strand lists its own cuts: from its conjunct
+// (the next conjunct's Create), its child conjunctions (Fork, Join, the Returns of the conjuncts run
+// in its context) and a few groupings made first of what a strand cannot find from itself (the
+// conjunctions a context's root started, the conjuncts that end back in a root, signals, suspended
+// waits). Strands are counted, then placed into one flat array, in parallel: each writes only its
+// own slice, which it then sorts (a handful of cuts). The cross-references (which node ends at a
+// conjunction's Fork, at a spark's Create, at a future's Signal) are read off the sorted lists.
+// Nothing here walks the events again.
 #include "analysis/run_dag.h"
 
 #include "metrics/index_groups.h"
