@@ -1,0 +1,16 @@
+#pragma once
+// Internal to core (not installed). The analysis as JSON: the "analysis" object with the keys of
+// analysis.md §6 (ledger, work_ns, span_ns, parallelism, speedup_bounds, critical_path) plus
+// work_span_per_conjunction, incomplete_conjunctions, broken_dependencies and notes. The CLI's
+// document wraps it (analysisToJson); the metrics file's `analysis` section is meant to be this same
+// object. Keys are documented in docs/analysis.md. Pure function; thread-safe.
+#include "sparkscope/core/analysis.h"
+
+#include <nlohmann/json.hpp>
+
+namespace sparkscope::core::detail {
+
+// `instances`: also each instance's work and span, and the critical path's segments.
+nlohmann::ordered_json analysisSectionJson(const Analysis& analysis, bool instances);
+
+} // namespace sparkscope::core::detail

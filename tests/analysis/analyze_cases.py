@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""sparkscope-cli analyze test cases, one per CTest test (`--case NAME`).
+
+Runs through tests/cli/cli_cases.py (its main and helpers: running the CLI, expected exit codes,
+shared data that may be absent, a scratch directory). A demo trace is made with sparkscope-demo
+(--demo).
+The JSON checks are the invariants of docs/analysis.md: the ledger sums exactly to engines x range,
+each engine to the range; work = running; span <= work; the critical path's length = running +
+waiting; GHC eventlogs have no span and no critical path.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+import cli_cases as cc  # noqa: E402
+from cli_cases import Failure, expect, expect_exit, scratch, shared  # noqa: E402
+
+SUMFIB = "ghc/sumfib-30-3000.eventlog"
+KEYS = ["running_in_conjunct", "running_outside_conjunct", "gc", "searching", "idle_work_available",
+        "idle_blocked_future", "idle_blocked_barrier", "idle_blocked_other", "idle_no_work"]
+
+
+def demo_trace():
+    path = scratch("parfib.eventlog")
+    r = subprocess.run([DEMO, "parfib", "--n", "22", "--cutoff", "10", "--engines", "2", "--trace", path],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    expect(r.returncode == 0, "sparkscope-demo failed: %s" % r.stderr.decode(errors="replace"))
+    return path
+
+
+def analysed(*args):
+    out, _ = expect_exit(0, ["analyze", "--format", "json", *args], stream="stdout")
+    return json.loads(out)
+
+
+def check_ledger(doc):
+    a, r = doc["analysis"], doc["range"]
+    span = r["to_ns"] - r["from_ns"]
+    ledger = a["ledger"]
+    expect(ledger["total_ns"] == a["engines"] * span, "ledger total %d != %d x %d" % (ledger["total_ns"], a["engines"], span))
+    expect(sum(ledger[k + "_ns"] for k in KEYS) == ledger["total_ns"], "categories do not sum to the total")
+    for engine, l in ledger["per_engine"].items():
+        expect(sum(l[k + "_ns"] for k in KEYS) == span, "engine %s does not sum to the range" % engine)
+    for site, l in ledger["per_conjunction"].items():
+        expect(sum(l[k + "_ns"] for k in KEYS) == a["engines"] * l["covered_ns"], "site %s does not sum" % site)
+    expect(a["work_ns"] == ledger["running_ns"], "work %d != running %d" % (a["work_ns"], ledger["running_ns"]))
+
+
+def case_help():
+    out, _ = expect_exit(0, ["--help"], stream="stdout")
+    expect("  analyze" in out, "--help does not list analyze")
+    expect_exit(0, ["analyze", "--help"], "usage: sparkscope-cli analyze", "stdout")
+
+
+def case_usage_errors():
+    expect_exit(2, ["analyze"], "analyze needs a TRACE")
+    expect_exit(2, ["analyze", "a", "b"], "analyze takes one TRACE")
+    expect_exit(2, ["analyze", "x.eventlog", "--format", "csv"], "--format must be text or json")
+    expect_exit(2, ["analyze", "x.eventlog", "--from", "soon"], "--from")
+    expect_exit(2, ["analyze", "x.eventlog", "--from", "10", "--to", "5"], "--to must be after --from")
+    expect_exit(2, ["analyze", "x.eventlog", "--bogus"], "unknown option --bogus")
+    expect_exit(2, ["analyze", scratch("does-not-exist.eventlog")], "does-not-exist.eventlog")
+
+
+def case_ghc_text():
+    out, _ = expect_exit(0, ["analyze", shared(SUMFIB)], stream="stdout")
+    for text in ("Loss ledger: 2 engines", "running_outside_conjunct", "idle_blocked_other", "work (T1)",
+                 "Critical path: absent (no joins)", "Notes:"):
+        expect(text in out, "the report lacks %r:\n%s" % (text, out))
+    span = [line for line in out.splitlines() if "span (T-infinity)" in line]
+    expect(len(span) == 1 and span[0].split()[-1] == "absent", "the span is not said to be absent: %r" % span)
+
+
+def case_ghc_json():
+    doc = analysed(shared(SUMFIB))
+    check_ledger(doc)
+    a = doc["analysis"]
+    expect(a["span_ns"] is None and a["parallelism"] is None, "a GHC eventlog has a span: %r" % a["span_ns"])
+    expect(a["critical_path"] is None and a["speedup_bounds"] == [], "a GHC eventlog has a critical path")
+    expect("no joins" in a["span_note"], "no note on the missing span: %r" % a.get("span_note"))
+    expect(a["ledger"]["running_in_conjunct_ns"] == 0, "GHC time counted inside conjuncts")
+
+
+def case_demo_json():
+    path = demo_trace()
+    doc = analysed(path, "--instances")
+    check_ledger(doc)
+    a = doc["analysis"]
+    expect(0 < a["span_ns"] <= a["work_ns"], "span %r, work %r" % (a["span_ns"], a["work_ns"]))
+    expect(a["span_ns"] <= doc["range"]["to_ns"] - doc["range"]["from_ns"], "span longer than the run")
+    expect([b["engines"] for b in a["speedup_bounds"]] == [1, 2, 4, 8, 16, 32, 64], "bounds: %r" % a["speedup_bounds"])
+    for b in a["speedup_bounds"]:
+        expect(b["lower"] <= b["upper"] <= b["engines"], "bound %r" % b)
+    p = a["critical_path"]
+    expect(p["length_ns"] == p["running_ns"] + p["waiting_ns"] == p["to_ns"] - p["from_ns"], "path length %r" % p)
+    expect(p["running_ns"] <= a["span_ns"], "path running %d > span %d" % (p["running_ns"], a["span_ns"]))
+    segments = p["segments"]
+    expect(segments and segments[0]["from_ns"] == p["from_ns"] and segments[-1]["to_ns"] == p["to_ns"], "segments")
+    expect(all(x["to_ns"] == y["from_ns"] for x, y in zip(segments, segments[1:])), "segments are not contiguous")
+    sites = a["work_span_per_conjunction"]
+    expect(len(sites) == 1, "parfib has one static id: %r" % list(sites))
+    site = next(iter(sites.values()))
+    expect(site["complete"] == len(site["instances"]) > 0, "instances listed: %r" % site["complete"])
+    # Without --instances, neither instances nor segments.
+    plain = analysed(path)["analysis"]
+    expect("segments" not in plain["critical_path"], "segments without --instances")
+    expect("instances" not in next(iter(plain["work_span_per_conjunction"].values())), "instances without --instances")
+
+
+def case_demo_text_range_and_file():
+    path = demo_trace()
+    out, _ = expect_exit(0, ["analyze", path], stream="stdout")
+    for text in ("Per engine", "Per conjunction static id", "Speed-up bounds", "Critical path: "):
+        expect(text in out, "the report lacks %r" % text)
+    whole = analysed(path)
+    first, last = whole["range"]["from_ns"], whole["range"]["to_ns"]
+    lo, hi = first + (last - first) // 4, first + (last - first) // 2
+    part = analysed(path, "--from", str(lo), "--to", str(hi))
+    expect(part["range"] == {"from_ns": lo, "to_ns": hi}, "range: %r" % part["range"])
+    check_ledger(part)
+    expect(part["analysis"]["work_ns"] <= whole["analysis"]["work_ns"], "a part has more work than the whole")
+    target = scratch("report.json")
+    expect_exit(0, ["analyze", path, "--format", "json", "-o", target])
+    expect(json.load(open(target)) == whole, "-o wrote something else than stdout")
+
+
+if __name__ == "__main__":
+    # cli_cases.main runs case_<NAME> from its own module with the common arguments: lend it ours,
+    # and take --demo (the one argument it does not know) out first.
+    ap = argparse.ArgumentParser(add_help=False)
+    ap.add_argument("--demo", required=True)
+    known, rest = ap.parse_known_args()
+    DEMO = known.demo
+    sys.argv = sys.argv[:1] + rest
+    for name, case in list(globals().items()):
+        if name.startswith("case_"):
+            setattr(cc, name, case)
+    sys.exit(cc.main())
