@@ -81,15 +81,15 @@ void checkAgainstBruteForce(const Trace& trace, const Analysis& a)
             while (!todo.empty()) {
                 const uint32_t j = todo.back();
                 todo.pop_back();
-                for (uint32_t k : model.conjunctions[j].conjuncts) {
+                for (uint32_t k : detail::strandsOf(model.conjunctions[j].conjuncts)) {
                     inside[k] = 1;
-                    for (uint32_t child : model.childConjunctions(k))
+                    for (uint32_t child : detail::childrenOf(model, k))
                         todo.push_back(child);
                 }
             }
             const auto local = bruteForceDepths(dag, weights, [&](uint32_t s) { return inside[s] != 0; });
             uint64_t span = 0;
-            for (uint32_t k : model.conjunctions[i.instance].conjuncts)
+            for (uint32_t k : detail::strandsOf(model.conjunctions[i.instance].conjuncts))
                 span = std::max(span, local[dag.lastNode(k)]);
             INFO("instance " << i.instance);
             CHECK(i.spanNs == span);

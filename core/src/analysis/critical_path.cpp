@@ -87,9 +87,9 @@ namespace {
         // The strand a segment of context c belongs to (kNoIndex for a conjunct bound elsewhere).
         uint32_t strandOf(const ContextSegment& s, uint32_t c) const
         {
-            if (s.top == kNoIndex)
+            if (!s.top.valid())
                 return m_dag.rootStrand(c);
-            return m.conjuncts[s.top].context == c ? s.top : kNoIndex;
+            return m.conjunct(s.top).context.value() == c ? s.top.value() : kNoIndex;
         }
 
         // The dependency of node g met last (critical_path.h for the ties) and when it was met.
@@ -138,7 +138,7 @@ namespace {
             s.kind = kind;
             if (m_dag.isConjunct(strand)) {
                 const ConjunctInstance& k = m.conjuncts[strand];
-                s.staticId = m.conjunctions[k.conjunction].staticId;
+                s.staticId = m.conjunction(k.conjunction).staticId;
                 s.position = k.position;
             }
             return s;

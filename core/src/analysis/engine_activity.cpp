@@ -92,7 +92,7 @@ namespace {
                 if (end <= start)
                     continue;
                 auto& v = out[s.engine];
-                const bool in = s.top != kNoIndex;
+                const bool in = s.top.valid();
                 if (!v.empty() && v.back().context == c && v.back().inConjunct == in && v.back().endNs == start)
                     v.back().endNs = end;
                 else

@@ -22,14 +22,15 @@ BlockReasons::BlockReasons(const ParModel& model)
                 m_blocks.push_back({ c, s.startNs, BlockReason::Other });
     for (const FutureInstance& f : model.futures)
         for (const FutureWait& w : f.waits)
-            if (const size_t i = lowerBound(w.context, w.timeNs); w.suspended && startsAt(i, w.context, w.timeNs))
+            if (const size_t i = lowerBound(w.context.value(), w.timeNs);
+                w.suspended && startsAt(i, w.context.value(), w.timeNs))
                 m_blocks[i].reason = BlockReason::Future;
     for (const ConjunctionInstance& j : model.conjunctions) {
-        if (j.startContext == kNoIndex || j.conjuncts.empty() || !model.conjuncts[j.conjuncts.front()].ended)
+        if (j.startContext.value() == kNoIndex || j.conjuncts.empty() || !model.conjunct(j.conjuncts.front()).ended)
             continue;
         const uint64_t end = j.ended ? j.endNs : UINT64_MAX;
-        for (size_t i = lowerBound(j.startContext, model.conjuncts[j.conjuncts.front()].endNs);
-             i < m_blocks.size() && m_blocks[i].context == j.startContext && m_blocks[i].timeNs < end; ++i)
+        for (size_t i = lowerBound(j.startContext.value(), model.conjunct(j.conjuncts.front()).endNs);
+             i < m_blocks.size() && m_blocks[i].context == j.startContext.value() && m_blocks[i].timeNs < end; ++i)
             if (m_blocks[i].reason == BlockReason::Other)
                 m_blocks[i].reason = BlockReason::Barrier;
     }

@@ -26,9 +26,9 @@ namespace {
     uint32_t parentStrand(const ParModel& m, uint32_t conjunction, const RunDag& dag)
     {
         const ConjunctionInstance& j = m.conjunctions[conjunction];
-        if (j.parentConjunct != kNoIndex)
-            return j.parentConjunct;
-        return j.startContext == kNoIndex ? kNoIndex : dag.rootStrand(j.startContext);
+        if (j.parentConjunct.value() != kNoIndex)
+            return j.parentConjunct.value();
+        return j.startContext.value() == kNoIndex ? kNoIndex : dag.rootStrand(j.startContext.value());
     }
 
     // When the context that started conjunction j parked at its barrier: its last Blocked stretch
@@ -37,10 +37,10 @@ namespace {
     uint64_t joinTime(const ParModel& m, uint32_t conjunction)
     {
         const ConjunctionInstance& j = m.conjunctions[conjunction];
-        const ConjunctInstance& first = m.conjuncts[j.conjuncts.front()];
-        if (j.startContext == kNoIndex || !first.ended)
+        const ConjunctInstance& first = m.conjunct(j.conjuncts.front());
+        if (j.startContext.value() == kNoIndex || !first.ended)
             return j.endNs;
-        const ContextTimeline& ctx = m.contexts[j.startContext];
+        const ContextTimeline& ctx = m.contexts[j.startContext.value()];
         auto it = std::lower_bound(ctx.states.begin(), ctx.states.end(), j.endNs,
             [](const ContextStateChange& s, uint64_t t) { return s.startNs < t; });
         while (it != ctx.states.begin()) {
@@ -51,7 +51,7 @@ namespace {
                 continue;
             auto seg = std::upper_bound(ctx.segments.begin(), ctx.segments.end(), it->startNs,
                 [](uint64_t t, const ContextSegment& s) { return t < s.startNs; });
-            if (seg != ctx.segments.begin() && std::prev(seg)->top == j.parentConjunct)
+            if (seg != ctx.segments.begin() && std::prev(seg)->top.value() == j.parentConjunct.value())
                 return it->startNs;
             break;
         }
@@ -107,7 +107,7 @@ private:
         m_valid.assign(strands, 0);
         for (uint32_t k = 0; k < m.conjuncts.size(); ++k) {
             const ConjunctInstance& g = m.conjuncts[k];
-            if (!g.started || g.context == kNoIndex || g.context >= m.contexts.size())
+            if (!g.started || g.context.value() == kNoIndex || g.context.value() >= m.contexts.size())
                 continue;
             m_valid[k] = 1;
             m_start[k] = g.startNs;
@@ -133,31 +133,31 @@ private:
         const uint32_t contexts = uint32_t(m.contexts.size());
         std::vector<uint32_t> keys(m.conjunctions.size(), kNoIndex);
         for (uint32_t j = 0; j < m.conjunctions.size(); ++j)
-            if (m.conjunctions[j].parentConjunct == kNoIndex)
-                keys[j] = m.conjunctions[j].startContext;
+            if (m.conjunctions[j].parentConjunct.value() == kNoIndex)
+                keys[j] = m.conjunctions[j].startContext.value();
         m_rootConjunctions = IndexGroups(keys, contexts);
         keys.assign(m.conjuncts.size(), kNoIndex);
         for (uint32_t k = 0; k < m.conjuncts.size(); ++k)
-            if (m_valid[k] && m.conjuncts[k].ended && m.conjuncts[k].context != startContextOf(k))
-                keys[k] = m.conjuncts[k].context;
+            if (m_valid[k] && m.conjuncts[k].ended && m.conjuncts[k].context.value() != startContextOf(k))
+                keys[k] = m.conjuncts[k].context.value();
         m_rootReturns = IndexGroups(keys, contexts);
         keys.assign(m.futures.size(), kNoIndex);
         for (uint32_t f = 0; f < m.futures.size(); ++f)
-            if (m.futures[f].signalled && valid(m.futures[f].signalConjunct))
-                keys[f] = m.futures[f].signalConjunct;
+            if (m.futures[f].signalled && valid(m.futures[f].signalConjunct.value()))
+                keys[f] = m.futures[f].signalConjunct.value();
         m_signals = IndexGroups(keys, m_valid.size());
         keys.clear();
         for (uint32_t f = 0; f < m.futures.size(); ++f)
             for (const FutureWait& w : m.futures[f].waits)
-                if (w.suspended && w.context < contexts && m.futures[f].signalled
-                    && valid(m.futures[f].signalConjunct)) {
+                if (w.suspended && w.context.value() < contexts && m.futures[f].signalled
+                    && valid(m.futures[f].signalConjunct.value())) {
                     m_waits.push_back({ w.timeNs, f, CutKind::Wait });
-                    keys.push_back(w.conjunct != kNoIndex ? w.conjunct : d.rootStrand(w.context));
+                    keys.push_back(w.conjunct.value() != kNoIndex ? w.conjunct.value() : d.rootStrand(w.context.value()));
                 }
         m_waitGroups = IndexGroups(keys, m_valid.size());
     }
 
-    uint32_t startContextOf(uint32_t k) const { return m.conjunctions[m.conjuncts[k].conjunction].startContext; }
+    uint32_t startContextOf(uint32_t k) const { return m.conjunctions[m.conjuncts[k].conjunction.value()].startContext.value(); }
 
     // Calls add(cut) for every cut of strand s, unsorted (rules in run_dag.h); without kTimes only
     // the number of cuts is right (the counting pass skips the look-ups of join times).
@@ -166,7 +166,7 @@ private:
         if (!m_valid[s])
             return;
         const bool conjunct = d.isConjunct(s);
-        const uint32_t context = conjunct ? m.conjuncts[s].context : s - d.m_conjunctStrands;
+        const uint32_t context = conjunct ? m.conjuncts[s].context.value() : s - d.m_conjunctStrands;
         add(Cut { m_start[s], s, CutKind::Start });
         add(Cut { m_end[s], context, CutKind::End });
         auto put = [&](uint64_t t, uint32_t ref, CutKind kind) {
@@ -178,16 +178,16 @@ private:
             put(ci.startNs, j, CutKind::Fork);
             if (ci.ended)
                 put(kTimes ? joinTime(m, j) : 0, j, CutKind::Join);
-            for (uint32_t q : ci.conjuncts)
-                if (m_valid[q] && m.conjuncts[q].ended && m.conjuncts[q].context == ci.startContext)
+            for (uint32_t q : strandsOf(ci.conjuncts))
+                if (m_valid[q] && m.conjuncts[q].ended && m.conjuncts[q].context.value() == ci.startContext.value())
                     put(m.conjuncts[q].endNs, q, CutKind::Return);
         };
         if (conjunct) {
             const ConjunctInstance& k = m.conjuncts[s];
-            const ConjunctionInstance& j = m.conjunctions[k.conjunction];
-            if (k.position < j.conjuncts.size() && m_valid[j.conjuncts[k.position]])
-                put(m.conjuncts[j.conjuncts[k.position]].sparkCreateNs, j.conjuncts[k.position], CutKind::Create);
-            for (uint32_t child : m.childConjunctions(s))
+            const ConjunctionInstance& j = m.conjunctions[k.conjunction.value()];
+            if (k.position < j.conjuncts.size() && m_valid[j.conjuncts[k.position].value()])
+                put(m.conjunct(j.conjuncts[k.position]).sparkCreateNs, j.conjuncts[k.position].value(), CutKind::Create);
+            for (uint32_t child : childrenOf(m, s))
                 started(child);
         } else {
             for (uint32_t j : m_rootConjunctions.members(context))
@@ -209,7 +209,7 @@ private:
         if (c.kind == CutKind::Fork || c.kind == CutKind::Join)
             j = c.ref;
         else if (c.kind == CutKind::Return)
-            j = m.conjuncts[c.ref].conjunction;
+            j = m.conjuncts[c.ref].conjunction.value();
         const bool atItsFork = j != kNoIndex && c.kind != CutKind::Fork && m.conjunctions[j].startNs == c.timeNs;
         const uint8_t r = atItsFork ? rank(CutKind::Fork) : rank(c.kind);
         const uint8_t within = c.kind == CutKind::Fork ? 0 : uint8_t(rank(c.kind) + 1); // Fork, Return, Join
@@ -242,14 +242,14 @@ private:
         uint64_t n = 0;
         for (uint32_t k = 0; k < m.conjuncts.size(); ++k)
             if (m_valid[k]) {
-                n += (m.conjuncts[k].position <= 1 ? d.m_fork[m.conjuncts[k].conjunction] : d.m_create[k]).node
+                n += (m.conjuncts[k].position <= 1 ? d.m_fork[m.conjuncts[k].conjunction.value()] : d.m_create[k]).node
                     == kNoIndex;
-                const ConjunctionInstance& j = m.conjunctions[m.conjuncts[k].conjunction];
-                n += m.conjuncts[k].ended && m.conjuncts[k].context == j.startContext
-                    && !valid(parentStrand(m, m.conjuncts[k].conjunction, d));
+                const ConjunctionInstance& j = m.conjunctions[m.conjuncts[k].conjunction.value()];
+                n += m.conjuncts[k].ended && m.conjuncts[k].context.value() == j.startContext.value()
+                    && !valid(parentStrand(m, m.conjuncts[k].conjunction.value(), d));
             }
         for (const FutureInstance& f : m.futures)
-            if (f.signalled && !valid(f.signalConjunct))
+            if (f.signalled && !valid(f.signalConjunct.value()))
                 n += std::count_if(f.waits.begin(), f.waits.end(), [](const FutureWait& w) { return w.suspended; });
         d.m_unplaced = n;
     }
@@ -272,7 +272,7 @@ uint32_t RunDag::contextOf(uint32_t strand) const noexcept
 {
     if (!m_cuts.empty() && m_cutOffsets[strand + 1] > m_cutOffsets[strand])
         return m_cuts[m_cutOffsets[strand + 1] - 1].ref; // the End cut's
-    return isConjunct(strand) ? m_model->conjuncts[strand].context : strand - m_conjunctStrands;
+    return isConjunct(strand) ? m_model->conjuncts[strand].context.value() : strand - m_conjunctStrands;
 }
 
 uint32_t RunDag::strandOf(uint32_t g) const noexcept
@@ -316,7 +316,7 @@ std::vector<uint64_t> RunDag::weights(const EngineActivity& activity, uint64_t f
             const uint64_t b = std::min(i + 1 < segs.size() ? segs[i + 1].startNs : m.endNs, toNs);
             if (a >= b)
                 continue;
-            const uint32_t strand = seg.top != kNoIndex ? seg.top : rootStrand(uint32_t(c));
+            const uint32_t strand = seg.top.valid() ? seg.top.value() : rootStrand(uint32_t(c));
             uint32_t g = nodeAt(strand, a);
             // A conjunct's segments are in the context that ran it; a damaged trace may say otherwise.
             if (g == kNoIndex || contextOf(strand) != c)

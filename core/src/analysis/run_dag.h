@@ -38,10 +38,24 @@
 #include "sparkscope/core/par_model.h"
 
 #include <cstdint>
+#include <ranges>
 #include <span>
 #include <vector>
 
 namespace sparkscope::core::detail {
+
+// The DAG numbers its strands by conjunct index, then one root strand per context: a conjunct's
+// strand id is its index's value. These read the model's typed indexes as strand ids.
+inline auto strandsOf(const IndexList<ConjunctIndex>& conjuncts)
+{
+    return conjuncts | std::views::transform([](ConjunctIndex k) { return k.value(); });
+}
+inline auto childrenOf(const ParModel& m, uint32_t strand)
+{
+    return m.childConjunctions(ConjunctIndex(strand))
+        | std::views::transform([](ConjunctionIndex j) { return j.value(); });
+}
+
 
 enum class CutKind : uint8_t { Start, Return, Join, Wait, Create, Signal, Fork, End };
 
@@ -122,14 +136,14 @@ template <class F> void RunDag::forEachPred(uint32_t g, uint32_t strand, F&& f) 
     case CutKind::Start:
         if (isConjunct(c.ref)) {
             const ConjunctInstance& k = m_model->conjuncts[c.ref];
-            cross(k.position <= 1 ? m_fork[k.conjunction] : m_create[c.ref]);
+            cross(k.position <= 1 ? m_fork[k.conjunction.value()] : m_create[c.ref]);
         }
         break;
     case CutKind::Return:
         cross(lastOf(c.ref));
         break;
     case CutKind::Join:
-        for (uint32_t k : m_model->conjunctions[c.ref].conjuncts)
+        for (uint32_t k : strandsOf(m_model->conjunctions[c.ref].conjuncts))
             cross(lastOf(k));
         break;
     case CutKind::Wait:

@@ -93,8 +93,8 @@ namespace {
 
     uint32_t parentConjunction(const ParModel& m, uint32_t j)
     {
-        const uint32_t k = m.conjunctions[j].parentConjunct;
-        return k == kNoIndex ? kNoIndex : m.conjuncts[k].conjunction;
+        const uint32_t k = m.conjunctions[j].parentConjunct.value();
+        return k == kNoIndex ? kNoIndex : m.conjuncts[k].conjunction.value();
     }
 
     // Instances that a suspended wait enters from outside: every conjunction containing the waiting
@@ -105,15 +105,15 @@ namespace {
         std::vector<uint8_t> tainted(m.conjunctions.size(), 0);
         std::vector<uint32_t> signalSide;
         for (const FutureInstance& f : m.futures) {
-            if (!f.signalled || f.signalConjunct == kNoIndex)
+            if (!f.signalled || f.signalConjunct.value() == kNoIndex)
                 continue;
             signalSide.clear();
-            for (uint32_t j = m.conjuncts[f.signalConjunct].conjunction; j != kNoIndex; j = parentConjunction(m, j))
+            for (uint32_t j = m.conjuncts[f.signalConjunct.value()].conjunction.value(); j != kNoIndex; j = parentConjunction(m, j))
                 signalSide.push_back(j);
             for (const FutureWait& w : f.waits) {
-                if (!w.suspended || w.conjunct == kNoIndex)
+                if (!w.suspended || w.conjunct.value() == kNoIndex)
                     continue;
-                for (uint32_t j = m.conjuncts[w.conjunct].conjunction;
+                for (uint32_t j = m.conjuncts[w.conjunct.value()].conjunction.value();
                      j != kNoIndex && std::find(signalSide.begin(), signalSide.end(), j) == signalSide.end();
                      j = parentConjunction(m, j))
                     tainted[j] = 1;
@@ -131,9 +131,9 @@ namespace {
         while (!conjunctions.empty()) {
             const uint32_t c = conjunctions.back();
             conjunctions.pop_back();
-            for (uint32_t k : m.conjunctions[c].conjuncts) {
+            for (uint32_t k : strandsOf(m.conjunctions[c].conjuncts)) {
                 strands.push_back(k);
-                for (uint32_t child : m.childConjunctions(k))
+                for (uint32_t child : childrenOf(m, k))
                     conjunctions.push_back(child);
             }
         }
@@ -148,7 +148,7 @@ namespace {
         for (uint32_t s : strands)
             pass.complete(s);
         uint64_t span = 0;
-        for (uint32_t k : m.conjunctions[j].conjuncts)
+        for (uint32_t k : strandsOf(m.conjunctions[j].conjuncts))
             if (const uint32_t last = dag.lastNode(k); last != kNoIndex)
                 span = std::max(span, depth[last]);
         for (uint32_t s : strands)
@@ -187,7 +187,7 @@ InstanceFigures instanceWork(const RunDag& dag, const std::vector<uint64_t>& wei
         const ConjunctionInstance& ci = m.conjunctions[j];
         bool placed = ci.complete;
         uint64_t work = 0;
-        for (uint32_t k : ci.conjuncts) {
+        for (uint32_t k : strandsOf(ci.conjuncts)) {
             work += nested[k];
             const uint32_t first = dag.firstNode(k), last = dag.lastNode(k);
             placed = placed && last != kNoIndex;
@@ -196,8 +196,8 @@ InstanceFigures instanceWork(const RunDag& dag, const std::vector<uint64_t>& wei
         }
         out.work[j] = work;
         out.known[j] = placed;
-        if (ci.parentConjunct != kNoIndex)
-            nested[ci.parentConjunct] += work;
+        if (ci.parentConjunct.value() != kNoIndex)
+            nested[ci.parentConjunct.value()] += work;
     }
     out.tainted = taintedInstances(dag);
     std::vector<uint32_t> stamp, cursor; // per strand
@@ -222,7 +222,7 @@ void addInstanceSpans(const RunDag& dag, const LongestPaths& paths, InstanceFigu
         if (!figures.known[j] || figures.tainted[j])
             continue;
         uint64_t deepest = 0;
-        for (uint32_t k : m.conjunctions[j].conjuncts)
+        for (uint32_t k : strandsOf(m.conjunctions[j].conjuncts))
             deepest = std::max(deepest, paths.depth[dag.lastNode(k)]);
         const uint32_t fork = dag.forkSource(j);
         const uint64_t before = fork == kNoIndex ? 0 : paths.depth[fork];
