@@ -2,14 +2,18 @@
 // MetricsPanels: puts the metrics into the main window — one call, installMetricsPanels(window),
 // from MainWindow's constructor. It owns the MetricsSession (background computation), adds the
 // docks (Conjunctions with the metric detail and the granularity chart, Summary, Engines), the
-// hover controller on the timeline, and File > Export Metrics…, and wires them: a shown trace starts
-// the computation; a selection or a call-sequence count recomputes the view metrics; list navigation
-// moves the timeline; hover-menu choices fill the Conjunctions dock's metric detail — the one place
-// where a chosen metric's value is shown, whether it was chosen on the timeline or in the list.
+// hover controller on the timeline, and File > Export Metrics… (written once the session has the
+// analysis of the chosen range), and wires them: a shown trace starts the computation; a selection
+// or a call-sequence count recomputes the view metrics; list navigation moves the timeline;
+// hover-menu choices fill the Conjunctions dock's metric detail — the one place where a chosen
+// metric's value is shown, whether it was chosen on the timeline or in the list.
 // GUI thread only.
+#include "ui/export/metrics_export_action.h"
+
 #include <QObject>
 
 #include <memory>
+#include <optional>
 
 class QDockWidget;
 
@@ -39,10 +43,14 @@ public:
     QDockWidget* summaryDock() const { return m_summaryDock; }
     QDockWidget* enginesDock() const { return m_enginesDock; }
 
+    // File > Export Metrics…: asks for the file and range, then exports them.
     void exportMetrics();
+    // Writes the file as soon as the session has the analysis of its range (at once if it has).
+    void exportMetrics(MetricsExportRequest request);
 
 private:
     void onTraceShown();
+    void finishExport();
 
     MainWindow* m_window;
     MetricsSession* m_session;
@@ -53,6 +61,7 @@ private:
     QDockWidget* m_conjunctionsDock;
     QDockWidget* m_summaryDock;
     QDockWidget* m_enginesDock;
+    std::optional<MetricsExportRequest> m_pendingExport; // asked for, waiting for its range's analysis
 };
 
 // Creates the panels as a child of `window` (found again with window->findChild<MetricsPanels*>()).

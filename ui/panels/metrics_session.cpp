@@ -2,8 +2,9 @@
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>
-#include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <type_traits>
 
 namespace sparkscope::ui {
 
@@ -12,44 +13,63 @@ MetricsSession::MetricsSession(QObject* parent)
 {
 }
 
+// Runs `compute` on the thread pool, then `done(result)` on the GUI thread — unless the counter
+// `generation` points at (m_fullGeneration or m_viewGeneration) has moved on meanwhile: the newest
+// request wins, and a superseded result is dropped.
+template <class Compute, class Done>
+void MetricsSession::inBackground(const quint64& generation, Compute compute, Done done)
+{
+    using Result = std::invoke_result_t<Compute>;
+    ++m_pending;
+    auto* watcher = new QFutureWatcher<Result>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this,
+        [this, watcher, &generation, asked = generation, done = std::move(done)] {
+            watcher->deleteLater();
+            --m_pending;
+            if (asked == generation)
+                done(watcher->result());
+        });
+    watcher->setFuture(QtConcurrent::run(std::move(compute)));
+}
+
 void MetricsSession::setTrace(std::shared_ptr<const core::Trace> trace)
 {
     m_trace = std::move(trace);
     m_full.reset();
     m_view.reset();
     m_viewOptions = {};
-    const quint64 generation = ++m_fullGeneration;
+    m_analysis.reset();
+    m_viewAnalysis.reset();
+    ++m_fullGeneration;
     ++m_viewGeneration; // any view computation in flight is stale now
     if (!m_trace)
         return;
-    ++m_pending;
     Q_EMIT computing();
-    auto* watcher = new QFutureWatcher<std::shared_ptr<const MetricsBundle>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        --m_pending;
-        if (generation != m_fullGeneration)
-            return;
-        m_full = watcher->result();
-        Q_EMIT fullReady();
-        if (m_viewOptions.callCount || m_viewOptions.fromNs != 0 || m_viewOptions.toNs != UINT64_MAX)
-            startView();
-        else {
-            m_view = std::shared_ptr<const core::Metrics>(m_full, &m_full->metrics);
-            Q_EMIT viewReady();
-        }
-    });
-    watcher->setFuture(QtConcurrent::run([trace = m_trace]() -> std::shared_ptr<const MetricsBundle> {
-        QElapsedTimer timer;
-        timer.start();
-        auto bundle = std::make_shared<MetricsBundle>();
-        bundle->trace = trace;
-        bundle->metrics = core::computeMetrics(*trace);
-        bundle->index = core::ParEventIndex::build(bundle->metrics.model);
-        bundle->conjunctionEvents = core::declaresConjunctionEvents(*trace);
-        bundle->computeMs = double(timer.nsecsElapsed()) / 1e6;
-        return bundle;
-    }));
+    inBackground(
+        m_fullGeneration,
+        [trace = m_trace]() -> std::shared_ptr<const MetricsBundle> {
+            QElapsedTimer timer;
+            timer.start();
+            auto bundle = std::make_shared<MetricsBundle>();
+            bundle->trace = trace;
+            bundle->metrics = core::computeMetrics(*trace);
+            bundle->index = core::ParEventIndex::build(bundle->metrics.model);
+            bundle->conjunctionEvents = core::declaresConjunctionEvents(*trace);
+            bundle->computeMs = double(timer.nsecsElapsed()) / 1e6;
+            return bundle;
+        },
+        [this](std::shared_ptr<const MetricsBundle> full) {
+            m_full = std::move(full);
+            Q_EMIT fullReady();
+            if (m_viewOptions.callCount || viewHasRange())
+                startView();
+            else {
+                m_view = std::shared_ptr<const core::Metrics>(m_full, &m_full->metrics);
+                m_viewDone = m_viewGeneration;
+                Q_EMIT viewReady();
+            }
+            startAnalysis();
+        });
 }
 
 void MetricsSession::setRange(std::optional<std::pair<uint64_t, uint64_t>> range)
@@ -75,33 +95,94 @@ void MetricsSession::setCallCount(std::optional<uint64_t> count)
 void MetricsSession::startView()
 {
     const quint64 generation = ++m_viewGeneration;
+    m_viewAnalysis.reset();
     if (!m_trace || !m_full)
         return; // started again when the full metrics are ready
-    const bool plain = !m_viewOptions.callCount && m_viewOptions.fromNs == 0 && m_viewOptions.toNs == UINT64_MAX;
+    const bool plain = !m_viewOptions.callCount && !viewHasRange();
     if (plain) {
         m_view = std::shared_ptr<const core::Metrics>(m_full, &m_full->metrics);
+        m_viewDone = generation;
         Q_EMIT viewReady();
         return;
     }
-    ++m_pending;
     Q_EMIT computing();
-    auto* watcher = new QFutureWatcher<std::shared_ptr<const core::Metrics>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        --m_pending;
-        if (generation != m_viewGeneration)
-            return;
-        m_view = watcher->result();
-        Q_EMIT viewReady();
-    });
+    struct ViewResult {
+        std::shared_ptr<const core::Metrics> metrics;
+        std::shared_ptr<const core::AnalysisReport> analysis; // when the session was ready and the view has a range
+    };
     // The view borrows the whole-trace engine states, CPUs curve and model (the bundle is kept alive
-    // by the capture): no second model in memory, and no second model pass, per selection.
-    watcher->setFuture(QtConcurrent::run([trace = m_trace, options = m_viewOptions, full = m_full] {
-        const core::Metrics& whole = full->metrics;
-        const core::MetricsInputs inputs { &whole.engineStates, &whole.cpusOverTime, &whole.model };
-        return std::shared_ptr<const core::Metrics>(
-            std::make_shared<core::Metrics>(core::computeMetrics(*trace, options, inputs)));
-    }));
+    // by the capture): no second model in memory, and no second model pass, per selection. Its
+    // analysis, from the session built once, costs one ledger sweep and the range's longest paths.
+    inBackground(
+        m_viewGeneration,
+        [trace = m_trace, options = m_viewOptions, full = m_full, analysis = m_analysis, range = viewHasRange()] {
+            const core::Metrics& whole = full->metrics;
+            const core::MetricsInputs inputs { &whole.engineStates, &whole.cpusOverTime, &whole.model };
+            ViewResult out;
+            out.metrics = std::make_shared<core::Metrics>(core::computeMetrics(*trace, options, inputs));
+            if (analysis && range)
+                out.analysis = std::make_shared<core::AnalysisReport>(
+                    core::analysisReport(*analysis->session, { options.fromNs, options.toNs, false }, *out.metrics));
+            return out;
+        },
+        [this, generation](ViewResult view) {
+            m_view = std::move(view.metrics);
+            m_viewDone = generation;
+            m_viewAnalysis = std::move(view.analysis);
+            Q_EMIT viewReady();
+            if (m_viewAnalysis)
+                Q_EMIT analysisReady();
+            else if (m_analysis && viewHasRange())
+                startViewAnalysis(); // the session became ready while this view was computed
+        });
+}
+
+void MetricsSession::startAnalysis()
+{
+    inBackground(
+        m_fullGeneration,
+        [full = m_full]() -> std::shared_ptr<const AnalysisBundle> {
+            QElapsedTimer timer;
+            timer.start();
+            auto bundle = std::make_shared<AnalysisBundle>();
+            bundle->full = full;
+            const core::AnalysisInputs inputs { &full->metrics.engineStates, &full->metrics.model };
+            bundle->session = std::make_unique<const core::AnalysisSession>(*full->trace, inputs);
+            bundle->whole
+                = std::make_shared<core::AnalysisReport>(core::analysisReport(*bundle->session, {}, full->metrics));
+            bundle->computeMs = double(timer.nsecsElapsed()) / 1e6;
+            return bundle;
+        },
+        [this](std::shared_ptr<const AnalysisBundle> analysis) {
+            m_analysis = std::move(analysis);
+            Q_EMIT analysisReady();
+            if (viewHasRange() && m_view && m_viewDone == m_viewGeneration && !m_viewAnalysis)
+                startViewAnalysis(); // else the view in flight analyses its range when it is done
+        });
+}
+
+// The analysis of a view computed before the session was ready: from the view's metrics.
+void MetricsSession::startViewAnalysis()
+{
+    inBackground(
+        m_viewGeneration,
+        [analysis = m_analysis, view = m_view, options = m_viewOptions] {
+            return std::shared_ptr<const core::AnalysisReport>(std::make_shared<core::AnalysisReport>(
+                core::analysisReport(*analysis->session, { options.fromNs, options.toNs, false }, *view)));
+        },
+        [this](std::shared_ptr<const core::AnalysisReport> report) {
+            m_viewAnalysis = std::move(report);
+            Q_EMIT analysisReady();
+        });
+}
+
+std::shared_ptr<const core::AnalysisReport> MetricsSession::analysisFor(uint64_t fromNs, uint64_t toNs) const
+{
+    if (fromNs == 0 && toNs == UINT64_MAX)
+        return m_analysis ? m_analysis->whole : nullptr;
+    if (fromNs == m_viewOptions.fromNs && toNs == m_viewOptions.toNs)
+        return m_viewAnalysis;
+    return nullptr;
 }
 
 } // namespace sparkscope::ui

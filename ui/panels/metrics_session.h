@@ -8,8 +8,14 @@
 // The full result also carries a ParEventIndex (event -> instance lookup) so hover responses are a
 // binary search. A view is computed with the full result's engine states, CPUs curve and model lent
 // to computeMetrics (core::MetricsInputs), so a view holds only its report: its model, states and
-// curves are empty (panels read only the report of a view). Results are immutable and shared
-// (std::shared_ptr<const ...>); GUI thread only.
+// curves are empty (panels read only the report of a view).
+//
+// The analysis (core/findings.h: ledger, work and span, critical path, findings) is computed in the
+// background too, after the full metrics, from the same states and model: an AnalysisSession and
+// the whole trace's report, then — cheaply, from that session — the report of the view's range with
+// the view's metrics. File > Export Metrics writes these reports; it never analyses on the GUI
+// thread. Results are immutable and shared (std::shared_ptr<const ...>); GUI thread only.
+#include "sparkscope/core/findings.h"
 #include "sparkscope/core/metrics.h"
 #include "sparkscope/core/metrics_query.h"
 #include "sparkscope/core/trace.h"
@@ -29,6 +35,15 @@ struct MetricsBundle {
     double computeMs = 0;
 };
 
+// The analysis of the trace on screen: a session over the full metrics' states and model (kept alive
+// by `full`), and the whole trace's report.
+struct AnalysisBundle {
+    std::shared_ptr<const MetricsBundle> full;
+    std::unique_ptr<const core::AnalysisSession> session; // borrows full->metrics' states and model
+    std::shared_ptr<const core::AnalysisReport> whole;
+    double computeMs = 0;
+};
+
 class MetricsSession : public QObject {
     Q_OBJECT
 public:
@@ -43,6 +58,12 @@ public:
     std::shared_ptr<const core::Metrics> view() const { return m_view; }
     const core::MetricsOptions& viewOptions() const { return m_viewOptions; }
     bool isComputing() const { return m_pending > 0; }
+    // The analysis of the whole trace (null until ready).
+    std::shared_ptr<const AnalysisBundle> analysis() const { return m_analysis; }
+    // The analysis report of [fromNs, toNs) when it is ready: the whole trace's for the whole range
+    // (0, UINT64_MAX), the view's when the view's range is that range; else null (setRange to it and
+    // wait for analysisReady).
+    std::shared_ptr<const core::AnalysisReport> analysisFor(uint64_t fromNs, uint64_t toNs) const;
 
     // Restricts the view metrics to [fromNs, toNs) (nullopt: the whole trace).
     void setRange(std::optional<std::pair<uint64_t, uint64_t>> range);
@@ -53,16 +74,24 @@ Q_SIGNALS:
     void computing();
     void fullReady();
     void viewReady();
+    void analysisReady(); // the whole trace's analysis, or the view's, is ready
 
 private:
     void startView();
+    void startAnalysis();
+    void startViewAnalysis();
+    template <class Compute, class Done> void inBackground(const quint64& generation, Compute compute, Done done);
+    bool viewHasRange() const { return m_viewOptions.fromNs != 0 || m_viewOptions.toNs != UINT64_MAX; }
 
     std::shared_ptr<const core::Trace> m_trace;
     std::shared_ptr<const MetricsBundle> m_full;
     std::shared_ptr<const core::Metrics> m_view;
     core::MetricsOptions m_viewOptions;
+    std::shared_ptr<const AnalysisBundle> m_analysis;
+    std::shared_ptr<const core::AnalysisReport> m_viewAnalysis; // of m_viewOptions' range, when it has one
     quint64 m_fullGeneration = 0;
     quint64 m_viewGeneration = 0;
+    quint64 m_viewDone = 0; // the view generation m_view was computed for
     int m_pending = 0;
 };
 
