@@ -14,6 +14,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <random>
 #include <set>
 
 using namespace sparkscope::core;
@@ -259,29 +260,72 @@ TEST_CASE("conjuncts runnable together only briefly, blocked on a future", "[cor
     CHECK(finding(r, "parallelism_brief").text.find("on average only 1.11") != std::string::npos);
 }
 
+// What every report's findings satisfy: known rules, text, at most 5 ranges inside the range, ranked,
+// and no more to win back than the range lasts.
+static void checkFindings(const AnalysisReport& r)
+{
+    const std::set<std::string_view> rules(findingRules().begin(), findingRules().end());
+    for (size_t i = 0; i < r.findings.size(); ++i) {
+        const Finding& f = r.findings[i];
+        CHECK(rules.count(f.rule) == 1);
+        CHECK(!f.text.empty());
+        CHECK(f.recoverableNs <= r.analysis.toNs - r.analysis.fromNs);
+        CHECK(f.ranges.size() <= 5);
+        for (const TimeRange& t : f.ranges) {
+            CHECK(t.fromNs < t.toNs);
+            CHECK(t.fromNs >= r.analysis.fromNs);
+            CHECK(t.toNs <= r.analysis.toNs);
+        }
+        if (i > 0)
+            CHECK(r.findings[i - 1].recoverableNs >= f.recoverableNs);
+    }
+}
+
 TEST_CASE("every finding names a known rule, ranges inside the range and a recoverable time within the run",
     "[core][analysis][findings]")
 {
-    std::set<std::string_view> rules(findingRules().begin(), findingRules().end());
-    CHECK(rules.size() == 10);
+    CHECK(findingRules().size() == 10);
+    size_t found = 0;
     for (uint64_t seed = 1; seed <= 30; ++seed) {
         INFO("seed " << seed);
         const Trace trace = sparkscope::test::simulateRandomProgram(seed, seed > 20 ? 9 : 4, 3).build();
         const AnalysisReport r = computeAnalysisReport(trace);
-        for (size_t i = 0; i < r.findings.size(); ++i) {
-            const Finding& f = r.findings[i];
-            CHECK(rules.count(f.rule) == 1);
-            CHECK(!f.text.empty());
-            CHECK(f.recoverableNs <= r.analysis.toNs - r.analysis.fromNs);
-            CHECK(f.ranges.size() <= 5);
-            for (const TimeRange& t : f.ranges) {
-                CHECK(t.fromNs < t.toNs);
-                CHECK(t.fromNs >= r.analysis.fromNs);
-                CHECK(t.toNs <= r.analysis.toNs);
-            }
-            if (i > 0)
-                CHECK(r.findings[i - 1].recoverableNs >= f.recoverableNs);
+        checkFindings(r);
+        found += r.findings.size();
+        // A range: the findings of that range only.
+        AnalysisOptions part;
+        part.fromNs = trace.firstTimeNs + (trace.lastTimeNs - trace.firstTimeNs) / 4;
+        part.toNs = trace.lastTimeNs - (trace.lastTimeNs - trace.firstTimeNs) / 4;
+        checkFindings(computeAnalysisReport(trace, part));
+    }
+    CHECK(found > 0);
+}
+
+TEST_CASE(
+    "findings of truncated and damaged traces: no crash, no figure outside the range", "[core][analysis][findings]")
+{
+    for (uint64_t seed = 1; seed <= 20; ++seed) {
+        INFO("seed " << seed);
+        Trace cut = sparkscope::test::simulateRandomProgram(seed).build();
+        Trace damaged = cut;
+        std::mt19937_64 rng(seed);
+        const uint64_t at = cut.firstTimeNs + rng() % (cut.lastTimeNs - cut.firstTimeNs + 1);
+        for (auto& events : cut.engines)
+            std::erase_if(events, [&](const Event& e) { return e.timeNs > at; });
+        cut.lastTimeNs = at;
+        cut.truncated = true;
+        checkFindings(computeAnalysisReport(cut));
+        for (int i = 0; i < 6; ++i) {
+            auto& events = damaged.engines[rng() % damaged.engines.size()];
+            if (events.empty())
+                continue;
+            const auto where = events.begin() + long(rng() % events.size());
+            if (rng() % 2)
+                events.erase(where); // lost
+            else
+                events.insert(where, *where); // posted twice
         }
+        checkFindings(computeAnalysisReport(damaged));
     }
 }
 

@@ -8,15 +8,19 @@ namespace sparkscope::core::detail {
 
 namespace {
 
-    // Keeps the `limit` longest ranges seen (ties: the earlier first).
+    // Keeps the `limit` longest ranges seen, clipped to [clipFrom, clipTo) (ties: the earlier first).
     class LongestRanges {
     public:
-        explicit LongestRanges(size_t limit)
+        LongestRanges(size_t limit, uint64_t clipFrom, uint64_t clipTo)
             : m_limit(limit)
+            , m_clipFrom(clipFrom)
+            , m_clipTo(clipTo)
         {
         }
         void add(uint64_t fromNs, uint64_t toNs)
         {
+            fromNs = std::max(fromNs, m_clipFrom);
+            toNs = std::min(toNs, m_clipTo);
             if (toNs <= fromNs)
                 return;
             m_ranges.push_back({ fromNs, toNs });
@@ -40,6 +44,7 @@ namespace {
                 m_ranges.resize(m_limit);
         }
         size_t m_limit;
+        uint64_t m_clipFrom, m_clipTo;
         std::vector<TimeRange> m_ranges;
     };
 
@@ -93,7 +98,7 @@ std::vector<uint32_t> recursiveSites(const ParModel& model)
 std::vector<TimeRange> longestInstances(
     const ParModel& model, uint32_t staticId, uint64_t fromNs, uint64_t toNs, size_t limit)
 {
-    LongestRanges out(limit);
+    LongestRanges out(limit, fromNs, toNs);
     for (const ConjunctionInstance& j : model.conjunctions)
         if (counts(j, staticId, fromNs, toNs))
             out.add(j.startNs, j.endNs);
@@ -103,7 +108,7 @@ std::vector<TimeRange> longestInstances(
 std::vector<TimeRange> longestTimesAfter(
     const ParModel& model, uint32_t staticId, uint64_t fromNs, uint64_t toNs, size_t limit)
 {
-    LongestRanges out(limit);
+    LongestRanges out(limit, fromNs, toNs);
     for (const ConjunctionInstance& j : model.conjunctions) {
         if (!counts(j, staticId, fromNs, toNs) || j.conjuncts.empty())
             continue;
@@ -140,7 +145,8 @@ std::vector<FirstWaitSuspensions> firstWaitSuspensions(
             if (!w.suspended || w.timeNs >= f.signalNs)
                 continue;
             if (!group) {
-                auto [it, added] = groups.try_emplace({ j.staticId, f.nameId }, Group { {}, LongestRanges(limit) });
+                auto [it, added]
+                    = groups.try_emplace({ j.staticId, f.nameId }, Group { {}, LongestRanges(limit, fromNs, toNs) });
                 group = &it->second;
                 if (added) {
                     group->sums.staticId = j.staticId;

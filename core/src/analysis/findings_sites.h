@@ -3,7 +3,7 @@
 // itself, beyond the metrics and the ledger: the instances and waits a finding points at, and the
 // conjunction a stretch of sequential code belongs to. Every direct use of ParModel's fields by the
 // findings is in this file's .cpp. All instance lists take the complete instances that start in
-// [from, to), as the metrics' summaries do.
+// [from, to), as the metrics' summaries do, and clip the time ranges they give to [from, to).
 #include "sparkscope/core/findings.h"
 #include "sparkscope/core/par_model.h"
 
