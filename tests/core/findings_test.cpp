@@ -14,7 +14,6 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <random>
 #include <set>
 
 using namespace sparkscope::core;
@@ -306,26 +305,9 @@ TEST_CASE(
 {
     for (uint64_t seed = 1; seed <= 20; ++seed) {
         INFO("seed " << seed);
-        Trace cut = sparkscope::test::simulateRandomProgram(seed).build();
-        Trace damaged = cut;
-        std::mt19937_64 rng(seed);
-        const uint64_t at = cut.firstTimeNs + rng() % (cut.lastTimeNs - cut.firstTimeNs + 1);
-        for (auto& events : cut.engines)
-            std::erase_if(events, [&](const Event& e) { return e.timeNs > at; });
-        cut.lastTimeNs = at;
-        cut.truncated = true;
-        checkFindings(computeAnalysisReport(cut));
-        for (int i = 0; i < 6; ++i) {
-            auto& events = damaged.engines[rng() % damaged.engines.size()];
-            if (events.empty())
-                continue;
-            const auto where = events.begin() + long(rng() % events.size());
-            if (rng() % 2)
-                events.erase(where); // lost
-            else
-                events.insert(where, *where); // posted twice
-        }
-        checkFindings(computeAnalysisReport(damaged));
+        const Trace trace = sparkscope::test::simulateRandomProgram(seed).build();
+        checkFindings(computeAnalysisReport(sparkscope::test::truncatedAtRandom(trace, seed)));
+        checkFindings(computeAnalysisReport(sparkscope::test::damagedAtRandom(trace, seed * 7919)));
     }
 }
 

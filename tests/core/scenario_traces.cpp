@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <random>
 
 namespace sparkscope::test {
 
@@ -45,6 +46,33 @@ core::Trace futureTrace()
     b.endParConjunct(0, 180, 0xB).stopThread(0, 185, 1, core::kStopBlocked).threadRunnable(1, 202, 1);
     b.runThread(0, 210, 1).endParConj(0, 220, 0xB).stopThread(0, 230, 1, core::kStopFinished);
     return b.roundTrip();
+}
+
+core::Trace truncatedAtRandom(core::Trace trace, uint64_t seed)
+{
+    std::mt19937_64 rng(seed);
+    const uint64_t cut = trace.firstTimeNs + rng() % (trace.lastTimeNs - trace.firstTimeNs + 1);
+    for (auto& events : trace.engines)
+        std::erase_if(events, [&](const core::Event& e) { return e.timeNs > cut; });
+    trace.lastTimeNs = cut;
+    trace.truncated = true;
+    return trace;
+}
+
+core::Trace damagedAtRandom(core::Trace trace, uint64_t seed, int count)
+{
+    std::mt19937_64 rng(seed);
+    for (int i = 0; i < count; ++i) {
+        auto& events = trace.engines[rng() % trace.engines.size()];
+        if (events.empty())
+            continue;
+        const auto at = events.begin() + long(rng() % events.size());
+        if (rng() % 2)
+            events.erase(at); // lost
+        else
+            events.insert(at, *at); // posted twice
+    }
+    return trace;
 }
 
 std::vector<NamedTrace> demoTraces(const std::string& scratch, const std::vector<std::string>& workloads)

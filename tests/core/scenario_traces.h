@@ -5,6 +5,7 @@
 // eventlogs.
 #include "sparkscope/core/trace.h"
 
+#include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -26,6 +27,12 @@ core::Trace stealTrace();
 // again at 160, waits on X again at 170 (no suspend), ends G2 at 200 and finishes at 205. G1 ends at
 // 180, ctx 1 parks at 185, is woken at 202, runs at 210, ends B at 220 and finishes at 230.
 core::Trace futureTrace();
+
+// `trace` cut at a random instant (std::mt19937_64 seeded with `seed`), as a file that ends early:
+// the events after it dropped, the trace's end moved there and marked truncated.
+core::Trace truncatedAtRandom(core::Trace trace, uint64_t seed);
+// `trace` with `count` random events (seeded with `seed`) lost or posted twice.
+core::Trace damagedAtRandom(core::Trace trace, uint64_t seed, int count = 6);
 
 struct NamedTrace {
     std::string name; // the workload's name, or the eventlog's file name
