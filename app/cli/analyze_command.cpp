@@ -1,10 +1,13 @@
-// `sparkscope-cli analyze`: why a run does not scale (core/analysis.h, docs/analysis.md): the loss
-// ledger, work and span with the speed-up bounds, and the critical path, as a readable report
-// (default) or as JSON (core::analysisToJson, the keys of the design's analysis.md §6).
+// `sparkscope-cli analyze`: why a run does not scale (core/analysis.h, docs/analysis.md): the
+// findings, ranked by the time they could win back (core/findings.h), then the loss ledger, work and
+// span with the speed-up bounds, and the critical path, as a readable report (default) or as JSON
+// (core::analysisReportToJson, the keys of the design's analysis.md §6). The findings read the
+// metrics of the same range, computed with the analysis (core::computeMetricsFile).
 #include "cli/cli_common.h"
 
 #include "sparkscope/core/analysis.h"
-#include "sparkscope/core/writer.h"
+#include "sparkscope/core/findings.h"
+#include "sparkscope/core/metrics_export.h"
 
 #include <cinttypes>
 
@@ -14,9 +17,9 @@ namespace {
 
     constexpr std::string_view kUsage
         = "usage: sparkscope-cli analyze TRACE [--from NS --to NS] [--format text|json] [-o FILE] [--instances]\n\n"
-          "Where the engines' time went (the loss ledger), how much parallelism the program has (work,\n"
-          "span, speed-up bounds) and which chain of work decided the run's length (the critical path).\n"
-          "See docs/analysis.md.\n"
+          "What to change, ranked by the time it could win back (the findings); where the engines' time\n"
+          "went (the loss ledger), how much parallelism the program has (work, span, speed-up bounds)\n"
+          "and which chain of work decided the run's length (the critical path). See docs/analysis.md.\n"
           "  --from/--to   analyse [NS, NS) only (trace time in nanoseconds)\n"
           "  --format      text (default): a readable report; json: the analysis as JSON\n"
           "  -o FILE       write to FILE instead of stdout\n"
@@ -182,12 +185,44 @@ namespace {
         s.appendTo(out);
     }
 
-    std::string textReport(const core::Analysis& a, bool instances)
+    // The findings, ranked: rule and site, the time it could win back, the advice, the ranges.
+    void appendFindings(std::string& out, const core::AnalysisReport& report)
     {
+        if (report.findings.empty()) {
+            out += "\nFindings: none (no rule of docs/analysis.md fired)\n";
+            return;
+        }
+        out += "\nFindings, ranked by the time they could win back (estimates: docs/analysis.md):\n";
+        for (size_t i = 0; i < report.findings.size(); ++i) {
+            const core::Finding& f = report.findings[i];
+            out += "\n  ";
+            appendUnsigned(out, i + 1);
+            out += ". " + f.rule;
+            if (!f.site.empty())
+                out += " at " + f.site;
+            out += ": could win back " + seconds(f.recoverableNs) + " s\n";
+            out += "     " + f.text + "\n";
+            if (f.ranges.empty())
+                continue;
+            out += "     ranges (ns):";
+            for (const core::TimeRange& r : f.ranges) {
+                out += ' ';
+                appendUnsigned(out, r.fromNs);
+                out += "..";
+                appendUnsigned(out, r.toNs);
+            }
+            out += "\n";
+        }
+    }
+
+    std::string textReport(const core::AnalysisReport& report, bool instances)
+    {
+        const core::Analysis& a = report.analysis;
         std::string out = "trace  " + a.trace.path + ": " + std::to_string(a.trace.engines) + " engines, "
             + std::to_string(a.trace.eventCount) + " events\n";
         out += "range  " + std::to_string(a.fromNs) + " .. " + std::to_string(a.toNs) + " ns ("
             + seconds(a.toNs - a.fromNs) + " s)\n";
+        appendFindings(out, report);
         appendLedger(out, a);
         appendWorkSpan(out, a.workSpan);
         appendCriticalPath(out, a);
@@ -229,24 +264,14 @@ namespace {
         auto trace = loadTrace(parsed->positional.front());
         if (!trace)
             return kExitBadInput;
-        const core::Analysis analysis = core::analyze(*trace, options);
-        const std::string text = format == "json" ? core::analysisToJson(analysis, options.instances)
-                                                  : textReport(analysis, options.instances);
-        if (auto file = parsed->value("-o")) {
-            auto written = core::writeFile(*file, { reinterpret_cast<const uint8_t*>(text.data()), text.size() });
-            if (!written) {
-                std::fprintf(stderr, "sparkscope-cli: %s\n", written.error().toString().c_str());
-                return kExitBadInput;
-            }
-            return kExitOk;
-        }
-        Output out;
-        out << text;
-        return kExitOk;
+        const core::AnalysisReport report = core::computeAnalysisReport(*trace, options);
+        return writeOutput(parsed->value("-o"),
+            format == "json" ? core::analysisReportToJson(report, options.instances)
+                             : textReport(report, options.instances));
     }
 
     const RegisterCommand kRegistered { { "analyze",
-        "why a run does not scale: loss ledger, work and span, critical path", kUsage, &runAnalyze } };
+        "why a run does not scale: findings, loss ledger, work and span, critical path", kUsage, &runAnalyze } };
 
 } // namespace
 

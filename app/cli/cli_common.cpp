@@ -2,6 +2,7 @@
 
 #include "sparkscope/core/event_types.h"
 #include "sparkscope/core/reader.h"
+#include "sparkscope/core/writer.h"
 
 #include <algorithm>
 #include <charconv>
@@ -131,6 +132,21 @@ void Output::flush()
             m_failed = true;
     }
     m_buf.clear();
+}
+
+int writeOutput(const std::optional<std::string>& file, std::string_view text)
+{
+    if (file) {
+        auto written = core::writeFile(*file, { reinterpret_cast<const uint8_t*>(text.data()), text.size() });
+        if (!written) {
+            std::fprintf(stderr, "sparkscope-cli: %s\n", written.error().toString().c_str());
+            return kExitBadInput;
+        }
+        return kExitOk;
+    }
+    Output out;
+    out << text;
+    return kExitOk;
 }
 
 void appendUnsigned(std::string& out, uint64_t v)

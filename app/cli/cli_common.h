@@ -117,6 +117,10 @@ private:
     bool m_failed = false;
 };
 
+// A command's whole output: to FILE when `-o FILE` was given (`file`), else to stdout. Returns
+// kExitOk, or kExitBadInput after printing "sparkscope-cli: <error>" when FILE cannot be written.
+int writeOutput(const std::optional<std::string>& file, std::string_view text);
+
 void appendUnsigned(std::string& out, uint64_t v);
 void appendPadded(std::string& out, std::string_view text, size_t width, bool right);
 

@@ -1,12 +1,11 @@
-// `sparkscope-cli metrics`: computes every metric of docs/metrics.md and writes the metrics file
-// (JSON or CSV) with core::formatMetrics, the same function the app's export uses. Also registers
-// the semantic model check with `check`.
+// `sparkscope-cli metrics`: computes every metric of docs/metrics.md and the analysis of the same
+// range (docs/analysis.md) and writes the metrics file (JSON or CSV) with core::formatMetricsFile,
+// the function the app's export uses too. Also registers the semantic model check with `check`.
 #include "cli/cli_common.h"
 
 #include "sparkscope/core/check_model.h"
 #include "sparkscope/core/metrics.h"
 #include "sparkscope/core/metrics_export.h"
-#include "sparkscope/core/writer.h"
 
 namespace sparkscope::cli {
 
@@ -16,10 +15,11 @@ namespace {
         = "usage: sparkscope-cli metrics TRACE [--format json|csv] [-o FILE] [--csc N] [--instances]\n"
           "                              [--from NS --to NS]\n\n"
           "Writes the metrics file (docs/metrics.md): whole-program, engine, conjunction, conjunct,\n"
-          "future and scheduling metrics, as JSON (default) or CSV (scope,id,metric,statistic,value).\n"
+          "future and scheduling metrics and the analysis with its findings (docs/analysis.md), as\n"
+          "JSON (default) or CSV (scope,id,metric,statistic,value).\n"
           "  -o FILE       write to FILE instead of stdout\n"
           "  --csc N       call-sequence count of a sequential run: adds NANOSECS_PER_CALL\n"
-          "  --instances   also list every conjunction instance\n"
+          "  --instances   also list every conjunction instance, and the critical path's segments\n"
           "  --from/--to   restrict to [NS, NS) (trace time in nanoseconds)\n";
 
     int runMetrics(const std::vector<std::string>& args)
@@ -64,18 +64,8 @@ namespace {
         auto trace = loadTrace(parsed->positional.front());
         if (!trace)
             return kExitBadInput;
-        const std::string text = core::formatMetrics(core::computeMetrics(*trace, options), format);
-        if (auto file = parsed->value("-o")) {
-            auto written = core::writeFile(*file, { reinterpret_cast<const uint8_t*>(text.data()), text.size() });
-            if (!written) {
-                std::fprintf(stderr, "sparkscope-cli: %s\n", written.error().toString().c_str());
-                return kExitBadInput;
-            }
-            return kExitOk;
-        }
-        Output out;
-        out << text;
-        return kExitOk;
+        return writeOutput(
+            parsed->value("-o"), core::formatMetricsFile(core::computeMetricsFile(*trace, options), format));
     }
 
     const RegisterCommand kRegistered { { "metrics", "write the metrics file (JSON or CSV) of a trace", kUsage,

@@ -6,7 +6,9 @@ shared data that may be absent, a scratch directory). A demo trace is made with 
 (--demo).
 The JSON checks are the invariants of docs/analysis.md: the ledger sums exactly to engines x range,
 each engine to the range; work = running; span <= work; the critical path's length = running +
-waiting; GHC eventlogs have no span and no critical path.
+waiting; GHC eventlogs have no span and no critical path. The findings: ranked, with their keys, in
+the text report, in the JSON and in the metrics file's analysis section (JSON and CSV), the same in
+both for the same range.
 """
 import argparse
 import json
@@ -23,9 +25,9 @@ KEYS = ["running_in_conjunct", "running_outside_conjunct", "gc", "searching", "i
         "idle_blocked_future", "idle_blocked_barrier", "idle_blocked_other", "idle_no_work"]
 
 
-def demo_trace():
-    path = scratch("parfib.eventlog")
-    r = subprocess.run([DEMO, "parfib", "--n", "22", "--cutoff", "10", "--engines", "2", "--trace", path],
+def demo_trace(workload=("parfib", "--n", "22", "--cutoff", "10")):
+    path = scratch(workload[0] + ".eventlog")
+    r = subprocess.run([DEMO, *workload, "--engines", "2", "--trace", path],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     expect(r.returncode == 0, "sparkscope-demo failed: %s" % r.stderr.decode(errors="replace"))
     return path
@@ -49,6 +51,22 @@ def check_ledger(doc):
     expect(a["work_ns"] == ledger["running_ns"], "work %d != running %d" % (a["work_ns"], ledger["running_ns"]))
 
 
+FINDING_KEYS = ["rule", "text", "site", "ranges", "recoverable_ns"]
+
+
+def check_findings(doc):
+    findings = doc["analysis"]["findings"]
+    r = doc["range"]
+    for f in findings:
+        expect(list(f) == FINDING_KEYS, "finding keys %r" % list(f))
+        expect(f["text"] and f["recoverable_ns"] > 0, "finding %r" % f)
+        for x in f["ranges"]:
+            expect(r["from_ns"] <= x["from_ns"] < x["to_ns"] <= r["to_ns"], "range %r outside %r" % (x, r))
+    recoverable = [f["recoverable_ns"] for f in findings]
+    expect(recoverable == sorted(recoverable, reverse=True), "findings not ranked: %r" % recoverable)
+    return findings
+
+
 def case_help():
     out, _ = expect_exit(0, ["--help"], stream="stdout")
     expect("  analyze" in out, "--help does not list analyze")
@@ -67,7 +85,7 @@ def case_usage_errors():
 
 def case_ghc_text():
     out, _ = expect_exit(0, ["analyze", shared(SUMFIB)], stream="stdout")
-    for text in ("Loss ledger: 2 engines", "running_outside_conjunct", "idle_blocked_other", "work (T1)",
+    for text in ("Findings", "Loss ledger: 2 engines", "running_outside_conjunct", "idle_blocked_other", "work (T1)",
                  "Critical path: absent (no joins)", "Notes:"):
         expect(text in out, "the report lacks %r:\n%s" % (text, out))
     span = [line for line in out.splitlines() if "span (T-infinity)" in line]
@@ -82,6 +100,8 @@ def case_ghc_json():
     expect(a["critical_path"] is None and a["speedup_bounds"] == [], "a GHC eventlog has a critical path")
     expect("no joins" in a["span_note"], "no note on the missing span: %r" % a.get("span_note"))
     expect(a["ledger"]["running_in_conjunct_ns"] == 0, "GHC time counted inside conjuncts")
+    check_findings(doc)
+    expect(all(f["site"] is None for f in a["findings"]), "a GHC finding names a conjunction")
 
 
 def case_demo_json():
@@ -104,6 +124,8 @@ def case_demo_json():
     expect(len(sites) == 1, "parfib has one static id: %r" % list(sites))
     site = next(iter(sites.values()))
     expect(site["complete"] == len(site["instances"]) > 0, "instances listed: %r" % site["complete"])
+    expect(a["predictions"] == [], "predictions before the what-if is wired: %r" % a["predictions"])
+    check_findings(doc)
     # Without --instances, neither instances nor segments.
     plain = analysed(path)["analysis"]
     expect("segments" not in plain["critical_path"], "segments without --instances")
@@ -125,6 +147,33 @@ def case_demo_text_range_and_file():
     target = scratch("report.json")
     expect_exit(0, ["analyze", path, "--format", "json", "-o", target])
     expect(json.load(open(target)) == whole, "-o wrote something else than stdout")
+
+
+def case_findings():
+    # An unbalanced conjunction (sizes 1, 2, 4, ... units): the imbalance rule fires.
+    path = demo_trace(("imbalanced", "--conjuncts", "10", "--unit", "5000"))
+    out, _ = expect_exit(0, ["analyze", path], stream="stdout")
+    expect("Findings, ranked by the time they could win back" in out, "no findings in the report:\n%s" % out)
+    expect(" imbalance at demo_main.cpp:" in out, "no imbalance finding in the report:\n%s" % out)
+    expect(out.index("Findings") < out.index("Loss ledger"), "the findings do not come first")
+    doc = analysed(path)
+    findings = check_findings(doc)
+    expect(any(f["rule"] == "imbalance" and f["site"].startswith("demo_main.cpp:") for f in findings),
+           "no imbalance finding: %r" % [f["rule"] for f in findings])
+    # The metrics file has the same analysis, with its findings, as its last section (version 2).
+    metrics, _ = expect_exit(0, ["metrics", path], stream="stdout")
+    m = json.loads(metrics)
+    expect(m["format_version"] == 2, "metrics format_version %r" % m["format_version"])
+    expect(list(m)[-1] == "analysis", "the analysis is not the last section: %r" % list(m))
+    check_ledger(m)
+    expect(m["analysis"]["findings"] == findings, "the metrics file's findings differ from analyze's")
+    expect(m["analysis"]["predictions"] == [], "predictions: %r" % m["analysis"]["predictions"])
+    csv, _ = expect_exit(0, ["metrics", path, "--format", "csv"], stream="stdout")
+    rows = [line.split(",", 4) for line in csv.splitlines() if line.startswith("analysis,")]
+    rules = [r[4] for r in rows if r[2] == "finding" and r[3] == "rule"]
+    expect(rules == [f["rule"] for f in findings], "CSV finding rows %r" % rules)
+    total = [r[4] for r in rows if r[1:4] == ["all", "ledger", "total_ns"]]
+    expect(total == [str(m["analysis"]["ledger"]["total_ns"])], "CSV ledger total %r" % total)
 
 
 if __name__ == "__main__":

@@ -4,11 +4,10 @@
 // a truncated run's open instances are counted as incomplete and said in a note.
 #include "analysis_test_util.h"
 #include "metrics_sim.h"
+#include "scenario_traces.h"
 #include "sparkscope/core/analysis.h"
 
 #include <catch2/catch.hpp>
-
-#include <random>
 
 using namespace sparkscope::core;
 
@@ -16,14 +15,9 @@ TEST_CASE("analysis of truncated random programs counts what is incomplete", "[c
 {
     size_t incomplete = 0;
     for (uint64_t seed = 1; seed <= 30; ++seed) {
-        Trace trace = sparkscope::test::simulateRandomProgram(seed).build();
-        std::mt19937_64 rng(seed);
-        const uint64_t cut = trace.firstTimeNs + rng() % (trace.lastTimeNs - trace.firstTimeNs + 1);
-        for (auto& events : trace.engines)
-            std::erase_if(events, [&](const Event& e) { return e.timeNs > cut; });
-        trace.lastTimeNs = cut;
-        trace.truncated = true;
-        INFO("seed " << seed << " cut at " << cut);
+        const Trace trace
+            = sparkscope::test::truncatedAtRandom(sparkscope::test::simulateRandomProgram(seed).build(), seed);
+        INFO("seed " << seed << " cut at " << trace.lastTimeNs);
         const Analysis a = analyze(trace);
         sparkscope::test::checkAnalysisSums(a, "truncated", false);
         incomplete += a.incompleteConjunctions;
@@ -40,18 +34,8 @@ TEST_CASE("analysis of truncated random programs counts what is incomplete", "[c
 TEST_CASE("analysis of damaged random programs does not crash and still sums", "[core][analysis]")
 {
     for (uint64_t seed = 1; seed <= 30; ++seed) {
-        Trace trace = sparkscope::test::simulateRandomProgram(seed).build();
-        std::mt19937_64 rng(seed * 7919);
-        for (int i = 0; i < 6; ++i) {
-            auto& events = trace.engines[rng() % trace.engines.size()];
-            if (events.empty())
-                continue;
-            const auto at = events.begin() + long(rng() % events.size());
-            if (rng() % 2)
-                events.erase(at); // lost
-            else
-                events.insert(at, *at); // posted twice
-        }
+        const Trace trace
+            = sparkscope::test::damagedAtRandom(sparkscope::test::simulateRandomProgram(seed).build(), seed * 7919);
         INFO("seed " << seed);
         sparkscope::test::checkAnalysisSums(analyze(trace), "damaged", false);
     }

@@ -3,9 +3,9 @@
 // sums exactly; the work is the capabilities' running time as the engine states count it (less
 // nothing: GHC posts no search events); and the span, the bounds and the critical path are absent
 // with a note, never a number.
+#include "scenario_traces.h"
 #include "sparkscope/core/analysis.h"
 #include "sparkscope/core/reader.h"
-#include "support/test_data.h"
 
 #include <catch2/catch.hpp>
 
@@ -14,19 +14,15 @@ using namespace sparkscope::core;
 TEST_CASE("analysis of GHC eventlogs: the ledger sums, work is the running time, no span", "[core][analysis][data]")
 {
     size_t analysed = 0;
-    for (const char* name : { "sumfib-30-3000.eventlog", "parfib-12-30.eventlog" }) {
-        auto path = sparkscope::test::sharedTestData(std::string("ghc/") + name);
-        if (!path)
-            continue; // (reported as not run)
-        auto trace = readTrace(path->string());
-        REQUIRE(trace);
+    for (const auto& [name, trace] :
+        sparkscope::test::sharedGhcTraces({ "sumfib-30-3000.eventlog", "parfib-12-30.eventlog" })) {
         INFO(name);
-        const Analysis a = analyze(trace.value());
+        const Analysis a = analyze(trace);
         ++analysed;
-        const uint64_t range = trace->lastTimeNs - trace->firstTimeNs;
-        CHECK(a.fromNs == trace->firstTimeNs);
-        CHECK(a.toNs == trace->lastTimeNs);
-        CHECK(a.ledger.total.totalNs() == trace->engineCount() * range);
+        const uint64_t range = trace.lastTimeNs - trace.firstTimeNs;
+        CHECK(a.fromNs == trace.firstTimeNs);
+        CHECK(a.toNs == trace.lastTimeNs);
+        CHECK(a.ledger.total.totalNs() == trace.engineCount() * range);
         for (const LossLedger& e : a.ledger.perEngine)
             CHECK(e.totalNs() == range);
         CHECK(a.ledger.total[LossCategory::RunningInConjunct] == 0);
@@ -39,7 +35,7 @@ TEST_CASE("analysis of GHC eventlogs: the ledger sums, work is the running time,
         CHECK(a.ledger.perConjunction.empty());
         // Work: the time the engine states have a thread running (RUN_THREAD to STOP_THREAD, with the
         // collections taken out), counted here independently of the analysis.
-        const EngineStates states = computeEngineStates(trace.value());
+        const EngineStates states = computeEngineStates(trace);
         uint64_t running = 0;
         for (size_t e = 0; e < states.engineCount(); ++e)
             running += states.timeInStates(e)[size_t(EngineState::Running)];

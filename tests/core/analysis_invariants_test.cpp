@@ -12,6 +12,7 @@
 #include "analysis/run_dag.h"
 #include "analysis_test_util.h"
 #include "metrics_sim.h"
+#include "scenario_traces.h"
 #include "sparkscope/core/analysis.h"
 #include "sparkscope/core/reader.h"
 #include "support/test_data.h"
@@ -182,23 +183,10 @@ TEST_CASE("analysis invariants hold on random runtime-like traces", "[core][anal
 
 TEST_CASE("analysis invariants hold on every demo workload's trace", "[core][analysis]")
 {
-    const std::filesystem::path demo = std::filesystem::path(SPARKSCOPE_BINARY_DIR) / "app" / "sparkscope-demo";
-    if (!std::filesystem::exists(demo)) {
-        WARN("NOT RUN: " << demo.string() << " is not built");
-        return;
-    }
-    const auto dir = sparkscope::test::scratchDir("analysis-demo");
-    const std::vector<std::string> workloads { "parfib --n 24 --cutoff 12", "sumeuler --n 1000 --chunk 50",
-        "quicksort --n 100000 --cutoff 5000", "pipeline --items 200 --work 2000",
-        "imbalanced --conjuncts 8 --unit 2000" };
+    const auto traces = sparkscope::test::demoTraces("analysis-demo",
+        { "parfib --n 24 --cutoff 12", "sumeuler --n 1000 --chunk 50", "quicksort --n 100000 --cutoff 5000",
+            "pipeline --items 200 --work 2000", "imbalanced --conjuncts 8 --unit 2000" });
     uint64_t seed = 1;
-    for (const auto& w : workloads) {
-        const std::string name = w.substr(0, w.find(' '));
-        const auto file = dir / (name + ".eventlog");
-        const std::string cmd = demo.string() + " " + w + " --engines 2 --trace " + file.string() + " > /dev/null";
-        REQUIRE(std::system(cmd.c_str()) == 0);
-        auto trace = readTrace(file.string());
-        REQUIRE(trace);
-        checkTrace(trace.value(), name, seed++);
-    }
+    for (const auto& [name, trace] : traces)
+        checkTrace(trace, name, seed++);
 }

@@ -1,6 +1,8 @@
 // The metrics file: JSON layout and keys, CSV long form agreeing with the JSON digit for digit,
-// options (--instances, --csc, --from/--to), determinism.
+// options (--instances, --csc, --from/--to), determinism; the analysis section: its keys, its ledger
+// summing exactly, its CSV rows, and the sections before it written exactly as without it.
 #include "metrics_sim.h"
+#include "scenario_traces.h"
 #include "sparkscope/core/metrics.h"
 #include "sparkscope/core/metrics_export.h"
 #include "sparkscope/core/reader.h"
@@ -11,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -54,17 +57,19 @@ TEST_CASE("metrics file JSON has the documented layout and CSV carries the same 
     MetricsOptions options;
     options.instances = true;
     options.callCount = 1000;
-    const Metrics m = computeMetrics(trace, options);
-    const std::string json = metricsToJson(m);
-    CHECK(json == metricsToJson(computeMetrics(trace, options))); // deterministic
+    const MetricsFile file = computeMetricsFile(trace, options);
+    const Metrics& m = file.metrics;
+    const std::string json = formatMetricsFile(file, MetricsFormat::Json);
+    CHECK(json == formatMetricsFile(computeMetricsFile(trace, options), MetricsFormat::Json)); // deterministic
     const Json j = Json::parse(json);
     std::vector<std::string> keys;
     for (const auto& [k, v] : j.items())
         keys.push_back(k);
     CHECK(keys
         == std::vector<std::string> { "format_version", "trace", "range", "program", "engines", "conjunctions",
-            "conjuncts", "futures", "scheduling" });
+            "conjuncts", "futures", "scheduling", "analysis" });
     CHECK(j["format_version"] == kMetricsFormatVersion);
+    CHECK(kMetricsFormatVersion == 2);
     CHECK(j["trace"]["event_count"] == trace.eventCount());
     CHECK(j["trace"]["engines"] == trace.engineCount());
     const auto& gc = j["program"]["all"]["GC_STATS"];
@@ -78,7 +83,7 @@ TEST_CASE("metrics file JSON has the documented layout and CSV carries the same 
         anyInstance = anyInstance || id.rfind("instance:", 0) == 0;
     CHECK(anyInstance);
 
-    const std::string csv = metricsToCsv(m);
+    const std::string csv = formatMetricsFile(file, MetricsFormat::Csv);
     std::istringstream in(csv);
     std::string line;
     std::getline(in, line);
@@ -88,7 +93,7 @@ TEST_CASE("metrics file JSON has the documented layout and CSV carries the same 
         const auto f = splitCsv(line);
         REQUIRE(f.size() == 5);
         ++rows;
-        if (!j.contains(f[0]) || f[0] == "trace" || f[0] == "range")
+        if (!j.contains(f[0]) || f[0] == "trace" || f[0] == "range" || f[0] == "analysis")
             continue;
         const auto& group = j[f[0]][f[1]];
         const auto dot = f[2].find('.');
@@ -155,10 +160,131 @@ TEST_CASE("sparkscope-cli metrics writes byte for byte what the core functions p
         REQUIRE(std::system(cmd.c_str()) == 0);
         std::ifstream in(out, std::ios::binary);
         const std::string written((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        const Metrics m = computeMetrics(loaded.value(), options);
-        CHECK(written == (std::string(format) == "json" ? metricsToJson(m) : metricsToCsv(m)));
+        const MetricsFile file = computeMetricsFile(loaded.value(), options);
+        CHECK(written
+            == formatMetricsFile(file, std::string(format) == "json" ? MetricsFormat::Json : MetricsFormat::Csv));
     }
     // Bad usage is exit code 2, never a crash.
     CHECK(std::system((cli.string() + " metrics " + path + " --format xml > /dev/null 2>&1").c_str()) != 0);
     CHECK(std::system((cli.string() + " metrics " + path + " --from 5 --to 5 > /dev/null 2>&1").c_str()) != 0);
+}
+
+namespace {
+
+uint64_t sumOfCategories(const Json& ledger)
+{
+    uint64_t sum = 0;
+    for (size_t c = 0; c < kLossCategoryCount; ++c)
+        sum += ledger[std::string(lossCategoryKey(LossCategory(c))) + "_ns"].get<uint64_t>();
+    return sum;
+}
+
+} // namespace
+
+TEST_CASE(
+    "the metrics file's analysis section has the documented keys and its ledger sums", "[core][analysis][findings]")
+{
+    // The future trace: a future whose first wait suspends, a steal, a barrier; findings fire on it.
+    const Trace trace = sparkscope::test::futureTrace();
+    MetricsOptions options;
+    options.instances = true;
+    const MetricsFile file = computeMetricsFile(trace, options);
+    const Json j = Json::parse(formatMetricsFile(file, MetricsFormat::Json));
+    const Json& a = j["analysis"];
+    for (const char* key :
+        { "ledger", "work_ns", "span_ns", "parallelism", "speedup_bounds", "critical_path", "predictions", "findings" })
+        CHECK(a.contains(key));
+    // The ledger: each category with _ns and _fraction; sums to engines x range, each engine to the
+    // range, each site to engines x its covered time.
+    const uint64_t range = j["range"]["to_ns"].get<uint64_t>() - j["range"]["from_ns"].get<uint64_t>();
+    const Json& ledger = a["ledger"];
+    for (size_t c = 0; c < kLossCategoryCount; ++c) {
+        CHECK(ledger.contains(std::string(lossCategoryKey(LossCategory(c))) + "_ns"));
+        CHECK(ledger.contains(std::string(lossCategoryKey(LossCategory(c))) + "_fraction"));
+    }
+    CHECK(sumOfCategories(ledger) == ledger["total_ns"].get<uint64_t>());
+    CHECK(ledger["total_ns"].get<uint64_t>() == 2 * range);
+    REQUIRE(ledger["per_engine"].size() == 2);
+    for (const auto& [engine, l] : ledger["per_engine"].items())
+        CHECK(sumOfCategories(l) == range);
+    REQUIRE(ledger["per_conjunction"].contains("fib.m:10"));
+    for (const auto& [site, l] : ledger["per_conjunction"].items())
+        CHECK(sumOfCategories(l) == 2 * l["covered_ns"].get<uint64_t>());
+    CHECK(a["work_ns"] == ledger["running_ns"]);
+    // Bounds per P, the critical path with its segments (--instances), no predictions yet.
+    CHECK(a["speedup_bounds"].size() == 7);
+    CHECK(a["critical_path"].contains("segments"));
+    CHECK(a["predictions"] == Json::array());
+    // Findings: rule, text, site, ranges, recoverable_ns, ranked.
+    REQUIRE(a["findings"].size() == file.analysis.findings.size());
+    REQUIRE(!a["findings"].empty());
+    for (size_t i = 0; i < a["findings"].size(); ++i) {
+        const Json& f = a["findings"][i];
+        std::vector<std::string> fkeys;
+        for (const auto& [k, v] : f.items())
+            fkeys.push_back(k);
+        CHECK(fkeys == std::vector<std::string> { "rule", "text", "site", "ranges", "recoverable_ns" });
+        CHECK(f["rule"] == file.analysis.findings[i].rule);
+        CHECK(f["recoverable_ns"] == file.analysis.findings[i].recoverableNs);
+        for (const Json& r : f["ranges"])
+            CHECK(r["from_ns"].get<uint64_t>() < r["to_ns"].get<uint64_t>());
+    }
+    // Without --instances, no segments.
+    const Json plain = Json::parse(formatMetricsFile(computeMetricsFile(trace), MetricsFormat::Json));
+    CHECK_FALSE(plain["analysis"]["critical_path"].contains("segments"));
+
+    // CSV: scope analysis, the same numbers as the JSON.
+    std::istringstream in(formatMetricsFile(file, MetricsFormat::Csv));
+    std::string line;
+    std::map<std::string, std::string> rows; // "id,metric,statistic" -> value
+    while (std::getline(in, line)) {
+        const auto f = splitCsv(line);
+        REQUIRE(f.size() == 5);
+        if (f[0] == "analysis")
+            rows[f[1] + "," + f[2] + "," + f[3]] = f[4];
+    }
+    CHECK(rows.at("all,ledger,total_ns") == ledger["total_ns"].dump());
+    CHECK(rows.at("engine:1,ledger,idle_blocked_future_ns")
+        == ledger["per_engine"]["1"]["idle_blocked_future_ns"].dump());
+    CHECK(rows.at("fib.m:10,ledger,covered_ns") == ledger["per_conjunction"]["fib.m:10"]["covered_ns"].dump());
+    CHECK(rows.at("all,work_ns,value") == a["work_ns"].dump());
+    CHECK(rows.at("all,speedup_bounds.2,upper") == a["speedup_bounds"][1]["upper"].dump());
+    CHECK(rows.at("all,critical_path,length_ns") == a["critical_path"]["length_ns"].dump());
+    CHECK(rows.at("all,critical_path.waiting,spark_queued_ns")
+        == a["critical_path"]["waiting"]["spark_queued_ns"].dump());
+    CHECK(rows.at("all,critical_path.segment:1,kind") == a["critical_path"]["segments"][0]["kind"].get<std::string>());
+    CHECK(rows.at("fib.m:10,work_span.span,sum") == a["work_span_per_conjunction"]["fib.m:10"]["span"]["sum"].dump());
+    CHECK(rows.at("finding:1,finding,rule") == a["findings"][0]["rule"].get<std::string>());
+    CHECK(rows.at("finding:1,finding,recoverable_ns") == a["findings"][0]["recoverable_ns"].dump());
+    CHECK(rows.at("finding:1,finding.range:1,from_ns") == a["findings"][0]["ranges"][0]["from_ns"].dump());
+}
+
+TEST_CASE("adding the analysis section leaves every other section of the metrics file as it was",
+    "[core][analysis][findings]")
+{
+    for (uint64_t seed : { 3, 11, 17 }) {
+        const Trace trace = sparkscope::test::simulateRandomProgram(seed).build();
+        for (bool instances : { false, true }) {
+            INFO("seed " << seed << ", instances " << instances);
+            MetricsOptions options;
+            options.instances = instances;
+            const MetricsFile file = computeMetricsFile(trace, options);
+            // The metrics computed with the analysis (lending it their model) are computeMetrics' own.
+            const Metrics alone = computeMetrics(trace, options);
+            const std::string without = metricsToJson(alone);
+            const std::string with = metricsToJson(file.metrics, &file.analysis);
+            // The file with the section is the file without it, with `"analysis": {...}` before its last "}".
+            REQUIRE(without.size() > 3);
+            CHECK(with.compare(0, without.size() - 3, without, 0, without.size() - 3) == 0);
+            CHECK(with.compare(without.size() - 3, 14, ",\n  \"analysis\"") == 0);
+            Json parsed = Json::parse(with);
+            parsed.erase("analysis");
+            CHECK(parsed.dump(2) + "\n" == without);
+            // CSV: the rows of the file without it, then the analysis rows.
+            const std::string csvWithout = metricsToCsv(alone);
+            const std::string csvWith = metricsToCsv(file.metrics, &file.analysis);
+            CHECK(csvWith.compare(0, csvWithout.size(), csvWithout) == 0);
+            CHECK(csvWith.compare(csvWithout.size(), 9, "analysis,") == 0);
+        }
+    }
 }

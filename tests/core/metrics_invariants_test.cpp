@@ -5,6 +5,7 @@
 //   RUNNING_SELF, RUNNING_SELF_AND_DESC and CPUS_OVER_TIME <= engines; 0 <= AVAIL_CPUS <= engines;
 //   integral of CPUS_OVER_TIME = running time summed over engines.
 #include "metrics_sim.h"
+#include "scenario_traces.h"
 #include "sparkscope/core/check_model.h"
 #include "sparkscope/core/metrics.h"
 #include "sparkscope/core/metrics_export.h"
@@ -97,24 +98,12 @@ void checkInvariants(const Trace& trace, const std::string& name)
 
 TEST_CASE("metric invariants hold on every demo workload's trace", "[core][metrics]")
 {
-    const std::filesystem::path demo = std::filesystem::path(SPARKSCOPE_BINARY_DIR) / "app" / "sparkscope-demo";
-    if (!std::filesystem::exists(demo)) {
-        WARN("NOT RUN: " << demo.string() << " is not built");
-        return;
-    }
-    const auto dir = sparkscope::test::scratchDir("metrics-demo");
-    const std::vector<std::string> workloads { "parfib --n 27 --cutoff 12", "sumeuler --n 2000 --chunk 50",
-        "quicksort --n 200000 --cutoff 5000", "pipeline --items 300 --work 2000",
-        "imbalanced --conjuncts 8 --unit 2000" };
-    for (const auto& w : workloads) {
-        const std::string name = w.substr(0, w.find(' '));
-        const auto file = dir / (name + ".eventlog");
-        const std::string cmd = demo.string() + " " + w + " --engines 2 --trace " + file.string() + " > /dev/null";
-        REQUIRE(std::system(cmd.c_str()) == 0);
-        auto trace = readTrace(file.string());
-        REQUIRE(trace);
-        CHECK(checkModel(trace.value()).empty());
-        checkInvariants(trace.value(), name);
+    const auto traces = sparkscope::test::demoTraces("metrics-demo",
+        { "parfib --n 27 --cutoff 12", "sumeuler --n 2000 --chunk 50", "quicksort --n 200000 --cutoff 5000",
+            "pipeline --items 300 --work 2000", "imbalanced --conjuncts 8 --unit 2000" });
+    for (const auto& [name, trace] : traces) {
+        CHECK(checkModel(trace).empty());
+        checkInvariants(trace, name);
     }
 }
 

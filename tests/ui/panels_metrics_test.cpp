@@ -283,14 +283,16 @@ TEST_CASE("exporting metrics writes exactly what the CLI's core functions write"
     core::MetricsOptions options;
     options.callCount = 99;
     options.instances = true;
-    CHECK(writeMetricsFile(
-        dir + QStringLiteral("/m.csv"), trace.value(), options, metricsFormatForPath(QStringLiteral("m.csv")))
+    // The file the CLI writes: the metrics and the analysis of the same range, with its findings.
+    const core::MetricsFile file = core::computeMetricsFile(trace.value(), options);
+    CHECK(writeMetricsFile(dir + QStringLiteral("/m.csv"), trace.value(), options,
+        metricsFormatForPath(QStringLiteral("m.csv")), file.analysis)
               .isEmpty());
-    CHECK(read(dir + QStringLiteral("/m.csv")) == core::metricsToCsv(core::computeMetrics(trace.value(), options)));
+    CHECK(read(dir + QStringLiteral("/m.csv")) == core::formatMetricsFile(file, core::MetricsFormat::Csv));
     CHECK(exportMetricsHeadless(tracePath, dir + QStringLiteral("/h.json"),
               { QStringLiteral("--csc"), QStringLiteral("99"), QStringLiteral("--instances") })
         == 0);
-    CHECK(read(dir + QStringLiteral("/h.json")) == core::metricsToJson(core::computeMetrics(trace.value(), options)));
+    CHECK(read(dir + QStringLiteral("/h.json")) == core::formatMetricsFile(file, core::MetricsFormat::Json));
     CHECK(exportMetricsHeadless(tracePath, dir + QStringLiteral("/x.json"), { QStringLiteral("--bogus") }) == 2);
     CHECK(exportMetricsHeadless(dir + QStringLiteral("/missing.eventlog"), dir + QStringLiteral("/x.json"), {}) == 2);
 }

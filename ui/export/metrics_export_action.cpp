@@ -18,14 +18,23 @@ core::MetricsFormat metricsFormatForPath(const QString& path)
                                                                      : core::MetricsFormat::Json;
 }
 
-QString writeMetricsFile(
-    const QString& path, const core::Trace& trace, const core::MetricsOptions& options, core::MetricsFormat format)
+namespace {
+
+    QString writeText(const QString& path, const std::string& text)
+    {
+        auto written
+            = core::writeFile(path.toStdString(), { reinterpret_cast<const uint8_t*>(text.data()), text.size() });
+        if (!written)
+            return QString::fromStdString(written.error().toString());
+        return {};
+    }
+
+} // namespace
+
+QString writeMetricsFile(const QString& path, const core::Trace& trace, const core::MetricsOptions& options,
+    core::MetricsFormat format, const core::AnalysisReport& analysis)
 {
-    const std::string text = core::formatMetrics(core::computeMetrics(trace, options), format);
-    auto written = core::writeFile(path.toStdString(), { reinterpret_cast<const uint8_t*>(text.data()), text.size() });
-    if (!written)
-        return QString::fromStdString(written.error().toString());
-    return {};
+    return writeText(path, core::formatMetrics(core::computeMetrics(trace, options), format, &analysis));
 }
 
 int exportMetricsHeadless(const QString& tracePath, const QString& outPath, const QStringList& options)
@@ -76,21 +85,23 @@ int exportMetricsHeadless(const QString& tracePath, const QString& outPath, cons
     auto trace = core::readTrace(tracePath.toStdString());
     if (!trace)
         return fail(QStringLiteral("%1: %2").arg(tracePath, QString::fromStdString(trace.error().toString())));
-    const QString error = writeMetricsFile(outPath, trace.value(), o, format.value_or(metricsFormatForPath(outPath)));
+    const QString error = writeText(outPath,
+        core::formatMetricsFile(
+            core::computeMetricsFile(trace.value(), o), format.value_or(metricsFormatForPath(outPath))));
     if (!error.isEmpty())
         return fail(error);
     return 0;
 }
 
-QString exportMetricsDialog(
-    QWidget* parent, const core::Trace& trace, const ZoomState* zoom, std::optional<uint64_t> callCount)
+std::optional<MetricsExportRequest> askMetricsExport(
+    QWidget* parent, const ZoomState* zoom, std::optional<uint64_t> callCount)
 {
     const QString path = QFileDialog::getSaveFileName(parent, QObject::tr("Export metrics"),
         QStringLiteral("metrics.json"), QObject::tr("Metrics JSON (*.json);;Metrics CSV (*.csv)"));
     if (path.isEmpty())
-        return {};
-    core::MetricsOptions options;
-    options.callCount = callCount;
+        return std::nullopt;
+    MetricsExportRequest request { path, {}, metricsFormatForPath(path) };
+    request.options.callCount = callCount;
     if (zoom && zoom->selection()) {
         QMessageBox ask(QMessageBox::Question, QObject::tr("Export metrics"),
             QObject::tr("Export the metrics of the whole trace or of the selected range?"), QMessageBox::NoButton,
@@ -100,13 +111,13 @@ QString exportMetricsDialog(
         ask.addButton(QMessageBox::Cancel);
         ask.exec();
         if (ask.clickedButton() == selection) {
-            options.fromNs = uint64_t(std::max<int64_t>(0, zoom->selection()->startNs));
-            options.toNs = uint64_t(std::max<int64_t>(int64_t(options.fromNs) + 1, zoom->selection()->endNs));
+            request.options.fromNs = uint64_t(std::max<int64_t>(0, zoom->selection()->startNs));
+            request.options.toNs
+                = uint64_t(std::max<int64_t>(int64_t(request.options.fromNs) + 1, zoom->selection()->endNs));
         } else if (ask.clickedButton() != whole)
-            return {};
+            return std::nullopt;
     }
-    const QString error = writeMetricsFile(path, trace, options, metricsFormatForPath(path));
-    return error.isEmpty() ? QObject::tr("Exported metrics to %1").arg(path) : QObject::tr("Error: %1").arg(error);
+    return request;
 }
 
 } // namespace sparkscope::ui

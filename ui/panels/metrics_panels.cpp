@@ -49,6 +49,7 @@ void MetricsPanels::connectPanels()
         m_engines->setMetrics(m_session->view());
     });
     connect(m_session, &MetricsSession::computing, this, [this] { m_summary->setComputing(true); });
+    connect(m_session, &MetricsSession::analysisReady, this, &MetricsPanels::finishExport);
     connect(m_summary, &SummaryPanel::callCountChanged, m_session, &MetricsSession::setCallCount);
     // The selection restricts the summary and engine figures; debounced while it is being dragged.
     auto* debounce = new QTimer(this);
@@ -84,6 +85,7 @@ void MetricsPanels::connectPanels()
 
 void MetricsPanels::showTrace(std::shared_ptr<const core::Trace> trace)
 {
+    m_pendingExport.reset(); // it was about the trace shown before
     m_conjunctions->setMetrics(nullptr, true);
     m_summary->setMetrics(nullptr, true);
     m_engines->setMetrics(nullptr);
@@ -92,14 +94,41 @@ void MetricsPanels::showTrace(std::shared_ptr<const core::Trace> trace)
 
 void MetricsPanels::exportMetrics()
 {
-    const auto trace = m_session->trace();
-    if (!trace)
+    if (!m_session->trace())
         return;
-    const QString result = exportMetricsDialog(m_window, *trace, m_zoom, m_session->viewOptions().callCount);
-    if (result.startsWith(tr("Error: ")))
-        QMessageBox::warning(m_window, tr("Export metrics"), result);
-    else if (!result.isEmpty())
-        m_status->showMessage(result, 5000);
+    if (auto request = askMetricsExport(m_window, m_zoom, m_session->viewOptions().callCount))
+        exportMetrics(std::move(*request));
+}
+
+void MetricsPanels::exportMetrics(MetricsExportRequest request)
+{
+    m_pendingExport = std::move(request);
+    finishExport();
+}
+
+// Writes the requested file once the MetricsSession has the analysis of its range; until then the
+// request waits (the session computes it in the background) and this runs again on analysisReady.
+void MetricsPanels::finishExport()
+{
+    const auto trace = m_session->trace();
+    if (!m_pendingExport || !trace)
+        return;
+    const core::MetricsOptions& options = m_pendingExport->options;
+    const auto analysis = m_session->analysisFor(options.fromNs, options.toNs);
+    if (!analysis) {
+        const auto& view = m_session->viewOptions();
+        if (options.toNs != UINT64_MAX && (view.fromNs != options.fromNs || view.toNs != options.toNs))
+            m_session->setRange(std::pair<uint64_t, uint64_t>(options.fromNs, options.toNs));
+        m_status->showMessage(tr("Exporting metrics when the analysis is ready…"));
+        return;
+    }
+    const MetricsExportRequest request = std::move(*m_pendingExport);
+    m_pendingExport.reset();
+    const QString error = writeMetricsFile(request.path, *trace, request.options, request.format, *analysis);
+    if (!error.isEmpty())
+        QMessageBox::warning(m_window, tr("Export metrics"), tr("Error: %1").arg(error));
+    else
+        m_status->showMessage(tr("Exported metrics to %1").arg(request.path), 5000);
 }
 
 MetricDetailPanel* MetricsPanels::detail() const { return m_conjunctions->detail(); }

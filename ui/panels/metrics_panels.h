@@ -5,7 +5,8 @@
 // timeline, and wires them: a shown trace starts the computation; a selection or a call-sequence
 // count recomputes the view metrics; list navigation moves the timeline; hover-menu choices fill the
 // Conjunctions dock's metric detail — the one place where a chosen metric's value is shown, whether
-// it was chosen on the timeline or in the list.
+// it was chosen on the timeline or in the list. File > Export Metrics… writes the file once the
+// session has the analysis of the chosen range.
 //
 // MetricsPanels builds and owns its docks; MainWindow places them (dock areas, tabs, sizes, View
 // menu entries) and its File > Export Metrics… calls exportMetrics(). This way round, the whole
@@ -14,11 +15,13 @@
 // the window but the timeline, the zoom state and the status bar: it does not reach into the
 // window's menus or layout. GUI thread only.
 #include "sparkscope/core/trace.h"
+#include "ui/export/metrics_export_action.h"
 
 #include <QList>
 #include <QObject>
 
 #include <memory>
+#include <optional>
 
 class QDockWidget;
 class QStatusBar;
@@ -57,11 +60,14 @@ public:
 
     // A trace is on screen (null: none): empties the panels and starts computing its metrics.
     void showTrace(std::shared_ptr<const core::Trace> trace);
-    // File > Export Metrics…: asks for a file and writes the metrics file of the trace on screen.
+    // File > Export Metrics…: asks for the file and range, then exports them.
     void exportMetrics();
+    // Writes the file as soon as the session has the analysis of its range (at once if it has).
+    void exportMetrics(MetricsExportRequest request);
 
 private:
     void connectPanels();
+    void finishExport();
 
     QWidget* m_window;
     ZoomState* m_zoom;
@@ -74,6 +80,7 @@ private:
     QDockWidget* m_conjunctionsDock;
     QDockWidget* m_summaryDock;
     QDockWidget* m_enginesDock;
+    std::optional<MetricsExportRequest> m_pendingExport; // asked for, waiting for its range's analysis
 };
 
 } // namespace sparkscope::ui

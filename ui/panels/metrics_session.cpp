@@ -15,7 +15,12 @@ void MetricsSession::setTrace(std::shared_ptr<const core::Trace> trace)
     m_full.reset();
     m_view.reset();
     m_viewOptions = {};
-    m_viewJob.cancel(); // any view computation in flight is stale now
+    m_analysis.reset();
+    m_viewAnalysis.reset();
+    // Every computation in flight is about the previous trace now.
+    m_viewJob.cancel();
+    m_analysisJob.cancel();
+    m_viewAnalysisJob.cancel();
     if (!m_trace) {
         m_fullJob.cancel();
         return;
@@ -35,12 +40,14 @@ void MetricsSession::setTrace(std::shared_ptr<const core::Trace> trace)
         [this](std::shared_ptr<const MetricsBundle> full) {
             m_full = std::move(full);
             Q_EMIT fullReady();
-            if (m_viewOptions.callCount || m_viewOptions.fromNs != 0 || m_viewOptions.toNs != UINT64_MAX)
+            if (m_viewOptions.callCount || viewHasRange())
                 startView();
             else {
                 m_view = std::shared_ptr<const core::Metrics>(m_full, &m_full->metrics);
+                m_viewCurrent = true;
                 Q_EMIT viewReady();
             }
+            startAnalysis();
         });
     Q_EMIT computing();
 }
@@ -68,28 +75,89 @@ void MetricsSession::setCallCount(std::optional<uint64_t> count)
 void MetricsSession::startView()
 {
     m_viewJob.cancel();
+    m_viewAnalysisJob.cancel(); // the view's analysis belongs to the view's options
+    m_viewAnalysis.reset();
+    m_viewCurrent = false;
     if (!m_trace || !m_full)
         return; // started again when the full metrics are ready
-    const bool plain = !m_viewOptions.callCount && m_viewOptions.fromNs == 0 && m_viewOptions.toNs == UINT64_MAX;
+    const bool plain = !m_viewOptions.callCount && !viewHasRange();
     if (plain) {
         m_view = std::shared_ptr<const core::Metrics>(m_full, &m_full->metrics);
+        m_viewCurrent = true;
         Q_EMIT viewReady();
         return;
     }
     // The view borrows the whole-trace engine states, CPUs curve and model (the bundle is kept alive
-    // by the capture): no second model in memory, and no second model pass, per selection.
+    // by the capture): no second model in memory, and no second model pass, per selection. Its
+    // analysis, from the session built once, costs one ledger sweep and the range's longest paths.
     m_viewJob.start(
-        [trace = m_trace, options = m_viewOptions, full = m_full] {
+        [trace = m_trace, options = m_viewOptions, full = m_full, analysis = m_analysis, range = viewHasRange()] {
             const core::Metrics& whole = full->metrics;
             const core::MetricsInputs inputs { &whole.engineStates, &whole.cpusOverTime, &whole.model };
-            return std::shared_ptr<const core::Metrics>(
-                std::make_shared<core::Metrics>(core::computeMetrics(*trace, options, inputs)));
+            ViewResult out;
+            out.metrics = std::make_shared<core::Metrics>(core::computeMetrics(*trace, options, inputs));
+            if (analysis && range)
+                out.analysis = std::make_shared<core::AnalysisReport>(
+                    core::analysisReport(*analysis->session, { options.fromNs, options.toNs, false }, *out.metrics));
+            return out;
         },
-        [this](std::shared_ptr<const core::Metrics> view) {
-            m_view = std::move(view);
+        [this](ViewResult view) {
+            m_view = std::move(view.metrics);
+            m_viewCurrent = true;
+            m_viewAnalysis = std::move(view.analysis);
             Q_EMIT viewReady();
+            if (m_viewAnalysis)
+                Q_EMIT analysisReady();
+            else if (m_analysis && viewHasRange())
+                startViewAnalysis(); // the session became ready while this view was computed
         });
     Q_EMIT computing();
+}
+
+void MetricsSession::startAnalysis()
+{
+    m_analysisJob.start(
+        [full = m_full]() -> std::shared_ptr<const AnalysisBundle> {
+            QElapsedTimer timer;
+            timer.start();
+            auto bundle = std::make_shared<AnalysisBundle>();
+            bundle->full = full;
+            const core::AnalysisInputs inputs { &full->metrics.engineStates, &full->metrics.model };
+            bundle->session = std::make_unique<const core::AnalysisSession>(*full->trace, inputs);
+            bundle->whole
+                = std::make_shared<core::AnalysisReport>(core::analysisReport(*bundle->session, {}, full->metrics));
+            bundle->computeMs = double(timer.nsecsElapsed()) / 1e6;
+            return bundle;
+        },
+        [this](std::shared_ptr<const AnalysisBundle> analysis) {
+            m_analysis = std::move(analysis);
+            Q_EMIT analysisReady();
+            if (viewHasRange() && m_view && m_viewCurrent && !m_viewAnalysis)
+                startViewAnalysis(); // else the view in flight analyses its range when it is done
+        });
+}
+
+// The analysis of a view computed before the session was ready: from the view's metrics.
+void MetricsSession::startViewAnalysis()
+{
+    m_viewAnalysisJob.start(
+        [analysis = m_analysis, view = m_view, options = m_viewOptions] {
+            return std::shared_ptr<const core::AnalysisReport>(std::make_shared<core::AnalysisReport>(
+                core::analysisReport(*analysis->session, { options.fromNs, options.toNs, false }, *view)));
+        },
+        [this](std::shared_ptr<const core::AnalysisReport> report) {
+            m_viewAnalysis = std::move(report);
+            Q_EMIT analysisReady();
+        });
+}
+
+std::shared_ptr<const core::AnalysisReport> MetricsSession::analysisFor(uint64_t fromNs, uint64_t toNs) const
+{
+    if (fromNs == 0 && toNs == UINT64_MAX)
+        return m_analysis ? m_analysis->whole : nullptr;
+    if (fromNs == m_viewOptions.fromNs && toNs == m_viewOptions.toNs)
+        return m_viewAnalysis;
+    return nullptr;
 }
 
 } // namespace sparkscope::ui

@@ -8,8 +8,14 @@
 // The full result also carries a ParEventIndex (event -> instance lookup) so hover responses are a
 // binary search. A view is computed with the full result's engine states, CPUs curve and model lent
 // to computeMetrics (core::MetricsInputs), so a view holds only its report: its model, states and
-// curves are empty (panels read only the report of a view). Results are immutable and shared
-// (std::shared_ptr<const ...>); GUI thread only.
+// curves are empty (panels read only the report of a view).
+//
+// The analysis (core/findings.h: ledger, work and span, critical path, findings) is computed in the
+// background too, after the full metrics, from the same states and model: an AnalysisSession and
+// the whole trace's report, then — cheaply, from that session — the report of the view's range with
+// the view's metrics. File > Export Metrics writes these reports; it never analyses on the GUI
+// thread. Results are immutable and shared (std::shared_ptr<const ...>); GUI thread only.
+#include "sparkscope/core/findings.h"
 #include "sparkscope/core/metrics.h"
 #include "sparkscope/core/metrics_query.h"
 #include "sparkscope/core/trace.h"
@@ -30,6 +36,15 @@ struct MetricsBundle {
     double computeMs = 0;
 };
 
+// The analysis of the trace on screen: a session over the full metrics' states and model (kept alive
+// by `full`), and the whole trace's report.
+struct AnalysisBundle {
+    std::shared_ptr<const MetricsBundle> full;
+    std::unique_ptr<const core::AnalysisSession> session; // borrows full->metrics' states and model
+    std::shared_ptr<const core::AnalysisReport> whole;
+    double computeMs = 0;
+};
+
 class MetricsSession : public QObject {
     Q_OBJECT
 public:
@@ -43,7 +58,17 @@ public:
     // The metrics for the view options (the full ones while none is set; null until ready).
     std::shared_ptr<const core::Metrics> view() const { return m_view; }
     const core::MetricsOptions& viewOptions() const { return m_viewOptions; }
-    bool isComputing() const { return m_fullJob.isRunning() || m_viewJob.isRunning(); }
+    bool isComputing() const
+    {
+        return m_fullJob.isRunning() || m_viewJob.isRunning() || m_analysisJob.isRunning()
+            || m_viewAnalysisJob.isRunning();
+    }
+    // The analysis of the whole trace (null until ready).
+    std::shared_ptr<const AnalysisBundle> analysis() const { return m_analysis; }
+    // The analysis report of [fromNs, toNs) when it is ready: the whole trace's for the whole range
+    // (0, UINT64_MAX), the view's when the view's range is that range; else null (setRange to it and
+    // wait for analysisReady).
+    std::shared_ptr<const core::AnalysisReport> analysisFor(uint64_t fromNs, uint64_t toNs) const;
 
     // Restricts the view metrics to [fromNs, toNs) (nullopt: the whole trace).
     void setRange(std::optional<std::pair<uint64_t, uint64_t>> range);
@@ -54,16 +79,30 @@ Q_SIGNALS:
     void computing();
     void fullReady();
     void viewReady();
+    void analysisReady(); // the whole trace's analysis, or the view's, is ready
 
 private:
     void startView();
+    void startAnalysis();
+    void startViewAnalysis();
+    bool viewHasRange() const { return m_viewOptions.fromNs != 0 || m_viewOptions.toNs != UINT64_MAX; }
 
     std::shared_ptr<const core::Trace> m_trace;
     std::shared_ptr<const MetricsBundle> m_full;
     std::shared_ptr<const core::Metrics> m_view;
     core::MetricsOptions m_viewOptions;
+    std::shared_ptr<const AnalysisBundle> m_analysis;
+    std::shared_ptr<const core::AnalysisReport> m_viewAnalysis; // of m_viewOptions' range, when it has one
+    bool m_viewCurrent = false; // m_view was computed for m_viewOptions (no view job in flight)
+    // A view's metrics and, when the analysis session was ready at its start, its range's analysis.
+    struct ViewResult {
+        std::shared_ptr<const core::Metrics> metrics;
+        std::shared_ptr<const core::AnalysisReport> analysis;
+    };
     LatestJob<std::shared_ptr<const MetricsBundle>> m_fullJob { this };
-    LatestJob<std::shared_ptr<const core::Metrics>> m_viewJob { this };
+    LatestJob<ViewResult> m_viewJob { this };
+    LatestJob<std::shared_ptr<const AnalysisBundle>> m_analysisJob { this };
+    LatestJob<std::shared_ptr<const core::AnalysisReport>> m_viewAnalysisJob { this };
 };
 
 } // namespace sparkscope::ui

@@ -6,6 +6,7 @@
 
 #include "analysis/critical_path.h"
 #include "analysis/engine_activity.h"
+#include "analysis/findings_timeline.h"
 #include "analysis/idle_classes.h"
 #include "analysis/ledger.h"
 #include "analysis/run_dag.h"
@@ -182,6 +183,14 @@ Analysis AnalysisSession::analyze(const AnalysisOptions& options) const
     s.addNotes(a);
     return a;
 }
+
+void AnalysisSession::forEachLedgerPiece(
+    uint64_t fromNs, uint64_t toNs, const std::function<void(const LedgerPiece&)>& f) const
+{
+    detail::forEachLedgerPiece(m_impl->activity, m_impl->classes, fromNs, toNs, f);
+}
+
+const ParModel& AnalysisSession::model() const noexcept { return *m_impl->model; }
 
 Analysis analyze(const Trace& trace, const AnalysisOptions& options, const AnalysisInputs& inputs)
 {

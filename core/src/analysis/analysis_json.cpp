@@ -121,19 +121,24 @@ namespace detail {
         return j;
     }
 
+    std::string analysisDocument(const Analysis& a, nlohmann::ordered_json analysis)
+    {
+        using Json = nlohmann::ordered_json;
+        Json root = Json::object();
+        root["format_version"] = 1;
+        root["trace"] = Json { { "path", a.trace.path }, { "size", a.trace.fileSize }, { "engines", a.trace.engines },
+            { "first_ns", a.trace.firstNs }, { "last_ns", a.trace.lastNs }, { "event_count", a.trace.eventCount },
+            { "warnings", a.trace.warnings } };
+        root["range"] = Json { { "from_ns", a.fromNs }, { "to_ns", a.toNs } };
+        root["analysis"] = std::move(analysis);
+        return root.dump(2) + "\n";
+    }
+
 } // namespace detail
 
 std::string analysisToJson(const Analysis& a, bool instances)
 {
-    using Json = nlohmann::ordered_json;
-    Json root = Json::object();
-    root["format_version"] = 1;
-    root["trace"] = Json { { "path", a.trace.path }, { "size", a.trace.fileSize }, { "engines", a.trace.engines },
-        { "first_ns", a.trace.firstNs }, { "last_ns", a.trace.lastNs }, { "event_count", a.trace.eventCount },
-        { "warnings", a.trace.warnings } };
-    root["range"] = Json { { "from_ns", a.fromNs }, { "to_ns", a.toNs } };
-    root["analysis"] = detail::analysisSectionJson(a, instances);
-    return root.dump(2) + "\n";
+    return detail::analysisDocument(a, detail::analysisSectionJson(a, instances));
 }
 
 } // namespace sparkscope::core

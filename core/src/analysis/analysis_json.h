@@ -13,4 +13,8 @@ namespace sparkscope::core::detail {
 // `instances`: also each instance's work and span, and the critical path's segments.
 nlohmann::ordered_json analysisSectionJson(const Analysis& analysis, bool instances);
 
+// The document `sparkscope-cli analyze --format json` writes: {"format_version", "trace", "range",
+// "analysis"} with `analysis` as given; "\n" line ends and a final newline.
+std::string analysisDocument(const Analysis& analysis, nlohmann::ordered_json analysisObject);
+
 } // namespace sparkscope::core::detail

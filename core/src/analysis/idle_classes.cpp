@@ -86,26 +86,6 @@ namespace {
         return out;
     }
 
-    // The times of the steals from each engine (its deque's losses to thieves), sorted.
-    std::vector<std::vector<uint64_t>> stealsByVictim(const Trace& trace)
-    {
-        const size_t engines = trace.engines.size();
-        std::vector<std::vector<std::pair<uint16_t, uint64_t>>> byThief(engines);
-        tbb::parallel_for(size_t(0), engines, [&](size_t e) {
-            for (const Event& ev : trace.engines[e])
-                if (ev.type == ev::MerSparkSteal || ev.type == ev::SparkSteal)
-                    byThief[e].emplace_back(trace.payload(ev).u16(0), ev.timeNs);
-        });
-        std::vector<std::vector<uint64_t>> out(engines);
-        for (const auto& thief : byThief)
-            for (const auto& [victim, t] : thief)
-                if (victim < engines)
-                    out[victim].push_back(t);
-        for (auto& v : out)
-            std::sort(v.begin(), v.end());
-        return out;
-    }
-
     // One engine's spark deque size (deque_sizes.h), kept only within the idle windows: a step at
     // each window's start with the size then, and the changes inside. Streamed: a deque changes size
     // at every spark, millions of times on a large trace, nearly always while every engine is busy.
@@ -180,7 +160,7 @@ IdleClasses::IdleClasses(const Trace& trace, const ParModel& model, const BlockR
 {
     if (idle.empty())
         return;
-    const std::vector<std::vector<uint64_t>> stolen = stealsByVictim(trace);
+    const std::vector<std::vector<uint64_t>> stolen = sparkStealTimesByVictim(trace);
     std::vector<StepFunction> deques(trace.engines.size());
     tbb::parallel_for(
         size_t(0), deques.size(), [&](size_t e) { deques[e] = dequeInWindows(trace, e, stolen[e], idle); });

@@ -11,29 +11,29 @@
 
 namespace sparkscope::core::detail {
 
+LossCategory ledgerCategory(Activity a) noexcept
+{
+    switch (a) {
+    case Activity::RunningIn:
+        return LossCategory::RunningInConjunct;
+    case Activity::RunningOut:
+        return LossCategory::RunningOutsideConjunct;
+    case Activity::Gc:
+        return LossCategory::Gc;
+    case Activity::Searching:
+        return LossCategory::Searching;
+    case Activity::Idle:
+        break;
+    }
+    return LossCategory::IdleNoWork;
+}
+
+LossCategory ledgerCategory(IdleClass c) noexcept
+{
+    return LossCategory(size_t(LossCategory::IdleWorkAvailable) + size_t(c));
+}
+
 namespace {
-
-    LossCategory categoryOf(Activity a) noexcept
-    {
-        switch (a) {
-        case Activity::RunningIn:
-            return LossCategory::RunningInConjunct;
-        case Activity::RunningOut:
-            return LossCategory::RunningOutsideConjunct;
-        case Activity::Gc:
-            return LossCategory::Gc;
-        case Activity::Searching:
-            return LossCategory::Searching;
-        case Activity::Idle:
-            break;
-        }
-        return LossCategory::IdleNoWork;
-    }
-
-    LossCategory categoryOf(IdleClass c) noexcept
-    {
-        return LossCategory(size_t(LossCategory::IdleWorkAvailable) + size_t(c));
-    }
 
     // A boundary of a static id's union: it becomes active (open) or inactive at timeNs.
     struct SiteEdge {
@@ -75,11 +75,11 @@ namespace {
                 uint64_t next = end;
                 if (edge < edges.size())
                     next = std::min(next, edges[edge].timeNs);
-                LossCategory cat = categoryOf(a.activity);
+                LossCategory cat = ledgerCategory(a.activity);
                 if (idle && !changes.empty()) {
                     while (change + 1 < changes.size() && changes[change + 1].timeNs <= t)
                         ++change;
-                    cat = categoryOf(changes[change].idleClass);
+                    cat = ledgerCategory(changes[change].idleClass);
                     if (change + 1 < changes.size())
                         next = std::min(next, changes[change + 1].timeNs);
                 }

@@ -25,6 +25,11 @@ struct SiteSpans {
     std::vector<std::pair<uint64_t, uint64_t>> spans; // sorted, disjoint, within [from, to)
 };
 
+// The ledger category of an engine's activity; idle time has the category of its idle class (an
+// idle engine without any class, i.e. outside every idle window, is idle_no_work).
+LossCategory ledgerCategory(Activity activity) noexcept;
+LossCategory ledgerCategory(IdleClass idleClass) noexcept;
+
 // Per static id, sorted by id. An instance spans [START_PAR_CONJ, END_PAR_CONJ), or to the trace's
 // end when it never ended. O(conjunctions).
 std::vector<SiteSpans> siteUnions(const ParModel& model, uint64_t fromNs, uint64_t toNs);

@@ -3,6 +3,9 @@
 // CSV is exactly what the JSON writer prints for the same value, so both files agree digit for digit.
 #include "sparkscope/core/metrics_export.h"
 
+#include "analysis/findings_json.h"
+#include "export/analysis_csv.h"
+
 #include <nlohmann/json.hpp>
 
 namespace sparkscope::core {
@@ -85,7 +88,7 @@ namespace {
 
 } // namespace
 
-std::string metricsToJson(const Metrics& m)
+std::string metricsToJson(const Metrics& m, const AnalysisReport* analysis)
 {
     Json root = Json::object();
     root["format_version"] = kMetricsFormatVersion;
@@ -101,10 +104,12 @@ std::string metricsToJson(const Metrics& m)
         }
         root[section.name] = std::move(s);
     }
+    if (analysis)
+        root["analysis"] = detail::analysisReportJson(*analysis, m.options.instances);
     return root.dump(2) + "\n";
 }
 
-std::string metricsToCsv(const Metrics& m)
+std::string metricsToCsv(const Metrics& m, const AnalysisReport* analysis)
 {
     std::string out = "scope,id,metric,statistic,value\n";
     auto row = [&](const std::string& scope, const std::string& id, const std::string& metric,
@@ -140,6 +145,13 @@ std::string metricsToCsv(const Metrics& m)
                         row(section.name, g.id, key + "." + sub, sk, csvNumber(sv));
                 }
             }
+    if (analysis) {
+        const Json a = detail::analysisReportJson(*analysis, m.options.instances);
+        detail::forEachAnalysisCsvRow(
+            a, [&](const std::string& id, const std::string& metric, const std::string& statistic, const Json& value) {
+                row("analysis", id, metric, statistic, csvNumber(value));
+            });
+    }
     return out;
 }
 

@@ -101,29 +101,34 @@ void forEachSparkDequeSize(const Trace& trace, size_t engine, const std::vector<
         capacity, [](int64_t) {}, true);
 }
 
-std::vector<StepFunction> computeSparkDequeSizes(const Trace& trace, DequeSizeOptions options)
+std::vector<std::vector<uint64_t>> sparkStealTimesByVictim(const Trace& trace)
 {
     const size_t n = trace.engines.size();
-    // Steals are rare next to the other spark events: collect them first, grouped by victim.
-    std::vector<std::vector<std::pair<uint16_t, uint64_t>>> steals(n);
+    // Steals are rare next to the other spark events: collected per thief, then grouped by victim.
+    std::vector<std::vector<std::pair<uint16_t, uint64_t>>> byThief(n);
     tbb::parallel_for(size_t(0), n, [&](size_t e) {
         for (const Event& ev : trace.engines[e])
             if (ev.type == ev::SparkSteal || ev.type == ev::MerSparkSteal)
-                steals[e].emplace_back(trace.payload(ev).u16(0), ev.timeNs);
+                byThief[e].emplace_back(trace.payload(ev).u16(0), ev.timeNs);
     });
-    std::vector<std::vector<uint64_t>> stolenFrom(n);
-    for (const auto& thief : steals)
+    std::vector<std::vector<uint64_t>> out(n);
+    for (const auto& thief : byThief)
         for (const auto& [victim, t] : thief)
             if (victim < n)
-                stolenFrom[victim].push_back(t);
-    steals.clear();
+                out[victim].push_back(t);
+    tbb::parallel_for(size_t(0), n, [&](size_t e) { std::sort(out[e].begin(), out[e].end()); });
+    return out;
+}
 
-    // Then each engine's own events are walked (no copy of them), merged with its losses.
+std::vector<StepFunction> computeSparkDequeSizes(const Trace& trace, DequeSizeOptions options)
+{
+    const size_t n = trace.engines.size();
+    std::vector<std::vector<uint64_t>> stolenFrom = sparkStealTimesByVictim(trace);
+    // Each engine's own events are walked (no copy of them), merged with its losses.
     const int64_t begin = int64_t(trace.firstTimeNs), end = int64_t(trace.lastTimeNs);
     std::vector<StepFunction> out(n);
     tbb::parallel_for(size_t(0), n, [&](size_t e) {
         std::vector<uint64_t>& lost = stolenFrom[e];
-        std::sort(lost.begin(), lost.end());
         // Sized exactly (an upper bound) up front: growing by doubling would hold up to 3 copies.
         size_t changes = lost.size();
         for (const Event& ev : trace.engines[e])

@@ -10,6 +10,8 @@
 //     for the program and per static id (each instance's sub-DAG, summarised over instances);
 //   - the critical path of the recorded run: the chain of running and waiting that decided when the
 //     last context finished, as segments, with running and waiting by kind and a share per static id.
+// The findings (findings.h) turn these into ranked advice; they read the ledger over time
+// (AnalysisSession::forEachLedgerPiece) and the session's model.
 //
 // Invariants (tested on hand-built traces, random programs and the shared eventlogs):
 //   - the ledger's categories sum exactly (integer ns) to engines × (to − from); each engine's to
@@ -34,8 +36,10 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -175,6 +179,14 @@ struct Analysis {
     std::vector<std::string> notes; // what a reader must know to trust the figures
 };
 
+// ---- the ledger over time (what the findings, findings.h, read) ---------------------------------
+// One piece of a range during which no engine changes ledger category.
+struct LedgerPiece {
+    uint64_t fromNs = 0, toNs = 0;
+    std::span<const LossCategory> categories; // per engine
+    std::span<const uint32_t> contexts; // per engine: the running context (index into ParModel::contexts) or kNoIndex
+};
+
 // Builds once what every range needs (the engines' activity, the idle classes, the DAG, its
 // longest paths and the critical path), then analyses any range cheaply.
 class AnalysisSession {
@@ -186,6 +198,14 @@ public:
 
     Analysis analyze(const AnalysisOptions& options = {}) const;
 
+    // The ledger's categories over [from, to) (clipped to the trace) as consecutive pieces in time
+    // order: f is called once per piece. Summing piece length × engines per category gives the
+    // ledger of analyze() for that range, exactly. O(activity intervals and idle-class changes in
+    // the range × engines).
+    void forEachLedgerPiece(uint64_t fromNs, uint64_t toNs, const std::function<void(const LedgerPiece&)>& f) const;
+    // The model analysed (lent through AnalysisInputs, or the session's own).
+    const ParModel& model() const noexcept;
+
 private:
     struct Impl;
     std::unique_ptr<Impl> m_impl;
@@ -194,9 +214,10 @@ private:
 // One-shot: AnalysisSession(trace, inputs).analyze(options).
 Analysis analyze(const Trace& trace, const AnalysisOptions& options = {}, const AnalysisInputs& inputs = {});
 
-// The JSON document of `sparkscope-cli analyze` ({"format_version", "trace", "range", "analysis"});
-// "analysis" holds the keys of analysis.md §6 (ledger, work_ns, span_ns, parallelism,
-// speedup_bounds, critical_path) plus work_span_per_conjunction and notes. Instances and path
+// The analysis as a JSON document ({"format_version", "trace", "range", "analysis"}); "analysis"
+// holds the keys of analysis.md §6 (ledger, work_ns, span_ns, parallelism, speedup_bounds,
+// critical_path) plus work_span_per_conjunction and notes. `sparkscope-cli analyze` writes
+// analysisReportToJson (findings.h): this with predictions and findings. Instances and path
 // segments only when `instances`. Deterministic; "\n" line ends and a final newline.
 std::string analysisToJson(const Analysis& analysis, bool instances = false);
 

@@ -52,4 +52,9 @@ std::vector<StepFunction> computeSparkDequeSizes(const Trace& trace, DequeSizeOp
 void forEachSparkDequeSize(const Trace& trace, size_t engine, const std::vector<uint64_t>& stolenFromNs,
     const std::function<void(uint64_t timeNs, int64_t size)>& changed, DequeSizeOptions options = {});
 
+// The times of the steals from each engine (SPARK_STEAL, GHC 39 and 115, by their victim field), sorted:
+// the `stolenFromNs` of forEachSparkDequeSize for every engine. One scan of the engines' events (in
+// parallel); steals naming an engine the trace does not have are left out.
+std::vector<std::vector<uint64_t>> sparkStealTimesByVictim(const Trace& trace);
+
 } // namespace sparkscope::core

@@ -3,30 +3,55 @@
 // what the app exports, byte for byte the same because both call these functions.
 //
 // JSON: {"format_version": N, "trace": {...}, "range": {...}, "program": {...}, "engines": {...},
-//        "conjunctions": {...}, "conjuncts": {...}, "futures": {...}, "scheduling": {...}}
-// where each section maps group id -> metric key -> value; a Stat is
-// {"count","min","max","mean","variance","sum"}. CSV: the same data in long form, one row per
-// number: `scope,id,metric,statistic,value` (sub-statistics as metric "KEY.sub").
+//        "conjunctions": {...}, "conjuncts": {...}, "futures": {...}, "scheduling": {...},
+//        "analysis": {...}}
+// where each metrics section maps group id -> metric key -> value; a Stat is
+// {"count","min","max","mean","variance","sum"}. `analysis` is the analysis of the same range
+// (findings.h: ledger, work and span, critical path, predictions, findings; keys in
+// docs/analysis.md), present when the caller gives it. CSV: the same data in long form, one row per
+// number: `scope,id,metric,statistic,value` (sub-statistics as metric "KEY.sub"; the analysis as
+// scope `analysis`). The sections before `analysis` are written exactly as without it.
 //
 // Determinism: keys in insertion order (sections, then groups sorted by id as computeMetrics made
 // them), numbers printed by nlohmann-json (integers exactly, doubles in the shortest form that
 // reads back to the same value), "\n" line ends, a final newline. Pure functions; thread-safe.
+#include "sparkscope/core/findings.h"
 #include "sparkscope/core/metrics.h"
 
 #include <string>
 
 namespace sparkscope::core {
 
-// Bumped whenever a key is renamed or removed, or a value changes meaning. Adding keys keeps it.
-inline constexpr int kMetricsFormatVersion = 1;
+// Bumped whenever a key is renamed or removed, or a value changes meaning, and when a section is
+// added (2: the `analysis` section). Adding keys inside a section keeps it.
+inline constexpr int kMetricsFormatVersion = 2;
 
 enum class MetricsFormat { Json, Csv };
 
-std::string metricsToJson(const Metrics& metrics);
-std::string metricsToCsv(const Metrics& metrics);
-inline std::string formatMetrics(const Metrics& metrics, MetricsFormat format)
+// `analysis`: the analysis of the same range as `metrics` (with its findings); null writes the file
+// without the section. Its instance lists and path segments follow metrics.options.instances.
+std::string metricsToJson(const Metrics& metrics, const AnalysisReport* analysis = nullptr);
+std::string metricsToCsv(const Metrics& metrics, const AnalysisReport* analysis = nullptr);
+inline std::string formatMetrics(const Metrics& metrics, MetricsFormat format, const AnalysisReport* analysis = nullptr)
 {
-    return format == MetricsFormat::Json ? metricsToJson(metrics) : metricsToCsv(metrics);
+    return format == MetricsFormat::Json ? metricsToJson(metrics, analysis) : metricsToCsv(metrics, analysis);
+}
+
+// What a metrics file holds: the metrics for `options` and the analysis of the same range (from,
+// to; instances as --instances asks) with its findings, read from those metrics.
+struct MetricsFile {
+    Metrics metrics;
+    AnalysisReport analysis;
+};
+// computeMetrics(trace, options), then the analysis from the states and model it built (lent to an
+// AnalysisSession): nothing is built twice.
+MetricsFile computeMetricsFile(const Trace& trace, const MetricsOptions& options = {});
+// The analysis alone (`sparkscope-cli analyze`): the same computation, with the metrics the findings
+// read (of the range; no instances, no call count) dropped afterwards.
+AnalysisReport computeAnalysisReport(const Trace& trace, const AnalysisOptions& options = {});
+inline std::string formatMetricsFile(const MetricsFile& file, MetricsFormat format)
+{
+    return formatMetrics(file.metrics, format, &file.analysis);
 }
 
 } // namespace sparkscope::core

@@ -1,0 +1,115 @@
+#include "scenario_traces.h"
+
+#include "sparkscope/core/reader.h"
+#include "support/test_data.h"
+#include "support/trace_builder.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+
+namespace sparkscope::test {
+
+core::Trace stealTrace()
+{
+    TraceBuilder b(2);
+    b.internString(0, 1, "fib.m:10");
+    b.runThread(0, 0, 1).startParConj(0, 100, 0xA, 1).sparkCreate(0, 110, 0xA, 5);
+    b.lookingForLocal(1, 105)
+        .workStealing(1, 115)
+        .sparkSteal(1, 120, 0, 5)
+        .createThread(1, 125, 2)
+        .runThread(1, 130, 2);
+    b.endParConjunct(0, 200, 0xA).stopThread(0, 210, 1, core::kStopBlocked);
+    b.endParConjunct(1, 300, 0xA).threadRunnable(1, 305, 1).stopThread(1, 310, 2, core::kStopFinished);
+    b.runThread(0, 330, 1).endParConj(0, 340, 0xA).stopThread(0, 400, 1, core::kStopFinished);
+    b.endAt(400);
+    return b.roundTrip();
+}
+
+core::Trace futureTrace()
+{
+    TraceBuilder b(2);
+    b.internString(0, 1, "fib.m:10").internString(0, 2, "X");
+    b.runThread(0, 0, 1).futureCreate(0, 90, 0xF, 2).startParConj(0, 100, 0xB, 1).sparkCreate(0, 105, 0xB, 7);
+    b.sparkSteal(1, 110, 0, 7)
+        .runThread(1, 112, 2)
+        .futureWaitSuspended(1, 120, 0xF)
+        .stopThread(1, 125, 2, core::kStopBlocked);
+    b.futureSignal(0, 150, 0xF).threadRunnable(0, 152, 2);
+    b.runThread(1, 160, 2)
+        .futureWaitNoSuspend(1, 170, 0xF)
+        .endParConjunct(1, 200, 0xB)
+        .stopThread(1, 205, 2, core::kStopFinished);
+    b.endParConjunct(0, 180, 0xB).stopThread(0, 185, 1, core::kStopBlocked).threadRunnable(1, 202, 1);
+    b.runThread(0, 210, 1).endParConj(0, 220, 0xB).stopThread(0, 230, 1, core::kStopFinished);
+    return b.roundTrip();
+}
+
+core::Trace truncatedAtRandom(core::Trace trace, uint64_t seed)
+{
+    std::mt19937_64 rng(seed);
+    const uint64_t cut = trace.firstTimeNs + rng() % (trace.lastTimeNs - trace.firstTimeNs + 1);
+    for (auto& events : trace.engines)
+        std::erase_if(events, [&](const core::Event& e) { return e.timeNs > cut; });
+    trace.lastTimeNs = cut;
+    trace.truncated = true;
+    return trace;
+}
+
+core::Trace damagedAtRandom(core::Trace trace, uint64_t seed, int count)
+{
+    std::mt19937_64 rng(seed);
+    for (int i = 0; i < count; ++i) {
+        auto& events = trace.engines[rng() % trace.engines.size()];
+        if (events.empty())
+            continue;
+        const auto at = events.begin() + long(rng() % events.size());
+        if (rng() % 2)
+            events.erase(at); // lost
+        else
+            events.insert(at, *at); // posted twice
+    }
+    return trace;
+}
+
+std::vector<NamedTrace> demoTraces(const std::string& scratch, const std::vector<std::string>& workloads)
+{
+    std::vector<NamedTrace> out;
+    const std::filesystem::path demo = std::filesystem::path(SPARKSCOPE_BINARY_DIR) / "app" / "sparkscope-demo";
+    if (!std::filesystem::exists(demo)) {
+        WARN("NOT RUN: " << demo.string() << " is not built");
+        return out;
+    }
+    const auto dir = scratchDir(scratch);
+    for (const auto& w : workloads) {
+        const std::string name = w.substr(0, w.find(' '));
+        const auto file = dir / (name + ".eventlog");
+        const std::string cmd = demo.string() + " " + w + " --engines 2 --trace " + file.string() + " > /dev/null";
+        INFO(cmd);
+        REQUIRE(std::system(cmd.c_str()) == 0);
+        auto trace = core::readTrace(file.string());
+        REQUIRE(trace);
+        out.push_back({ name, std::move(trace).value() });
+    }
+    return out;
+}
+
+std::vector<NamedTrace> sharedGhcTraces(std::initializer_list<const char*> names)
+{
+    std::vector<NamedTrace> out;
+    for (const char* name : names) {
+        auto path = sharedTestData(std::string("ghc/") + name);
+        if (!path)
+            continue; // (reported as not run)
+        auto trace = core::readTrace(path->string());
+        INFO(name);
+        REQUIRE(trace);
+        out.push_back({ name, std::move(trace).value() });
+    }
+    return out;
+}
+
+} // namespace sparkscope::test
