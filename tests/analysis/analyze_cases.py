@@ -154,11 +154,11 @@ def case_findings():
     path = demo_trace(("imbalanced", "--conjuncts", "10", "--unit", "5000"))
     out, _ = expect_exit(0, ["analyze", path], stream="stdout")
     expect("Findings, ranked by the time they could win back" in out, "no findings in the report:\n%s" % out)
-    expect(" imbalance at demo_main.cpp:" in out, "no imbalance finding in the report:\n%s" % out)
+    expect(" imbalance at imbalanced.cpp:" in out, "no imbalance finding in the report:\n%s" % out)
     expect(out.index("Findings") < out.index("Loss ledger"), "the findings do not come first")
     doc = analysed(path)
     findings = check_findings(doc)
-    expect(any(f["rule"] == "imbalance" and f["site"].startswith("demo_main.cpp:") for f in findings),
+    expect(any(f["rule"] == "imbalance" and f["site"].startswith("imbalanced.cpp:") for f in findings),
            "no imbalance finding: %r" % [f["rule"] for f in findings])
     # The metrics file has the same analysis, with its findings, as its last section (version 2).
     metrics, _ = expect_exit(0, ["metrics", path], stream="stdout")

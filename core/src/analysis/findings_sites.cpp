@@ -59,8 +59,8 @@ SequentialSites::SequentialSites(const ParModel& model)
     : m_starts(model.contexts.size())
 {
     for (const ConjunctionInstance& j : model.conjunctions) // in start order: each list comes out sorted
-        if (j.startContext < m_starts.size())
-            m_starts[j.startContext].emplace_back(j.startNs, j.staticId);
+        if (j.startContext.value() < m_starts.size())
+            m_starts[j.startContext.value()].emplace_back(j.startNs, j.staticId);
 }
 
 SequentialSites::Site SequentialSites::at(uint32_t context, uint64_t timeNs) const
@@ -81,15 +81,15 @@ std::vector<uint32_t> recursiveSites(const ParModel& model)
     for (const ConjunctionInstance& j : model.conjunctions) {
         if (known(j.staticId))
             continue;
-        for (uint32_t k = j.parentConjunct; k < model.conjuncts.size();) {
-            const uint32_t parent = model.conjuncts[k].conjunction;
+        for (uint32_t k = j.parentConjunct.value(); k < model.conjuncts.size();) {
+            const uint32_t parent = model.conjuncts[k].conjunction.value();
             if (parent >= model.conjunctions.size())
                 break;
             if (model.conjunctions[parent].staticId == j.staticId) {
                 out.insert(std::upper_bound(out.begin(), out.end(), j.staticId), j.staticId);
                 break;
             }
-            k = model.conjunctions[parent].parentConjunct;
+            k = model.conjunctions[parent].parentConjunct.value();
         }
     }
     return out;
@@ -113,8 +113,8 @@ std::vector<TimeRange> longestTimesAfter(
         if (!counts(j, staticId, fromNs, toNs) || j.conjuncts.empty())
             continue;
         uint64_t firstEnd = j.endNs;
-        for (uint32_t k : j.conjuncts)
-            firstEnd = std::min(firstEnd, model.conjuncts[k].endNs);
+        for (const ConjunctIndex k : j.conjuncts)
+            firstEnd = std::min(firstEnd, model.conjunct(k).endNs);
         out.add(firstEnd, j.endNs);
     }
     return out.take();
@@ -130,15 +130,15 @@ std::vector<FirstWaitSuspensions> firstWaitSuspensions(
     std::map<std::pair<uint32_t, uint32_t>, Group> groups; // (static id, variable name id)
     std::vector<uint32_t> seen; // the consumers of the current future so far
     for (const FutureInstance& f : model.futures) {
-        if (!f.complete || f.conjunction == kNoIndex)
+        if (!f.complete || !f.conjunction.valid())
             continue;
-        const ConjunctionInstance& j = model.conjunctions[f.conjunction];
+        const ConjunctionInstance& j = model.conjunction(f.conjunction);
         if (j.startNs < fromNs || j.startNs >= toNs)
             continue;
         seen.clear();
         Group* group = nullptr;
         for (const FutureWait& w : f.waits) {
-            const uint32_t who = w.conjunct != kNoIndex ? w.conjunct : kNoIndex - 1 - w.context;
+            const uint32_t who = w.conjunct.valid() ? w.conjunct.value() : kNoIndex - 1 - w.context.value();
             if (std::find(seen.begin(), seen.end(), who) != seen.end())
                 continue; // not this consumer's first wait
             seen.push_back(who);
