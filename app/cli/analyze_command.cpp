@@ -1,23 +1,33 @@
 // `sparkscope-cli analyze`: why a run does not scale (core/analysis.h, docs/analysis.md): the loss
-// ledger, work and span with the speed-up bounds, and the critical path, as a readable report
-// (default) or as JSON (core::analysisToJson, the keys of the design's analysis.md §6).
+// ledger, work and span with the speed-up bounds, the critical path and the what-if predictions for
+// other engine counts, as a readable report (default) or as JSON (core::analysisToJson, the keys of the
+// design's analysis.md §6).
 #include "cli/cli_common.h"
 
 #include "sparkscope/core/analysis.h"
 #include "sparkscope/core/writer.h"
 
 #include <cinttypes>
+#include <cmath>
+#include <fstream>
+#include <sstream>
 
 namespace sparkscope::cli {
 
 namespace {
 
     constexpr std::string_view kUsage
-        = "usage: sparkscope-cli analyze TRACE [--from NS --to NS] [--format text|json] [-o FILE] [--instances]\n\n"
+        = "usage: sparkscope-cli analyze TRACE [--from NS --to NS] [--engines LIST] [--costs measured|zero|FILE]\n"
+          "                              [--scale SITE=FACTOR]... [--format text|json] [-o FILE] [--instances]\n\n"
           "Where the engines' time went (the loss ledger), how much parallelism the program has (work,\n"
-          "span, speed-up bounds) and which chain of work decided the run's length (the critical path).\n"
-          "See docs/analysis.md.\n"
-          "  --from/--to   analyse [NS, NS) only (trace time in nanoseconds)\n"
+          "span, speed-up bounds), which chain of work decided the run's length (the critical path), and\n"
+          "what the run would take on other engine counts (the what-if re-simulation). See docs/analysis.md.\n"
+          "  --from/--to   analyse [NS, NS) only (trace time in nanoseconds); predictions are of the whole run\n"
+          "  --engines     engine counts to predict, e.g. 1,2,4 (default 1,2,4,8,16,32,64)\n"
+          "  --costs       measured (default): the costs this trace measured; zero: none; FILE: key=value\n"
+          "                lines (spark_ns, steal_ns, switch_ns, wake_ns, spin_ns; '#' comments)\n"
+          "  --scale       make a conjunction site's conjuncts FACTOR times as fast (SITE: its name as the\n"
+          "                report shows it, or file:line, or its static id); repeatable\n"
           "  --format      text (default): a readable report; json: the analysis as JSON\n"
           "  -o FILE       write to FILE instead of stdout\n"
           "  --instances   also list each conjunction instance's work and span and the critical\n"
@@ -182,6 +192,137 @@ namespace {
         s.appendTo(out);
     }
 
+    // ---- what-if (analysis.md §4): the options and the predictions table ---------------------------
+
+    std::optional<std::vector<uint32_t>> engineList(std::string_view list)
+    {
+        std::vector<uint32_t> out;
+        for (;;) {
+            const size_t comma = list.find(',');
+            const auto n = parseUnsigned(list.substr(0, comma));
+            if (!n || *n < 1 || *n > 4096)
+                return std::nullopt;
+            out.push_back(uint32_t(*n));
+            if (comma == std::string_view::npos)
+                return out;
+            list.remove_prefix(comma + 1);
+        }
+    }
+
+    // --costs FILE: its key=value lines.
+    std::optional<core::CostModel> costsFile(const std::string& path, std::string& error)
+    {
+        std::ifstream in(path, std::ios::binary);
+        std::stringstream text;
+        text << in.rdbuf();
+        if (!in) {
+            error = "--costs: cannot read " + path;
+            return std::nullopt;
+        }
+        auto costs = core::parseCostModel(text.str());
+        if (!costs) {
+            error = "--costs " + path + ": " + costs.error().message;
+            return std::nullopt;
+        }
+        costs->source = "file " + path;
+        return costs.value();
+    }
+
+    // --scale SITE=FACTOR: every static id SITE names, FACTOR > 0.
+    bool addScale(const std::string& arg, const core::AnalysisSession& session, core::WhatIfOptions& w, std::string& error)
+    {
+        const size_t eq = arg.rfind('=');
+        char* end = nullptr;
+        const double factor = eq == std::string::npos ? 0.0 : std::strtod(arg.c_str() + eq + 1, &end);
+        if (eq == std::string::npos || eq == 0 || !end || *end || !std::isfinite(factor) || factor <= 0) {
+            error = "--scale takes SITE=FACTOR with a FACTOR above 0, not '" + arg + "'";
+            return false;
+        }
+        const std::string site = arg.substr(0, eq);
+        const std::vector<uint32_t> ids = session.matchSite(site);
+        if (ids.empty()) {
+            error = "--scale: no conjunction site is '" + site + "' (the report's per-site tables list them)";
+            return false;
+        }
+        for (uint32_t id : ids)
+            w.scales.push_back({ id, factor, {} });
+        return true;
+    }
+
+    // --engines, --costs and --scale as what-if options; nullopt (with `error` set) on a bad value.
+    std::optional<core::WhatIfOptions> whatIfOptions(
+        const ParsedArgs& parsed, const core::AnalysisSession& session, std::string& error)
+    {
+        core::WhatIfOptions w;
+        if (auto list = parsed.value("--engines")) {
+            auto engines = engineList(*list);
+            if (!engines) {
+                error = "--engines takes engine counts from 1 to 4096 separated by commas, not '" + *list + "'";
+                return std::nullopt;
+            }
+            w.engines = std::move(*engines);
+        }
+        const std::string costs = parsed.value("--costs").value_or("measured");
+        if (costs == "zero") {
+            w.costs = core::CostModel {};
+        } else if (costs != "measured") {
+            w.costs = costsFile(costs, error);
+            if (!w.costs)
+                return std::nullopt;
+        }
+        for (const std::string& arg : parsed.all("--scale"))
+            if (!addScale(arg, session, w, error))
+                return std::nullopt;
+        return w;
+    }
+
+    std::string costsLine(const core::CostModel& c)
+    {
+        std::string out;
+        for (size_t k = 0; k < core::kCostKindCount; ++k) {
+            out += (k ? ", " : "") + std::string(core::costKey(core::CostKind(k))) + "=" + std::to_string(c.ns[k]);
+            if (c.source == "measured")
+                out += " (" + std::to_string(c.samples[k]) + ")";
+        }
+        return out;
+    }
+
+    void appendPredictions(std::string& out, const core::Analysis& a)
+    {
+        const core::WhatIfReport& w = *a.whatIf;
+        out += "\nWhat-if: the recorded DAG re-simulated on P engines under the runtime's rules\n";
+        if (!w.note.empty()) {
+            out += "  (" + w.note + ")\n";
+            return;
+        }
+        out += "  costs " + w.costs.source + ": " + costsLine(w.costs)
+            + (w.costs.source == "measured" ? "\n  (each the median of that many latencies in the trace; 0 when none)\n"
+                                             : "\n");
+        for (const core::SiteScale& s : w.scales)
+            out += "  " + s.site + " conjuncts made " + format("%g", s.factor) + "x as fast\n";
+        out += "  recorded: " + std::to_string(a.ledger.engines) + " engines, wall " + seconds(w.recordedWallNs)
+            + " s (first context start to last context end)\n";
+        Table t;
+        t.row({ "engines", "wall s", "speed-up", "bounds", "run %", "search %", "work %", "blocked %", "no_work %" });
+        for (const core::Prediction& p : w.predictions) {
+            const core::LossLedger& l = p.ledger;
+            std::string bounds = "-";
+            for (const core::SpeedupBound& b : a.workSpan.bounds)
+                if (b.engines == p.engines)
+                    bounds = format("%.2f", b.lower) + "-" + format("%.2f", b.upper);
+            using C = core::LossCategory;
+            const uint64_t blocked = l[C::IdleBlockedFuture] + l[C::IdleBlockedBarrier] + l[C::IdleBlockedOther];
+            t.row({ std::to_string(p.engines), seconds(p.wallNs), format("%.2f", p.speedup), bounds,
+                percent(l.runningNs(), l.totalNs()), percent(l[C::Searching], l.totalNs()),
+                percent(l[C::IdleWorkAvailable], l.totalNs()), percent(blocked, l.totalNs()),
+                percent(l[C::IdleNoWork], l.totalNs()) });
+        }
+        t.appendTo(out);
+        out += "  (speed-up over the predicted P = 1; bounds: Cilkview's lower-upper for P, when P is a power of 2;\n"
+               "  shares of P x the predicted wall: running, searching, idle with work available, idle blocked\n"
+               "  on a future or at a barrier, idle with nothing to do)\n";
+    }
+
     std::string textReport(const core::Analysis& a, bool instances)
     {
         std::string out = "trace  " + a.trace.path + ": " + std::to_string(a.trace.engines) + " engines, "
@@ -191,6 +332,8 @@ namespace {
         appendLedger(out, a);
         appendWorkSpan(out, a.workSpan);
         appendCriticalPath(out, a);
+        if (a.whatIf)
+            appendPredictions(out, a);
         if (instances)
             appendSegments(out, a);
         if (!a.notes.empty()) {
@@ -203,7 +346,8 @@ namespace {
 
     int runAnalyze(const std::vector<std::string>& args)
     {
-        auto parsed = parseArgs(args, { "--format", "-o", "--from", "--to" }, { "--instances" }, kUsage);
+        auto parsed = parseArgs(
+            args, { "--format", "-o", "--from", "--to", "--engines", "--costs", "--scale" }, { "--instances" }, kUsage);
         if (!parsed)
             return kExitBadInput;
         if (printedHelp(*parsed, kUsage))
@@ -229,7 +373,12 @@ namespace {
         auto trace = loadTrace(parsed->positional.front());
         if (!trace)
             return kExitBadInput;
-        const core::Analysis analysis = core::analyze(*trace, options);
+        const core::AnalysisSession session(*trace);
+        std::string error;
+        options.whatIf = whatIfOptions(*parsed, session, error);
+        if (!options.whatIf)
+            return usageError(error, kUsage);
+        const core::Analysis analysis = session.analyze(options);
         const std::string text = format == "json" ? core::analysisToJson(analysis, options.instances)
                                                   : textReport(analysis, options.instances);
         if (auto file = parsed->value("-o")) {

@@ -12,18 +12,41 @@
 
 using namespace sparkscope::core;
 
+Trace sparkscope::test::truncatedRandomProgram(uint64_t seed)
+{
+    Trace trace = simulateRandomProgram(seed).build();
+    std::mt19937_64 rng(seed);
+    const uint64_t cut = trace.firstTimeNs + rng() % (trace.lastTimeNs - trace.firstTimeNs + 1);
+    for (auto& events : trace.engines)
+        std::erase_if(events, [&](const Event& e) { return e.timeNs > cut; });
+    trace.lastTimeNs = cut;
+    trace.truncated = true;
+    return trace;
+}
+
+Trace sparkscope::test::damagedRandomProgram(uint64_t seed)
+{
+    Trace trace = simulateRandomProgram(seed).build();
+    std::mt19937_64 rng(seed * 7919);
+    for (int i = 0; i < 6; ++i) {
+        auto& events = trace.engines[rng() % trace.engines.size()];
+        if (events.empty())
+            continue;
+        const auto at = events.begin() + long(rng() % events.size());
+        if (rng() % 2)
+            events.erase(at); // lost
+        else
+            events.insert(at, *at); // posted twice
+    }
+    return trace;
+}
+
 TEST_CASE("analysis of truncated random programs counts what is incomplete", "[core][analysis]")
 {
     size_t incomplete = 0;
     for (uint64_t seed = 1; seed <= 30; ++seed) {
-        Trace trace = sparkscope::test::simulateRandomProgram(seed).build();
-        std::mt19937_64 rng(seed);
-        const uint64_t cut = trace.firstTimeNs + rng() % (trace.lastTimeNs - trace.firstTimeNs + 1);
-        for (auto& events : trace.engines)
-            std::erase_if(events, [&](const Event& e) { return e.timeNs > cut; });
-        trace.lastTimeNs = cut;
-        trace.truncated = true;
-        INFO("seed " << seed << " cut at " << cut);
+        const Trace trace = sparkscope::test::truncatedRandomProgram(seed);
+        INFO("seed " << seed << " cut at " << trace.lastTimeNs);
         const Analysis a = analyze(trace);
         sparkscope::test::checkAnalysisSums(a, "truncated", false);
         incomplete += a.incompleteConjunctions;
@@ -40,19 +63,7 @@ TEST_CASE("analysis of truncated random programs counts what is incomplete", "[c
 TEST_CASE("analysis of damaged random programs does not crash and still sums", "[core][analysis]")
 {
     for (uint64_t seed = 1; seed <= 30; ++seed) {
-        Trace trace = sparkscope::test::simulateRandomProgram(seed).build();
-        std::mt19937_64 rng(seed * 7919);
-        for (int i = 0; i < 6; ++i) {
-            auto& events = trace.engines[rng() % trace.engines.size()];
-            if (events.empty())
-                continue;
-            const auto at = events.begin() + long(rng() % events.size());
-            if (rng() % 2)
-                events.erase(at); // lost
-            else
-                events.insert(at, *at); // posted twice
-        }
         INFO("seed " << seed);
-        sparkscope::test::checkAnalysisSums(analyze(trace), "damaged", false);
+        sparkscope::test::checkAnalysisSums(analyze(sparkscope::test::damagedRandomProgram(seed)), "damaged", false);
     }
 }

@@ -16,10 +16,9 @@ using sparkscope::test::siteLedger;
 using sparkscope::test::siteWorkSpan;
 using sparkscope::test::TraceBuilder;
 
-namespace {
-
 // Two engines with a steal: ctx 1 on engine 0 runs a conjunction whose second conjunct engine 1 steals.
-Trace stealTrace()
+// (Also the what-if tests' case, analysis_whatif_test.cpp.)
+Trace sparkscope::test::stealTrace()
 {
     TraceBuilder b(2);
     b.internString(0, 1, "fib.m:10");
@@ -40,11 +39,34 @@ Trace stealTrace()
     return b.roundTrip();
 }
 
-} // namespace
+// A future whose wait suspends: ctx 1 on engine 0 runs a conjunction whose second conjunct, stolen by
+// engine 1, waits on a future the first conjunct signals.
+Trace sparkscope::test::futureTrace()
+{
+    TraceBuilder b(2);
+    b.internString(0, 1, "fib.m:10").internString(0, 2, "X");
+    // ctx 1 on engine 0 creates future X at 90, starts B at 100 (G1 in ctx 1) and sparks G2 at 105.
+    b.runThread(0, 0, 1).futureCreate(0, 90, 0xF, 2).startParConj(0, 100, 0xB, 1).sparkCreate(0, 105, 0xB, 7);
+    // Engine 1 steals G2 at 110; ctx 2 runs it from 112 and waits on X at 120 before the signal.
+    b.sparkSteal(1, 110, 0, 7)
+        .runThread(1, 112, 2)
+        .futureWaitSuspended(1, 120, 0xF)
+        .stopThread(1, 125, 2, kStopBlocked);
+    // G1 signals X at 150 and wakes ctx 2 at 152; ctx 2 runs again at 160, ends G2 at 200.
+    b.futureSignal(0, 150, 0xF).threadRunnable(0, 152, 2);
+    b.runThread(1, 160, 2)
+        .futureWaitNoSuspend(1, 170, 0xF)
+        .endParConjunct(1, 200, 0xB)
+        .stopThread(1, 205, 2, kStopFinished);
+    // G1 ends at 180, ctx 1 parks at 185, is woken at 202, runs at 210, ends B at 220, finishes at 230.
+    b.endParConjunct(0, 180, 0xB).stopThread(0, 185, 1, kStopBlocked).threadRunnable(1, 202, 1);
+    b.runThread(0, 210, 1).endParConj(0, 220, 0xB).stopThread(0, 230, 1, kStopFinished);
+    return b.roundTrip();
+}
 
 TEST_CASE("analysis of two engines with a steal", "[core][analysis]")
 {
-    const Analysis a = analyze(stealTrace());
+    const Analysis a = analyze(sparkscope::test::stealTrace());
 
     // Engine 0: ctx 1 runs [0,100) outside, [100,200) in G1, [200,210) outside, idle [210,330), runs
     // [330,400) outside. Idle: ctx 1 is Blocked at A's barrier [210,305) (G1 ended at 200, A open),
@@ -108,25 +130,12 @@ TEST_CASE("analysis of two engines with a steal", "[core][analysis]")
 
 TEST_CASE("analysis of a future whose wait suspends", "[core][analysis]")
 {
-    TraceBuilder b(2);
-    b.internString(0, 1, "fib.m:10").internString(0, 2, "X");
-    // ctx 1 on engine 0 creates future X at 90, starts B at 100 (G1 in ctx 1) and sparks G2 at 105.
-    b.runThread(0, 0, 1).futureCreate(0, 90, 0xF, 2).startParConj(0, 100, 0xB, 1).sparkCreate(0, 105, 0xB, 7);
-    // Engine 1 steals G2 at 110; ctx 2 runs it from 112 and waits on X at 120 before the signal.
-    b.sparkSteal(1, 110, 0, 7)
-        .runThread(1, 112, 2)
-        .futureWaitSuspended(1, 120, 0xF)
-        .stopThread(1, 125, 2, kStopBlocked);
-    // G1 signals X at 150 and wakes ctx 2 at 152; ctx 2 runs again at 160, ends G2 at 200.
-    b.futureSignal(0, 150, 0xF).threadRunnable(0, 152, 2);
-    b.runThread(1, 160, 2)
-        .futureWaitNoSuspend(1, 170, 0xF)
-        .endParConjunct(1, 200, 0xB)
-        .stopThread(1, 205, 2, kStopFinished);
-    // G1 ends at 180, ctx 1 parks at 185, is woken at 202, runs at 210, ends B at 220, finishes at 230.
-    b.endParConjunct(0, 180, 0xB).stopThread(0, 185, 1, kStopBlocked).threadRunnable(1, 202, 1);
-    b.runThread(0, 210, 1).endParConj(0, 220, 0xB).stopThread(0, 230, 1, kStopFinished);
-    const Analysis a = analyze(b.roundTrip());
+    // The trace (futureTrace) in short: ctx 1 on engine 0: future X at 90, B from 100 (G1), G2's spark
+    // at 105; engine 1 steals it at 110, ctx 2 runs G2 from 112 and waits on X at 120 (suspends, stops
+    // at 125); G1 signals X at 150 and wakes ctx 2 at 152, which runs again at 160 and ends G2 at 200,
+    // finishing at 205; G1 ends at 180, ctx 1 parks at 185, is woken at 202, runs from 210, ends B at
+    // 220 and finishes at 230.
+    const Analysis a = analyze(sparkscope::test::futureTrace());
 
     // Engine 0: out [0,100) + [180,185) + [210,230) = 125, in G1 [100,180) 80; idle [185,210): ctx 1
     // at the barrier [185,202) (17; ctx 2 runs until 205 but nothing waits on a future), Runnable
@@ -280,7 +289,7 @@ TEST_CASE("analysis of a range counts only the range", "[core][analysis]")
     AnalysisOptions options;
     options.fromNs = 150;
     options.toNs = 350;
-    const Analysis a = analyze(stealTrace(), options);
+    const Analysis a = analyze(sparkscope::test::stealTrace(), options);
     // Engine 0: in [150,200) 50, out [200,210) + [330,350) 30, barrier [210,305) 95, work [305,330)
     // 25. Engine 1: in [150,300) 150, out 10, work [310,330) 20, no_work [330,350) 20.
     checkLedger(a.ledger.total, ledgerOf({ 200, 40, 0, 0, 45, 0, 95, 0, 20 }));

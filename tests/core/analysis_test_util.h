@@ -69,4 +69,14 @@ inline std::vector<std::string> pathOf(const core::Analysis& a)
 // damaged, so no dependency may be left out either.
 void checkAnalysisSums(const core::Analysis& a, const std::string& what, bool intact);
 
+// The hand-built traces of analysis_hand_test.cpp that the what-if tests replay too: two engines with
+// a steal, and a future whose wait suspends.
+core::Trace stealTrace();
+core::Trace futureTrace();
+
+// A random program (metrics_sim.h) cut short at a random instant, as a file that ends early.
+core::Trace truncatedRandomProgram(uint64_t seed);
+// A random program with six events lost or posted twice.
+core::Trace damagedRandomProgram(uint64_t seed);
+
 } // namespace sparkscope::test

@@ -13,4 +13,10 @@ namespace sparkscope::core::detail {
 // `instances`: also each instance's work and span, and the critical path's segments.
 nlohmann::ordered_json analysisSectionJson(const Analysis& analysis, bool instances);
 
+// `<key>_ns` and `<key>_fraction` for each category, then running and the total.
+nlohmann::ordered_json ledgerJson(const LossLedger& ledger);
+
+// The what-if's keys into the analysis object (whatif_json.cpp): `predictions`, `costs`, `what_if`.
+void addWhatIfJson(nlohmann::ordered_json& analysis, const WhatIfReport& report);
+
 } // namespace sparkscope::core::detail
