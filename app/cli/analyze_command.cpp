@@ -25,7 +25,7 @@ namespace {
           "  --from/--to   analyse [NS, NS) only (trace time in nanoseconds); predictions are of the whole run\n"
           "  --engines     engine counts to predict, e.g. 1,2,4 (default 1,2,4,8,16,32,64)\n"
           "  --costs       measured (default): the costs this trace measured; zero: none; FILE: key=value\n"
-          "                lines (spark_ns, steal_ns, switch_ns, wake_ns, spin_ns; '#' comments)\n"
+          "                lines (spark_ns, steal_ns, context_ns, switch_ns, wake_ns, spin_ns; '#' comments)\n"
           "  --scale       make a conjunction site's conjuncts FACTOR times as fast (SITE: its name as the\n"
           "                report shows it, or file:line, or its static id); repeatable\n"
           "  --format      text (default): a readable report; json: the analysis as JSON\n"
@@ -295,9 +295,10 @@ namespace {
             out += "  (" + w.note + ")\n";
             return;
         }
-        out += "  costs " + w.costs.source + ": " + costsLine(w.costs)
-            + (w.costs.source == "measured" ? "\n  (each the median of that many latencies in the trace; 0 when none)\n"
-                                             : "\n");
+        out += "  costs " + w.costs.source + ": " + costsLine(w.costs) + "\n";
+        if (w.costs.source == "measured")
+            out += "  (each the median of that many latencies in the trace; a cost with none is 0: --costs FILE\n"
+                   "  can give it, e.g. from a trace on more engines)\n";
         for (const core::SiteScale& s : w.scales)
             out += "  " + s.site + " conjuncts made " + format("%g", s.factor) + "x as fast\n";
         out += "  recorded: " + std::to_string(a.ledger.engines) + " engines, wall " + seconds(w.recordedWallNs)
@@ -306,10 +307,9 @@ namespace {
         t.row({ "engines", "wall s", "speed-up", "bounds", "run %", "search %", "work %", "blocked %", "no_work %" });
         for (const core::Prediction& p : w.predictions) {
             const core::LossLedger& l = p.ledger;
-            std::string bounds = "-";
-            for (const core::SpeedupBound& b : a.workSpan.bounds)
-                if (b.engines == p.engines)
-                    bounds = format("%.2f", b.lower) + "-" + format("%.2f", b.upper);
+            const std::string bounds = p.bound.upper > 0
+                ? format("%.2f", p.bound.lower) + "-" + format("%.2f", p.bound.upper)
+                : std::string("-");
             using C = core::LossCategory;
             const uint64_t blocked = l[C::IdleBlockedFuture] + l[C::IdleBlockedBarrier] + l[C::IdleBlockedOther];
             t.row({ std::to_string(p.engines), seconds(p.wallNs), format("%.2f", p.speedup), bounds,
@@ -318,9 +318,9 @@ namespace {
                 percent(l[C::IdleNoWork], l.totalNs()) });
         }
         t.appendTo(out);
-        out += "  (speed-up over the predicted P = 1; bounds: Cilkview's lower-upper for P, when P is a power of 2;\n"
-               "  shares of P x the predicted wall: running, searching, idle with work available, idle blocked\n"
-               "  on a future or at a barrier, idle with nothing to do)\n";
+        out += "  (speed-up over the predicted P = 1; bounds: Cilkview's lower-upper for P, from the whole run's\n"
+               "  work and span; shares of P x the predicted wall: running, searching, idle with work available,\n"
+               "  idle blocked on a future or at a barrier, idle with nothing to do)\n";
     }
 
     std::string textReport(const core::Analysis& a, bool instances)

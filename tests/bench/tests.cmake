@@ -18,3 +18,6 @@ if(TARGET sparkscope-ui-bench)
     set_target_properties(sparkscope-ui-bench PROPERTIES EXCLUDE_FROM_ALL ON)
   endif()
 endif()
+
+# The what-if benchmark times the simulation alone too: it reads core's private headers.
+target_include_directories(sparkscope-whatif-bench PRIVATE ${PROJECT_SOURCE_DIR}/core/src)

@@ -180,18 +180,18 @@ TEST_CASE("analysis invariants hold on random runtime-like traces", "[core][anal
     }
 }
 
-TEST_CASE("analysis invariants hold on every demo workload's trace", "[core][analysis]")
+bool sparkscope::test::forEachDemoTrace(
+    const std::string& scratch, const std::function<void(const std::string&, const Trace&)>& f)
 {
     const std::filesystem::path demo = std::filesystem::path(SPARKSCOPE_BINARY_DIR) / "app" / "sparkscope-demo";
     if (!std::filesystem::exists(demo)) {
         WARN("NOT RUN: " << demo.string() << " is not built");
-        return;
+        return false;
     }
-    const auto dir = sparkscope::test::scratchDir("analysis-demo");
+    const auto dir = scratchDir(scratch);
     const std::vector<std::string> workloads { "parfib --n 24 --cutoff 12", "sumeuler --n 1000 --chunk 50",
         "quicksort --n 100000 --cutoff 5000", "pipeline --items 200 --work 2000",
         "imbalanced --conjuncts 8 --unit 2000" };
-    uint64_t seed = 1;
     for (const auto& w : workloads) {
         const std::string name = w.substr(0, w.find(' '));
         const auto file = dir / (name + ".eventlog");
@@ -199,6 +199,14 @@ TEST_CASE("analysis invariants hold on every demo workload's trace", "[core][ana
         REQUIRE(std::system(cmd.c_str()) == 0);
         auto trace = readTrace(file.string());
         REQUIRE(trace);
-        checkTrace(trace.value(), name, seed++);
+        f(name, trace.value());
     }
+    return true;
+}
+
+TEST_CASE("analysis invariants hold on every demo workload's trace", "[core][analysis]")
+{
+    uint64_t seed = 1;
+    sparkscope::test::forEachDemoTrace(
+        "analysis-demo", [&](const std::string& name, const Trace& trace) { checkTrace(trace, name, seed++); });
 }

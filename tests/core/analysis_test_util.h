@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -69,10 +70,10 @@ inline std::vector<std::string> pathOf(const core::Analysis& a)
 // damaged, so no dependency may be left out either.
 void checkAnalysisSums(const core::Analysis& a, const std::string& what, bool intact);
 
-// The hand-built traces of analysis_hand_test.cpp that the what-if tests replay too: two engines with
-// a steal, and a future whose wait suspends.
-core::Trace stealTrace();
-core::Trace futureTrace();
+// Each demo workload (parfib, sumeuler, quicksort, pipeline, imbalanced; small sizes) recorded on 2
+// engines by sparkscope-demo into the scratch directory `scratch`, handed to f(name, trace). False,
+// with a warning, when sparkscope-demo is not built.
+bool forEachDemoTrace(const std::string& scratch, const std::function<void(const std::string&, const core::Trace&)>& f);
 
 // A random program (metrics_sim.h) cut short at a random instant, as a file that ends early.
 core::Trace truncatedRandomProgram(uint64_t seed);

@@ -5,16 +5,12 @@
 // Ledgers are written {running_in, running_out, gc, searching, work_available, blocked_future,
 // blocked_barrier, blocked_other, no_work}.
 #include "analysis_test_util.h"
+#include "hand_traces.h"
 #include "metrics_sim.h"
 #include "sparkscope/core/analysis.h"
-#include "sparkscope/core/reader.h"
-#include "support/test_data.h"
 #include "support/trace_builder.h"
 
 #include <catch2/catch.hpp>
-
-#include <cstdlib>
-#include <filesystem>
 
 using namespace sparkscope::core;
 using sparkscope::test::checkLedger;
@@ -23,10 +19,10 @@ using sparkscope::test::TraceBuilder;
 
 namespace {
 
-CostModel costs(uint64_t spark, uint64_t steal, uint64_t switchNs, uint64_t wake, uint64_t spin)
+CostModel costs(uint64_t spark, uint64_t steal, uint64_t context, uint64_t switchNs, uint64_t wake, uint64_t spin)
 {
     CostModel c;
-    c.ns = { spark, steal, switchNs, wake, spin };
+    c.ns = { spark, steal, context, switchNs, wake, spin };
     c.source = "test";
     return c;
 }
@@ -113,22 +109,25 @@ TEST_CASE("what-if: the last conjunct's release work keeps the greedy rule off t
     CHECK(zero[1].ledger.totalNs() == 2 * zero[1].wallNs);
 
     // Costs, engine 1 asleep when the spark comes (no spinning): it wakes after wake 5, steals after 7
-    // and takes a new context for the spark (switch 11): G2 runs [133,303); its release work to 313;
-    // resuming ctx 1 there is a switch again (11): the Join node runs [324,394). 360 + 5 + 7 + 2 × 11.
-    const auto slept = predict(trace, { 1, 2 }, costs(3, 7, 11, 5, 0));
+    // and takes a new context for the spark (context 13): G2 runs [135,305); its release work to 315;
+    // resuming the parked ctx 1 there is a switch (11): the Join node runs [326,396).
+    // 360 + 5 + 7 + 13 + 11.
+    const auto slept = predict(trace, { 1, 2 }, costs(3, 7, 13, 11, 5, 0));
     CHECK(slept[0].wallNs == 460);
-    CHECK(slept[1].wallNs == 394);
-    CHECK(slept[1].switches == 2);
+    CHECK(slept[1].wallNs == 396);
+    CHECK(slept[1].contexts == 1);
+    CHECK(slept[1].switches == 1);
     CHECK(slept[1].wakeups == 1);
     // Engine 1 spinning instead (spin 1000 > 110): it sees the spark at once and takes it after the spark
-    // delay 3 (not the steal cost) and a switch: G2 [124,294), release to 304, switch, Join [315,385).
-    const auto spun = predict(trace, { 2 }, costs(3, 7, 11, 5, 1000));
-    CHECK(spun[0].wallNs == 385);
+    // delay 3 (not the steal cost) and a new context: G2 [126,296), release to 306, switch, Join
+    // [317,387). 360 + 3 + 13 + 11.
+    const auto spun = predict(trace, { 2 }, costs(3, 7, 13, 11, 5, 1000));
+    CHECK(spun[0].wallNs == 387);
     CHECK(spun[0].wakeups == 0);
-    // Searching: engine 1 spinning [0,110), taking the spark [110,124), switching [304,315); engine 0,
-    // its context parked at 210, spinning from then to the end [210,385).
-    CHECK(spun[0].ledger[LossCategory::Searching] == 110 + 14 + 11 + 175);
-    CHECK(spun[0].ledger.totalNs() == 2 * 385);
+    // Searching: engine 1 spinning [0,110), taking the spark [110,126), switching [306,317); engine 0,
+    // its context parked at 210, spinning from then to the end [210,387).
+    CHECK(spun[0].ledger[LossCategory::Searching] == 110 + 16 + 11 + 177);
+    CHECK(spun[0].ledger.totalNs() == 2 * 387);
 }
 
 TEST_CASE("what-if of a future whose wait suspends", "[analysis][whatif]")
@@ -187,8 +186,11 @@ TEST_CASE("what-if in analyze(): the report and its JSON", "[analysis][whatif]")
     CHECK(a.whatIf->costs[CostKind::Spark] == 10);
     CHECK(a.whatIf->costs.samples[size_t(CostKind::Spark)] == 1);
     CHECK(a.whatIf->costs.samples[size_t(CostKind::Steal)] == 0);
-    // ctx 2 runs at 130 after the SPARK_STEAL at 120, with only its creation between: a switch of 10.
-    CHECK(a.whatIf->costs[CostKind::Switch] == 10);
+    // ctx 2 runs at 130 after the SPARK_STEAL at 120, with only its creation between: a new context in
+    // 10. No context is resumed right after a decision (ctx 1's wake-up is posted on engine 1, it runs
+    // on engine 0): no switch sample.
+    CHECK(a.whatIf->costs[CostKind::Context] == 10);
+    CHECK(a.whatIf->costs.samples[size_t(CostKind::Switch)] == 0);
     CHECK(a.whatIf->recordedWallNs == 400);
     REQUIRE(a.whatIf->predictions.size() == 2);
     CHECK(a.whatIf->predictions[0].engines == 2);
@@ -273,20 +275,6 @@ TEST_CASE("what-if of truncated and damaged traces still sums and ends", "[analy
 
 TEST_CASE("what-if invariants hold on every demo workload's trace", "[analysis][whatif]")
 {
-    const std::filesystem::path demo = std::filesystem::path(SPARKSCOPE_BINARY_DIR) / "app" / "sparkscope-demo";
-    if (!std::filesystem::exists(demo)) {
-        WARN("NOT RUN: " << demo.string() << " is not built");
-        return;
-    }
-    const auto dir = sparkscope::test::scratchDir("whatif-demo");
-    for (const std::string w : { "parfib --n 24 --cutoff 12", "sumeuler --n 1000 --chunk 50",
-             "quicksort --n 100000 --cutoff 5000", "pipeline --items 200 --work 2000",
-             "imbalanced --conjuncts 8 --unit 2000" }) {
-        const auto file = dir / (w.substr(0, w.find(' ')) + ".eventlog");
-        const std::string cmd = demo.string() + " " + w + " --engines 2 --trace " + file.string() + " > /dev/null";
-        REQUIRE(std::system(cmd.c_str()) == 0);
-        auto trace = readTrace(file.string());
-        REQUIRE(trace);
-        checkPredictions(trace.value(), w, true);
-    }
+    sparkscope::test::forEachDemoTrace(
+        "whatif-demo", [](const std::string& name, const Trace& trace) { checkPredictions(trace, name, true); });
 }

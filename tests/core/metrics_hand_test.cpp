@@ -1,5 +1,6 @@
 // Metrics on hand-built traces: every expected value below is worked out by hand in the comments.
 // Traces go through the real writer and reader (TraceBuilder::roundTrip).
+#include "hand_traces.h"
 #include "metric_field.h"
 #include "sparkscope/core/check_model.h"
 #include "sparkscope/core/metrics.h"
@@ -41,24 +42,12 @@ const Stat& subStat(const Metrics& m, const std::string& section, const std::str
 
 TEST_CASE("metrics of a two-conjunct conjunction across two engines", "[core][metrics]")
 {
-    TraceBuilder b(2);
-    b.internString(0, 1, "fib.m:10");
-    // ctx 1 runs on engine 0 from 0; it starts conjunction 0xA at 100 (G1 starts) and sparks G2 at 110.
-    b.runThread(0, 0, 1).startParConj(0, 100, 0xA, 1).sparkCreate(0, 110, 0xA, 5);
-    // engine 1 searches from 105 (local deque, then steal) and steals spark 5 at 120 (G2 starts);
-    // a new context 2 runs it from 130.
-    b.lookingForLocal(1, 105)
-        .workStealing(1, 115)
-        .sparkSteal(1, 120, 0, 5)
-        .createThread(1, 125, 2)
-        .runThread(1, 130, 2);
-    // G1 ends at 200; ctx 1 blocks at the barrier at 210. G2 ends at 300; ctx 1 is made runnable at
-    // 305; ctx 2 finishes at 310; ctx 1 resumes on engine 0 at 330 and ends the conjunction at 340.
-    b.endParConjunct(0, 200, 0xA).stopThread(0, 210, 1, kStopBlocked);
-    b.endParConjunct(1, 300, 0xA).threadRunnable(1, 305, 1).stopThread(1, 310, 2, kStopFinished);
-    b.runThread(0, 330, 1).endParConj(0, 340, 0xA).stopThread(0, 400, 1, kStopFinished);
-    b.endAt(400);
-    const Trace trace = b.roundTrip();
+    // hand_traces.h: ctx 1 runs on engine 0 from 0; it starts conjunction 0xA at 100 (G1 starts) and
+    // sparks G2 at 110. Engine 1 searches from 105 (local deque, then steal at 115) and steals spark 5 at
+    // 120 (G2 starts); a new context 2 (created at 125) runs it from 130. G1 ends at 200; ctx 1 blocks at
+    // the barrier at 210. G2 ends at 300; ctx 1 is made runnable at 305; ctx 2 finishes at 310; ctx 1
+    // resumes on engine 0 at 330, ends the conjunction at 340 and finishes at 400 (the trace's end).
+    const Trace trace = sparkscope::test::stealTrace();
     CHECK(checkModel(trace).empty());
     const Metrics m = computeMetrics(trace);
 
@@ -118,24 +107,10 @@ TEST_CASE("metrics of a two-conjunct conjunction across two engines", "[core][me
 
 TEST_CASE("metrics of futures waited on before and after their signal", "[core][metrics]")
 {
-    TraceBuilder b(2);
-    b.internString(0, 1, "fib.m:10").internString(0, 2, "X");
-    b.runThread(0, 0, 1).futureCreate(0, 90, 0xF, 2).startParConj(0, 100, 0xB, 1).sparkCreate(0, 105, 0xB, 7);
-    // G2 stolen at 110, context 2 runs it from 112; it waits on X at 120 before the signal (suspends).
-    b.sparkSteal(1, 110, 0, 7)
-        .runThread(1, 112, 2)
-        .futureWaitSuspended(1, 120, 0xF)
-        .stopThread(1, 125, 2, kStopBlocked);
-    // G1 signals X at 150 and wakes ctx 2 at 152; ctx 2 runs again at 160 and waits again at 170
-    // (no suspend), ends G2 at 200.
-    b.futureSignal(0, 150, 0xF).threadRunnable(0, 152, 2);
-    b.runThread(1, 160, 2)
-        .futureWaitNoSuspend(1, 170, 0xF)
-        .endParConjunct(1, 200, 0xB)
-        .stopThread(1, 205, 2, kStopFinished);
-    b.endParConjunct(0, 180, 0xB).stopThread(0, 185, 1, kStopBlocked).threadRunnable(1, 202, 1);
-    b.runThread(0, 210, 1).endParConj(0, 220, 0xB).stopThread(0, 230, 1, kStopFinished);
-    const Trace trace = b.roundTrip();
+    // hand_traces.h: G2 stolen at 110, context 2 runs it from 112; it waits on X at 120 before the
+    // signal (suspends). G1 signals X at 150 and wakes ctx 2 at 152; ctx 2 runs again at 160 and waits
+    // again at 170 (no suspend), ends G2 at 200. G1 ends at 180, ctx 1 parks at 185 and ends B at 220.
+    const Trace trace = sparkscope::test::futureTrace();
     CHECK(checkModel(trace).empty());
     const Metrics m = computeMetrics(trace);
     const std::string id = "fib.m:10/X";

@@ -182,6 +182,8 @@ void AnalysisSession::Impl::addNotes(Analysis& a) const
         notes.push_back("the trace is truncated: whatever was still open ends at its last event");
     if (a.criticalPath && (a.fromNs != firstNs || a.toNs != lastNs))
         notes.push_back("the critical path is the whole run's, clipped to the range");
+    if (a.whatIf && !a.whatIf->predictions.empty() && (a.fromNs != firstNs || a.toNs != lastNs))
+        notes.push_back("the predictions re-simulate the whole run, not the range");
 }
 
 Analysis AnalysisSession::analyze(const AnalysisOptions& options) const
@@ -248,6 +250,12 @@ std::vector<Prediction> AnalysisSession::predict(const WhatIfOptions& options) c
     for (uint32_t p : options.engines) {
         Prediction pr = runs[size_t(std::lower_bound(ps.begin(), ps.end(), std::max<uint32_t>(p, 1)) - ps.begin())];
         pr.speedup = pr.wallNs ? double(runs.front().wallNs) / double(pr.wallNs) : 0.0;
+        pr.bound.engines = pr.engines;
+        if (s.workNs > 0 && s.spanNs > 0) {
+            const double t1 = double(s.workNs), tinf = double(s.spanNs);
+            pr.bound.lower = t1 / (t1 / pr.engines + tinf);
+            pr.bound.upper = std::min(double(pr.engines), t1 / tinf);
+        }
         out.push_back(std::move(pr));
     }
     return out;

@@ -10,7 +10,7 @@ namespace sparkscope::core {
 std::string_view costKey(CostKind kind) noexcept
 {
     static constexpr std::string_view kKeys[kCostKindCount]
-        = { "spark_ns", "steal_ns", "switch_ns", "wake_ns", "spin_ns" };
+        = { "spark_ns", "steal_ns", "context_ns", "switch_ns", "wake_ns", "spin_ns" };
     return kKeys[size_t(kind)];
 }
 
@@ -52,7 +52,8 @@ Result<CostModel> parseCostModel(std::string_view text)
         while (k < kCostKindCount && costKey(CostKind(k)) != key)
             ++k;
         if (k == kCostKindCount)
-            return fail("unknown key " + quote(key) + " (spark_ns, steal_ns, switch_ns, wake_ns and spin_ns are known)");
+            return fail("unknown key " + quote(key)
+                + " (spark_ns, steal_ns, context_ns, switch_ns, wake_ns and spin_ns are known)");
         if (seen[k])
             return fail(quote(key) + " given twice");
         seen[k] = true;
@@ -84,15 +85,62 @@ namespace detail {
                 || type == ev::CreateThread || type == ev::CreateSparkThread || type == ev::MerCallingMain;
         }
 
-        bool decision(uint16_t type) noexcept
-        {
-            return type == ev::MerSparkRun || type == ev::MerSparkSteal || type == ev::ThreadRunnable
-                || type == ev::MerLookingForGlobalContext;
-        }
-
         struct EngineSamples {
-            std::vector<uint64_t> switches, spins, work; // work: times of SPARK_CREATE and THREAD_RUNNABLE
+            std::vector<uint64_t> contexts, switches, spins;
+            std::vector<uint64_t> work; // times of SPARK_CREATE and THREAD_RUNNABLE
             std::vector<std::pair<uint64_t, uint64_t>> sleeps; // ENGINE_SLEEPING and the engine's next event
+        };
+
+        // The decisions a RUN_THREAD follows (context_ns, switch_ns in cost_model.h), scanning one
+        // engine's events in order.
+        class RunDecisions {
+        public:
+            explicit RunDecisions(const Trace& trace)
+                : m_trace(trace)
+            {
+            }
+            void see(const Event& e, EngineSamples& out)
+            {
+                const uint32_t context = e.type == ev::RunThread || e.type == ev::ThreadRunnable
+                    ? m_trace.payload(e).u32(0)
+                    : kNoIndex;
+                if (e.type == ev::RunThread) {
+                    if (m_kind != None && e.timeNs >= m_since)
+                        (m_kind == Spark || m_made ? out.contexts : out.switches).push_back(e.timeNs - m_since);
+                    m_kind = None;
+                    m_running = context;
+                } else if (e.type == ev::CreateThread || e.type == ev::CreateSparkThread
+                    || e.type == ev::MerReuseContext) {
+                    m_made = true; // the context about to run is a new one (the main one, or for a spark)
+                } else if (e.type == ev::MerSparkRun || e.type == ev::MerSparkSteal) {
+                    decide(Spark, e.timeNs);
+                } else if (e.type == ev::MerLookingForGlobalContext) {
+                    decide(Resume, e.timeNs);
+                } else if (e.type == ev::ThreadRunnable) {
+                    // Not the context that was running here: a wait that found its future signalled
+                    // meanwhile posts THREAD_RUNNABLE and RUN_THREAD of itself without any switch.
+                    if (context != m_running)
+                        decide(Resume, e.timeNs);
+                    else
+                        m_kind = None;
+                } else if (!bookkeeping(e.type)) {
+                    m_kind = None;
+                }
+            }
+
+        private:
+            enum Kind { None, Spark, Resume };
+            void decide(Kind kind, uint64_t t)
+            {
+                m_kind = kind;
+                m_since = t;
+                m_made = false;
+            }
+            const Trace& m_trace;
+            Kind m_kind = None;
+            uint64_t m_since = 0;
+            bool m_made = false; // a context was created or reused since the decision
+            uint32_t m_running = kNoIndex; // the context of this engine's last RUN_THREAD
         };
 
         // The start of the search episode of `engine` that contains t − 1, if it does.
@@ -106,23 +154,14 @@ namespace detail {
             return a.startNs;
         }
 
-        EngineSamples scanEngine(const std::vector<Event>& events, uint16_t engine, const EngineActivity& activity)
+        EngineSamples scanEngine(const Trace& trace, uint16_t engine, const EngineActivity& activity)
         {
             EngineSamples out;
-            bool decided = false;
-            uint64_t decidedNs = 0;
+            const std::vector<Event>& events = trace.engines[engine];
+            RunDecisions decisions(trace);
             for (size_t i = 0; i < events.size(); ++i) {
                 const Event& e = events[i];
-                if (e.type == ev::RunThread) {
-                    if (decided && e.timeNs >= decidedNs)
-                        out.switches.push_back(e.timeNs - decidedNs);
-                    decided = false;
-                } else if (decision(e.type)) {
-                    decided = true;
-                    decidedNs = e.timeNs;
-                } else if (!bookkeeping(e.type)) {
-                    decided = false;
-                }
+                decisions.see(e, out);
                 if (e.type == ev::MerSparkCreate || e.type == ev::ThreadRunnable)
                     out.work.push_back(e.timeNs);
                 if (e.type != ev::MerEngineSleeping)
@@ -163,7 +202,7 @@ namespace detail {
     {
         std::vector<EngineSamples> engines(trace.engines.size());
         tbb::parallel_for(size_t(0), engines.size(), [&](size_t e) {
-            engines[e] = scanEngine(trace.engines[e], uint16_t(e), activity);
+            engines[e] = scanEngine(trace, uint16_t(e), activity);
             std::sort(engines[e].work.begin(), engines[e].work.end()); // sorted already, unless damaged
         });
         std::vector<uint64_t> samples[kCostKindCount];
@@ -178,12 +217,10 @@ namespace detail {
             else
                 samples[size_t(CostKind::Steal)].push_back(k.startNs - *start);
         }
-        for (EngineSamples& e : engines) {
-            auto& sw = samples[size_t(CostKind::Switch)];
-            sw.insert(sw.end(), e.switches.begin(), e.switches.end());
-            auto& spin = samples[size_t(CostKind::Spin)];
-            spin.insert(spin.end(), e.spins.begin(), e.spins.end());
-        }
+        for (EngineSamples& e : engines)
+            for (auto [kind, from] : { std::pair { CostKind::Context, &e.contexts },
+                     std::pair { CostKind::Switch, &e.switches }, std::pair { CostKind::Spin, &e.spins } })
+                samples[size_t(kind)].insert(samples[size_t(kind)].end(), from->begin(), from->end());
         samples[size_t(CostKind::Wake)] = wakeSamples(engines);
         CostModel costs;
         costs.source = "measured";

@@ -5,11 +5,18 @@
 //   spark_ns   a stolen spark whose thief was already searching when the spark was created (its search
 //              episode began at or before the SPARK_CREATE): SPARK_STEAL − SPARK_CREATE;
 //   steal_ns   every other stolen spark: SPARK_STEAL − the start of the thief's search episode;
-//   switch_ns  a RUN_THREAD whose engine decided what to run just before, with only context
-//              bookkeeping between (STOP_THREAD, RELEASE_CONTEXT, REUSE_CONTEXT, CREATE_THREAD,
-//              CREATE_SPARK_THREAD, CALLING_MAIN): RUN_THREAD − that decision (a SPARK_RUN or SPARK_STEAL
-//              by an engine without a context, THREAD_RUNNABLE of the context the engine resumes, or the
-//              LOOKING_FOR_GLOBAL_CONTEXT that found it in the runnable queue);
+//   context_ns a RUN_THREAD right after a decision to run something, with only context bookkeeping
+//              between (STOP_THREAD, RELEASE_CONTEXT, REUSE_CONTEXT, CREATE_THREAD, CREATE_SPARK_THREAD,
+//              CALLING_MAIN), when the decision was a SPARK_RUN or SPARK_STEAL (an engine without a
+//              context took a spark) or the bookkeeping made a context (CREATE_THREAD,
+//              CREATE_SPARK_THREAD, REUSE_CONTEXT): RUN_THREAD − the decision. A context from the pool
+//              costs little, a new one a stack;
+//   switch_ns  the same for the other decisions, which resume a context: RUN_THREAD − the
+//              THREAD_RUNNABLE this engine posted for another context (the last conjunct waking its
+//              parent at the barrier), or − the LOOKING_FOR_GLOBAL_CONTEXT that found it in the runnable
+//              queue. (A wait that finds its future signalled meanwhile posts THREAD_RUNNABLE and
+//              RUN_THREAD of itself: no switch, no sample.) Our runtime posts RUN_THREAD before the
+//              stack switch itself, so that is in the context's running time;
 //   wake_ns    an ENGINE_SLEEPING after which another engine made work (SPARK_CREATE or THREAD_RUNNABLE)
 //              before the sleeper's next event: that next event − the first such work;
 //   spin_ns    an ENGINE_SLEEPING that ends a search episode: ENGINE_SLEEPING − the episode's start.

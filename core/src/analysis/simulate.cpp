@@ -195,6 +195,7 @@ namespace {
             p.wallNs = m_now;
             p.ledger = m_ledger;
             p.steals = m_steals;
+            p.contexts = m_contexts;
             p.switches = m_switches;
             p.wakeups = m_wakeups;
             p.brokenDependencies = m_broken;
@@ -453,8 +454,9 @@ namespace {
         }
 
         // The runtime's search: the runnable queue, the engine's own deque (newest), another engine's
-        // (oldest). `withContext`: the engine holds a free context (no switch for a spark; released for a
-        // runnable context or when nothing is found). Nothing found: the engine spins or sleeps.
+        // (oldest). `withContext`: the engine holds a free context (a spark runs in it; it is released for
+        // a runnable context or when nothing is found); without one a spark needs a new context (Context).
+        // Nothing found: the engine spins or sleeps.
         bool search(uint32_t e, bool withContext, uint64_t stealCost, Pick& p)
         {
             SimEngine& en = m_engines[e];
@@ -475,7 +477,7 @@ namespace {
                 return true;
             }
             uint32_t q = kNone;
-            uint64_t cost = withContext ? 0 : switchCost;
+            uint64_t cost = withContext ? 0 : m_costs[CostKind::Context];
             if (en.deque.size() > en.head) {
                 q = popOwn(e);
             } else if (const uint32_t v = victim(e); v != kNone) {
@@ -490,7 +492,7 @@ namespace {
             }
             if (!withContext) {
                 en.context = newContext();
-                ++m_switches;
+                ++m_contexts;
             }
             m_contextOf[q] = en.context;
             p = { m_g.conjunct(q).first, q, cost };
@@ -714,7 +716,7 @@ namespace {
         std::array<uint32_t, kSlots> m_count {};
         LossLedger m_ledger;
         std::vector<StepFunction::Step> m_steps;
-        uint64_t m_steals = 0, m_switches = 0, m_wakeups = 0, m_broken = 0;
+        uint64_t m_steals = 0, m_contexts = 0, m_switches = 0, m_wakeups = 0, m_broken = 0;
     };
 
 } // namespace

@@ -5,7 +5,7 @@
 //
 //   - Contexts. A simulated context carries a stack of strands, as a runtime context does: the strand
 //     that forks a conjunction goes on in its first conjunct (same context, no cost); a spark taken by
-//     an engine that has a context at hand runs in it; an engine without one takes a new one (Switch).
+//     an engine that has a context at hand runs in it; an engine without one takes a new one (Context).
 //     Carrier strands (sim_graph.h: the release work a spark context did after each conjunct) run on
 //     the engine that finished that conjunct, in whatever context it holds.
 //   - A node starts when its strand has reached it and its cross dependencies are met, and runs for
@@ -20,7 +20,7 @@
 //     in any other context searches with it (the free context). A strand blocked on a suspended wait
 //     parks its context; a finished one releases it.
 //   - Searching: the runnable queue (Switch), its own deque's newest spark (no cost with a context,
-//     Switch without), the oldest spark of another engine (Steal, + Switch without a context; the
+//     Context without), the oldest spark of another engine (Steal, + Context without a context; the
 //     victim scan starts at a pseudo-random engine, as the runtime's). Nothing: it spins for Spin, then
 //     sleeps. New work (a spark pushed, a context made runnable) is taken by the lowest spinning
 //     engine (after Spark for a spark, Switch for a context) and wakes the lowest sleeping engine,

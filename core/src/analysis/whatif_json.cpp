@@ -12,7 +12,8 @@ void addWhatIfJson(nlohmann::ordered_json& analysis, const WhatIfReport& r)
     Json predictions = Json::array();
     for (const Prediction& p : r.predictions)
         predictions.push_back(Json { { "engines", p.engines }, { "wall_ns", p.wallNs }, { "speedup", p.speedup },
-            { "ledger", ledgerJson(p.ledger) }, { "steals", p.steals }, { "switches", p.switches },
+            { "bound", Json { { "lower", p.bound.lower }, { "upper", p.bound.upper } } }, { "ledger", ledgerJson(p.ledger) }, { "steals", p.steals }, { "contexts", p.contexts },
+            { "switches", p.switches },
             { "wakeups", p.wakeups }, { "broken_dependencies", p.brokenDependencies } });
     analysis["predictions"] = std::move(predictions);
     Json costs = Json { { "source", r.costs.source } };
