@@ -23,7 +23,7 @@ namespace {
           "span, speed-up bounds), which chain of work decided the run's length (the critical path), and\n"
           "what the run would take on other engine counts (the what-if re-simulation). See docs/analysis.md.\n"
           "  --from/--to   analyse [NS, NS) only (trace time in nanoseconds); predictions are of the whole run\n"
-          "  --engines     engine counts to predict, e.g. 1,2,4 (default 1,2,4,8,16,32,64)\n"
+          "  --engines     engine counts to predict, e.g. 1,2,4 (default 1,2,4,8,16,32,64); none: no what-if\n"
           "  --costs       measured (default): the costs this trace measured; zero: none; FILE: key=value\n"
           "                lines (spark_ns, steal_ns, context_ns, switch_ns, wake_ns, spin_ns; '#' comments)\n"
           "  --scale       make a conjunction site's conjuncts FACTOR times as fast (SITE: its name as the\n"
@@ -249,11 +249,14 @@ namespace {
         return true;
     }
 
-    // --engines, --costs and --scale as what-if options; nullopt (with `error` set) on a bad value.
-    std::optional<core::WhatIfOptions> whatIfOptions(
+    // --engines, --costs and --scale as what-if options (nullopt inside for --engines none); nullopt
+    // (with `error` set) on a bad value.
+    std::optional<std::optional<core::WhatIfOptions>> whatIfOptions(
         const ParsedArgs& parsed, const core::AnalysisSession& session, std::string& error)
     {
         core::WhatIfOptions w;
+        if (parsed.value("--engines") == "none")
+            return std::optional<core::WhatIfOptions>();
         if (auto list = parsed.value("--engines")) {
             auto engines = engineList(*list);
             if (!engines) {
@@ -375,9 +378,10 @@ namespace {
             return kExitBadInput;
         const core::AnalysisSession session(*trace);
         std::string error;
-        options.whatIf = whatIfOptions(*parsed, session, error);
-        if (!options.whatIf)
+        const auto whatIf = whatIfOptions(*parsed, session, error);
+        if (!whatIf)
             return usageError(error, kUsage);
+        options.whatIf = *whatIf;
         const core::Analysis analysis = session.analyze(options);
         const std::string text = format == "json" ? core::analysisToJson(analysis, options.instances)
                                                   : textReport(analysis, options.instances);

@@ -176,6 +176,8 @@ def case_whatif():
     out, _ = expect_exit(0, ["analyze", path, "--engines", "1,2"], stream="stdout")
     for text in ("What-if:", "costs measured:", "speed-up", "recorded: 2 engines"):
         expect(text in out, "the report lacks %r" % text)
+    none = analysed(path, "--engines", "none")["analysis"]
+    expect("predictions" not in none and "costs" not in none, "--engines none still predicts")
 
 
 def case_ghc_whatif():

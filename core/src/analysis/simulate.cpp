@@ -210,14 +210,17 @@ namespace {
         // The node's strand has come to it: its predecessor (or, for a first node, the End cut before it) is done.
         bool reached(uint32_t node) const noexcept { return node == 0 || done(node - 1); }
 
-        // One of the node's cross dependencies is met; true when it was the last.
+        // One of the node's cross dependencies is met; true when it was the last. (A count already at 0
+        // is a node breakStall let through: its late dependencies change nothing.)
         bool meet(uint32_t node)
         {
             uint8_t& r = m_remaining[node];
+            if (r == 0)
+                return false;
             if (r != 255)
                 return --r == 0;
             auto it = std::lower_bound(m_bigRemaining.begin(), m_bigRemaining.end(), std::pair<uint32_t, uint32_t>(node, 0));
-            if (--it->second > 0)
+            if (it == m_bigRemaining.end() || it->first != node || --it->second > 0)
                 return false;
             r = 0;
             return true;
