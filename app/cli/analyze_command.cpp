@@ -18,7 +18,8 @@ namespace {
 
     constexpr std::string_view kUsage
         = "usage: sparkscope-cli analyze TRACE [--from NS --to NS] [--engines LIST] [--costs measured|zero|FILE]\n"
-          "                              [--scale SITE=FACTOR]... [--format text|json] [-o FILE] [--instances]\n\n"
+          "                              [--scale SITE=FACTOR]... [--curves] [--format text|json] [-o FILE]\n"
+          "                              [--instances]\n\n"
           "Where the engines' time went (the loss ledger), how much parallelism the program has (work,\n"
           "span, speed-up bounds), which chain of work decided the run's length (the critical path), and\n"
           "what the run would take on other engine counts (the what-if re-simulation). See docs/analysis.md.\n"
@@ -28,6 +29,7 @@ namespace {
           "                lines (spark_ns, steal_ns, context_ns, switch_ns, wake_ns, spin_ns; '#' comments)\n"
           "  --scale       make a conjunction site's conjuncts FACTOR times as fast (SITE: its name as the\n"
           "                report shows it, or file:line, or its static id); repeatable\n"
+          "  --curves      JSON: each prediction's CPUs curve too ([time ns, engines running] steps)\n"
           "  --format      text (default): a readable report; json: the analysis as JSON\n"
           "  -o FILE       write to FILE instead of stdout\n"
           "  --instances   also list each conjunction instance's work and span and the critical\n"
@@ -229,7 +231,8 @@ namespace {
     }
 
     // --scale SITE=FACTOR: every static id SITE names, FACTOR > 0.
-    bool addScale(const std::string& arg, const core::AnalysisSession& session, core::WhatIfOptions& w, std::string& error)
+    bool addScale(
+        const std::string& arg, const core::AnalysisSession& session, core::WhatIfOptions& w, std::string& error)
     {
         const size_t eq = arg.rfind('=');
         char* end = nullptr;
@@ -276,6 +279,7 @@ namespace {
         for (const std::string& arg : parsed.all("--scale"))
             if (!addScale(arg, session, w, error))
                 return std::nullopt;
+        w.curves = parsed.flag("--curves");
         return w;
     }
 
@@ -349,8 +353,8 @@ namespace {
 
     int runAnalyze(const std::vector<std::string>& args)
     {
-        auto parsed = parseArgs(
-            args, { "--format", "-o", "--from", "--to", "--engines", "--costs", "--scale" }, { "--instances" }, kUsage);
+        auto parsed = parseArgs(args, { "--format", "-o", "--from", "--to", "--engines", "--costs", "--scale" },
+            { "--instances", "--curves" }, kUsage);
         if (!parsed)
             return kExitBadInput;
         if (printedHelp(*parsed, kUsage))

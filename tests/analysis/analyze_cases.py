@@ -176,6 +176,11 @@ def case_whatif():
     out, _ = expect_exit(0, ["analyze", path, "--engines", "1,2"], stream="stdout")
     for text in ("What-if:", "costs measured:", "speed-up", "recorded: 2 engines"):
         expect(text in out, "the report lacks %r" % text)
+    curves = analysed(path, "--costs", "zero", "--engines", "2", "--curves")["analysis"]["predictions"][0]
+    steps = curves["cpus"]
+    area = sum(v * (t2 - t1) for (t1, v), (t2, _) in zip(steps, steps[1:] + [[curves["wall_ns"], 0]]))
+    expect(area == a["work_ns"], "the CPUs curve's area %d is not the work %d" % (area, a["work_ns"]))
+    expect("cpus" not in analysed(path, "--engines", "2")["analysis"]["predictions"][0], "a curve without --curves")
     none = analysed(path, "--engines", "none")["analysis"]
     expect("predictions" not in none and "costs" not in none, "--engines none still predicts")
 

@@ -69,9 +69,8 @@ int main(int argc, char** argv)
     const detail::EngineActivity activity(t, states, model);
     const detail::RunDag dag(model);
     std::unique_ptr<detail::SimGraph> graph;
-    const double view = timed(runs, [&] {
-        graph = std::make_unique<detail::SimGraph>(dag, dag.weights(activity, t.firstTimeNs, t.lastTimeNs));
-    });
+    const double view = timed(runs,
+        [&] { graph = std::make_unique<detail::SimGraph>(dag, dag.weights(activity, t.firstTimeNs, t.lastTimeNs)); });
     std::printf("  forward view (weights and SimGraph): %.3f s, %zu cuts\n", view, dag.cutCount());
     const CostModel costs = session->measuredCosts();
     for (uint32_t p : all.engines) {

@@ -27,8 +27,8 @@ CostModel costs(uint64_t spark, uint64_t steal, uint64_t context, uint64_t switc
     return c;
 }
 
-std::vector<Prediction> predict(const Trace& trace, std::vector<uint32_t> engines, const CostModel& c = {},
-    std::vector<SiteScale> scales = {})
+std::vector<Prediction> predict(
+    const Trace& trace, std::vector<uint32_t> engines, const CostModel& c = {}, std::vector<SiteScale> scales = {})
 {
     WhatIfOptions options;
     options.engines = std::move(engines);
@@ -219,8 +219,9 @@ TEST_CASE("cost files are key=value lines", "[analysis][whatif]")
 namespace {
 
 // The what-if invariants of one trace: zero costs at P = 1 give exactly T1; no prediction beats T∞ or
-// T1/P (with zero costs, and with the trace's own costs); every ledger sums exactly; a second run
-// gives the same figures. `intact`: no dependency may be dropped either.
+// T1/P (with zero costs, and with the trace's own costs); every ledger sums exactly; the CPUs curve
+// integrates to the work; a second run gives the same figures. `intact`: no dependency may be dropped
+// either.
 void checkPredictions(const Trace& trace, const std::string& what, bool intact)
 {
     INFO(what);
@@ -234,6 +235,7 @@ void checkPredictions(const Trace& trace, const std::string& what, bool intact)
     for (const std::optional<CostModel>& c : { std::optional<CostModel>(CostModel {}), std::optional<CostModel>() }) {
         WhatIfOptions options;
         options.costs = c;
+        options.curves = true;
         const std::vector<Prediction> p = session.predict(options);
         REQUIRE(p.size() == 7);
         if (c)
@@ -242,6 +244,10 @@ void checkPredictions(const Trace& trace, const std::string& what, bool intact)
             INFO("P = " << x.engines << (c ? " zero costs" : " measured costs"));
             CHECK(x.ledger.totalNs() == x.engines * x.wallNs);
             CHECK(x.ledger.runningNs() == work);
+            // The CPUs curve: the engines running, so its integral is the work, and never above P.
+            REQUIRE(x.cpus);
+            CHECK(uint64_t(x.cpus->integral(0, int64_t(x.wallNs))) == work);
+            CHECK(x.cpus->max(0, int64_t(x.wallNs)) <= int64_t(x.engines));
             if (intact) {
                 CHECK(x.brokenDependencies == 0);
                 CHECK(x.wallNs >= span);

@@ -229,9 +229,8 @@ std::vector<Prediction> AnalysisSession::predict(const WhatIfOptions& options) c
     const Impl& s = *m_impl;
     if (!s.recordsJoins || !s.dag)
         return {};
-    std::call_once(s.simOnce, [&] {
-        s.sim = std::make_unique<detail::SimGraph>(*s.dag, s.dag->weights(s.activity, s.firstNs, s.lastNs));
-    });
+    std::call_once(s.simOnce,
+        [&] { s.sim = std::make_unique<detail::SimGraph>(*s.dag, s.dag->weights(s.activity, s.firstNs, s.lastNs)); });
     std::optional<detail::SimNodes> scaled;
     if (!options.scales.empty())
         scaled = s.sim->scaled(s.conjunctFactors(options.scales));

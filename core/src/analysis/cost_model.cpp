@@ -101,9 +101,8 @@ namespace detail {
             }
             void see(const Event& e, EngineSamples& out)
             {
-                const uint32_t context = e.type == ev::RunThread || e.type == ev::ThreadRunnable
-                    ? m_trace.payload(e).u32(0)
-                    : kNoIndex;
+                const uint32_t context
+                    = e.type == ev::RunThread || e.type == ev::ThreadRunnable ? m_trace.payload(e).u32(0) : kNoIndex;
                 if (e.type == ev::RunThread) {
                     if (m_kind != None && e.timeNs >= m_since)
                         (m_kind == Spark || m_made ? out.contexts : out.switches).push_back(e.timeNs - m_since);

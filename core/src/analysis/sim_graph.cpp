@@ -156,8 +156,8 @@ void SimGraph::fillNodes(const std::vector<uint64_t>& weights)
     };
     tbb::parallel_for(uint32_t(0), d.strandCount(), [&](uint32_t s) {
         const auto cuts = d.cuts(s);
-        const uint8_t strandFlags = uint8_t((d.isConjunct(s) ? SimNode::kInConjunct : 0)
-            | (role(s) == StrandRole::Carrier ? SimNode::kCarrier : 0));
+        const uint8_t strandFlags = uint8_t(
+            (d.isConjunct(s) ? SimNode::kInConjunct : 0) | (role(s) == StrandRole::Carrier ? SimNode::kCarrier : 0));
         for (uint32_t i = 0; i + 1 < cuts.size(); ++i) {
             const uint32_t g = d.firstNode(s) + i;
             SimNode& n = m_nodes.nodes[g];

@@ -219,7 +219,8 @@ namespace {
                 return false;
             if (r != 255)
                 return --r == 0;
-            auto it = std::lower_bound(m_bigRemaining.begin(), m_bigRemaining.end(), std::pair<uint32_t, uint32_t>(node, 0));
+            auto it = std::lower_bound(
+                m_bigRemaining.begin(), m_bigRemaining.end(), std::pair<uint32_t, uint32_t>(node, 0));
             if (it == m_bigRemaining.end() || it->first != node || --it->second > 0)
                 return false;
             r = 0;
@@ -363,7 +364,8 @@ namespace {
                 break;
             case State::Notified:
             case State::Waking:
-                if (search(e, false, en.state == State::Notified ? m_costs[CostKind::Spark] : m_costs[CostKind::Steal], p))
+                if (search(
+                        e, false, en.state == State::Notified ? m_costs[CostKind::Spark] : m_costs[CostKind::Steal], p))
                     go(e, p);
                 break;
             case State::Spinning:
