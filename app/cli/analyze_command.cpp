@@ -325,9 +325,9 @@ namespace {
                 percent(l[C::IdleNoWork], l.totalNs()) });
         }
         t.appendTo(out);
-        out += "  (speed-up over the predicted P = 1; bounds: Cilkview's lower-upper for P, from the whole run's\n"
-               "  work and span; shares of P x the predicted wall: running, searching, idle with work available,\n"
-               "  idle blocked on a future or at a barrier, idle with nothing to do)\n";
+        out += "  (speed-up over the predicted P = 1; bounds: Cilkview's lower-upper for P, from the simulated\n"
+               "  run's work and span; shares of P x the predicted wall: running, searching, idle with work\n"
+               "  available, idle blocked on a future or at a barrier, idle with nothing to do)\n";
     }
 
     std::string textReport(const core::Analysis& a, bool instances)

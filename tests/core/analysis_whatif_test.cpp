@@ -172,6 +172,9 @@ TEST_CASE("what-if: SITE=FACTOR divides the running time of that site's conjunct
     CHECK(p[1].wallNs == 250);
     CHECK(p[0].ledger[LossCategory::RunningInConjunct] == 135); // half of 270
     CHECK(p[0].ledger[LossCategory::RunningOutsideConjunct] == 150);
+    // The bounds beside are the scaled DAG's: work 285, span 250: upper min(2, 285/250) = 1.14.
+    CHECK(p[1].bound.upper == Approx(285.0 / 250));
+    CHECK(p[1].bound.lower == Approx(285.0 / (285.0 / 2 + 250)));
 }
 
 TEST_CASE("what-if in analyze(): the report and its JSON", "[analysis][whatif]")
@@ -252,6 +255,8 @@ void checkPredictions(const Trace& trace, const std::string& what, bool intact)
                 CHECK(x.brokenDependencies == 0);
                 CHECK(x.wallNs >= span);
                 CHECK(x.wallNs * x.engines >= work);
+                if (c && span > 0) // P = 1 is T1 then: the speed-up is T1 / T_P, within Cilkview's bound
+                    CHECK(x.speedup <= x.bound.upper * (1 + 1e-12));
             }
         }
         const std::vector<Prediction> again = session.predict(options);

@@ -227,13 +227,20 @@ std::vector<double> AnalysisSession::Impl::conjunctFactors(const std::vector<Sit
 std::vector<Prediction> AnalysisSession::predict(const WhatIfOptions& options) const
 {
     const Impl& s = *m_impl;
-    if (!s.recordsJoins || !s.dag)
+    if (!s.recordsJoins || !s.dag || options.engines.empty())
         return {};
     std::call_once(s.simOnce,
         [&] { s.sim = std::make_unique<detail::SimGraph>(*s.dag, s.dag->weights(s.activity, s.firstNs, s.lastNs)); });
     std::optional<detail::SimNodes> scaled;
-    if (!options.scales.empty())
+    uint64_t work = s.workNs, span = s.spanNs; // of the DAG simulated: the bounds beside each prediction
+    if (!options.scales.empty()) {
         scaled = s.sim->scaled(s.conjunctFactors(options.scales));
+        std::vector<uint64_t> weights(s.dag->cutCount(), 0);
+        for (uint32_t g = 0; g < weights.size(); ++g)
+            weights[g] = s.dag->isNode(g) ? scaled->weight(g) : 0;
+        work = std::accumulate(weights.begin(), weights.end(), uint64_t(0));
+        span = detail::longestPaths(*s.dag, std::move(weights)).spanNs;
+    }
     const detail::SimNodes& nodes = scaled ? *scaled : s.sim->nodes();
     const CostModel costs = options.costs ? *options.costs : s.measured;
     std::set<uint32_t> distinct { 1 }; // P = 1 for the speed-ups
@@ -250,8 +257,8 @@ std::vector<Prediction> AnalysisSession::predict(const WhatIfOptions& options) c
         Prediction pr = runs[size_t(std::lower_bound(ps.begin(), ps.end(), std::max<uint32_t>(p, 1)) - ps.begin())];
         pr.speedup = pr.wallNs ? double(runs.front().wallNs) / double(pr.wallNs) : 0.0;
         pr.bound.engines = pr.engines;
-        if (s.workNs > 0 && s.spanNs > 0) {
-            const double t1 = double(s.workNs), tinf = double(s.spanNs);
+        if (work > 0 && span > 0) {
+            const double t1 = double(work), tinf = double(span);
             pr.bound.lower = t1 / (t1 / pr.engines + tinf);
             pr.bound.upper = std::min(double(pr.engines), t1 / tinf);
         }

@@ -208,7 +208,7 @@ struct Prediction {
     uint32_t engines = 1; // P
     uint64_t wallNs = 0; // from the first context's start to the last one's end
     double speedup = 0; // the predicted wall at P = 1 over this one
-    SpeedupBound bound; // Cilkview's bounds for this P, from the whole run's work and span
+    SpeedupBound bound; // Cilkview's bounds for this P, from the simulated DAG's work and span (scaled)
     LossLedger ledger; // the nine categories, summing exactly to engines × wallNs (gc is always 0)
     std::optional<StepFunction> cpus; // engines running, over [0, wallNs); only with WhatIfOptions::curves
     // What the simulated engines did: sparks stolen, new contexts taken for sparks, contexts resumed
