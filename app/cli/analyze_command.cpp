@@ -1,8 +1,9 @@
 // `sparkscope-cli analyze`: why a run does not scale (core/analysis.h, docs/analysis.md): the
 // findings, ranked by the time they could win back (core/findings.h), then the loss ledger, work and
-// span with the speed-up bounds, and the critical path, as a readable report (default) or as JSON
-// (core::analysisReportToJson, the keys of the design's analysis.md §6). The findings read the
-// metrics of the same range, computed with the analysis (core::computeMetricsFile).
+// span with the speed-up bounds, the critical path and the what-if predictions for other engine
+// counts, as a readable report (default) or as JSON (core::analysisReportToJson, the keys of the
+// design's analysis.md §6). The findings read the metrics of the same range, computed with the
+// analysis.
 #include "cli/cli_common.h"
 
 #include "sparkscope/core/analysis.h"
@@ -10,17 +11,29 @@
 #include "sparkscope/core/metrics_export.h"
 
 #include <cinttypes>
+#include <cmath>
+#include <fstream>
+#include <sstream>
 
 namespace sparkscope::cli {
 
 namespace {
 
     constexpr std::string_view kUsage
-        = "usage: sparkscope-cli analyze TRACE [--from NS --to NS] [--format text|json] [-o FILE] [--instances]\n\n"
+        = "usage: sparkscope-cli analyze TRACE [--from NS --to NS] [--engines LIST] [--costs measured|zero|FILE]\n"
+          "                              [--scale SITE=FACTOR]... [--curves] [--format text|json] [-o FILE]\n"
+          "                              [--instances]\n\n"
           "What to change, ranked by the time it could win back (the findings); where the engines' time\n"
-          "went (the loss ledger), how much parallelism the program has (work, span, speed-up bounds)\n"
-          "and which chain of work decided the run's length (the critical path). See docs/analysis.md.\n"
-          "  --from/--to   analyse [NS, NS) only (trace time in nanoseconds)\n"
+          "went (the loss ledger), how much parallelism the program has (work,\n"
+          "span, speed-up bounds), which chain of work decided the run's length (the critical path), and\n"
+          "what the run would take on other engine counts (the what-if re-simulation). See docs/analysis.md.\n"
+          "  --from/--to   analyse [NS, NS) only (trace time in nanoseconds); predictions are of the whole run\n"
+          "  --engines     engine counts to predict, e.g. 1,2,4 (default 1,2,4,8,16,32,64); none: no what-if\n"
+          "  --costs       measured (default): the costs this trace measured; zero: none; FILE: key=value\n"
+          "                lines (spark_ns, steal_ns, context_ns, switch_ns, wake_ns, spin_ns; '#' comments)\n"
+          "  --scale       make a conjunction site's conjuncts FACTOR times as fast (SITE: its name as the\n"
+          "                report shows it, or file:line, or its static id); repeatable\n"
+          "  --curves      JSON: each prediction's CPUs curve too ([time ns, engines running] steps)\n"
           "  --format      text (default): a readable report; json: the analysis as JSON\n"
           "  -o FILE       write to FILE instead of stdout\n"
           "  --instances   also list each conjunction instance's work and span and the critical\n"
@@ -185,6 +198,142 @@ namespace {
         s.appendTo(out);
     }
 
+    // ---- what-if (analysis.md §4): the options and the predictions table ---------------------------
+
+    std::optional<std::vector<uint32_t>> engineList(std::string_view list)
+    {
+        std::vector<uint32_t> out;
+        for (;;) {
+            const size_t comma = list.find(',');
+            const auto n = parseUnsigned(list.substr(0, comma));
+            if (!n || *n < 1 || *n > 4096)
+                return std::nullopt;
+            out.push_back(uint32_t(*n));
+            if (comma == std::string_view::npos)
+                return out;
+            list.remove_prefix(comma + 1);
+        }
+    }
+
+    // --costs FILE: its key=value lines.
+    std::optional<core::CostModel> costsFile(const std::string& path, std::string& error)
+    {
+        std::ifstream in(path, std::ios::binary);
+        std::stringstream text;
+        text << in.rdbuf();
+        if (!in) {
+            error = "--costs: cannot read " + path;
+            return std::nullopt;
+        }
+        auto costs = core::parseCostModel(text.str());
+        if (!costs) {
+            error = "--costs " + path + ": " + costs.error().message;
+            return std::nullopt;
+        }
+        costs->source = "file " + path;
+        return costs.value();
+    }
+
+    // --scale SITE=FACTOR: every static id SITE names, FACTOR > 0.
+    bool addScale(
+        const std::string& arg, const core::AnalysisSession& session, core::WhatIfOptions& w, std::string& error)
+    {
+        const size_t eq = arg.rfind('=');
+        char* end = nullptr;
+        const double factor = eq == std::string::npos ? 0.0 : std::strtod(arg.c_str() + eq + 1, &end);
+        if (eq == std::string::npos || eq == 0 || !end || *end || !std::isfinite(factor) || factor <= 0) {
+            error = "--scale takes SITE=FACTOR with a FACTOR above 0, not '" + arg + "'";
+            return false;
+        }
+        const std::string site = arg.substr(0, eq);
+        const std::vector<uint32_t> ids = session.matchSite(site);
+        if (ids.empty()) {
+            error = "--scale: no conjunction site is '" + site + "' (the report's per-site tables list them)";
+            return false;
+        }
+        for (uint32_t id : ids)
+            w.scales.push_back({ id, factor, {} });
+        return true;
+    }
+
+    // --engines, --costs and --scale as what-if options (nullopt inside for --engines none); nullopt
+    // (with `error` set) on a bad value.
+    std::optional<std::optional<core::WhatIfOptions>> whatIfOptions(
+        const ParsedArgs& parsed, const core::AnalysisSession& session, std::string& error)
+    {
+        core::WhatIfOptions w;
+        if (parsed.value("--engines") == "none")
+            return std::optional<core::WhatIfOptions>();
+        if (auto list = parsed.value("--engines")) {
+            auto engines = engineList(*list);
+            if (!engines) {
+                error = "--engines takes engine counts from 1 to 4096 separated by commas, not '" + *list + "'";
+                return std::nullopt;
+            }
+            w.engines = std::move(*engines);
+        }
+        const std::string costs = parsed.value("--costs").value_or("measured");
+        if (costs == "zero") {
+            w.costs = core::CostModel {};
+        } else if (costs != "measured") {
+            w.costs = costsFile(costs, error);
+            if (!w.costs)
+                return std::nullopt;
+        }
+        for (const std::string& arg : parsed.all("--scale"))
+            if (!addScale(arg, session, w, error))
+                return std::nullopt;
+        w.curves = parsed.flag("--curves");
+        return w;
+    }
+
+    std::string costsLine(const core::CostModel& c)
+    {
+        std::string out;
+        for (size_t k = 0; k < core::kCostKindCount; ++k) {
+            out += (k ? ", " : "") + std::string(core::costKey(core::CostKind(k))) + "=" + std::to_string(c.ns[k]);
+            if (c.source == "measured")
+                out += " (" + std::to_string(c.samples[k]) + ")";
+        }
+        return out;
+    }
+
+    void appendPredictions(std::string& out, const core::Analysis& a)
+    {
+        const core::WhatIfReport& w = *a.whatIf;
+        out += "\nWhat-if: the recorded DAG re-simulated on P engines under the runtime's rules\n";
+        if (!w.note.empty()) {
+            out += "  (" + w.note + ")\n";
+            return;
+        }
+        out += "  costs " + w.costs.source + ": " + costsLine(w.costs) + "\n";
+        if (w.costs.source == "measured")
+            out += "  (each the median of that many latencies in the trace; a cost with none is 0: --costs FILE\n"
+                   "  can give it, e.g. from a trace on more engines)\n";
+        for (const core::SiteScale& s : w.scales)
+            out += "  " + s.site + " conjuncts made " + format("%g", s.factor) + "x as fast\n";
+        out += "  recorded: " + std::to_string(a.ledger.engines) + " engines, wall " + seconds(w.recordedWallNs)
+            + " s (first context start to last context end)\n";
+        Table t;
+        t.row({ "engines", "wall s", "speed-up", "bounds", "run %", "search %", "work %", "blocked %", "no_work %" });
+        for (const core::Prediction& p : w.predictions) {
+            const core::LossLedger& l = p.ledger;
+            const std::string bounds = p.bound.upper > 0
+                ? format("%.2f", p.bound.lower) + "-" + format("%.2f", p.bound.upper)
+                : std::string("-");
+            using C = core::LossCategory;
+            const uint64_t blocked = l[C::IdleBlockedFuture] + l[C::IdleBlockedBarrier] + l[C::IdleBlockedOther];
+            t.row({ std::to_string(p.engines), seconds(p.wallNs), format("%.2f", p.speedup), bounds,
+                percent(l.runningNs(), l.totalNs()), percent(l[C::Searching], l.totalNs()),
+                percent(l[C::IdleWorkAvailable], l.totalNs()), percent(blocked, l.totalNs()),
+                percent(l[C::IdleNoWork], l.totalNs()) });
+        }
+        t.appendTo(out);
+        out += "  (speed-up over the predicted P = 1; bounds: Cilkview's lower-upper for P, from the simulated\n"
+               "  run's work and span; shares of P x the predicted wall: running, searching, idle with work\n"
+               "  available, idle blocked on a future or at a barrier, idle with nothing to do)\n";
+    }
+
     // The findings, ranked: rule and site, the time it could win back, the advice, the ranges.
     void appendFindings(std::string& out, const core::AnalysisReport& report)
     {
@@ -226,6 +375,8 @@ namespace {
         appendLedger(out, a);
         appendWorkSpan(out, a.workSpan);
         appendCriticalPath(out, a);
+        if (a.whatIf)
+            appendPredictions(out, a);
         if (instances)
             appendSegments(out, a);
         if (!a.notes.empty()) {
@@ -238,7 +389,8 @@ namespace {
 
     int runAnalyze(const std::vector<std::string>& args)
     {
-        auto parsed = parseArgs(args, { "--format", "-o", "--from", "--to" }, { "--instances" }, kUsage);
+        auto parsed = parseArgs(args, { "--format", "-o", "--from", "--to", "--engines", "--costs", "--scale" },
+            { "--instances", "--curves" }, kUsage);
         if (!parsed)
             return kExitBadInput;
         if (printedHelp(*parsed, kUsage))
@@ -264,7 +416,19 @@ namespace {
         auto trace = loadTrace(parsed->positional.front());
         if (!trace)
             return kExitBadInput;
-        const core::AnalysisReport report = core::computeAnalysisReport(*trace, options);
+        // The metrics the findings read, then the analysis session borrowing their states and model
+        // (as core::computeMetricsFile does): --scale names sites the session knows.
+        core::MetricsOptions metricsOptions;
+        metricsOptions.fromNs = options.fromNs;
+        metricsOptions.toNs = options.toNs;
+        const core::Metrics metrics = core::computeMetrics(*trace, metricsOptions);
+        const core::AnalysisSession session(*trace, core::AnalysisInputs { &metrics.engineStates, &metrics.model });
+        std::string error;
+        const auto whatIf = whatIfOptions(*parsed, session, error);
+        if (!whatIf)
+            return usageError(error, kUsage);
+        options.whatIf = *whatIf;
+        const core::AnalysisReport report = core::analysisReport(session, options, metrics);
         return writeOutput(parsed->value("-o"),
             format == "json" ? core::analysisReportToJson(report, options.instances)
                              : textReport(report, options.instances));

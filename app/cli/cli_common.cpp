@@ -89,6 +89,7 @@ std::optional<ParsedArgs> parseArgs(const std::vector<std::string>& args, const 
                 usageError("option " + name + " needs a value", usage);
                 return std::nullopt;
             }
+            out.repeated[name].push_back(out.values[name]);
         } else if (flagOptions.count(name) && eq == std::string::npos) {
             out.flags.insert(name);
         } else {

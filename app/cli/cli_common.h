@@ -54,6 +54,7 @@ const std::vector<RegisteredCheck>& checks();
 // ---- arguments ---------------------------------------------------------------------------------
 struct ParsedArgs {
     std::map<std::string, std::string> values; // "--format" -> "tsv"
+    std::map<std::string, std::vector<std::string>> repeated; // every value of each option, in order
     std::set<std::string> flags; // "--json"
     std::vector<std::string> positional;
 
@@ -63,6 +64,12 @@ struct ParsedArgs {
         return it == values.end() ? std::nullopt : std::optional<std::string>(it->second);
     }
     bool flag(const std::string& name) const { return flags.count(name) != 0; }
+    // Every value given for a repeatable option (`--scale A=2 --scale B=3`), in order.
+    std::vector<std::string> all(const std::string& name) const
+    {
+        auto it = repeated.find(name);
+        return it == repeated.end() ? std::vector<std::string>() : it->second;
+    }
 };
 
 // Parses `--name value`, `--name=value` (for names in valueOptions) and `--name` (flagOptions).

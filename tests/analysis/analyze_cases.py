@@ -6,9 +6,10 @@ shared data that may be absent, a scratch directory). A demo trace is made with 
 (--demo).
 The JSON checks are the invariants of docs/analysis.md: the ledger sums exactly to engines x range,
 each engine to the range; work = running; span <= work; the critical path's length = running +
-waiting; GHC eventlogs have no span and no critical path. The findings: ranked, with their keys, in
-the text report, in the JSON and in the metrics file's analysis section (JSON and CSV), the same in
-both for the same range.
+waiting; GHC eventlogs have no span, no critical path and no predictions; each prediction's ledger
+sums to P x its wall, runs exactly the work, and no prediction beats the bounds. The findings:
+ranked, with their keys, in the text report, in the JSON and in the metrics file's analysis
+section (JSON and CSV), the same in both for the same range.
 """
 import argparse
 import json
@@ -124,7 +125,8 @@ def case_demo_json():
     expect(len(sites) == 1, "parfib has one static id: %r" % list(sites))
     site = next(iter(sites.values()))
     expect(site["complete"] == len(site["instances"]) > 0, "instances listed: %r" % site["complete"])
-    expect(a["predictions"] == [], "predictions before the what-if is wired: %r" % a["predictions"])
+    expect([p["engines"] for p in a["predictions"]] == [1, 2, 4, 8, 16, 32, 64], "default engine counts")
+    check_predictions(doc)
     check_findings(doc)
     # Without --instances, neither instances nor segments.
     plain = analysed(path)["analysis"]
@@ -174,6 +176,69 @@ def case_findings():
     expect(rules == [f["rule"] for f in findings], "CSV finding rows %r" % rules)
     total = [r[4] for r in rows if r[1:4] == ["all", "ledger", "total_ns"]]
     expect(total == [str(m["analysis"]["ledger"]["total_ns"])], "CSV ledger total %r" % total)
+
+
+def check_predictions(doc):
+    a = doc["analysis"]
+    for p in a["predictions"]:
+        ledger = p["ledger"]
+        expect(ledger["total_ns"] == p["engines"] * p["wall_ns"], "prediction %r does not sum" % p["engines"])
+        expect(sum(ledger[k + "_ns"] for k in KEYS) == ledger["total_ns"], "categories do not sum (P=%d)" % p["engines"])
+        expect(ledger["running_ns"] == a["work_ns"], "P=%d runs %d, not the work" % (p["engines"], ledger["running_ns"]))
+        expect(p["wall_ns"] >= a["span_ns"] and p["wall_ns"] * p["engines"] >= a["work_ns"], "P=%d beats a bound" % p["engines"])
+
+
+def case_whatif():
+    path = demo_trace()
+    expect_exit(2, ["analyze", path, "--engines", "0"], "--engines takes engine counts")
+    expect_exit(2, ["analyze", path, "--engines", "2,x"], "--engines takes engine counts")
+    expect_exit(2, ["analyze", path, "--costs", scratch("none.costs")], "cannot read")
+    bad = scratch("bad.costs")
+    with open(bad, "w") as f:
+        f.write("steal=3\n")
+    expect_exit(2, ["analyze", path, "--costs", bad], "unknown key")
+    expect_exit(2, ["analyze", path, "--scale", "nowhere.cpp:1=2"], "no conjunction site")
+    expect_exit(2, ["analyze", path, "--scale", "demo_main.cpp=0"], "FACTOR above 0")
+    # Zero costs: P = 1 is exactly the work; nothing beats the bounds; every ledger sums.
+    zero = analysed(path, "--costs", "zero", "--engines", "1,2,64")
+    a = zero["analysis"]
+    expect([p["engines"] for p in a["predictions"]] == [1, 2, 64], "engines: %r" % a["predictions"])
+    expect(a["predictions"][0]["wall_ns"] == a["work_ns"], "zero costs at P = 1 is not the work")
+    expect(a["costs"]["source"] == "zero" and "samples" not in a["costs"], "costs: %r" % a["costs"])
+    check_predictions(zero)
+    # The default: the trace's own costs, for 1, 2, 4, ..., 64 engines.
+    measured = analysed(path)["analysis"]
+    expect([p["engines"] for p in measured["predictions"]] == [1, 2, 4, 8, 16, 32, 64], "default engines")
+    expect(measured["costs"]["source"] == "measured" and "samples" in measured["costs"], "measured costs")
+    expect(measured["what_if"]["recorded_wall_ns"] > 0, "no recorded wall time")
+    given = scratch("given.costs")
+    with open(given, "w") as f:
+        f.write("# from another trace\nsteal_ns=100\nswitch_ns=200\n")
+    costs = analysed(path, "--costs", given, "--engines", "2")["analysis"]["costs"]
+    expect(costs["source"] == "file " + given and costs["steal_ns"] == 100 and costs["spark_ns"] == 0, "%r" % costs)
+    # SITE=FACTOR, the site named as file:line: its conjuncts twice as fast.
+    site = next(iter(a["work_span_per_conjunction"]))
+    scaled = analysed(path, "--costs", "zero", "--engines", "1", "--scale", site.rsplit(":", 1)[0] + "=2")["analysis"]
+    expect(scaled["what_if"]["scales"] == [{"site": site, "static_id": scaled["what_if"]["scales"][0]["static_id"],
+                                            "factor": 2.0}], "scales: %r" % scaled["what_if"]["scales"])
+    expect(scaled["predictions"][0]["ledger"]["running_in_conjunct_ns"]
+           < a["predictions"][0]["ledger"]["running_in_conjunct_ns"], "the scaled site runs no faster")
+    out, _ = expect_exit(0, ["analyze", path, "--engines", "1,2"], stream="stdout")
+    for text in ("What-if:", "costs measured:", "speed-up", "recorded: 2 engines"):
+        expect(text in out, "the report lacks %r" % text)
+    curves = analysed(path, "--costs", "zero", "--engines", "2", "--curves")["analysis"]["predictions"][0]
+    steps = curves["cpus"]
+    area = sum(v * (t2 - t1) for (t1, v), (t2, _) in zip(steps, steps[1:] + [[curves["wall_ns"], 0]]))
+    expect(area == a["work_ns"], "the CPUs curve's area %d is not the work %d" % (area, a["work_ns"]))
+    expect("cpus" not in analysed(path, "--engines", "2")["analysis"]["predictions"][0], "a curve without --curves")
+    none = analysed(path, "--engines", "none")["analysis"]
+    expect(none["predictions"] == [] and "costs" not in none, "--engines none still predicts")
+
+
+def case_ghc_whatif():
+    doc = analysed(shared(SUMFIB))
+    a = doc["analysis"]
+    expect(a["predictions"] == [] and "no joins" in a["what_if"]["note"], "GHC predictions: %r" % a["what_if"])
 
 
 if __name__ == "__main__":

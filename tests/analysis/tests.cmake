@@ -1,13 +1,13 @@
 # sparkscope-cli analyze: exit codes, the text report, the JSON's sums and invariants on a GHC
 # eventlog (../shared) and on a demo trace, ranges and -o, the findings in the report, the JSON and
-# the metrics file (tests/analysis/analyze_cases.py).
+# the metrics file, the what-if options and predictions (tests/analysis/analyze_cases.py).
 find_package(Python3 COMPONENTS Interpreter)
 if(NOT Python3_Interpreter_FOUND)
   message(WARNING "python3 not found: the sparkscope-cli analyze tests are not registered")
   return()
 endif()
 
-foreach(_case help usage_errors ghc_text ghc_json demo_json demo_text_range_and_file findings)
+foreach(_case help usage_errors ghc_text ghc_json demo_json demo_text_range_and_file findings whatif ghc_whatif)
   add_test(NAME "analyze: ${_case}"
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/analyze_cases.py --case ${_case}
       --cli $<TARGET_FILE:sparkscope-cli> --demo $<TARGET_FILE:sparkscope-demo>

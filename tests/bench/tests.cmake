@@ -25,3 +25,6 @@ if(TARGET sparkscope-runtime-bench)
   target_link_libraries(sparkscope-runtime-bench PRIVATE sparkscope_demo_workloads sparkscope_runtime)
   target_include_directories(sparkscope-runtime-bench PRIVATE ${PROJECT_SOURCE_DIR}/runtime/src)
 endif()
+
+# The what-if benchmark times the simulation alone too: it reads core's private headers.
+target_include_directories(sparkscope-whatif-bench PRIVATE ${PROJECT_SOURCE_DIR}/core/src)

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -68,5 +69,15 @@ inline std::vector<std::string> pathOf(const core::Analysis& a)
 // The sums every analysis satisfies (analysis_invariants_test.cpp); `intact`: the trace is not
 // damaged, so no dependency may be left out either.
 void checkAnalysisSums(const core::Analysis& a, const std::string& what, bool intact);
+
+// Each demo workload (parfib, sumeuler, quicksort, pipeline, imbalanced; small sizes) recorded on 2
+// engines by sparkscope-demo into the scratch directory `scratch`, handed to f(name, trace). False,
+// with a warning, when sparkscope-demo is not built.
+bool forEachDemoTrace(const std::string& scratch, const std::function<void(const std::string&, const core::Trace&)>& f);
+
+// A random program (metrics_sim.h) cut short at a random instant, as a file that ends early.
+core::Trace truncatedRandomProgram(uint64_t seed);
+// A random program with six events lost or posted twice.
+core::Trace damagedRandomProgram(uint64_t seed);
 
 } // namespace sparkscope::test

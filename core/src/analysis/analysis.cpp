@@ -4,16 +4,24 @@
 // sweep, and for a partial range the node weights and longest paths, are computed per call.
 #include "sparkscope/core/analysis.h"
 
+#include "analysis/cost_model.h"
 #include "analysis/critical_path.h"
 #include "analysis/engine_activity.h"
 #include "analysis/findings_timeline.h"
 #include "analysis/idle_classes.h"
 #include "analysis/ledger.h"
 #include "analysis/run_dag.h"
+#include "analysis/sim_graph.h"
+#include "analysis/simulate.h"
 #include "analysis/work_span.h"
 
+#include <map>
+#include <mutex>
 #include <numeric>
+#include <set>
+#include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
+#include <tbb/task_group.h>
 
 namespace sparkscope::core {
 
@@ -66,6 +74,9 @@ struct AnalysisSession::Impl {
     uint64_t workNs = 0, spanNs = 0, broken = 0; // whole run
     detail::InstanceFigures instances;
     std::optional<CriticalPathReport> path;
+    CostModel measured; // the trace's own costs (cost_model.h)
+    mutable std::once_flag simOnce; // the what-if's view of the DAG, built on first use
+    mutable std::unique_ptr<detail::SimGraph> sim;
 
     void buildDag()
     {
@@ -82,6 +93,8 @@ struct AnalysisSession::Impl {
 
     void workSpan(Analysis& a, const AnalysisOptions& options) const;
     void addNotes(Analysis& a) const;
+    std::vector<double> conjunctFactors(const std::vector<SiteScale>& scales) const;
+    WhatIfReport whatIf(const AnalysisSession& session, const WhatIfOptions& options) const;
 };
 
 AnalysisSession::AnalysisSession(const Trace& trace, const AnalysisInputs& inputs)
@@ -117,6 +130,10 @@ AnalysisSession::AnalysisSession(const Trace& trace, const AnalysisInputs& input
         [&] {
             if (s.recordsJoins)
                 s.buildDag();
+        },
+        [&] {
+            if (s.recordsJoins)
+                s.measured = detail::measureCosts(trace, *s.model, s.activity);
         });
 }
 
@@ -166,6 +183,8 @@ void AnalysisSession::Impl::addNotes(Analysis& a) const
         notes.push_back("the trace is truncated: whatever was still open ends at its last event");
     if (a.criticalPath && (a.fromNs != firstNs || a.toNs != lastNs))
         notes.push_back("the critical path is the whole run's, clipped to the range");
+    if (a.whatIf && !a.whatIf->predictions.empty() && (a.fromNs != firstNs || a.toNs != lastNs))
+        notes.push_back("the predictions re-simulate the whole run, not the range");
 }
 
 Analysis AnalysisSession::analyze(const AnalysisOptions& options) const
@@ -180,6 +199,8 @@ Analysis AnalysisSession::analyze(const AnalysisOptions& options) const
     a.ledger = detail::computeLedger(
         s.activity, s.classes, *s.model, detail::siteUnions(*s.model, a.fromNs, a.toNs), a.fromNs, a.toNs);
     s.workSpan(a, options);
+    if (options.whatIf)
+        a.whatIf = s.whatIf(*this, *options.whatIf);
     s.addNotes(a);
     return a;
 }
@@ -191,6 +212,109 @@ void AnalysisSession::forEachLedgerPiece(
 }
 
 const ParModel& AnalysisSession::model() const noexcept { return *m_impl->model; }
+
+// ---- what-if (analysis.md §4) --------------------------------------------------------------------
+
+// Per conjunct, the factor its static id is scaled by (1 for the others).
+std::vector<double> AnalysisSession::Impl::conjunctFactors(const std::vector<SiteScale>& scales) const
+{
+    std::map<uint32_t, double> byId;
+    for (const SiteScale& sc : scales)
+        if (sc.factor > 0)
+            byId[sc.staticId] = sc.factor;
+    std::vector<double> factor(model->conjuncts.size(), 1.0);
+    if (!byId.empty())
+        tbb::parallel_for(size_t(0), factor.size(), [&](size_t k) {
+            const uint32_t j = model->conjuncts[k].conjunction.value();
+            const auto it = j == kNoIndex ? byId.end() : byId.find(model->conjunctions[j].staticId);
+            if (it != byId.end())
+                factor[k] = it->second;
+        });
+    return factor;
+}
+
+std::vector<Prediction> AnalysisSession::predict(const WhatIfOptions& options) const
+{
+    const Impl& s = *m_impl;
+    if (!s.recordsJoins || !s.dag || options.engines.empty())
+        return {};
+    std::call_once(s.simOnce,
+        [&] { s.sim = std::make_unique<detail::SimGraph>(*s.dag, s.dag->weights(s.activity, s.firstNs, s.lastNs)); });
+    std::optional<detail::SimNodes> scaled;
+    uint64_t work = s.workNs, span = s.spanNs; // of the DAG simulated: the bounds beside each prediction
+    if (!options.scales.empty()) {
+        scaled = s.sim->scaled(s.conjunctFactors(options.scales));
+        std::vector<uint64_t> weights(s.dag->cutCount(), 0);
+        for (uint32_t g = 0; g < weights.size(); ++g)
+            weights[g] = s.dag->isNode(g) ? scaled->weight(g) : 0;
+        work = std::accumulate(weights.begin(), weights.end(), uint64_t(0));
+        span = detail::longestPaths(*s.dag, std::move(weights)).spanNs;
+    }
+    const detail::SimNodes& nodes = scaled ? *scaled : s.sim->nodes();
+    const CostModel costs = options.costs ? *options.costs : s.measured;
+    std::set<uint32_t> distinct { 1 }; // P = 1 for the speed-ups
+    for (uint32_t p : options.engines)
+        distinct.insert(std::max<uint32_t>(p, 1));
+    const std::vector<uint32_t> ps(distinct.begin(), distinct.end());
+    std::vector<Prediction> runs(ps.size());
+    tbb::task_group tasks; // one task per engine count, largest first (the longest runs); each owns its state
+    for (size_t i = ps.size(); i-- > 0;)
+        tasks.run([&, i] { runs[i] = detail::simulate(*s.sim, nodes, ps[i], costs, options.curves); });
+    tasks.wait();
+    std::vector<Prediction> out;
+    for (uint32_t p : options.engines) {
+        Prediction pr = runs[size_t(std::lower_bound(ps.begin(), ps.end(), std::max<uint32_t>(p, 1)) - ps.begin())];
+        pr.speedup = pr.wallNs ? double(runs.front().wallNs) / double(pr.wallNs) : 0.0;
+        pr.bound.engines = pr.engines;
+        if (work > 0 && span > 0) {
+            const double t1 = double(work), tinf = double(span);
+            pr.bound.lower = t1 / (t1 / pr.engines + tinf);
+            pr.bound.upper = std::min(double(pr.engines), t1 / tinf);
+        }
+        out.push_back(std::move(pr));
+    }
+    return out;
+}
+
+CostModel AnalysisSession::measuredCosts() const { return m_impl->measured; }
+
+std::vector<uint32_t> AnalysisSession::matchSite(std::string_view site) const
+{
+    const ParModel& m = *m_impl->model;
+    std::set<uint32_t> ids, out;
+    for (const ConjunctionInstance& j : m.conjunctions)
+        ids.insert(j.staticId);
+    for (uint32_t id : ids) {
+        const std::string name = m.staticName(id);
+        const bool prefix = name.size() > site.size() && name.compare(0, site.size(), site) == 0
+            && name[site.size()] == ':' && !site.empty();
+        if (site == std::to_string(id) || name == site || prefix)
+            out.insert(id);
+    }
+    return { out.begin(), out.end() };
+}
+
+uint64_t AnalysisSession::recordedWallNs() const noexcept
+{
+    const auto& path = m_impl->path;
+    return path && !path->segments.empty() ? path->segments.back().toNs - path->segments.front().fromNs : 0;
+}
+
+WhatIfReport AnalysisSession::Impl::whatIf(const AnalysisSession& session, const WhatIfOptions& options) const
+{
+    WhatIfReport r;
+    r.costs = options.costs ? *options.costs : measured;
+    r.scales = options.scales;
+    for (SiteScale& sc : r.scales)
+        sc.site = model->staticName(sc.staticId);
+    r.recordedWallNs = session.recordedWallNs();
+    if (!recordsJoins) {
+        r.note = "GHC eventlogs record no joins: there is no DAG to re-simulate";
+        return r;
+    }
+    r.predictions = session.predict(options);
+    return r;
+}
 
 Analysis analyze(const Trace& trace, const AnalysisOptions& options, const AnalysisInputs& inputs)
 {

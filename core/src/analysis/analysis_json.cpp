@@ -6,29 +6,28 @@ namespace sparkscope::core {
 
 namespace detail {
 
-    namespace {
+    using Json = nlohmann::ordered_json;
 
-        using Json = nlohmann::ordered_json;
+    Json ledgerJson(const LossLedger& l)
+    {
+        Json j = Json::object();
+        for (size_t i = 0; i < kLossCategoryCount; ++i) {
+            const std::string key(lossCategoryKey(LossCategory(i)));
+            j[key + "_ns"] = l.ns[i];
+            j[key + "_fraction"] = l.fraction(LossCategory(i));
+        }
+        j["running_ns"] = l.runningNs();
+        j["running_fraction"] = l.totalNs() ? double(l.runningNs()) / double(l.totalNs()) : 0.0;
+        j["total_ns"] = l.totalNs();
+        return j;
+    }
+
+    namespace {
 
         Json statJson(const Stat& s)
         {
             return Json { { "count", s.count }, { "min", s.min }, { "max", s.max }, { "mean", s.mean },
                 { "variance", s.variance }, { "sum", s.sum } };
-        }
-
-        // `<key>_ns` and `<key>_fraction` for each category, then running and the total.
-        Json ledgerJson(const LossLedger& l)
-        {
-            Json j = Json::object();
-            for (size_t i = 0; i < kLossCategoryCount; ++i) {
-                const std::string key(lossCategoryKey(LossCategory(i)));
-                j[key + "_ns"] = l.ns[i];
-                j[key + "_fraction"] = l.fraction(LossCategory(i));
-            }
-            j["running_ns"] = l.runningNs();
-            j["running_fraction"] = l.totalNs() ? double(l.runningNs()) / double(l.totalNs()) : 0.0;
-            j["total_ns"] = l.totalNs();
-            return j;
         }
 
         Json ledgerReportJson(const LedgerReport& r)
@@ -115,6 +114,8 @@ namespace detail {
         j["speedup_bounds"] = std::move(bounds);
         j["work_span_per_conjunction"] = workSpanSitesJson(ws.perConjunction, instances);
         j["critical_path"] = a.criticalPath ? criticalPathJson(*a.criticalPath, instances) : Json();
+        if (a.whatIf)
+            addWhatIfJson(j, *a.whatIf);
         j["incomplete_conjunctions"] = a.incompleteConjunctions;
         j["broken_dependencies"] = ws.brokenDependencies;
         j["notes"] = a.notes;

@@ -17,4 +17,10 @@ nlohmann::ordered_json analysisSectionJson(const Analysis& analysis, bool instan
 // "analysis"} with `analysis` as given; "\n" line ends and a final newline.
 std::string analysisDocument(const Analysis& analysis, nlohmann::ordered_json analysisObject);
 
+// `<key>_ns` and `<key>_fraction` for each category, then running and the total.
+nlohmann::ordered_json ledgerJson(const LossLedger& ledger);
+
+// The what-if's keys into the analysis object (whatif_json.cpp): `predictions`, `costs`, `what_if`.
+void addWhatIfJson(nlohmann::ordered_json& analysis, const WhatIfReport& report);
+
 } // namespace sparkscope::core::detail

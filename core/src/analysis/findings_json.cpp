@@ -11,10 +11,15 @@ namespace detail {
     {
         using Json = nlohmann::ordered_json;
         Json j = analysisSectionJson(report.analysis, instances);
-        Json predictions = Json::array();
-        for (const PredictionSummary& p : report.predictions)
-            predictions.push_back(Json { { "engines", p.engines }, { "wall_ns", p.wallNs }, { "speedup", p.speedup } });
-        j["predictions"] = std::move(predictions);
+        // With the what-if run, analysisSectionJson wrote its full `predictions` (ledger, bounds, …); else
+        // the summaries, or [] when none was run.
+        if (!j.contains("predictions")) {
+            Json predictions = Json::array();
+            for (const PredictionSummary& p : report.predictions)
+                predictions.push_back(
+                    Json { { "engines", p.engines }, { "wall_ns", p.wallNs }, { "speedup", p.speedup } });
+            j["predictions"] = std::move(predictions);
+        }
         Json findings = Json::array();
         for (const Finding& f : report.findings) {
             Json ranges = Json::array();

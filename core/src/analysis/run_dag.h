@@ -92,6 +92,9 @@ public:
     uint32_t nodeAt(uint32_t strand, uint64_t t) const noexcept;
     // The node ending at conjunction j's Fork cut (kNoIndex if unplaced).
     uint32_t forkSource(uint32_t conjunction) const noexcept { return m_fork[conjunction].node; }
+    // The node ending at conjunct k's spark Create cut, and at future f's Signal cut (kNoIndex if unplaced).
+    uint32_t createSource(uint32_t conjunct) const noexcept { return m_create[conjunct].node; }
+    uint32_t signalSource(uint32_t future) const noexcept { return m_signal[future].node; }
 
     // Calls f(pred, predStrand, fromStrandOrder) for each dependency of node g (of strand `strand`):
     // the node before it in its strand, then the dependency of its starting cut. Preds that could not

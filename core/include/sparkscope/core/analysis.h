@@ -9,7 +9,10 @@
 //     recorded run's DAG), parallelism T1/T∞ and the Cilkview speed-up bounds for P = 1, 2, 4 … 64,
 //     for the program and per static id (each instance's sub-DAG, summarised over instances);
 //   - the critical path of the recorded run: the chain of running and waiting that decided when the
-//     last context finished, as segments, with running and waiting by kind and a share per static id.
+//     last context finished, as segments, with running and waiting by kind and a share per static id;
+//   - what-if: the recorded DAG re-simulated on other engine counts under the runtime's scheduling
+//     rules, with costs measured from the trace (or zero, or given) and optional virtual speed-ups of
+//     one static id's conjuncts: predicted wall time, speed-up and ledger per engine count.
 // The findings (findings.h) turn these into ranked advice; they read the ledger over time
 // (AnalysisSession::forEachLedgerPiece) and the session's model.
 //
@@ -18,20 +21,26 @@
 //     (to − from); each static id's to engines × the length of the union of its instances' spans;
 //   - work_ns = running_in_conjunct + running_outside_conjunct; span_ns ≤ work_ns and
 //     span_ns ≤ to − from; the span is absent (never guessed) when the trace records no joins (GHC);
-//   - the critical path's segments are contiguous; length = running + waiting; running ≤ span.
+//   - the critical path's segments are contiguous; length = running + waiting; running ≤ span;
+//   - a prediction's ledger sums exactly to P × its wall; with zero costs, P = 1 predicts exactly the
+//     work, and no P predicts less than the span or work / P.
 //
-// Thread safety: analyze() is reentrant. An AnalysisSession is immutable once built; its analyze()
-// may be called from several threads at once. Results are plain values.
+// Thread safety: analyze() is reentrant. An AnalysisSession is immutable once built (but for the
+// what-if's view of the DAG, built once under a std::once_flag); its analyze() and predict() may be
+// called from several threads at once. Results are plain values.
 // Cost: building a session is O(n log n) in the model's segments, the DAG's cuts (about four per
 // conjunct) and the engines' intervals, plus one scan of the trace's events for search episodes
 // and the spark deques; it keeps 16 bytes per cut (24 while the longest paths are computed), beside
 // the model. analyze() for a range costs one ledger sweep (linear in what lies in the range), and
 // for a partial range new node weights and longest paths (linear in the DAG); the critical path is
 // computed once per session. About 1 s of CPU after the model on a 13 M-event trace
-// (docs/analysis.md).
+// (docs/analysis.md). predict() builds the DAG's forward view once (0.5 s there), then simulates each
+// engine count in O(nodes log P) on one thread, the counts in parallel (0.27 s at P = 1, 1.2 s at 64).
 #include "sparkscope/core/engine_states.h"
 #include "sparkscope/core/metrics.h"
 #include "sparkscope/core/par_model.h"
+#include "sparkscope/core/result.h"
+#include "sparkscope/core/step_function.h"
 #include "sparkscope/core/trace.h"
 
 #include <array>
@@ -154,11 +163,80 @@ struct CriticalPathReport {
     std::vector<PathSegment> segments; // in time order, contiguous
 };
 
+// ---- what-if: re-simulating the run (analysis.md §4) ---------------------------------------------
+// The recorded DAG replayed on P engines under the runtime's scheduling rules (docs/analysis.md,
+// "What-if"). Each node takes its recorded running time (divided by a SiteScale's factor for the
+// conjuncts of that static id); the simulated engines pay these costs on top:
+enum class CostKind : uint8_t {
+    Spark, // a newly created spark until an engine already searching takes it
+    Steal, // an engine that starts searching until it has stolen a spark that was there
+    Context, // an engine without a context that took a spark, until a new context runs it
+    Switch, // an engine until it runs a context it resumes (parked at a barrier, or runnable)
+    Wake, // a sleeping engine, from the work that wakes it to its search
+    Spin, // an engine that found nothing searches this long before it sleeps
+};
+inline constexpr size_t kCostKindCount = 6;
+// "spark_ns", "steal_ns", "context_ns", "switch_ns", "wake_ns", "spin_ns": the keys of a costs file and
+// of the JSON.
+std::string_view costKey(CostKind kind) noexcept;
+
+struct CostModel {
+    std::array<uint64_t, kCostKindCount> ns {}; // indexed by CostKind
+    // For measured costs: how many latencies each figure is the median of (0: none in the trace, 0 ns used).
+    std::array<uint64_t, kCostKindCount> samples {};
+    std::string source = "zero"; // "measured", "zero", or "file <path>"
+
+    uint64_t operator[](CostKind k) const noexcept { return ns[size_t(k)]; }
+    uint64_t& operator[](CostKind k) noexcept { return ns[size_t(k)]; }
+};
+
+// A costs file's text: `key=value` lines (keys as costKey, values whole nanoseconds), blank lines and
+// `#` comments; keys left out are 0. An unknown key, a repeated key or a bad value is an error.
+Result<CostModel> parseCostModel(std::string_view text);
+
+// Make the conjuncts of one static id `factor` times as fast (their running time divided by factor).
+struct SiteScale {
+    uint32_t staticId = 0;
+    double factor = 1; // > 0
+    std::string site; // its name: filled in by analyze()'s report, not read
+};
+
+struct WhatIfOptions {
+    std::vector<uint32_t> engines { 1, 2, 4, 8, 16, 32, 64 }; // each ≥ 1
+    std::optional<CostModel> costs; // absent: the trace's own (AnalysisSession::measuredCosts())
+    std::vector<SiteScale> scales;
+    bool curves = false; // also the predicted CPUs curve of each P
+};
+
+struct Prediction {
+    uint32_t engines = 1; // P
+    uint64_t wallNs = 0; // from the first context's start to the last one's end
+    double speedup = 0; // the predicted wall at P = 1 over this one
+    SpeedupBound bound; // Cilkview's bounds for this P, from the simulated DAG's work and span (scaled)
+    LossLedger ledger; // the nine categories, summing exactly to engines × wallNs (gc is always 0)
+    std::optional<StepFunction> cpus; // engines running, over [0, wallNs); only with WhatIfOptions::curves
+    // What the simulated engines did: sparks stolen, new contexts taken for sparks, contexts resumed
+    // (Switch), sleeping engines woken.
+    uint64_t steals = 0, contexts = 0, switches = 0, wakeups = 0;
+    uint64_t brokenDependencies = 0; // edges dropped to go on where the DAG had a cycle (damaged traces)
+};
+
+// What analyze() reports when AnalysisOptions::whatIf is set.
+struct WhatIfReport {
+    CostModel costs; // the costs used
+    std::vector<SiteScale> scales;
+    std::vector<Prediction> predictions; // in the order of WhatIfOptions::engines
+    uint64_t recordedWallNs = 0; // the recorded run's first context start to its last context end
+    std::string note; // why there are no predictions, or empty
+};
+
 // ---- the whole analysis --------------------------------------------------------------------------
 struct AnalysisOptions {
     uint64_t fromNs = 0; // the range [from, to), clipped to the trace's [first, last]
     uint64_t toNs = UINT64_MAX;
     bool instances = false; // list every conjunction instance's work and span
+    // Also re-simulate the whole run (never just the range) for these engine counts and costs.
+    std::optional<WhatIfOptions> whatIf;
 };
 
 // What an analysis needs that other parts may already have built for this trace: lent for the
@@ -175,6 +253,7 @@ struct Analysis {
     LedgerReport ledger;
     WorkSpanReport workSpan;
     std::optional<CriticalPathReport> criticalPath; // absent without joins, or when nothing ran
+    std::optional<WhatIfReport> whatIf; // only when AnalysisOptions::whatIf is set
     uint64_t incompleteConjunctions = 0; // never ended, or ended before a conjunct (truncated, damaged)
     std::vector<std::string> notes; // what a reader must know to trust the figures
 };
@@ -205,6 +284,18 @@ public:
     void forEachLedgerPiece(uint64_t fromNs, uint64_t toNs, const std::function<void(const LedgerPiece&)>& f) const;
     // The model analysed (lent through AnalysisInputs, or the session's own).
     const ParModel& model() const noexcept;
+
+    // What-if (analysis.md §4): the whole run re-simulated for each engine count of `options`, in that
+    // order. Empty when the trace records no joins. Deterministic; the engine counts run in parallel.
+    // Cost: O(nodes log P) per engine count, plus the node weights once per call.
+    std::vector<Prediction> predict(const WhatIfOptions& options) const;
+    // The costs as this trace measured them (medians of its latencies; docs/analysis.md gives each rule).
+    CostModel measuredCosts() const;
+    // The static ids a SITE names: its number, its exact name ("parfib.cpp:23:9"), or a prefix of the
+    // name that ends before a ':' ("parfib.cpp:23"). Sorted; empty when none matches.
+    std::vector<uint32_t> matchSite(std::string_view site) const;
+    // The recorded run's wall time: its first context's start to its last context's end (0 if none ran).
+    uint64_t recordedWallNs() const noexcept;
 
 private:
     struct Impl;

@@ -1,0 +1,132 @@
+#pragma once
+// Internal to core (not installed). SimGraph: the recorded run's DAG (run_dag.h) seen from the other
+// end, as the what-if simulation (simulate.h) walks it forwards. RunDag answers "what does this node
+// wait for?"; a simulation needs "what does finishing this node release?". Each node's cross-strand
+// dependencies leave from the cut that ends a node of another strand, so the cut after a finished
+// node says what it releases:
+//   Fork(j)    the first node of j's first conjunct, when this node is j's fork source;
+//   Create(q)  the first node of conjunct q (a spark), when this node is q's create source;
+//   Signal(f)  every node starting at a Wait cut on future f, when this node is f's signal source;
+//   End        of a conjunct q: the node starting at q's Return cut and the one at its conjunction's
+//              Join cut.
+// crossPreds(g) counts exactly the releases node g will receive by these rules (its in-strand
+// predecessor aside), so a simulation that starts a node when the count is spent and its strand has
+// reached it respects every dependency of the DAG. It equals RunDag::forEachPred's cross edges but in
+// a trace that contradicts itself (a conjunct returning twice), where the later duplicate is left out.
+//
+// Roles of strands: conjuncts; the program's roots (a context that started a conjunction, signalled or
+// waited outside every conjunct, and the first context of the run); carriers (every other root: a
+// context our runtime made to run sparks, whose own nodes are only the release work after each
+// conjunct it ran — a simulation runs them on whatever engine finished that conjunct).
+//
+// Layout: what the simulation reads for every node is in one 12-byte SimNode (its weight, what it
+// releases, resolved, and its strand's role), what it reads per conjunct and per conjunction in 20-byte
+// records, so a node costs one or two cache lines instead of a walk through the cuts, the model's
+// instances and the DAG's cross-reference tables (at 64 engines the simulation's order is far from the
+// arrays' and every such walk was a miss). Weights of 2^32 ns and more, and dependency counts of 255
+// and more, are kept beside (sorted lists; rare).
+// Cost: two passes over the cuts (one sequential, so the first of duplicates wins deterministically),
+// about 13 bytes per node and 40 per conjunct. Immutable after construction.
+#include "analysis/run_dag.h"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace sparkscope::core::detail {
+
+enum class StrandRole : uint8_t { Conjunct, Program, Carrier };
+
+struct NodeRef {
+    uint32_t node = kNoIndex;
+    uint32_t strand = kNoIndex;
+};
+
+// What the simulation reads of each node. `release` is the cut after the node when finishing the node
+// releases something through it — Fork (ref: the conjunct it starts), Create (ref: the spark's
+// conjunct), Signal (ref: the future) — End when the node ends its strand, else Start (nothing).
+struct SimNode {
+    static constexpr uint32_t kBigWeight = 0xFFFFFFFF;
+    static constexpr uint8_t kAfterReturn = 1; // the node starts at a Return cut
+    static constexpr uint8_t kAtWait = 2; // the node starts at a Wait cut
+    static constexpr uint8_t kInConjunct = 4; // its strand is a conjunct
+    static constexpr uint8_t kCarrier = 8; // its strand is a carrier
+    static constexpr uint8_t kWaits = 16; // it has cross dependencies (crossPreds > 0)
+    uint32_t weight = 0; // ns; kBigWeight: look it up with SimNodes::bigWeight
+    uint32_t ref = kNoIndex;
+    CutKind release = CutKind::Start;
+    uint8_t flags = 0;
+};
+static_assert(sizeof(SimNode) == 12);
+
+// The nodes a simulation runs: the graph's own, or a copy with some weights scaled.
+struct SimNodes {
+    std::vector<SimNode> nodes; // per node id; End cuts unused
+    std::vector<std::pair<uint32_t, uint64_t>> big; // weights of the kBigWeight nodes, sorted by node
+
+    uint64_t weight(uint32_t node) const noexcept
+    {
+        const uint32_t w = nodes[node].weight;
+        return w != SimNode::kBigWeight ? w : bigWeight(node);
+    }
+    uint64_t bigWeight(uint32_t node) const noexcept;
+};
+
+struct SimConjunct {
+    uint32_t first = kNoIndex; // its first node, if it ran
+    uint32_t next = kNoIndex; // the conjunct after it in its conjunction (its spark's), if any
+    uint32_t parent = kNoIndex; // the strand that started its conjunction (its Fork), if placed
+    NodeRef ret; // the node starting at its Return cut, if any
+    NodeRef join; // the node starting at its conjunction's Join cut, if any
+};
+
+struct SimConjunction {
+    uint32_t first = kNoIndex; // its first conjunct, released by its Fork
+    uint32_t parent = kNoIndex; // the strand that started it (its Fork), if placed
+    NodeRef join; // the node starting at its Join cut, if any
+};
+
+class SimGraph {
+public:
+    SimGraph(const RunDag& dag, const std::vector<uint64_t>& weights);
+
+    const RunDag& dag() const noexcept { return *m_dag; }
+    const SimNodes& nodes() const noexcept { return m_nodes; } // with the recorded weights
+    // Cross dependencies per node (sim_graph.h); 255 means 255 or more, the exact count in bigPreds().
+    const std::vector<uint8_t>& crossPreds() const noexcept { return m_crossPreds; }
+    const std::vector<std::pair<uint32_t, uint32_t>>& bigPreds() const noexcept { return m_bigPreds; }
+    // One bit per cut, set on End cuts: a strand's first node finds its predecessor "done".
+    const std::vector<uint64_t>& doneAtStart() const noexcept { return m_doneAtStart; }
+
+    StrandRole role(uint32_t strand) const noexcept { return StrandRole(m_role[strand]); }
+    const SimConjunct& conjunct(uint32_t k) const noexcept { return m_conjuncts[k]; }
+    std::span<const NodeRef> waits(uint32_t future) const noexcept
+    {
+        return { m_waits.data() + m_waitOffsets[future], m_waitOffsets[future + 1] - m_waitOffsets[future] };
+    }
+    uint64_t nodeCount() const noexcept { return m_nodeCount; } // every strand's nodes (End cuts are not)
+    uint32_t firstRoot() const noexcept { return m_firstRoot; } // the root that started first, or kNoIndex
+
+    // The nodes with the weights of each conjunct k's own nodes divided by factor[k] (1: unchanged), rounded.
+    SimNodes scaled(const std::vector<double>& factor) const;
+
+private:
+    void scanCuts();
+    void fillRecords();
+    void fillNodes(const std::vector<uint64_t>& weights);
+
+    const RunDag* m_dag;
+    SimNodes m_nodes;
+    std::vector<uint8_t> m_crossPreds;
+    std::vector<std::pair<uint32_t, uint32_t>> m_bigPreds; // sorted by node
+    std::vector<uint64_t> m_doneAtStart;
+    std::vector<uint8_t> m_role; // per strand
+    std::vector<SimConjunct> m_conjuncts;
+    std::vector<SimConjunction> m_conjunctions;
+    std::vector<uint32_t> m_waitOffsets; // per future + 1
+    std::vector<NodeRef> m_waits;
+    uint64_t m_nodeCount = 0;
+    uint32_t m_firstRoot = kNoIndex;
+};
+
+} // namespace sparkscope::core::detail

@@ -1,0 +1,734 @@
+// The what-if simulation (rules and cost in simulate.h).
+#include "analysis/simulate.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace sparkscope::core::detail {
+
+namespace {
+
+    constexpr uint32_t kNone = kNoIndex;
+
+    // A set of engine numbers as a bitmap: insert, erase and the first member from a place, O(P / 64).
+    class EngineSet {
+    public:
+        explicit EngineSet(uint32_t engines)
+            : m_words((engines + 63) / 64, 0)
+            , m_size(engines)
+        {
+        }
+        bool empty() const noexcept { return m_count == 0; }
+        void insert(uint32_t e) noexcept
+        {
+            uint64_t& w = m_words[e >> 6];
+            m_count += (w >> (e & 63) & 1) == 0;
+            w |= uint64_t(1) << (e & 63);
+        }
+        void erase(uint32_t e) noexcept
+        {
+            uint64_t& w = m_words[e >> 6];
+            m_count -= (w >> (e & 63) & 1) != 0;
+            w &= ~(uint64_t(1) << (e & 63));
+        }
+        // The first member at or after `from`, going round, other than `skip`; kNone when there is none.
+        uint32_t firstFrom(uint32_t from, uint32_t skip = kNone) const noexcept
+        {
+            auto round = [&](uint32_t a) {
+                const uint32_t x = scan(a);
+                return x == kNone && a > 0 ? scan(0) : x;
+            };
+            uint32_t e = round(from % m_size);
+            if (e == skip && e != kNone) {
+                e = round((skip + 1) % m_size);
+                if (e == skip)
+                    e = kNone;
+            }
+            return e;
+        }
+
+    private:
+        uint32_t scan(uint32_t a) const noexcept // first member ≥ a, or kNone
+        {
+            for (uint32_t i = a >> 6; i < m_words.size(); ++i) {
+                const uint64_t w = i == (a >> 6) ? m_words[i] & (~uint64_t(0) << (a & 63)) : m_words[i];
+                if (w)
+                    return i * 64 + uint32_t(std::countr_zero(w));
+            }
+            return kNone;
+        }
+        std::vector<uint64_t> m_words;
+        uint32_t m_size;
+        uint32_t m_count = 0;
+    };
+
+    // Running: a node until its end. Starting: paying a cost before a node. Notified: a spinning engine
+    // told of new work, searching now. Spinning: searching, found nothing. Waking: asleep, woken, searches
+    // at the event. Sleeping: no event pending.
+    enum class State : uint8_t { Running, Starting, Notified, Spinning, Waking, Sleeping };
+    // Why the non-carrier strand an engine ran last cannot go on.
+    enum class Stop : uint8_t { None, Future, Barrier };
+    // A simulated context: on an engine, parked (at a barrier or on a future), runnable, or released.
+    enum class Ctx : uint8_t { Active, Barrier, Future, Runnable, Released };
+    enum Slot : uint8_t { kIn, kOut, kSearch, kIdle, kSlots };
+
+    struct Work {
+        uint32_t node, strand;
+    };
+
+    struct Pick {
+        uint32_t node = kNone, strand = kNone;
+        uint64_t cost = 0;
+    };
+
+    struct SimEngine {
+        State state = State::Sleeping;
+        Stop stop = Stop::None;
+        bool inConjunct = false; // Running: the node's strand is a conjunct
+        uint32_t strand = kNone, node = kNone; // Running or Starting
+        uint32_t context = kNone; // the context it holds
+        uint32_t ended = kNone; // a conjunct that just ended here without being its conjunction's last
+        uint64_t rng = 0; // the victim scan's start, as the runtime's xorshift
+        std::vector<Work> next; // released nodes this engine runs next, top last
+        std::vector<uint32_t> deque; // sparks (conjunct ids), oldest at `head`, newest at the back
+        size_t head = 0;
+    };
+
+    // The engines' next events: a tournament tree with one leaf per engine (its event's time, or none),
+    // each inner node a copy of the earlier of its two children's keys (ties: the lower engine, always on
+    // the left). Setting a leaf redoes its path, log2 P steps over a few cache lines with no dependent
+    // look-ups; the root is the next event. Nothing is ever stale.
+    class EventTree {
+    public:
+        static constexpr uint64_t kNever = UINT64_MAX;
+        explicit EventTree(uint32_t engines)
+        {
+            while (m_leaves < engines)
+                m_leaves *= 2;
+            m_keys.assign(2 * m_leaves, { kNever, 0 });
+            for (uint32_t i = 0; i < m_leaves; ++i)
+                m_keys[m_leaves + i].engine = i;
+            for (uint32_t i = m_leaves - 1; i >= 1; --i)
+                m_keys[i] = m_keys[2 * i];
+        }
+        uint32_t next() const noexcept { return m_keys[1].engine; } // with one leaf, the leaf itself
+        uint64_t nextTime() const noexcept { return m_keys[1].time; }
+        void set(uint32_t e, uint64_t t) noexcept
+        {
+            uint32_t i = m_leaves + e;
+            m_keys[i].time = t;
+            for (i /= 2; i >= 1; i /= 2)
+                m_keys[i] = m_keys[2 * i + 1].time < m_keys[2 * i].time ? m_keys[2 * i + 1] : m_keys[2 * i];
+            m_set = m_set || e == m_consumed;
+        }
+        // The root's event is being handled: its leaf is emptied now, its path only in settle(), unless
+        // the engine set a new event meanwhile (the usual case: one path update per event, not two).
+        // Only the root may be read after settle().
+        void consume(uint32_t e) noexcept
+        {
+            m_keys[m_leaves + e].time = kNever;
+            m_consumed = e;
+            m_set = false;
+        }
+        void settle(uint32_t e) noexcept
+        {
+            if (!m_set)
+                set(e, kNever);
+        }
+
+    private:
+        struct Key {
+            uint64_t time;
+            uint32_t engine;
+        };
+        uint32_t m_leaves = 1;
+        std::vector<Key> m_keys; // [1, leaves): inner nodes; [leaves, 2 leaves): the leaves
+        uint32_t m_consumed = 0;
+        bool m_set = true;
+    };
+
+    class Simulator {
+    public:
+        Simulator(const SimGraph& graph, const SimNodes& nodes, uint32_t engines, const CostModel& costs, bool curve)
+            : m_g(graph)
+            , m_d(graph.dag())
+            , m_n(nodes)
+            , m_p(engines)
+            , m_costs(costs)
+            , m_curve(curve)
+            , m_remaining(graph.crossPreds())
+            , m_bigRemaining(graph.bigPreds())
+            , m_done(graph.doneAtStart())
+            , m_spinners(engines)
+            , m_sleepers(engines)
+            , m_nonEmpty(engines)
+            , m_events(engines)
+        {
+            m_contextOf.assign(m_d.strandCount(), kNone);
+            m_engines.resize(engines);
+            for (uint32_t e = 0; e < engines; ++e) {
+                m_engines[e].rng = 0x9E3779B97F4A7C15ull * (e + 1);
+                m_engines[e].next.reserve(16);
+            }
+            m_count[kIdle] = engines;
+            m_left = graph.nodeCount();
+        }
+
+        Prediction run()
+        {
+            start();
+            while (m_left > 0) {
+                const uint32_t e = m_events.next();
+                const uint64_t t = m_events.nextTime();
+                if (t == EventTree::kNever) {
+                    if (!breakStall())
+                        break;
+                    continue;
+                }
+                advance(t);
+                m_events.consume(e);
+                onEvent(e);
+                m_events.settle(e);
+            }
+            Prediction p;
+            p.engines = m_p;
+            p.wallNs = m_now;
+            p.ledger = m_ledger;
+            p.steals = m_steals;
+            p.contexts = m_contexts;
+            p.switches = m_switches;
+            p.wakeups = m_wakeups;
+            p.brokenDependencies = m_broken;
+            if (m_curve)
+                p.cpus = StepFunction(std::move(m_steps), int64_t(m_now));
+            return p;
+        }
+
+    private:
+        bool carrier(uint32_t node) const noexcept { return m_n.nodes[node].flags & SimNode::kCarrier; }
+        bool done(uint32_t node) const noexcept { return m_done[node / 64] >> (node % 64) & 1; }
+        // The node's strand has come to it: its predecessor (or, for a first node, the End cut before it) is done.
+        bool reached(uint32_t node) const noexcept { return node == 0 || done(node - 1); }
+
+        // One of the node's cross dependencies is met; true when it was the last. (A count already at 0
+        // is a node breakStall let through: its late dependencies change nothing.)
+        bool meet(uint32_t node)
+        {
+            uint8_t& r = m_remaining[node];
+            if (r == 0)
+                return false;
+            if (r != 255)
+                return --r == 0;
+            auto it = std::lower_bound(
+                m_bigRemaining.begin(), m_bigRemaining.end(), std::pair<uint32_t, uint32_t>(node, 0));
+            if (it == m_bigRemaining.end() || it->first != node || --it->second > 0)
+                return false;
+            r = 0;
+            return true;
+        }
+
+        // ---- clock, ledger and curve ----------------------------------------------------------------
+        Slot slotOf(const SimEngine& en) const noexcept
+        {
+            switch (en.state) {
+            case State::Running:
+                return en.inConjunct ? kIn : kOut;
+            case State::Starting:
+            case State::Notified:
+            case State::Spinning:
+                return kSearch;
+            default:
+                return kIdle;
+            }
+        }
+
+        void setState(uint32_t e, State state, bool inConjunct = false)
+        {
+            SimEngine& en = m_engines[e];
+            --m_count[slotOf(en)];
+            en.state = state;
+            en.inConjunct = inConjunct;
+            ++m_count[slotOf(en)];
+        }
+
+        LossCategory idleClass() const noexcept
+        {
+            if (m_sparks > 0 || m_runHead < m_runnable.size())
+                return LossCategory::IdleWorkAvailable;
+            if (m_parkedFuture > 0)
+                return LossCategory::IdleBlockedFuture;
+            if (m_parkedBarrier > 0)
+                return LossCategory::IdleBlockedBarrier;
+            return LossCategory::IdleNoWork;
+        }
+
+        void advance(uint64_t t)
+        {
+            if (t <= m_now)
+                return;
+            const uint64_t dt = t - m_now;
+            if (m_curve) {
+                const int64_t running = int64_t(m_count[kIn] + m_count[kOut]);
+                if (m_steps.empty() || m_steps.back().value != running)
+                    m_steps.push_back({ int64_t(m_now), running });
+            }
+            m_ledger[LossCategory::RunningInConjunct] += dt * m_count[kIn];
+            m_ledger[LossCategory::RunningOutsideConjunct] += dt * m_count[kOut];
+            m_ledger[LossCategory::Searching] += dt * m_count[kSearch];
+            m_ledger[idleClass()] += dt * m_count[kIdle];
+            m_now = t;
+        }
+
+        void schedule(uint32_t e, uint64_t t) { m_events.set(e, t); }
+
+        // ---- the DAG --------------------------------------------------------------------------------
+        // Node `node` of `strand` finished on engine e, now: what it releases (sim_graph.h) goes on e's
+        // stack, its own strand's next node first (so it runs after what it released), or to a deque or
+        // the runnable queue.
+        void complete(uint32_t e, uint32_t strand, uint32_t node)
+        {
+            --m_left;
+            m_done[node / 64] |= uint64_t(1) << (node % 64);
+            const SimNode& n = m_n.nodes[node];
+            if (n.release == CutKind::End) {
+                endOfStrand(e, strand, n.flags);
+                return;
+            }
+            reach(e, strand, node + 1);
+            // A forked or sparked first node has this one dependency only: it is run (or queued) as it
+            // is; its count is left as it was (nothing else reads it).
+            if (n.release == CutKind::Fork) {
+                m_contextOf[n.ref] = m_contextOf[strand];
+                m_engines[e].next.push_back({ m_g.conjunct(n.ref).first, n.ref });
+            } else if (n.release == CutKind::Create) {
+                pushSpark(e, n.ref);
+            } else if (n.release == CutKind::Signal) {
+                for (const NodeRef& w : m_g.waits(n.ref))
+                    if (meet(w.node) && reached(w.node))
+                        pushRunnable(w);
+            }
+        }
+
+        // `strand` has come to `node`: on e's stack when nothing else holds it, else the engine notes why
+        // the strand stopped.
+        void reach(uint32_t e, uint32_t strand, uint32_t node)
+        {
+            const uint8_t flags = m_n.nodes[node].flags;
+            if (!(flags & SimNode::kWaits) || m_remaining[node] == 0)
+                m_engines[e].next.push_back({ node, strand });
+            else if (!(flags & SimNode::kCarrier))
+                m_engines[e].stop = flags & SimNode::kAtWait ? Stop::Future : Stop::Barrier;
+        }
+
+        void release(uint32_t e, NodeRef r)
+        {
+            if (meet(r.node) && reached(r.node))
+                m_engines[e].next.push_back({ r.node, r.strand });
+        }
+
+        // A conjunct's end releases its conjunction's join and its return; the join goes under the
+        // return, so the context that ran the conjunct does its own release work first and then the
+        // engine resumes the parent — as the runtime's last conjunct does.
+        void endOfStrand(uint32_t e, uint32_t strand, uint8_t flags)
+        {
+            SimEngine& en = m_engines[e];
+            if (!(flags & SimNode::kCarrier))
+                en.stop = Stop::None;
+            if (!(flags & SimNode::kInConjunct))
+                return;
+            const SimConjunct& k = m_g.conjunct(strand);
+            bool last = false;
+            if (k.join.node != kNone) {
+                last = meet(k.join.node);
+                if (last && reached(k.join.node))
+                    en.next.push_back({ k.join.node, k.join.strand });
+            }
+            if (k.ret.node != kNone)
+                release(e, k.ret);
+            en.ended = last ? kNone : strand;
+        }
+
+        // ---- engines --------------------------------------------------------------------------------
+        void onEvent(uint32_t e)
+        {
+            SimEngine& en = m_engines[e];
+            Pick p;
+            switch (en.state) {
+            case State::Running:
+                complete(e, en.strand, en.node);
+                if (pickNext(e, p))
+                    go(e, p);
+                break;
+            case State::Starting:
+                go(e, { en.node, en.strand, 0 });
+                break;
+            case State::Notified:
+            case State::Waking:
+                if (search(
+                        e, false, en.state == State::Notified ? m_costs[CostKind::Spark] : m_costs[CostKind::Steal], p))
+                    go(e, p);
+                break;
+            case State::Spinning:
+                m_spinners.erase(e);
+                setState(e, State::Sleeping);
+                m_sleepers.insert(e);
+                break; // its event is consumed: nothing pending while asleep
+            case State::Sleeping:
+                break;
+            }
+        }
+
+        // Engine e takes p (after its cost) and goes on with what follows instantly (nodes of no weight).
+        void go(uint32_t e, Pick p)
+        {
+            for (;;) {
+                SimEngine& en = m_engines[e];
+                en.node = p.node;
+                en.strand = p.strand;
+                if (p.cost > 0) {
+                    setState(e, State::Starting);
+                    schedule(e, m_now + p.cost);
+                    return;
+                }
+                if (const uint64_t w = m_n.weight(p.node); w > 0) {
+                    setState(e, State::Running, m_n.nodes[p.node].flags & SimNode::kInConjunct);
+                    schedule(e, m_now + w);
+                    return;
+                }
+                complete(e, p.strand, p.node);
+                if (!pickNext(e, p))
+                    return;
+            }
+        }
+
+        // What engine e does next: the top of its stack, or what the runtime does when a context has
+        // nothing left to run (simulate.h). False when it found nothing (it then spins or sleeps).
+        bool pickNext(uint32_t e, Pick& p)
+        {
+            SimEngine& en = m_engines[e];
+            if (en.next.empty())
+                return afterStack(e, p);
+            const Work w = en.next.back();
+            en.next.pop_back();
+            p = { w.node, w.strand, 0 };
+            const SimNode& n = m_n.nodes[w.node];
+            if (n.weight == 0 || (n.flags & SimNode::kCarrier))
+                return true; // an instant node decides nothing; a carrier runs in the context at hand
+            if (m_contextOf[w.strand] != en.context) {
+                // The strand's context was parked: resume it here (the engine's own context is done).
+                dropContext(e);
+                adopt(e, w.strand);
+                p.cost = m_costs[CostKind::Switch];
+                ++m_switches;
+            }
+            if (!(n.flags & SimNode::kAfterReturn))
+                en.ended = kNone;
+            en.stop = Stop::None;
+            return true;
+        }
+
+        bool afterStack(uint32_t e, Pick& p)
+        {
+            SimEngine& en = m_engines[e];
+            const uint64_t steal = m_costs[CostKind::Steal];
+            if (en.ended != kNone) {
+                const uint32_t q = en.ended;
+                en.ended = kNone;
+                // The conjunction's own next spark, if it is still the newest on this engine.
+                const SimConjunct& k = m_g.conjunct(q);
+                if (k.next != kNone && en.deque.size() > en.head && en.deque.back() == k.next) {
+                    popOwn(e);
+                    m_contextOf[k.next] = en.context;
+                    p = { m_g.conjunct(k.next).first, k.next, 0 };
+                    return true;
+                }
+                const uint32_t parent = k.parent;
+                if (en.context == kNone || parent == kNone || m_contextOf[parent] != en.context)
+                    return search(e, en.context != kNone, steal, p); // a free context searches
+                park(e, Ctx::Barrier);
+                return search(e, false, steal, p);
+            }
+            if (en.context != kNone) {
+                if (en.stop == Stop::None)
+                    dropContext(e);
+                else
+                    park(e, en.stop == Stop::Future ? Ctx::Future : Ctx::Barrier);
+            }
+            en.stop = Stop::None;
+            return search(e, false, steal, p);
+        }
+
+        // The runtime's search: the runnable queue, the engine's own deque (newest), another engine's
+        // (oldest). `withContext`: the engine holds a free context (a spark runs in it; it is released for
+        // a runnable context or when nothing is found); without one a spark needs a new context (Context).
+        // Nothing found: the engine spins or sleeps.
+        bool search(uint32_t e, bool withContext, uint64_t stealCost, Pick& p)
+        {
+            SimEngine& en = m_engines[e];
+            const uint64_t switchCost = m_costs[CostKind::Switch];
+            en.ended = kNone;
+            en.stop = Stop::None;
+            if (m_runHead < m_runnable.size()) {
+                const NodeRef r = m_runnable[m_runHead++];
+                if (m_runHead == m_runnable.size())
+                    m_runnable.clear(), m_runHead = 0;
+                p = { r.node, r.strand, 0 };
+                if (!carrier(r.node) || !withContext) { // a carrier runs in a free context at hand
+                    dropContext(e);
+                    adopt(e, r.strand);
+                    p.cost = switchCost;
+                    ++m_switches;
+                }
+                return true;
+            }
+            uint32_t q = kNone;
+            uint64_t cost = withContext ? 0 : m_costs[CostKind::Context];
+            if (en.deque.size() > en.head) {
+                q = popOwn(e);
+            } else if (const uint32_t v = victim(e); v != kNone) {
+                q = steal(v);
+                cost += stealCost;
+                ++m_steals;
+            }
+            if (q == kNone) {
+                dropContext(e);
+                idle(e);
+                return false;
+            }
+            if (!withContext) {
+                en.context = newContext();
+                ++m_contexts;
+            }
+            m_contextOf[q] = en.context;
+            p = { m_g.conjunct(q).first, q, cost };
+            return true;
+        }
+
+        void idle(uint32_t e)
+        {
+            if (m_costs[CostKind::Spin] > 0) {
+                setState(e, State::Spinning);
+                m_spinners.insert(e);
+                schedule(e, m_now + m_costs[CostKind::Spin]);
+            } else {
+                setState(e, State::Sleeping);
+                m_sleepers.insert(e);
+                m_events.set(e, EventTree::kNever);
+            }
+        }
+
+        // New work exists: the lowest spinning engine looks for it now, and the lowest sleeping one is
+        // woken (the runtime's wakeOne, called on every push).
+        void notify()
+        {
+            if (!m_spinners.empty()) {
+                const uint32_t s = m_spinners.firstFrom(0);
+                m_spinners.erase(s);
+                setState(s, State::Notified);
+                schedule(s, m_now);
+            }
+            if (!m_sleepers.empty()) {
+                const uint32_t s = m_sleepers.firstFrom(0);
+                m_sleepers.erase(s);
+                setState(s, State::Waking);
+                schedule(s, m_now + m_costs[CostKind::Wake]);
+                ++m_wakeups;
+            }
+        }
+
+        // ---- contexts, deques and the runnable queue -------------------------------------------------
+        uint32_t newContext()
+        {
+            m_ctx.push_back(Ctx::Active);
+            return uint32_t(m_ctx.size() - 1);
+        }
+
+        // Engine e (holding no context) takes `strand`'s context, or a new one if it has none to resume.
+        void adopt(uint32_t e, uint32_t strand)
+        {
+            uint32_t c = m_contextOf[strand];
+            if (c == kNone || m_ctx[c] == Ctx::Active || m_ctx[c] == Ctx::Released) {
+                c = newContext();
+                m_contextOf[strand] = c;
+            } else {
+                m_parkedBarrier -= m_ctx[c] == Ctx::Barrier;
+                m_parkedFuture -= m_ctx[c] == Ctx::Future;
+                m_ctx[c] = Ctx::Active;
+            }
+            m_engines[e].context = c;
+        }
+
+        void park(uint32_t e, Ctx why)
+        {
+            SimEngine& en = m_engines[e];
+            m_ctx[en.context] = why;
+            m_parkedBarrier += why == Ctx::Barrier;
+            m_parkedFuture += why == Ctx::Future;
+            en.context = kNone;
+        }
+
+        void dropContext(uint32_t e)
+        {
+            SimEngine& en = m_engines[e];
+            if (en.context != kNone)
+                m_ctx[en.context] = Ctx::Released;
+            en.context = kNone;
+        }
+
+        void pushSpark(uint32_t e, uint32_t conjunct)
+        {
+            m_engines[e].deque.push_back(conjunct);
+            m_nonEmpty.insert(e);
+            ++m_sparks;
+            notify();
+        }
+
+        uint32_t popOwn(uint32_t e)
+        {
+            SimEngine& en = m_engines[e];
+            const uint32_t q = en.deque.back();
+            en.deque.pop_back();
+            tookSpark(e);
+            return q;
+        }
+
+        uint32_t steal(uint32_t v)
+        {
+            SimEngine& en = m_engines[v];
+            const uint32_t q = en.deque[en.head++];
+            tookSpark(v);
+            return q;
+        }
+
+        void tookSpark(uint32_t e)
+        {
+            SimEngine& en = m_engines[e];
+            --m_sparks;
+            if (en.head == en.deque.size()) {
+                en.deque.clear();
+                en.head = 0;
+                m_nonEmpty.erase(e);
+            } else if (en.head > 4096 && en.head * 2 > en.deque.size()) { // stolen from the front long enough
+                en.deque.erase(en.deque.begin(), en.deque.begin() + std::ptrdiff_t(en.head));
+                en.head = 0;
+            }
+        }
+
+        // The runtime's victim scan: from a pseudo-random engine, the first other one with a spark.
+        uint32_t victim(uint32_t e)
+        {
+            if (m_nonEmpty.empty())
+                return kNone;
+            uint64_t& r = m_engines[e].rng;
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            return m_nonEmpty.firstFrom(uint32_t(r % m_p), e);
+        }
+
+        void pushRunnable(NodeRef r)
+        {
+            if (const uint32_t c = m_contextOf[r.strand]; c != kNone && m_ctx[c] == Ctx::Future) {
+                m_ctx[c] = Ctx::Runnable;
+                --m_parkedFuture;
+            }
+            m_runnable.push_back(r);
+            notify();
+        }
+
+        // ---- start and damaged input ---------------------------------------------------------------
+        // The first root starts at 0 on engine 0 in a new context; every other strand waiting for nothing
+        // is runnable from the start (other program roots; conjuncts whose fork or spark the trace lost),
+        // but a carrier's instant first node is just done. The other engines search at 0.
+        void start()
+        {
+            const uint32_t first = m_g.firstRoot();
+            for (uint32_t s = 0; s < m_d.strandCount(); ++s) {
+                const uint32_t n = m_d.firstNode(s);
+                if (n == kNone || s == first || m_remaining[n] != 0)
+                    continue;
+                if (carrier(n) && m_n.weight(n) == 0)
+                    complete(0, s, n);
+                else
+                    m_runnable.push_back({ n, s });
+            }
+            for (uint32_t e = 1; e < m_p; ++e) {
+                setState(e, State::Notified);
+                schedule(e, 0);
+            }
+            SimEngine& en = m_engines[0];
+            if (first != kNone) {
+                en.context = newContext();
+                m_contextOf[first] = en.context;
+                en.next.push_back({ m_d.firstNode(first), first });
+            }
+            en.stop = Stop::None;
+            Pick p;
+            if (pickNext(0, p))
+                go(0, p);
+        }
+
+        // Nothing pending but nodes left: only a cycle in the DAG (a trace that contradicts itself) does
+        // this. The first node not done (its strand has reached it: every node before it is done) goes on
+        // as if its dependencies were met (counted). Amortised linear: the scan only moves forwards.
+        bool breakStall()
+        {
+            while (m_scan < m_d.cutCount() && done(m_scan))
+                ++m_scan;
+            if (m_scan >= m_d.cutCount())
+                return false;
+            const uint32_t n = m_scan, s = m_d.strandOf(n);
+            if (m_remaining[n] != 0) {
+                if (m_remaining[n] == 255) {
+                    auto it = std::lower_bound(
+                        m_bigRemaining.begin(), m_bigRemaining.end(), std::pair<uint32_t, uint32_t>(n, 0));
+                    m_broken += it->second;
+                    it->second = 0;
+                } else {
+                    m_broken += m_remaining[n];
+                }
+                m_remaining[n] = 0;
+            }
+            if (const uint32_t c = m_contextOf[s]; c != kNone && m_ctx[c] == Ctx::Barrier) {
+                m_ctx[c] = Ctx::Runnable;
+                --m_parkedBarrier;
+            }
+            pushRunnable({ n, s });
+            return true;
+        }
+
+        const SimGraph& m_g;
+        const RunDag& m_d;
+        const SimNodes& m_n;
+        const uint32_t m_p;
+        const CostModel& m_costs;
+        const bool m_curve;
+
+        std::vector<uint8_t> m_remaining; // per node: cross dependencies not yet met (255: see the big list)
+        std::vector<std::pair<uint32_t, uint32_t>> m_bigRemaining; // (node, count) of the 255s, sorted
+        std::vector<uint64_t> m_done; // per cut, a bit: the node is done (End cuts: set from the start)
+        uint32_t m_scan = 0; // breakStall: every cut before it is done
+        std::vector<uint32_t> m_contextOf; // per strand: its simulated context
+        std::vector<Ctx> m_ctx; // per simulated context
+        std::vector<SimEngine> m_engines;
+        std::vector<NodeRef> m_runnable; // FIFO from m_runHead
+        size_t m_runHead = 0;
+        EngineSet m_spinners, m_sleepers, m_nonEmpty;
+        EventTree m_events;
+
+        uint64_t m_now = 0, m_left = 0;
+        uint64_t m_sparks = 0, m_parkedBarrier = 0, m_parkedFuture = 0;
+        std::array<uint32_t, kSlots> m_count {};
+        LossLedger m_ledger;
+        std::vector<StepFunction::Step> m_steps;
+        uint64_t m_steals = 0, m_contexts = 0, m_switches = 0, m_wakeups = 0, m_broken = 0;
+    };
+
+} // namespace
+
+Prediction simulate(const SimGraph& graph, const SimNodes& nodes, uint32_t engines, const CostModel& costs, bool curve)
+{
+    return Simulator(graph, nodes, std::max<uint32_t>(engines, 1), costs, curve).run();
+}
+
+} // namespace sparkscope::core::detail

@@ -1,0 +1,52 @@
+#pragma once
+// Internal to core (not installed). The what-if simulation (analysis.md §4): the recorded run's DAG
+// replayed on P engines under the scheduling rules of SparkScope's runtime (runtime/src/scheduler.cpp),
+// as a discrete-event simulation. docs/analysis.md ("What-if") states the rules for readers; in short:
+//
+//   - Contexts. A simulated context carries a stack of strands, as a runtime context does: the strand
+//     that forks a conjunction goes on in its first conjunct (same context, no cost); a spark taken by
+//     an engine that has a context at hand runs in it; an engine without one takes a new one (Context).
+//     Carrier strands (sim_graph.h: the release work a spark context did after each conjunct) run on
+//     the engine that finished that conjunct, in whatever context it holds.
+//   - A node starts when its strand has reached it and its cross dependencies are met, and runs for
+//     its weight. What finishing a node releases (sim_graph.h) goes on the finishing engine's own
+//     stack, run next: its own strand's next node, a forked first conjunct, a conjunct's return and
+//     join (the barrier resumes the parked context on the engine of the last conjunct: Switch if that
+//     engine held another context). A Create pushes a spark on the engine's deque (newest at the
+//     back); a Signal makes the suspended waiters runnable (the global runnable queue, FIFO).
+//   - When its stack is empty, the engine: after a conjunct that was not the last of its conjunction,
+//     pops its deque if the newest spark is that conjunction's next conjunct (no cost); else, in the
+//     context that started the conjunction, parks it at the barrier and searches without a context;
+//     in any other context searches with it (the free context). A strand blocked on a suspended wait
+//     parks its context; a finished one releases it.
+//   - Searching: the runnable queue (Switch), its own deque's newest spark (no cost with a context,
+//     Context without), the oldest spark of another engine (Steal, + Context without a context; the
+//     victim scan starts at a pseudo-random engine, as the runtime's). Nothing: it spins for Spin, then
+//     sleeps. New work (a spark pushed, a context made runnable) is taken by the lowest spinning
+//     engine (after Spark for a spark, Switch for a context) and wakes the lowest sleeping engine,
+//     which searches after Wake — as the runtime's wakeOne does on every push.
+//
+// Time starts at 0 at the first context's first node and ends when the last node finishes: that is
+// the predicted wall time. The ledger integrates each engine's state: running (in a conjunct strand
+// or not), searching (spinning, paying a cost), or idle (asleep or waking), the idle time classed
+// by the simulated program's state as in the recorded ledger (a spark or runnable context exists;
+// else a context parked on a future; else at a barrier; else nothing). It sums exactly to P × wall.
+// With zero costs and P = 1 the single engine is never idle while a node remains, so the wall is the
+// work exactly; no P beats the span, since no node starts before its dependencies are met.
+//
+// Events are node completions and cost or spin timers, one pending per engine in a binary heap ordered
+// by (time, engine), the last one scheduled kept out of it (on one engine the heap is never used):
+// O(nodes log P) per run. Per run it owns a byte and a bit per node and 4 bytes per strand, beside the
+// shared graph; nothing is allocated per node. Deterministic.
+#include "analysis/sim_graph.h"
+#include "sparkscope/core/analysis.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace sparkscope::core::detail {
+
+// `nodes`: the graph's own (SimGraph::nodes) or scaled ones (SimGraph::scaled).
+Prediction simulate(const SimGraph& graph, const SimNodes& nodes, uint32_t engines, const CostModel& costs, bool curve);
+
+} // namespace sparkscope::core::detail

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""What-if accuracy (scripts/bench whatif; a benchmark, never pass/fail).
+
+For each workload: a trace at 1 engine (pinned to one core with `taskset -c 0`) and one at 2 engines;
+each trace predicts the other's wall time (its first context's start to its last context's end,
+`what_if.recorded_wall_ns`) with the costs it measured itself (`sparkscope-cli analyze --engines 1,2`).
+Error = (predicted - recorded) / recorded. Every pair is printed with the CPU time the hypervisor stole
+from this virtual machine during each recording (/proc/stat; time stolen while a context runs counts as
+running in the trace), then the median error of each direction over the pairs (the pairs of a workload
+differ only by the machine's noise).
+
+  whatif_accuracy.py --cli CLI --demo DEMO [--repeat N] [--scratch DIR] [--workloads NAME,...]
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+
+WORKLOADS = {
+    "parfib": "--n 37 --cutoff 14",
+    "quicksort": "--n 2000000 --cutoff 20000",
+    "sumeuler": "--n 6000 --chunk 100",
+    "pipeline": "--items 1000 --work 20000",
+}
+
+
+def stolen_ms():
+    """CPU time the hypervisor took from this virtual machine so far (/proc/stat's steal column), ms."""
+    try:
+        with open("/proc/stat") as f:
+            fields = f.readline().split()
+        return int(fields[8]) * 1000 // os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def record(demo, name, engines, path):
+    """Records one trace; returns the steal time (ms, all CPUs) during the run."""
+    pin = ["taskset", "-c", "0"] if engines == 1 and shutil.which("taskset") else []
+    cmd = pin + [demo, name] + WORKLOADS[name].split() + ["--engines", str(engines), "--trace", path]
+    before = stolen_ms()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    return stolen_ms() - before
+
+
+def analysed(cli, path):
+    """The recorded wall time, the predictions for 1 and 2 engines, and the work (T1)."""
+    out = subprocess.run([cli, "analyze", path, "--engines", "1,2", "--format", "json"], check=True,
+                         stdout=subprocess.PIPE).stdout
+    a = json.loads(out)["analysis"]
+    return a["what_if"]["recorded_wall_ns"], {p["engines"]: p["wall_ns"] for p in a["predictions"]}, a["work_ns"]
+
+
+def error(predicted, recorded):
+    return 100.0 * (predicted - recorded) / recorded
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--demo", required=True)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--scratch")
+    ap.add_argument("--workloads", default=",".join(WORKLOADS))
+    args = ap.parse_args()
+    scratch = args.scratch or tempfile.mkdtemp(prefix="whatif-accuracy-")
+    os.makedirs(scratch, exist_ok=True)
+    print("%-10s %12s %12s %8s   %12s %12s %8s   %14s %9s %9s" % ("workload", "1->2 pred", "2 recorded", "error",
+                                                                   "2->1 pred", "1 recorded", "error", "self 1, 2",
+                                                                   "work 2/1", "stolen ms"))
+    summary = []
+    for name in args.workloads.split(","):
+        up, down = [], []
+        for _ in range(args.repeat):
+            one, two = os.path.join(scratch, name + "-1.eventlog"), os.path.join(scratch, name + "-2.eventlog")
+            stolen = (record(args.demo, name, 1, one), record(args.demo, name, 2, two))
+            wall1, from1, work1 = analysed(args.cli, one)
+            wall2, from2, work2 = analysed(args.cli, two)
+            up.append(error(from1[2], wall2))
+            down.append(error(from2[1], wall1))
+            print("%-10s %9.3f ms %9.3f ms %+7.1f%%   %9.3f ms %9.3f ms %+7.1f%%   %+5.1f%%,%+5.1f%% %9.3f %4d, %d" % (
+                name, from1[2] / 1e6, wall2 / 1e6, up[-1], from2[1] / 1e6, wall1 / 1e6, down[-1],
+                error(from1[1], wall1), error(from2[2], wall2), work2 / work1, stolen[0], stolen[1]))
+        summary.append((name, statistics.median(up), statistics.median(down)))
+    print("(self: each trace predicting its own engine count; work 2/1: the 2-engine trace's T1 over the\n"
+          "1-engine one's, the same program; stolen: CPU time the hypervisor took during each recording)")
+    for name in args.workloads.split(","):
+        print("%-10s %s" % (name, WORKLOADS[name]))
+    print("median error over %d pairs:" % args.repeat)
+    for name, up, down in summary:
+        print("  %-10s 1 engine predicts 2: %+6.1f%%   2 engines predict 1: %+6.1f%%" % (name, up, down))
+    if not args.scratch:
+        shutil.rmtree(scratch)
+
+
+if __name__ == "__main__":
+    main()
