@@ -72,7 +72,7 @@ struct AnalysisSession::Impl {
     detail::IdleClasses classes;
     std::unique_ptr<detail::RunDag> dag;
     uint64_t workNs = 0, spanNs = 0, broken = 0; // whole run
-    detail::InstanceFigures instances;
+    detail::InstanceWorkSpans instances;
     std::optional<CriticalPathReport> path;
     CostModel measured; // the trace's own costs (cost_model.h)
     mutable std::once_flag simOnce; // the what-if's view of the DAG, built on first use

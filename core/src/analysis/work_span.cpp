@@ -172,11 +172,11 @@ LongestPaths longestPaths(const RunDag& dag, std::vector<uint64_t> weights)
     return out;
 }
 
-InstanceFigures instanceWork(const RunDag& dag, const std::vector<uint64_t>& weights)
+InstanceWorkSpans instanceWork(const RunDag& dag, const std::vector<uint64_t>& weights)
 {
     const ParModel& m = dag.model();
     const size_t n = m.conjunctions.size();
-    InstanceFigures out;
+    InstanceWorkSpans out;
     out.work.assign(n, 0);
     out.span.assign(n, 0);
     out.known.assign(n, 0);
@@ -215,7 +215,7 @@ InstanceFigures instanceWork(const RunDag& dag, const std::vector<uint64_t>& wei
     return out;
 }
 
-void addInstanceSpans(const RunDag& dag, const LongestPaths& paths, InstanceFigures& figures)
+void addInstanceSpans(const RunDag& dag, const LongestPaths& paths, InstanceWorkSpans& figures)
 {
     const ParModel& m = dag.model();
     for (uint32_t j = 0; j < m.conjunctions.size(); ++j) {
@@ -242,7 +242,7 @@ std::vector<SpeedupBound> speedupBounds(uint64_t workNs, uint64_t spanNs)
 }
 
 std::vector<SiteWorkSpan> siteWorkSpan(
-    const ParModel& model, const InstanceFigures& figures, uint64_t fromNs, uint64_t toNs, bool listInstances)
+    const ParModel& model, const InstanceWorkSpans& figures, uint64_t fromNs, uint64_t toNs, bool listInstances)
 {
     struct Values {
         std::vector<double> work, span, parallelism;

@@ -36,21 +36,21 @@ LongestPaths longestPaths(const RunDag& dag, std::vector<uint64_t> weights);
 
 // Per conjunction instance. known[j] is false for instances that are incomplete (or whose conjuncts
 // the DAG could not place); tainted[j] for those a suspended wait enters from outside.
-struct InstanceFigures {
+struct InstanceWorkSpans {
     std::vector<uint64_t> work, span;
     std::vector<uint8_t> known, tainted;
 };
 
 // Every instance's work and the span of the tainted ones, from the weights (before longestPaths
 // takes them); then the span of the others from the longest paths.
-InstanceFigures instanceWork(const RunDag& dag, const std::vector<uint64_t>& weights);
-void addInstanceSpans(const RunDag& dag, const LongestPaths& paths, InstanceFigures& figures);
+InstanceWorkSpans instanceWork(const RunDag& dag, const std::vector<uint64_t>& weights);
+void addInstanceSpans(const RunDag& dag, const LongestPaths& paths, InstanceWorkSpans& figures);
 
 // Cilkview's bounds for P = 1, 2, 4, …, 64 (empty unless work and span are both positive).
 std::vector<SpeedupBound> speedupBounds(uint64_t workNs, uint64_t spanNs);
 
 // Per static id, over the instances that start in [from, to): complete ones summarised, others counted.
 std::vector<SiteWorkSpan> siteWorkSpan(
-    const ParModel& model, const InstanceFigures& figures, uint64_t fromNs, uint64_t toNs, bool listInstances);
+    const ParModel& model, const InstanceWorkSpans& figures, uint64_t fromNs, uint64_t toNs, bool listInstances);
 
 } // namespace sparkscope::core::detail
