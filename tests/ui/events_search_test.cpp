@@ -68,7 +68,7 @@ TEST_CASE("the events panel searches in the background and the newest search win
     panel.resize(800, 400);
     panel.setData(data);
     panel.show(); // builds the time-order index in the background
-    QTRY_COMPARE_WITH_TIMEOUT(panel.model()->rowCount(), 2 * kPairs + 3, 20000);
+    REQUIRE(QTest::qWaitFor([&] { return panel.model()->rowCount() == 2 * kPairs + 3; }, 20000));
 
     QSignalSpy finished(&panel, &EventsPanel::searchFinished);
     panel.searchField()->setText(QStringLiteral("SPARK_CREATE"));
@@ -96,7 +96,7 @@ TEST_CASE("the events panel searches in the background and the newest search win
     panel.searchField()->setText(QStringLiteral("no such text"));
     panel.findNext(true);
     panel.model()->setFilter({ core::ev::GcStart }, {});
-    QTRY_VERIFY_WITH_TIMEOUT(!panel.isSearching(), 20000);
+    REQUIRE(QTest::qWaitFor([&] { return !panel.isSearching(); }, 20000));
     CHECK(finished.isEmpty());
     // A new search runs over the filtered rows: GC_START is their only row.
     panel.searchField()->setText(QStringLiteral("gc_start"));

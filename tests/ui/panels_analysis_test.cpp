@@ -40,7 +40,7 @@ TEST_CASE("the metrics session analyses the whole trace and a selection in the b
     QSignalSpy analysed(&session, &MetricsSession::analysisReady);
     session.setTrace(trace);
     CHECK(session.analysisFor(0, UINT64_MAX) == nullptr); // not before it is computed
-    QTRY_VERIFY_WITH_TIMEOUT(session.analysisFor(0, UINT64_MAX) != nullptr, 20000);
+    REQUIRE(QTest::qWaitFor([&] { return session.analysisFor(0, UINT64_MAX) != nullptr; }, 20000));
     REQUIRE(session.analysis());
     REQUIRE(session.full());
     // The whole trace's analysis is the CLI's: the file from the session's metrics and analysis is
@@ -53,7 +53,7 @@ TEST_CASE("the metrics session analyses the whole trace and a selection in the b
     // A selection: its analysis comes from the same session, with the view's metrics.
     CHECK(session.analysisFor(100, 600) == nullptr);
     session.setRange(std::pair<uint64_t, uint64_t>(100, 600));
-    QTRY_VERIFY_WITH_TIMEOUT(session.analysisFor(100, 600) != nullptr, 20000);
+    REQUIRE(QTest::qWaitFor([&] { return session.analysisFor(100, 600) != nullptr; }, 20000));
     core::MetricsOptions range;
     range.fromNs = 100;
     range.toNs = 600;
@@ -77,11 +77,14 @@ TEST_CASE("File > Export Metrics waits for the analysis and writes what the CLI 
     window.show();
     auto* panels = window.findChild<MetricsPanels*>();
     REQUIRE(panels);
+    QSignalSpy shown(&window, &MainWindow::traceShown);
     window.openTrace(path);
+    // File > Export Metrics is there once a trace is shown (the load runs in the background).
+    REQUIRE(QTest::qWaitFor([&] { return shown.count() == 1; }, 20000));
     // Asked for at once: the export waits for the session's analysis, then writes.
     MetricsExportRequest whole { dir + QStringLiteral("/whole.json"), {}, core::MetricsFormat::Json };
     panels->exportMetrics(whole);
-    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(whole.path), 20000);
+    REQUIRE(QTest::qWaitFor([&] { return QFile::exists(whole.path); }, 20000));
     CHECK(readFile(whole.path)
         == core::formatMetricsFile(core::computeMetricsFile(trace.value()), core::MetricsFormat::Json));
 
@@ -91,7 +94,7 @@ TEST_CASE("File > Export Metrics waits for the analysis and writes what the CLI 
     part.options.toNs = 600;
     part.options.callCount = 7;
     panels->exportMetrics(part);
-    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(part.path), 20000);
+    REQUIRE(QTest::qWaitFor([&] { return QFile::exists(part.path); }, 20000));
     CHECK(readFile(part.path)
         == core::formatMetricsFile(core::computeMetricsFile(trace.value(), part.options), core::MetricsFormat::Csv));
 }

@@ -52,7 +52,7 @@ TEST_CASE("a GHC eventlog's panels say there are no conjunctions and show Thread
     QSignalSpy ready(panels->session(), &MetricsSession::fullReady);
     window.openTrace(QString::fromStdString(path->string()));
     REQUIRE(ready.wait(30000));
-    QTRY_VERIFY_WITH_TIMEOUT(panels->session()->view() != nullptr, 10000);
+    REQUIRE(QTest::qWaitFor([&] { return panels->session()->view() != nullptr; }, 10000));
     const auto full = panels->session()->full();
     REQUIRE_FALSE(full->conjunctionEvents);
 

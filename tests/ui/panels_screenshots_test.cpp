@@ -45,7 +45,7 @@ TEST_CASE("screenshots of the hover menu, conjunction list and summary", "[.pane
     QSignalSpy ready(panels->session(), &MetricsSession::fullReady);
     window.openTrace(trace);
     REQUIRE(ready.wait(60000));
-    QTRY_VERIFY_WITH_TIMEOUT(panels->session()->view() != nullptr, 60000);
+    REQUIRE(QTest::qWaitFor([&] { return panels->session()->view() != nullptr; }, 60000));
     const auto full = panels->session()->full();
     REQUIRE(!full->metrics.model.conjunctions.empty());
     const core::ConjunctionInstance& c = full->metrics.model.conjunctions.front();
@@ -66,7 +66,7 @@ TEST_CASE("screenshots of the hover menu, conjunction list and summary", "[.pane
     const Frame& f = timeline->currentFrame();
     const QPointF at = tickPosition(f, c.startEngine, int64_t(c.startNs));
     QTest::mouseMove(timeline, at.toPoint());
-    QTRY_VERIFY(panels->hover()->hovered().has_value());
+    REQUIRE(QTest::qWaitFor([&] { return panels->hover()->hovered().has_value(); }, 20000));
     std::unique_ptr<QMenu> menu(panels->hover()->menuAt(at));
     REQUIRE(menu);
     menu->popup(timeline->mapToGlobal(at.toPoint() + QPoint(8, 8)));

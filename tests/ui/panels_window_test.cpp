@@ -52,7 +52,7 @@ TEST_CASE("the main window's panels fill in after loading and answer hover and m
     QSignalSpy ready(panels->session(), &MetricsSession::fullReady);
     window.openTrace(path);
     REQUIRE(ready.wait(20000));
-    QTRY_VERIFY_WITH_TIMEOUT(panels->session()->view() != nullptr, 10000);
+    REQUIRE(QTest::qWaitFor([&] { return panels->session()->view() != nullptr; }, 10000));
     CHECK(panels->conjunctions()->proxy()->rowCount() == 1);
     CHECK(panels->summary()->figure(QStringLiteral("Run time")) == formatDuration(1100));
 
@@ -62,7 +62,7 @@ TEST_CASE("the main window's panels fill in after loading and answer hover and m
     REQUIRE(f.ticksShown);
     const QPointF at = tickPosition(f, 0, 200);
     QTest::mouseMove(timeline, at.toPoint());
-    QTRY_VERIFY(panels->hover()->hovered().has_value());
+    REQUIRE(QTest::qWaitFor([&] { return panels->hover()->hovered().has_value(); }, 20000));
     CHECK(panels->hover()->hovered()->kind() == core::OwnerKind::Conjunction);
     CHECK(!panels->hover()->hoverHighlight().empty());
     CHECK(panels->hover()->lastHoverMs() < 1000); // sanity only; timing is measured by the benchmark
