@@ -57,7 +57,6 @@ public:
 #endif
         return static_cast<uint64_t>((std::chrono::steady_clock::now() - m_start).count());
     }
-    bool usesTsc() const noexcept { return m_useTsc; }
 
 private:
     std::chrono::steady_clock::time_point m_start;

@@ -265,12 +265,7 @@ std::vector<Prediction> AnalysisSession::predict(const WhatIfOptions& options) c
     for (uint32_t p : options.engines) {
         Prediction pr = runs[size_t(std::lower_bound(ps.begin(), ps.end(), std::max<uint32_t>(p, 1)) - ps.begin())];
         pr.speedup = pr.wallNs ? double(runs.front().wallNs) / double(pr.wallNs) : 0.0;
-        pr.bound.engines = pr.engines;
-        if (work > 0 && span > 0) {
-            const double t1 = double(work), tinf = double(span);
-            pr.bound.lower = t1 / (t1 / pr.engines + tinf);
-            pr.bound.upper = std::min(double(pr.engines), t1 / tinf);
-        }
+        pr.bound = detail::speedupBound(work, span, pr.engines);
         out.push_back(std::move(pr));
     }
     return out;

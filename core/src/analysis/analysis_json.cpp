@@ -2,6 +2,8 @@
 // insertion order, so the output order is fixed; an absent figure is null, never a number.
 #include "analysis/analysis_json.h"
 
+#include "export/stat_json.h"
+
 namespace sparkscope::core {
 
 namespace detail {
@@ -23,12 +25,6 @@ namespace detail {
     }
 
     namespace {
-
-        Json statJson(const Stat& s)
-        {
-            return Json { { "count", s.count }, { "min", s.min }, { "max", s.max }, { "mean", s.mean },
-                { "variance", s.variance }, { "sum", s.sum } };
-        }
 
         Json ledgerReportJson(const LedgerReport& r)
         {

@@ -222,12 +222,6 @@ uint64_t EngineActivity::excludedBefore(size_t engine, uint64_t t, size_t i) con
     return sum;
 }
 
-uint64_t EngineActivity::excludedIn(size_t engine, uint64_t a, uint64_t b) const noexcept
-{
-    size_t hint = 0;
-    return excludedIn(engine, a, b, hint);
-}
-
 uint64_t EngineActivity::excludedIn(size_t engine, uint64_t a, uint64_t b, size_t& hint) const noexcept
 {
     if (engine >= m_engines.size() || b <= a || m_engines[engine].empty())

@@ -54,7 +54,6 @@ public:
     size_t indexAt(size_t engine, uint64_t t) const noexcept;
     // Gc and Searching time of `engine` within [a, b). O(log n); O(1) amortised when successive calls
     // move forward in time with the same `hint` (an interval index the call keeps up to date).
-    uint64_t excludedIn(size_t engine, uint64_t a, uint64_t b) const noexcept;
     uint64_t excludedIn(size_t engine, uint64_t a, uint64_t b, size_t& hint) const noexcept;
     // The union over engines of their Idle intervals, sorted and disjoint.
     std::vector<std::pair<uint64_t, uint64_t>> idleUnion() const;

@@ -235,10 +235,17 @@ std::vector<SpeedupBound> speedupBounds(uint64_t workNs, uint64_t spanNs)
     std::vector<SpeedupBound> out;
     if (workNs == 0 || spanNs == 0)
         return out;
-    const double t1 = double(workNs), tinf = double(spanNs);
     for (uint32_t p = 1; p <= 64; p *= 2)
-        out.push_back({ p, t1 / (t1 / p + tinf), std::min(double(p), t1 / tinf) });
+        out.push_back(speedupBound(workNs, spanNs, p));
     return out;
+}
+
+SpeedupBound speedupBound(uint64_t workNs, uint64_t spanNs, uint32_t engines)
+{
+    if (workNs == 0 || spanNs == 0)
+        return { engines, 0, 0 };
+    const double t1 = double(workNs), tinf = double(spanNs);
+    return { engines, t1 / (t1 / engines + tinf), std::min(double(engines), t1 / tinf) };
 }
 
 std::vector<SiteWorkSpan> siteWorkSpan(

@@ -48,6 +48,8 @@ void addInstanceSpans(const RunDag& dag, const LongestPaths& paths, InstanceWork
 
 // Cilkview's bounds for P = 1, 2, 4, …, 64 (empty unless work and span are both positive).
 std::vector<SpeedupBound> speedupBounds(uint64_t workNs, uint64_t spanNs);
+// Cilkview's bounds for P engines (analysis.md §2); 0 and 0 without work or span.
+SpeedupBound speedupBound(uint64_t workNs, uint64_t spanNs, uint32_t engines);
 
 // Per static id, over the instances that start in [from, to): complete ones summarised, others counted.
 std::vector<SiteWorkSpan> siteWorkSpan(

@@ -5,6 +5,7 @@
 
 #include "analysis/findings_json.h"
 #include "export/analysis_csv.h"
+#include "export/stat_json.h"
 
 #include <nlohmann/json.hpp>
 
@@ -19,17 +20,7 @@ namespace {
         return std::visit([](const auto& v) { return Json(v); }, s);
     }
 
-    Json statJson(const Stat& s)
-    {
-        Json j = Json::object();
-        j["count"] = s.count;
-        j["min"] = s.min;
-        j["max"] = s.max;
-        j["mean"] = s.mean;
-        j["variance"] = s.variance;
-        j["sum"] = s.sum;
-        return j;
-    }
+    using detail::statJson;
 
     Json valueJson(const MetricValue& v)
     {

@@ -92,20 +92,7 @@ namespace {
 
     bool isContextEvent(uint16_t type)
     {
-        switch (type) {
-        case ev::CreateThread:
-        case ev::RunThread:
-        case ev::StopThread:
-        case ev::ThreadRunnable:
-        case ev::ThreadWakeup:
-        case ev::MerReuseContext:
-        case ev::MerReleaseContext:
-        case ev::MerFutWaitSuspended:
-        case ev::ThreadLabel:
-            return true;
-        default:
-            return false;
-        }
+        return isContextStateEvent(type) || type == ev::MerFutWaitSuspended || type == ev::ThreadLabel;
     }
 
     // The model's context rules (par_model_contexts.cpp), keeping only state and engine.

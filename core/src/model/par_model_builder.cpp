@@ -43,17 +43,8 @@ void ParModelBuilder::run()
 
 bool ParModelBuilder::relevant(uint16_t type)
 {
-    switch (type) {
-    case ev::CreateThread:
-    case ev::RunThread:
-    case ev::StopThread:
-    case ev::ThreadRunnable:
-    case ev::ThreadWakeup:
-    case ev::InternString:
-        return true;
-    default:
-        return type >= ev::MerStartParConj && type <= ev::MerReuseContext;
-    }
+    return isContextStateEvent(type) || type == ev::InternString
+        || (type >= ev::MerStartParConj && type <= ev::MerReuseContext);
 }
 
 // Counts, in parallel per engine, the events that create instances, to size their arrays exactly.

@@ -2,9 +2,8 @@
 // Large arrays: the reader's byte buffer and per-engine event vectors, the model's instance arrays,
 // context segments and counters. They are hundreds of MB on big traces and are written once, front
 // to back, soon after they are allocated, so their cost is less the writes than the page faults of
-// first touch: on a virtual machine a fault costs ~0.5-1 us, and with 4 KiB pages the faults of
-// filling a fresh array cost as much as the work that fills it (docs/performance.md, "Model and
-// reader"). Hence three measures, all here so that every large array gets them the same way:
+// first touch: with 4 KiB pages the faults of filling a fresh array cost as much as the work that
+// fills it (docs/performance.md, "Model and reader"). Hence three measures, all here so that every large array gets them the same way:
 //   - advice: once an array's final size is reserved, the kernel is asked to back it with huge
 //     pages (MADV_HUGEPAGE) and, where the caller can do it off the critical path, to map it all
 //     in one call (MADV_POPULATE_WRITE, Linux 5.14). Both are hints that change no content; an older

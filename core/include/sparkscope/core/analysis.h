@@ -33,9 +33,9 @@
 // and the spark deques; it keeps 16 bytes per cut (24 while the longest paths are computed), beside
 // the model. analyze() for a range costs one ledger sweep (linear in what lies in the range), and
 // for a partial range new node weights and longest paths (linear in the DAG); the critical path is
-// computed once per session. About 1 s of CPU after the model on a 13 M-event trace
-// (docs/analysis.md). predict() builds the DAG's forward view once (0.5 s there), then simulates each
-// engine count in O(nodes log P) on one thread, the counts in parallel (0.27 s at P = 1, 1.2 s at 64).
+// computed once per session. predict() builds the DAG's forward view once, then simulates each
+// engine count in O(nodes log P) on one thread, the counts in parallel. Measured times:
+// sparkscope-whatif-bench, and docs/performance.md "What-if".
 #include "sparkscope/core/engine_states.h"
 #include "sparkscope/core/metrics.h"
 #include "sparkscope/core/par_model.h"

@@ -142,6 +142,24 @@ inline constexpr uint16_t kStopFirstGhcBlocked = 6;
 inline constexpr uint16_t kStopLastGhcBlocked = 18;
 inline constexpr uint16_t kStopBlockedOnMVarRead = 20;
 
+// The events that move a context between states (created, run, stopped, made runnable, reused,
+// released): what the model's context timelines and the timeline's context lanes both follow.
+constexpr bool isContextStateEvent(uint16_t type) noexcept
+{
+    switch (type) {
+    case ev::CreateThread:
+    case ev::RunThread:
+    case ev::StopThread:
+    case ev::ThreadRunnable:
+    case ev::ThreadWakeup:
+    case ev::MerReuseContext:
+    case ev::MerReleaseContext:
+        return true;
+    default:
+        return false;
+    }
+}
+
 // Whether a STOP_THREAD with this status leaves the context blocked (the model's Blocked state).
 constexpr bool isBlockingStopStatus(uint16_t status) noexcept
 {
