@@ -136,7 +136,7 @@ void MainWindow::createActions()
     a.exportMetrics->setObjectName(QStringLiteral("exportMetricsAction"));
     a.quit = newAction(this, tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
 
-    a.back = newAction(this, tr("Zoom &Back"), QKeySequence::Back, m_zoom, &ZoomState::goBack);
+    a.back = newAction(this, tr("Zoom &Back"), QKeySequence(), m_zoom, &ZoomState::goBack);
     a.back->setShortcuts({ QKeySequence::Back, QKeySequence(Qt::Key_Backspace) });
     a.back->setIcon(style()->standardIcon(QStyle::SP_ArrowBack));
     a.back->setEnabled(false); // until there is a history to go back in (connectZoom)

@@ -19,7 +19,6 @@ class QWidget;
 
 namespace sparkscope::ui {
 
-class MetricsSession;
 class ZoomState;
 
 // JSON, or CSV when `path` ends in ".csv" (any case).

@@ -116,8 +116,9 @@ void MetricsPanels::finishExport()
     const core::MetricsOptions& options = m_pendingExport->options;
     const auto analysis = m_session->analysisFor(options.fromNs, options.toNs);
     if (!analysis) {
-        const auto& view = m_session->viewOptions();
-        if (options.toNs != UINT64_MAX && (view.fromNs != options.fromNs || view.toNs != options.toNs))
+        // The whole trace's analysis comes by itself; a range's is the view's (setRange does nothing
+        // when the view already has that range).
+        if (options.fromNs != 0 || options.toNs != UINT64_MAX)
             m_session->setRange(std::pair<uint64_t, uint64_t>(options.fromNs, options.toNs));
         m_status->showMessage(tr("Exporting metrics when the analysis is ready…"));
         return;

@@ -40,13 +40,7 @@ void MetricsSession::setTrace(std::shared_ptr<const core::Trace> trace)
         [this](std::shared_ptr<const MetricsBundle> full) {
             m_full = std::move(full);
             Q_EMIT fullReady();
-            if (m_viewOptions.callCount || viewHasRange())
-                startView();
-            else {
-                m_view = std::shared_ptr<const core::Metrics>(m_full, &m_full->metrics);
-                m_viewCurrent = true;
-                Q_EMIT viewReady();
-            }
+            startView();
             startAnalysis();
         });
     Q_EMIT computing();
@@ -77,13 +71,11 @@ void MetricsSession::startView()
     m_viewJob.cancel();
     m_viewAnalysisJob.cancel(); // the view's analysis belongs to the view's options
     m_viewAnalysis.reset();
-    m_viewCurrent = false;
     if (!m_trace || !m_full)
         return; // started again when the full metrics are ready
     const bool plain = !m_viewOptions.callCount && !viewHasRange();
     if (plain) {
         m_view = std::shared_ptr<const core::Metrics>(m_full, &m_full->metrics);
-        m_viewCurrent = true;
         Q_EMIT viewReady();
         return;
     }
@@ -103,7 +95,6 @@ void MetricsSession::startView()
         },
         [this](ViewResult view) {
             m_view = std::move(view.metrics);
-            m_viewCurrent = true;
             m_viewAnalysis = std::move(view.analysis);
             Q_EMIT viewReady();
             if (m_viewAnalysis)
@@ -118,21 +109,18 @@ void MetricsSession::startAnalysis()
 {
     m_analysisJob.start(
         [full = m_full]() -> std::shared_ptr<const AnalysisBundle> {
-            QElapsedTimer timer;
-            timer.start();
             auto bundle = std::make_shared<AnalysisBundle>();
             bundle->full = full;
             const core::AnalysisInputs inputs { &full->metrics.engineStates, &full->metrics.model };
             bundle->session = std::make_unique<const core::AnalysisSession>(*full->trace, inputs);
             bundle->whole
                 = std::make_shared<core::AnalysisReport>(core::analysisReport(*bundle->session, {}, full->metrics));
-            bundle->computeMs = double(timer.nsecsElapsed()) / 1e6;
             return bundle;
         },
         [this](std::shared_ptr<const AnalysisBundle> analysis) {
             m_analysis = std::move(analysis);
             Q_EMIT analysisReady();
-            if (viewHasRange() && m_view && m_viewCurrent && !m_viewAnalysis)
+            if (viewHasRange() && m_view && !m_viewJob.isRunning() && !m_viewAnalysis)
                 startViewAnalysis(); // else the view in flight analyses its range when it is done
         });
 }

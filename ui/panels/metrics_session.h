@@ -42,7 +42,6 @@ struct AnalysisBundle {
     std::shared_ptr<const MetricsBundle> full;
     std::unique_ptr<const core::AnalysisSession> session; // borrows full->metrics' states and model
     std::shared_ptr<const core::AnalysisReport> whole;
-    double computeMs = 0;
 };
 
 class MetricsSession : public QObject {
@@ -58,11 +57,6 @@ public:
     // The metrics for the view options (the full ones while none is set; null until ready).
     std::shared_ptr<const core::Metrics> view() const { return m_view; }
     const core::MetricsOptions& viewOptions() const { return m_viewOptions; }
-    bool isComputing() const
-    {
-        return m_fullJob.isRunning() || m_viewJob.isRunning() || m_analysisJob.isRunning()
-            || m_viewAnalysisJob.isRunning();
-    }
     // The analysis of the whole trace (null until ready).
     std::shared_ptr<const AnalysisBundle> analysis() const { return m_analysis; }
     // The analysis report of [fromNs, toNs) when it is ready: the whole trace's for the whole range
@@ -93,7 +87,6 @@ private:
     core::MetricsOptions m_viewOptions;
     std::shared_ptr<const AnalysisBundle> m_analysis;
     std::shared_ptr<const core::AnalysisReport> m_viewAnalysis; // of m_viewOptions' range, when it has one
-    bool m_viewCurrent = false; // m_view was computed for m_viewOptions (no view job in flight)
     // A view's metrics and, when the analysis session was ready at its start, its range's analysis.
     struct ViewResult {
         std::shared_ptr<const core::Metrics> metrics;
