@@ -40,14 +40,27 @@ def run_ok(args, what, **kw):
     return out
 
 
-def parconj_lines(source):
-    """The line numbers of the two parConj calls in main.cpp: the future's and the split's."""
+def parconj_spans(source):
+    """The line spans [first, last] of the two parConj calls in main.cpp: the future's and the
+    split's. A conjunction's site is the call's std::source_location, which GCC puts at the call's
+    closing parenthesis: the last line of a call written over several lines."""
     lines = open(source).read().splitlines()
-    calls = [i + 1 for i, line in enumerate(lines) if "rt::parConj(" in line]
-    expect(len(calls) == 2, "main.cpp should hold two rt::parConj calls, found lines %s" % calls)
-    split = [n for n in calls if "countRange" in lines[n - 1]]
+    spans = []
+    for i, line in enumerate(lines):
+        if "rt::parConj(" not in line:
+            continue
+        depth, j = 0, i
+        while True:
+            code = lines[j].split("//")[0][lines[j].index("rt::parConj(") if j == i else 0:]
+            depth += code.count("(") - code.count(")")
+            if depth <= 0:
+                break
+            j += 1
+        spans.append((i + 1, j + 1, "countRange" in line))
+    expect(len(spans) == 2, "main.cpp should hold two rt::parConj calls, found %s" % spans)
+    split = [s[:2] for s in spans if s[2]]
     expect(len(split) == 1, "no rt::parConj line calls countRange in %s" % source)
-    return [n for n in calls if n != split[0]][0], split[0]
+    return [s[:2] for s in spans if not s[2]][0], split[0]
 
 
 def check_needed_libraries(binary):
@@ -91,21 +104,26 @@ def check_trace(cli, trace, source):
     expect(len(engines) == 2, "%s: %d engines, expected 2: %s" % (trace, len(engines), info["engines"]))
 
     metrics = json.loads(run_ok([cli, "metrics", trace], "sparkscope-cli metrics"))
-    future_line, split_line = parconj_lines(source)
-    by_line = {}
+    future_span, split_span = parconj_spans(source)
+    sites = {}
     for site, c in metrics["conjunctions"].items():  # keyed by static id, "main.cpp:LINE:COLUMN"
         m = re.search(r"main\.cpp:(\d+):\d+$", site)
         expect(m, "conjunction site %r is not in main.cpp" % site)
-        by_line[int(m.group(1))] = c
-    expect(set(by_line) == {future_line, split_line},
-           "conjunction sites at main.cpp lines %s, expected %s" % (sorted(by_line), [future_line, split_line]))
-    for line, instances in ((future_line, FUTURE_SITE_INSTANCES), (split_line, SPLIT_SITE_INSTANCES)):
-        got = by_line[line]["INSTANCES"]
+        line = int(m.group(1))
+        call = [span for span in (future_span, split_span) if span[0] <= line <= span[1]]
+        expect(call, "conjunction site %s is on no parConj call of main.cpp (lines %s and %s)"
+               % (site, future_span, split_span))
+        sites[call[0]] = (site, c["INSTANCES"])
+    expect(len(sites) == 2, "conjunction sites %s, expected one per parConj call" % list(metrics["conjunctions"]))
+    for span, instances in ((future_span, FUTURE_SITE_INSTANCES), (split_span, SPLIT_SITE_INSTANCES)):
+        site, got = sites[span]
         expect(got == {"complete": instances, "incomplete": 0},
-               "main.cpp:%d: instances %s, expected %d complete" % (line, got, instances))
+               "%s: instances %s, expected %d complete" % (site, got, instances))
     futures = list(metrics["futures"])  # keyed by "<static id>/<variable>"
     expect(len(futures) == 1 and futures[0].endswith("/small_primes"),
            "expected the one future small_primes in the metrics, got %s" % futures)
-    print("ok: %s: check passes; %d conjunctions (main.cpp:%d x%d, main.cpp:%d x%d), future small_primes"
-          % (os.path.basename(trace), CONJUNCTIONS, future_line, FUTURE_SITE_INSTANCES, split_line,
-             SPLIT_SITE_INSTANCES))
+    expect(metrics["futures"][futures[0]]["INSTANCES"] == {"complete": 1, "incomplete": 0},
+           "the future: %s" % metrics["futures"][futures[0]]["INSTANCES"])
+    print("ok: %s: check passes; %d conjunctions (%s x%d, %s x%d), the future %s"
+          % (os.path.basename(trace), CONJUNCTIONS, sites[future_span][0], FUTURE_SITE_INSTANCES,
+             sites[split_span][0], SPLIT_SITE_INSTANCES, futures[0]))

@@ -70,7 +70,16 @@ def case_stage():
         text = open(os.path.join(p, "include/sparkscope/runtime", name)).read()
         for lib in ("<boost/", "<tbb/", "<oneapi/"):
             expect(lib not in text, "include/sparkscope/runtime/%s includes %s" % (name, lib))
-    print("ok: staged under %s (libraries in %s)" % (p, rel_lib))
+    # Every installed header compiles with the installed include directory alone (one file that
+    # includes them all): none reaches for a private header of the source tree.
+    include = os.path.join(p, "include")
+    headers = sorted(os.path.relpath(os.path.join(d, f), include)
+                     for d, _, files in os.walk(include) for f in files if f.endswith(".h"))
+    all_h = os.path.join(A.scratch, "all_headers.cpp")
+    with open(all_h, "w") as f:
+        f.writelines('#include "%s"\n' % h for h in headers)
+    run_ok([A.cxx, "-std=c++20", "-fsyntax-only", "-I", include, all_h], "compiling the installed headers")
+    print("ok: staged under %s (libraries in %s); its %d headers compile" % (p, rel_lib, len(headers)))
 
 
 def example_source():
