@@ -3,6 +3,7 @@
 #  - a staged install (cmake --install with DESTDIR) is the fixture of the example tests, which build
 #    examples/primes against it with find_package and with pkg-config, run it, and read its trace
 #    with the installed sparkscope-cli;
+#  - the man pages are compared with the programs' --help;
 #  - the Debian packages are made with cpack in this build tree (no second build), unpacked with
 #    dpkg-deb into a scratch root, and their programs, man pages, desktop file and MIME type used.
 # A tool a test needs that is missing makes it SKIPPED (exit 77) with a message saying which.
@@ -30,6 +31,16 @@ foreach(_case cmake pkgconfig)
   set_tests_properties("${_name}" PROPERTIES
     FIXTURES_REQUIRED sparkscope_staged_install LABELS install TIMEOUT 600 SKIP_RETURN_CODE 77)
 endforeach()
+
+# The man pages against the programs' --help: a command, option or workload they do not name fails.
+set(_man_args --man ${PROJECT_SOURCE_DIR}/docs/man --cli $<TARGET_FILE:sparkscope-cli> --demo $<TARGET_FILE:sparkscope-demo>)
+if(TARGET sparkscope)
+  list(APPEND _man_args --app $<TARGET_FILE:sparkscope>)
+endif()
+add_test(NAME "install: the man pages name every command, option and workload the programs' --help lists"
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/man_pages_test.py ${_man_args})
+set_tests_properties("install: the man pages name every command, option and workload the programs' --help lists"
+  PROPERTIES LABELS install TIMEOUT 120)
 
 add_test(NAME "package: the Debian packages unpack and their programs, man pages and desktop files work"
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/deb_test.py ${_install_args}
