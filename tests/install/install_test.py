@@ -4,7 +4,8 @@
   stage              `cmake --install BUILD --prefix /usr/local` with DESTDIR=<scratch>/stage; the
                      headers, libraries, CMake package and pkg-config files must be where users look
   example-cmake      examples/primes configured with CMAKE_PREFIX_PATH=<stage>/usr/local (its own
-                     find_package(SparkScope CONFIG REQUIRED)), built, run, its trace read back
+                     find_package(SparkScope CONFIG REQUIRED)), built, run, its trace read back by
+                     the installed sparkscope-cli and by core_reader/, a program on SparkScope::core
   example-pkgconfig  the same program compiled by hand with `pkg-config --cflags --libs
                      sparkscope-runtime`; also checks that the runtime's headers include nothing of
                      Boost or TBB (the compiler's list of included headers)
@@ -18,7 +19,7 @@ import os
 import shutil
 import sys
 
-from example_checks import Failure, check_needed_libraries, check_trace, expect, run, run_ok, run_example
+from example_checks import CONJUNCTIONS, Failure, check_needed_libraries, check_trace, expect, run, run_ok, run_example
 
 PREFIX = "/usr/local"
 A = None
@@ -86,15 +87,18 @@ def example_source():
     return os.path.join(A.source, "examples", "primes")
 
 
+def configure_against_stage(source, build):
+    """The cmake command that configures a project of a user's own against the staged install."""
+    command = [A.cmake, "-S", source, "-B", build, "-DCMAKE_PREFIX_PATH=" + prefix_dir(),
+               "-DCMAKE_CXX_COMPILER=" + A.cxx, "-DCMAKE_BUILD_TYPE=Release"]
+    return command + (["-G", "Ninja"] if shutil.which("ninja") else [])
+
+
 def case_example_cmake():
     build = os.path.join(A.scratch, "example-cmake")
     if os.path.exists(build):
         shutil.rmtree(build)
-    configure = [A.cmake, "-S", example_source(), "-B", build, "-DCMAKE_PREFIX_PATH=" + prefix_dir(),
-                 "-DCMAKE_CXX_COMPILER=" + A.cxx, "-DCMAKE_BUILD_TYPE=Release"]
-    if shutil.which("ninja"):
-        configure += ["-G", "Ninja"]
-    run_ok(configure, "configuring the example")
+    run_ok(configure_against_stage(example_source(), build), "configuring the example")
     # find_package must have found the staged package, not one installed on this machine.
     cache = open(os.path.join(build, "CMakeCache.txt")).read()
     found = [line.split("=", 1)[1] for line in cache.splitlines() if line.startswith("SparkScope_DIR:")]
@@ -106,6 +110,18 @@ def case_example_cmake():
     trace = os.path.join(build, "primes.eventlog")
     run_example(binary, trace, lib_dir())
     check_trace(os.path.join(prefix_dir(), "bin", "sparkscope-cli"), trace, os.path.join(example_source(), "main.cpp"))
+
+    # A tool of one's own on SparkScope::core (whose headers bring Boost.Container's) reads the trace.
+    reader_build = os.path.join(A.scratch, "core-reader")
+    if os.path.exists(reader_build):
+        shutil.rmtree(reader_build)
+    reader_source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "core_reader")
+    run_ok(configure_against_stage(reader_source, reader_build), "configuring core_reader")
+    run_ok([A.cmake, "--build", reader_build], "building core_reader")
+    env = dict(os.environ, LD_LIBRARY_PATH=lib_dir())
+    out = run_ok([os.path.join(reader_build, "core_reader"), trace], "core_reader", env=env).strip()
+    expect(out == "conjunctions=%d futures=1" % CONJUNCTIONS, "core_reader printed %r" % out)
+    print("ok: a program linking SparkScope::core read the trace: " + out)
 
 
 def case_example_pkgconfig():
