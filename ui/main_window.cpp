@@ -3,6 +3,7 @@
 #include "ui/docks/bookmarks_panel.h"
 #include "ui/docks/dock.h"
 #include "ui/docks/events_panel.h"
+#include "ui/export/chrome_export.h"
 #include "ui/export/timeline_export.h"
 #include "ui/loading/trace_loader.h"
 #include "ui/models/bookmarks_model.h"
@@ -134,6 +135,21 @@ void MainWindow::createActions()
     a.exportMetrics = newAction(this, tr("Export &Metrics…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M), this,
         [this] { m_metrics->exportMetrics(); });
     a.exportMetrics->setObjectName(QStringLiteral("exportMetricsAction"));
+    // For Perfetto's UI and chrome://tracing; written in the background, reported in the status bar.
+    m_chromeExport = new ChromeExport(this);
+    a.exportChrome = newAction(this, tr("Export &Chrome/Perfetto Trace…"), QKeySequence(), this, [this] {
+        if (m_timeline->data())
+            m_chromeExport->ask(this, m_timeline->data()->trace);
+    });
+    a.exportChrome->setObjectName(QStringLiteral("exportChromeAction"));
+    connect(m_chromeExport, &ChromeExport::started, this,
+        [this](const QString& path) { statusBar()->showMessage(tr("Exporting %1…").arg(path)); });
+    connect(m_chromeExport, &ChromeExport::finished, this, [this](const QString& path, const QString& error) {
+        if (!error.isEmpty())
+            showMessage(tr("Export failed: %1").arg(error), true);
+        else
+            statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    });
     a.quit = newAction(this, tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
 
     a.back = newAction(this, tr("Zoom &Back"), QKeySequence(), m_zoom, &ZoomState::goBack);
@@ -215,7 +231,7 @@ void MainWindow::createMenus()
     auto* file = menuBar()->addMenu(tr("&File"));
     file->addAction(a.open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
-    file->addActions({ a.exportTimeline, a.exportMetrics });
+    file->addActions({ a.exportTimeline, a.exportMetrics, a.exportChrome });
     file->addSeparator();
     file->addAction(a.quit);
 

@@ -32,6 +32,7 @@ class EventsPanel;
 class BookmarksPanel;
 class BookmarksModel;
 class MetricsPanels;
+class ChromeExport;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -90,6 +91,7 @@ private:
         QAction* open = nullptr;
         QAction* exportTimeline = nullptr;
         QAction* exportMetrics = nullptr;
+        QAction* exportChrome = nullptr; // File > Export Chrome/Perfetto Trace…
         QAction* quit = nullptr;
         QAction* back = nullptr;
         QAction* forward = nullptr;
@@ -109,6 +111,7 @@ private:
     BookmarksPanel* m_bookmarks = nullptr;
     BookmarksModel* m_bookmarkModel = nullptr;
     MetricsPanels* m_metrics = nullptr;
+    ChromeExport* m_chromeExport = nullptr;
     QDockWidget* m_eventsDock = nullptr;
     QDockWidget* m_bookmarksDock = nullptr;
     QFrame* m_messageBar = nullptr;

@@ -240,6 +240,27 @@ def case_rewrite_roundtrip():
            % (ja["compression"], jb["compression"]))
 
 
+def case_export_chrome():
+    path = shared("ghc/parfib-12-30.eventlog")
+    out = scratch("parfib.json")
+    expect_exit(0, ["export", "--format", "chrome", path, "-o", out])
+    doc = json.load(open(out, encoding="utf-8"))
+    events = doc["traceEvents"]
+    names = sorted(e["args"]["name"] for e in events if e["ph"] == "M" and e["name"] == "thread_name")
+    expect("Engine 0" in names and "Engine 1" in names, "thread names: %r" % names[:6])
+    expect(any(n.startswith("Context ") for n in names), "no context tracks: %r" % names)
+    expect(any(e["ph"] == "X" and e["name"] == "GC" for e in events), "no GC slice")
+    expect(any(e["ph"] == "C" and e["name"] == "CPUs" for e in events), "no CPUs counter")
+    # stdout gives the same document; --no-contexts drops the Contexts process.
+    text, _ = expect_exit(0, ["export", path])
+    expect(text == open(out, encoding="utf-8").read(), "stdout differs from -o FILE")
+    text, _ = expect_exit(0, ["export", path, "--no-contexts"])
+    expect(all(e["pid"] == 1 for e in json.loads(text)["traceEvents"]), "--no-contexts kept context events")
+    expect_exit(2, ["export", "--format", "svg", path], contains="--format must be chrome")
+    expect_exit(2, ["export"], contains="export needs a TRACE")
+    expect_exit(2, ["export", path, "-o", scratch("no/such/dir/x.json")], contains="cannot")
+
+
 def main():
     global A
     ap = argparse.ArgumentParser()
