@@ -1,9 +1,10 @@
 #pragma once
 // MainWindow: the application window — timeline in the centre, events and bookmarks docks, the
-// metrics docks (MetricsPanels), a message bar for load errors and warnings, progress bar and cancel
+// metrics docks (MetricsPanels), the Why dock and the analysis' View toggles (AnalysisView), a message bar for load errors and warnings, progress bar and cancel
 // button while loading, recent files (QSettings) and drag and drop. The constructor only calls the
 // create…() functions, one per part of the window, in the order the parts depend on each other;
-// createDocks is the one place that decides where every dock goes (the default layout).
+// createDocks is the one place that decides where every dock goes (the default layout); which docks
+// are shown follows the trace on screen (DockVisibility: only docks with something to say).
 //
 // A person's own layout (docks moved, hidden or resized, the window's size and place) is kept
 // between sessions only when the app asks for it (rememberLayout): a window made without it, as for
@@ -32,6 +33,8 @@ class EventsPanel;
 class BookmarksPanel;
 class BookmarksModel;
 class MetricsPanels;
+class AnalysisView;
+class DockVisibility;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -43,6 +46,7 @@ public:
     ZoomState* zoom() const { return m_zoom; }
     TraceLoader* loader() const { return m_loader; }
     MetricsPanels* metrics() const { return m_metrics; }
+    AnalysisView* analysis() const { return m_analysis; }
     // The text of the message bar ("" when hidden).
     QString message() const;
     // View > Context Lanes and View > Spark Deque Sizes (checkable; QSettings remembers them).
@@ -74,6 +78,7 @@ private:
     void createActions();
     QAction* createRowToggle(const QString& text, const char* settingsKey, void (TimelineWidget::*show)(bool));
     void createDocks();
+    void showDocksFor(const TraceData& data);
     void createMenus();
     void createToolBar();
     void connectZoom();
@@ -109,6 +114,8 @@ private:
     BookmarksPanel* m_bookmarks = nullptr;
     BookmarksModel* m_bookmarkModel = nullptr;
     MetricsPanels* m_metrics = nullptr;
+    AnalysisView* m_analysis = nullptr;
+    DockVisibility* m_dockVisibility = nullptr;
     QDockWidget* m_eventsDock = nullptr;
     QDockWidget* m_bookmarksDock = nullptr;
     QFrame* m_messageBar = nullptr;

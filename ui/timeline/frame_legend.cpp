@@ -22,7 +22,7 @@ namespace {
         const char* text;
     };
 
-    std::vector<LegendItem> legendItems(const Viewport& v)
+    std::vector<LegendItem> legendItems(const Viewport& v, const TimelineRows* rows)
     {
         std::vector<LegendItem> items { { Ink::Count, "CPUs running" } };
         for (Ink ink : { Ink::Running, Ink::Gc, Ink::Searching, Ink::Sleeping, Ink::Idle, Ink::Marker })
@@ -34,6 +34,18 @@ namespace {
                 items.push_back({ ink, inkName(ink) });
         if (v.showDeques)
             items.push_back({ Ink::Deque, inkName(Ink::Deque) });
+        // The utilisation row: the categories the trace has at all (a GHC eventlog has no conjuncts).
+        if (v.showUtilisation && rows && rows->ledger)
+            for (size_t k = 0; k < core::kLossCategoryCount; ++k) {
+                const core::StepFunction& curve = rows->ledger->curves[k];
+                if (curve.max(curve.beginNs(), curve.endNs()) > 0) {
+                    const Ink ink = inkOfLedger(core::LossCategory(k));
+                    items.push_back({ ink, inkName(ink) });
+                }
+            }
+        if (v.showCriticalPath && rows && rows->criticalPath)
+            for (Ink ink : { Ink::PathRunning, Ink::PathWaiting })
+                items.push_back({ ink, inkName(ink) });
         return items;
     }
 
@@ -58,18 +70,18 @@ namespace {
 
 } // namespace
 
-double legendHeight(const Viewport& viewport)
+double legendHeight(const Viewport& viewport, const TimelineRows* rows)
 {
-    const int lines
-        = layOutLegend(legendItems(viewport), double(viewport.width), 0, [](double, double, const LegendItem&) {});
+    const int lines = layOutLegend(
+        legendItems(viewport, rows), double(viewport.width), 0, [](double, double, const LegendItem&) {});
     return std::max(FrameLayout::kLegendHeight, kLineHeight * lines + kBottomMargin);
 }
 
-void addLegend(Frame& f)
+void addLegend(Frame& f, const TimelineRows* rows)
 {
     const double top = f.layout.bottom(f.engines) + FrameLayout::kLegendGap;
     layOutLegend(
-        legendItems(f.viewport), double(f.viewport.width), top, [&](double x, double y, const LegendItem& item) {
+        legendItems(f.viewport, rows), double(f.viewport.width), top, [&](double x, double y, const LegendItem& item) {
             f.legend.emplace_back(QRectF(x, y, kSwatchWidth, kSwatchHeight), item.ink);
             f.texts.push_back(
                 { QPointF(x + kTextX, y + kTextBaseline), QString::fromUtf8(item.text), FrameText::Legend });
