@@ -252,7 +252,8 @@ void MainWindow::createMenus()
     auto* view = menuBar()->addMenu(tr("&View"));
     view->addActions({ a.back, a.forward, a.zoomIn, a.zoomOut, a.zoomToFit, a.zoomToSelection });
     view->addSeparator();
-    view->addActions({ m_analysis->utilisationAction(), m_analysis->criticalPathAction(), a.contextLanes, a.dequeSizes });
+    view->addActions({ m_analysis->utilisationAction(), m_analysis->criticalPathAction(),
+        m_analysis->colourBySiteAction(), a.contextLanes, a.dequeSizes });
     view->addSeparator();
     view->addActions({ m_eventsDock->toggleViewAction(), m_bookmarksDock->toggleViewAction(), a.addBookmark });
     view->addSeparator();

@@ -7,6 +7,7 @@
 #include "ui/hover/hover_controller.h"
 #include "ui/panels/metrics_panels.h"
 #include "ui/panels/metrics_session.h"
+#include "ui/panels/summary_panel.h"
 #include "ui/timeline/timeline_widget.h"
 #include "ui/timeline/zoom_state.h"
 
@@ -58,6 +59,18 @@ AnalysisView::AnalysisView(QWidget* window, TimelineWidget* timeline, ZoomState*
     m_criticalPath = newToggle(tr("Critical &Path"), "timeline/criticalPath", false);
     m_criticalPath->setObjectName(QStringLiteral("criticalPathAction"));
     m_criticalPath->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    m_colourBySite = newToggle(tr("Colour by &Static Id"), "timeline/colourBySite", false);
+    m_colourBySite->setObjectName(QStringLiteral("colourBySiteAction"));
+    m_timeline->setColourBySite(m_colourBySite->isChecked());
+    connect(m_colourBySite, &QAction::toggled, this, [this](bool on) {
+        m_timeline->setColourBySite(on);
+        if (on) {
+            startSites();
+        } else {
+            m_sitesJob.cancel();
+            m_timeline->setSites(nullptr); // costs nothing while off
+        }
+    });
     m_timeline->setShowUtilisation(m_utilisation->isChecked());
     m_timeline->setShowCriticalPath(m_criticalPath->isChecked());
     connect(m_utilisation, &QAction::toggled, m_timeline, &TimelineWidget::setShowUtilisation);
@@ -105,9 +118,14 @@ void AnalysisView::refresh()
         m_predictionJob.cancel();
         m_timeline->setLedgerHighlight(-1);
         m_panel->setHighlight(-1);
+        m_sitesJob.cancel();
+        m_timeline->setSites(nullptr);
+        m_siteSplitRange = { 1, 0 };
         if (m_analysis) {
             startTimelineData(m_analysis);
             startPredictions();
+            if (m_colourBySite->isChecked())
+                startSites();
         } else {
             m_timeline->setLedger(nullptr);
             m_timeline->setCriticalPath(nullptr);
@@ -129,6 +147,40 @@ void AnalysisView::refresh()
         m_panel->setPending(tr("Computing the analysis of the %1…").arg(whole ? tr("whole trace") : tr("selection")));
     else if (report != m_panel->report())
         m_panel->setReport(report, range);
+    startSiteSplit();
+}
+
+void AnalysisView::startSites()
+{
+    if (!m_analysis || !m_timeline->data())
+        return;
+    const auto analysis = m_analysis;
+    const auto data = m_timeline->data();
+    m_sitesJob.start(
+        [analysis, data] {
+            return computeSiteRows(
+                analysis->session->model(), data->engineCount(), uint64_t(std::max<int64_t>(0, data->startNs)),
+                uint64_t(std::max<int64_t>(1, data->endNs)));
+        },
+        [this](std::shared_ptr<const SiteRows> sites) { m_timeline->setSites(std::move(sites)); });
+}
+
+// The Summary's split of the view range's running time by static id, once per range.
+void AnalysisView::startSiteSplit()
+{
+    if (!m_analysis)
+        return;
+    const core::MetricsOptions& o = m_metrics->session()->viewOptions();
+    const std::pair<uint64_t, uint64_t> range { o.fromNs, o.toNs };
+    if (range == m_siteSplitRange)
+        return;
+    m_siteSplitRange = range;
+    const auto analysis = m_analysis;
+    m_siteSplitJob.start([analysis, range] { return runningBySite(analysis->session->model(), range.first, range.second); },
+        [this](std::vector<SiteTime> split) {
+            m_siteSplit = std::move(split);
+            m_metrics->summary()->setSiteSplit(m_siteSplit);
+        });
 }
 
 void AnalysisView::startTimelineData(std::shared_ptr<const AnalysisBundle> analysis)

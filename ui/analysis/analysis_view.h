@@ -11,8 +11,11 @@
 //     the utilisation row (clicked again: all);
 //   - the speed-up chart's predictions (AnalysisSession::predict, P = 1, 2, 4 … 64) and the what-if's
 //     are computed in the background; the newest request wins.
-// It owns two View-menu toggles: the utilisation row (on by default) and the critical path (off),
-// both remembered in QSettings. MainWindow places the dock and the toggles. GUI thread only.
+//   - with View ▸ Colour by Static Id, the engine rows' running time is coloured by the static id of
+//     the conjunct being run (computed in the background when switched on, dropped when off), and the
+//     Summary splits the range's running time by static id.
+// It owns three View-menu toggles: the utilisation row (on by default), the critical path and the
+// colouring by static id (off), remembered in QSettings. MainWindow places the dock and the toggles. GUI thread only.
 #include "sparkscope/core/analysis.h"
 #include "ui/timeline/timeline_rows.h"
 #include "ui/util/latest_job.h"
@@ -28,6 +31,7 @@ class QWidget;
 namespace sparkscope::ui {
 
 class MetricsPanels;
+class SummaryPanel;
 class TimelineWidget;
 class WhyPanel;
 class ZoomState;
@@ -43,11 +47,14 @@ public:
     WhyPanel* panel() const { return m_panel; }
     QAction* utilisationAction() const { return m_utilisation; }
     QAction* criticalPathAction() const { return m_criticalPath; }
+    QAction* colourBySiteAction() const { return m_colourBySite; }
 
     // Goes to finding `index` of the report shown: the timeline zooms to its ranges and highlights them.
     void activateFinding(int index);
     // Shows ledger category `category` alone in the utilisation row (-1, or the one shown: all again).
     void highlightCategory(int category);
+    // The Summary's split of the range's running time by static id (empty until computed).
+    const std::vector<SiteTime>& siteSplit() const { return m_siteSplit; }
 
 Q_SIGNALS:
     void timelineDataReady(); // the utilisation row and the critical path are on the timeline
@@ -57,6 +64,8 @@ private:
     void refresh();
     void startTimelineData(std::shared_ptr<const AnalysisBundle> analysis);
     void startPredictions();
+    void startSites();
+    void startSiteSplit();
     QAction* newToggle(const QString& text, const char* settingsKey, bool byDefault);
 
     // What the timeline gets from the whole trace's analysis.
@@ -76,9 +85,14 @@ private:
     QDockWidget* m_dock;
     QAction* m_utilisation;
     QAction* m_criticalPath;
+    QAction* m_colourBySite;
     std::shared_ptr<const AnalysisBundle> m_analysis; // the whole trace's, whose data the timeline has
+    std::vector<SiteTime> m_siteSplit;
     LatestJob<TimelineData> m_timelineJob { this };
     LatestJob<Predictions> m_predictionJob { this };
+    LatestJob<std::shared_ptr<const SiteRows>> m_sitesJob { this };
+    LatestJob<std::vector<SiteTime>> m_siteSplitJob { this };
+    std::pair<uint64_t, uint64_t> m_siteSplitRange { 1, 0 }; // the range the Summary's split is of
 };
 
 } // namespace sparkscope::ui

@@ -80,7 +80,7 @@ Frame frame(
     addRuler(f);
     addCpuCurve(f, data, columns);
     addUtilisationRow(f, rows, columns);
-    addEngineRows(f, data, columns);
+    addEngineRows(f, data, columns, rows);
     addCriticalPath(f, rows, columns);
     addMarkers(f, bookmarks ? *bookmarks : data.markers, columns);
     addOptionalRows(f, rows, columns);

@@ -72,6 +72,16 @@ enum class Ink : uint8_t {
     LedgerFaded, // the other categories while one is highlighted
     PathRunning, // the critical path's running segments (outlines)
     PathWaiting, // its waiting segments and its moves between engines
+    // Engine rows coloured by static id (View ▸ Colour by Static Id): sequential code, the six static
+    // ids that ran longest (slots 1 … 6 of ui/analysis/site_running.h), every other one.
+    SiteSequential,
+    Site1,
+    Site2,
+    Site3,
+    Site4,
+    Site5,
+    Site6,
+    SiteOther,
     Count
 };
 inline constexpr size_t kInkCount = size_t(Ink::Count);
@@ -98,6 +108,7 @@ struct Viewport {
     bool showUtilisation = false; // the utilisation row under the CPUs curve (TimelineRows::ledger)
     bool showCriticalPath = false; // the critical path over the engine rows (TimelineRows::criticalPath)
     int ledgerHighlight = -1; // a core::LossCategory drawn alone in the utilisation row (-1: all)
+    bool colourBySite = false; // running time on the engine rows coloured by static id (TimelineRows::sites)
     bool operator==(const Viewport&) const = default;
 };
 

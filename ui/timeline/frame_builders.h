@@ -47,7 +47,9 @@ private:
 // Each builder reads f.viewport, f.layout, f.axis and f.engines and appends to the rest of f.
 void addRuler(Frame& f);
 void addCpuCurve(Frame& f, const TraceData& data, const FrameColumns& columns);
-void addEngineRows(Frame& f, const TraceData& data, const FrameColumns& columns);
+void addEngineRows(Frame& f, const TraceData& data, const FrameColumns& columns, const TimelineRows* rows = nullptr);
+// Engine e's bar with its running time split by static id (frame_sites.cpp).
+void addSiteBar(Frame& f, const TraceData& data, const SiteRows& sites, size_t e, const FrameColumns& columns);
 void addUtilisationRow(Frame& f, const TimelineRows* rows, const FrameColumns& columns);
 void addCriticalPath(Frame& f, const TimelineRows* rows, const FrameColumns& columns);
 void addMarkers(Frame& f, const std::vector<Marker>& marks, const FrameColumns& columns);

@@ -139,7 +139,8 @@ namespace {
         }
         for (size_t ink = 0; ink < kInkCount; ++ink) {
             const bool stateOrLedger = ink <= size_t(Ink::Sleeping)
-                || (ink >= size_t(Ink::LedgerRunningInConjunct) && ink <= size_t(Ink::LedgerFaded));
+                || (ink >= size_t(Ink::LedgerRunningInConjunct) && ink <= size_t(Ink::LedgerFaded))
+                || ink >= size_t(Ink::SiteSequential);
             if (f.rects[ink].empty() || !stateOrLedger)
                 continue;
             painter.setBrush(palette.ink[ink]);

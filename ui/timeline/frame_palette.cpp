@@ -56,6 +56,17 @@ const char* inkName(Ink ink) noexcept
         return "critical path";
     case Ink::PathWaiting:
         return "critical path waiting";
+    case Ink::SiteSequential:
+        return "sequential code";
+    case Ink::SiteOther:
+        return "other static ids";
+    case Ink::Site1:
+    case Ink::Site2:
+    case Ink::Site3:
+    case Ink::Site4:
+    case Ink::Site5:
+    case Ink::Site6:
+        return "static id";
     case Ink::Count:
         return "";
     default:
@@ -106,6 +117,15 @@ FramePalette FramePalette::fromPalette(const QPalette& palette)
     set(Ink::LedgerFaded, QColor(238, 238, 238), QColor(55, 55, 58));
     set(Ink::PathRunning, QColor(15, 15, 15), QColor(250, 250, 250));
     set(Ink::PathWaiting, QColor(225, 0, 80), QColor(255, 80, 140));
+    // Static ids: sequential code neutral, the sites in a qualitative palette told apart by hue.
+    set(Ink::SiteSequential, QColor(150, 150, 150), QColor(120, 120, 125));
+    set(Ink::Site1, QColor(31, 119, 180), QColor(80, 160, 225));
+    set(Ink::Site2, QColor(255, 127, 14), QColor(255, 150, 60));
+    set(Ink::Site3, QColor(44, 160, 44), QColor(90, 200, 90));
+    set(Ink::Site4, QColor(214, 39, 40), QColor(235, 90, 90));
+    set(Ink::Site5, QColor(148, 103, 189), QColor(180, 140, 220));
+    set(Ink::Site6, QColor(23, 190, 207), QColor(70, 215, 230));
+    set(Ink::SiteOther, QColor(188, 189, 34), QColor(210, 210, 80));
     return p;
 }
 

@@ -13,6 +13,7 @@
 #include "sparkscope/core/context_lanes.h"
 #include "sparkscope/core/ledger_curves.h"
 #include "sparkscope/core/step_function.h"
+#include "ui/analysis/site_running.h"
 #include "sparkscope/core/trace.h"
 
 #include <QString>
@@ -43,6 +44,7 @@ struct TimelineRows {
     std::shared_ptr<const DequeRows> deques;
     std::shared_ptr<const core::LedgerCurves> ledger; // the utilisation row
     std::shared_ptr<const CriticalPathRows> criticalPath;
+    std::shared_ptr<const SiteRows> sites; // the engine rows coloured by static id
     bool lanesPending = false; // switched on, still being computed
     bool dequesPending = false;
     bool ledgerPending = false; // the analysis is still being computed

@@ -109,6 +109,20 @@ void TimelineWidget::setShowCriticalPath(bool on)
     rowsChanged();
 }
 
+void TimelineWidget::setSites(std::shared_ptr<const SiteRows> sites)
+{
+    m_rows.sites = std::move(sites);
+    rowsChanged();
+}
+
+void TimelineWidget::setColourBySite(bool on)
+{
+    if (on == m_colourBySite)
+        return;
+    m_colourBySite = on;
+    rowsChanged();
+}
+
 void TimelineWidget::setLedgerHighlight(int category)
 {
     if (category == m_ledgerHighlight)
@@ -215,7 +229,7 @@ void TimelineWidget::setOverlay(Overlay overlay)
 Viewport TimelineWidget::viewport() const
 {
     return { width(), height(), devicePixelRatioF(), m_zoom->window(), m_showDeques, m_showLanes, m_scrollY,
-        m_showUtilisation, m_showCriticalPath, m_ledgerHighlight };
+        m_showUtilisation, m_showCriticalPath, m_ledgerHighlight, m_colourBySite };
 }
 
 TimeAxis TimelineWidget::axis() const

@@ -58,6 +58,10 @@ public:
     void setShowUtilisation(bool on);
     void setShowCriticalPath(bool on);
     void setLedgerHighlight(int category);
+    // The engine rows' running time coloured by static id (null: not computed).
+    void setSites(std::shared_ptr<const SiteRows> sites);
+    void setColourBySite(bool on);
+    bool colourBySite() const { return m_colourBySite; }
     bool showUtilisation() const { return m_showUtilisation; }
     bool showCriticalPath() const { return m_showCriticalPath; }
     int ledgerHighlight() const { return m_ledgerHighlight; }
@@ -111,6 +115,7 @@ private:
     bool m_showUtilisation = false;
     bool m_showCriticalPath = false;
     int m_ledgerHighlight = -1;
+    bool m_colourBySite = false;
     TimelineRows m_rows;
     // Cancelled on every new trace and switch-off: late results are dropped.
     LatestJob<std::shared_ptr<const core::ContextLanes>> m_lanesJob { this };
