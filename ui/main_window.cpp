@@ -52,8 +52,9 @@ namespace {
     // QMainWindow::restoreState ignores a state saved under another version: raise it when a change
     // of docks or toolbars would make an old saved layout wrong.
     constexpr int kLayoutVersion = 2; // 2: the Why dock
-    // The right docks' default width: the timeline keeps most of the window.
-    constexpr int kRightDockWidth = 420;
+    // The right docks' default share of the window's width, set when they are first shown: the
+    // timeline keeps most of the window.
+    constexpr double kRightDockShare = 0.27;
 
     template <typename Receiver, typename Slot>
     QAction* newAction(
@@ -217,7 +218,6 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_metrics->conjunctionsDock(), m_metrics->summaryDock());
     tabifyDockWidget(m_metrics->summaryDock(), m_metrics->enginesDock());
     why->raise();
-    resizeDocks({ why, m_bookmarksDock }, { kRightDockWidth, kRightDockWidth }, Qt::Horizontal);
     m_dockVisibility = new DockVisibility(this);
     for (QDockWidget* dock : { m_bookmarksDock, why, m_metrics->conjunctionsDock(), m_metrics->summaryDock(),
              m_metrics->enginesDock() }) {
@@ -237,6 +237,12 @@ void MainWindow::showDocksFor(const TraceData& data)
         { m_bookmarksDock, !data.markers.empty() } });
     if (why->isVisible())
         why->raise();
+    // The default layout's width, once: a remembered layout keeps the person's.
+    if (!m_docksSized && !m_layoutRestored) {
+        m_docksSized = true;
+        const int w = int(width() * kRightDockShare);
+        resizeDocks({ why, m_bookmarksDock }, { w, w }, Qt::Horizontal);
+    }
 }
 
 void MainWindow::createMenus()
@@ -320,7 +326,8 @@ void MainWindow::rememberLayout(std::unique_ptr<QSettings> settings)
 {
     m_layoutSettings = std::move(settings);
     restoreGeometry(m_layoutSettings->value(QString::fromLatin1(kGeometryKey)).toByteArray());
-    restoreState(m_layoutSettings->value(QString::fromLatin1(kDockStateKey)).toByteArray(), kLayoutVersion);
+    m_layoutRestored
+        = restoreState(m_layoutSettings->value(QString::fromLatin1(kDockStateKey)).toByteArray(), kLayoutVersion);
     m_dockVisibility->setChoices(m_layoutSettings->value(QString::fromLatin1(kDockChoicesKey)).toStringList());
 }
 

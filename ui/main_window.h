@@ -126,6 +126,8 @@ private:
     QMenu* m_recentMenu = nullptr;
     Actions m_actions;
     std::unique_ptr<QSettings> m_layoutSettings; // set by rememberLayout: saved to on close
+    bool m_layoutRestored = false; // a remembered dock layout was restored (its sizes are kept)
+    bool m_docksSized = false; // the right docks got their default width (the first trace shown)
 };
 
 } // namespace sparkscope::ui

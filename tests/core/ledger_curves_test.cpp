@@ -33,7 +33,10 @@ void checkRandomRanges(const Trace& trace, uint64_t seed)
         if (a > b)
             std::swap(a, b);
         INFO("range " << a << ".." << b);
-        checkLedger(curves.ledger(int64_t(a), int64_t(b)), session.analyze({ a, b }).ledger.total);
+        AnalysisOptions range;
+        range.fromNs = a;
+        range.toNs = b;
+        checkLedger(curves.ledger(int64_t(a), int64_t(b)), session.analyze(range).ledger.total);
     }
 }
 

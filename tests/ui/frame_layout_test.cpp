@@ -88,7 +88,7 @@ TEST_CASE("frame layout fills the height with the curve, the utilisation row and
         for (double height : { 600.0, 900.0, 1200.0 })
             for (bool utilisation : { false, true }) {
                 INFO(engines << " engines at " << height << " px, utilisation " << utilisation);
-                const FrameLayout f = L::fit(height, { engines, utilisation });
+                const FrameLayout f = L::fit(height, { .engines = engines, .utilisation = utilisation });
                 CHECK(f.hasUtilisation() == utilisation);
                 if (utilisation) {
                     CHECK(f.utilisationHeight >= L::kMinUtilisationHeight);
@@ -112,12 +112,12 @@ TEST_CASE("frame layout fills the height with the curve, the utilisation row and
             }
     // Two engines in a 900 px window (the issue's "half the area stays empty"): the rows, the curve
     // and the utilisation row reach their largest and leave a few pixels.
-    const FrameLayout two = L::fit(900, { 2, true });
+    const FrameLayout two = L::fit(900, { .engines = 2, .utilisation = true });
     CHECK(two.rowHeight == L::kMaxRowHeight);
     CHECK(two.bottom(2) >= 900 - L::kLegendGap - L::kLegendHeight - 12);
 
     // With optional rows the utilisation row keeps a small share, and the optional rows follow it.
-    const FrameLayout extras = L::fit(900, { 4, true, 4, 1000 });
+    const FrameLayout extras = L::fit(900, { .engines = 4, .dequeRows = 4, .lanes = 1000, .utilisation = true });
     CHECK(extras.hasUtilisation());
     CHECK(extras.utilisationHeight >= L::kMinUtilisationHeight);
     CHECK(extras.extrasTop == extras.contentHeight(4) - L::kBottomPadding + L::kExtrasGap);

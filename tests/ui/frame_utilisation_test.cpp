@@ -6,6 +6,7 @@
 #include "panels_test_trace.h"
 #include "support/test_data.h"
 #include "support/trace_builder.h"
+#include "ui/export/timeline_export.h"
 #include "ui/timeline/frame.h"
 #include "ui/timeline/frame_builders.h"
 
@@ -153,4 +154,17 @@ TEST_CASE("the utilisation row draws a half-running column half in each colour",
     CHECK(p.utilisationStrip.pixels.isNull());
     v.showUtilisation = false;
     CHECK_FALSE(frame(*data, v, nullptr, &rows).layout.hasUtilisation());
+
+    // The timeline export (PNG here; SVG and PDF replay the same frame) draws the row when it is on.
+    v.showUtilisation = true;
+    v.ledgerHighlight = -1;
+    v.width = 400;
+    const FramePalette palette = FramePalette::fromPalette(QPalette());
+    const QImage image = renderTimelineImage(*data, v, palette, nullptr, &rows);
+    const FrameLayout layout = frame(*data, v, nullptr, &rows).layout;
+    const int x = int(FrameLayout::kGutter) + 100;
+    const QColor bottom = image.pixelColor(x, int(layout.utilisationTop() + layout.utilisationHeight - 3));
+    const QColor top = image.pixelColor(x, int(layout.utilisationTop() + 2));
+    CHECK(bottom == palette.ink[size_t(Ink::LedgerRunningOutsideConjunct)]);
+    CHECK(top == palette.ink[size_t(Ink::LedgerIdleNoWork)]);
 }

@@ -49,6 +49,20 @@ def next_report(app, timeout=180):
         lines.append(rest)
 
 
+def drain(app, settle=1.5):
+    """Waits for the app to settle, then drops the reports already printed (each action is followed by
+    exactly one fresh report; an earlier one still queued would be read as its result)."""
+    time.sleep(settle)
+    while True:
+        try:
+            line = app.lines.get_nowait()
+        except Exception:
+            return
+        if line is None:
+            app.lines.put(None)
+            return
+
+
 def parse(lines):
     out = {"ledger": {}, "findings": [], "figures": {}}
     for line in lines:
@@ -118,6 +132,7 @@ def run(a, stem, trace, demo):
     try:
         report = analysed(app)
         ok &= compare(stem, report, cli)
+        drain(app)
         px.xdotool("mousemove", 5, SCREEN[1] - 5)
         time.sleep(0.5)
         shots["open"] = px.grab(a.out, f"why-{stem}-0-open")
@@ -128,6 +143,7 @@ def run(a, stem, trace, demo):
                 return False, shots
             whole = report["axis"][3] - report["axis"][2]
             first = findings[0]
+            drain(app)
             px.xdotool("mousemove", *first["pos"])
             px.xdotool("click", 1)
             moved = parse(next_report(app))
@@ -139,8 +155,10 @@ def run(a, stem, trace, demo):
             px.xdotool("mousemove", 5, SCREEN[1] - 5)
             time.sleep(0.5)
             shots["finding"] = px.grab(a.out, f"why-{stem}-1-finding")
+            drain(app, 0.5)
             px.xdotool("key", "ctrl+0")  # zoom to fit, then the critical path
             parse(next_report(app))
+            drain(app, 0.5)
             before = px.grab(a.out, f"why-{stem}-2-fit")
             px.xdotool("key", "ctrl+p")
             path = parse(next_report(app))

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace sparkscope::ui {
 
@@ -114,6 +115,8 @@ void AnalysisView::refresh()
     const auto bundle = session->analysis();
     if (bundle != m_analysis) {
         m_analysis = bundle;
+        m_base.clear(); // (and the previous trace's analysis is not kept alive by them)
+        m_baseFor.reset();
         m_timelineJob.cancel();
         m_predictionJob.cancel();
         m_timeline->setLedgerHighlight(-1);
@@ -226,12 +229,15 @@ void AnalysisView::startPredictions()
     if (m_panel->chart()->data().predicted.empty())
         m_panel->chart()->setNote(tr("Predicting the run on 1 to 64 engines…"));
     m_panel->setPredictionText(whatIf.any() ? tr("Computing the what-if…") : QString());
+    std::optional<std::vector<core::Prediction>> cached;
+    if (m_baseFor == analysis)
+        cached = m_base;
     m_predictionJob.start(
-        [analysis, whatIf, engines] {
+        [analysis, whatIf, engines, cached] {
             Predictions out;
             core::WhatIfOptions options;
             options.engines = chartEngines(engines);
-            out.base = analysis->session->predict(options);
+            out.base = cached ? *cached : analysis->session->predict(options);
             if (whatIf.any()) {
                 if (whatIf.zeroCosts)
                     options.costs = core::CostModel {};
@@ -242,6 +248,8 @@ void AnalysisView::startPredictions()
             return out;
         },
         [this, engines, analysis](Predictions p) {
+            m_base = p.base;
+            m_baseFor = analysis;
             SpeedupChartData data;
             data.predicted = speedups(p.base);
             data.whatIf = speedups(p.whatIf);

@@ -88,6 +88,9 @@ private:
     QAction* m_colourBySite;
     std::shared_ptr<const AnalysisBundle> m_analysis; // the whole trace's, whose data the timeline has
     std::vector<SiteTime> m_siteSplit;
+    // The predictions of the recorded run, once per analysis (a what-if only adds its own).
+    std::vector<core::Prediction> m_base;
+    std::shared_ptr<const AnalysisBundle> m_baseFor;
     LatestJob<TimelineData> m_timelineJob { this };
     LatestJob<Predictions> m_predictionJob { this };
     LatestJob<std::shared_ptr<const SiteRows>> m_sitesJob { this };

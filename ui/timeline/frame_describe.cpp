@@ -250,7 +250,20 @@ QString describeAt(
     if (f.ticksShown)
         if (QString tick = describeTick(data, axis, size_t(engine), pos); !tick.isEmpty())
             return tick;
-    return describeEngineSpan(data, axis, size_t(engine), pos);
+    QString text = describeEngineSpan(data, axis, size_t(engine), pos);
+    // Coloured by static id: which code that running stretch was.
+    if (f.viewport.colourBySite && rows && rows->sites && size_t(engine) < rows->sites->lod.engineCount())
+        if (const core::LodSpan* s = rows->sites->lod.spanAt(size_t(engine), uint64_t(std::max<int64_t>(0, t)))) {
+            QString site = QStringLiteral("sequential code");
+            if (s->label != 0) {
+                site = QStringLiteral("static id %1").arg(s->label);
+                for (const SiteTime& slot : rows->sites->slots)
+                    if (slot.staticId == s->label)
+                        site = QString::fromStdString(slot.site);
+            }
+            text += QStringLiteral("\nrunning %1").arg(site);
+        }
+    return text;
 }
 
 } // namespace sparkscope::ui

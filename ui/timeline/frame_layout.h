@@ -109,10 +109,10 @@ struct FrameLayout {
     // What fit() makes room for.
     struct Content {
         size_t engines = 0;
-        bool utilisation = false; // the utilisation row under the curve
         size_t dequeRows = 0; // spark-deque curves under the engine rows (0: not shown)
         size_t lanes = 0; // context lanes under those (0: not shown)
         double legendHeight = kLegendHeight; // what the legend needs at the viewport's width
+        bool utilisation = false; // the utilisation row under the curve
     };
     // The layout for a viewport `height` logical pixels high: the curve, the utilisation row and the
     // engine rows grow to use it (within the limits above). With optional rows the engine rows keep at least

@@ -35,7 +35,7 @@ const char* inkName(Ink ink) noexcept
     case Ink::LedgerRunningInConjunct:
         return "running in a conjunct";
     case Ink::LedgerRunningOutsideConjunct:
-        return "running sequential code";
+        return "running outside conjuncts";
     case Ink::LedgerGc:
         return "in GC";
     case Ink::LedgerSearching:
@@ -111,7 +111,7 @@ FramePalette FramePalette::fromPalette(const QPalette& palette)
     set(Ink::LedgerSearching, QColor(66, 124, 214), QColor(100, 160, 240));
     set(Ink::LedgerIdleWorkAvailable, QColor(240, 196, 40), QColor(215, 180, 50));
     set(Ink::LedgerIdleBlockedFuture, QColor(205, 60, 60), QColor(225, 90, 90));
-    set(Ink::LedgerIdleBlockedBarrier, QColor(160, 90, 190), QColor(175, 120, 210));
+    set(Ink::LedgerIdleBlockedBarrier, QColor(190, 70, 140), QColor(215, 110, 170)); // not the rows' sleeping lavender
     set(Ink::LedgerIdleBlockedOther, QColor(150, 105, 75), QColor(175, 130, 100));
     set(Ink::LedgerIdleNoWork, QColor(205, 205, 205), QColor(85, 85, 90));
     set(Ink::LedgerFaded, QColor(238, 238, 238), QColor(55, 55, 58));
