@@ -122,7 +122,7 @@ TEST_CASE("a moved or hidden dock and the window size come back in the next wind
         MainWindow window;
         window.rememberLayout(settings()); // nothing saved yet: the default layout
         checkDefaultLayout(window);
-        window.resize(window.minimumSizeHint() + QSize(40, 30)); // not the default 1280 × 800
+        window.resize(1500, 900); // not the default 1280 × 800, and room for every dock's minimum
         window.show();
         REQUIRE(QTest::qWaitForWindowExposed(&window));
         open(window, trace);
