@@ -2,11 +2,13 @@
 //   sparkscope [TRACE] [--screenshot OUT.png] [--size WxH] [--range FROM_NS:TO_NS]
 //   sparkscope TRACE --export-metrics FILE [--format json|csv] [--csc N] [--instances] [--from NS --to NS]
 // --export-metrics writes the metrics file without a window, byte for byte as `sparkscope-cli metrics`.
-// With --screenshot the window is rendered once the trace has loaded and saved to OUT.png, and the
+// With --screenshot the window is rendered once the trace has loaded and its analysis is on screen
+// (the Why dock, the utilisation row, the critical path when on), saved to OUT.png, and the
 // program exits (0 on success, 1 when the trace cannot be opened or the image cannot be written);
 // it always shows the default dock layout, never the one a person saved (MainWindow::rememberLayout).
 // Without a display (no DISPLAY / WAYLAND_DISPLAY), it runs offscreen. SPARKSCOPE_REPORT_READY=1
 // prints the window's geometry once the metrics are ready (ui/panels/ready_report.h).
+#include "ui/analysis/analysis_view.h"
 #include "ui/export/metrics_export_action.h"
 #include "ui/main_window.h"
 #include "ui/panels/ready_report.h"
@@ -122,31 +124,34 @@ int main(int argc, char** argv)
             window.zoom()->zoomTo(*shownRange);
     };
     int exitCode = 0;
+    // Live until exec() returns: the screenshot's callbacks run inside it.
+    const QString screenshotOut = parser.value(screenshot);
+    bool grabbing = false;
     if (parser.isSet(screenshot)) {
-        const QString out = parser.value(screenshot);
         auto grab = [&] {
             const QImage image = window.grab().toImage();
-            if (!image.save(out)) {
-                exitCode = fail(QStringLiteral("cannot write %1").arg(out));
+            if (!image.save(screenshotOut)) {
+                exitCode = fail(QStringLiteral("cannot write %1").arg(screenshotOut));
             } else {
-                std::printf("sparkscope: wrote %s (%dx%d)\n", qPrintable(out), image.width(), image.height());
+                std::printf("sparkscope: wrote %s (%dx%d)\n", qPrintable(screenshotOut), image.width(), image.height());
             }
             QApplication::exit(exitCode);
         };
-        QObject::connect(&window, &sparkscope::ui::MainWindow::traceShown, &window, [&] {
-            applyRange();
-            // Let layouts settle and the window paint once (after the optional timeline rows that are
-            // switched on have been computed), then grab it.
-            auto* timeline = window.timeline();
-            if (!timeline->rowsPending()) {
-                QTimer::singleShot(200, &window, grab);
+        // Grab once the optional rows that are switched on have been computed and the analysis is on
+        // the timeline (the utilisation row, the critical path) and in the Why dock.
+        auto* timeline = window.timeline();
+        auto grabWhenReady = [&grabbing, &window, timeline, grab] {
+            if (grabbing || !timeline->data() || timeline->rowsPending() || !timeline->rows().ledger)
                 return;
-            }
-            QObject::connect(timeline, &sparkscope::ui::TimelineWidget::rowsReady, &window, [&, timeline] {
-                if (!timeline->rowsPending())
-                    QTimer::singleShot(200, &window, grab);
-            });
+            grabbing = true;
+            QTimer::singleShot(300, &window, grab); // let layouts settle and the window paint once
+        };
+        QObject::connect(&window, &sparkscope::ui::MainWindow::traceShown, &window, [applyRange, grabWhenReady] {
+            applyRange();
+            grabWhenReady();
         });
+        QObject::connect(timeline, &sparkscope::ui::TimelineWidget::rowsReady, &window, grabWhenReady);
+        QObject::connect(window.analysis(), &sparkscope::ui::AnalysisView::timelineDataReady, &window, grabWhenReady);
         QObject::connect(&window, &sparkscope::ui::MainWindow::loadFailed, &window, [&](const QString& message) {
             exitCode = fail(message);
             QApplication::exit(exitCode);

@@ -1,7 +1,10 @@
 #include "ui/main_window.h"
 
+#include "sparkscope/core/metrics_query.h"
+#include "ui/analysis/analysis_view.h"
 #include "ui/docks/bookmarks_panel.h"
 #include "ui/docks/dock.h"
+#include "ui/docks/dock_visibility.h"
 #include "ui/docks/events_panel.h"
 #include "ui/export/chrome_export.h"
 #include "ui/export/timeline_export.h"
@@ -46,9 +49,13 @@ namespace {
     const char* kDequeSizesKey = "timeline/sparkDequeSizes";
     const char* kGeometryKey = "window/geometry";
     const char* kDockStateKey = "window/dockState";
+    const char* kDockChoicesKey = "window/dockChoices";
     // QMainWindow::restoreState ignores a state saved under another version: raise it when a change
     // of docks or toolbars would make an old saved layout wrong.
-    constexpr int kLayoutVersion = 1;
+    constexpr int kLayoutVersion = 2; // 2: the Why dock
+    // The right docks' default share of the window's width, set when they are first shown: the
+    // timeline keeps most of the window.
+    constexpr double kRightDockShare = 0.27;
 
     template <typename Receiver, typename Slot>
     QAction* newAction(
@@ -195,9 +202,9 @@ QAction* MainWindow::createRowToggle(const QString& text, const char* settingsKe
     return action;
 }
 
-// Every dock of the window and where it goes: the Events list under the timeline (hidden), the
-// Bookmarks on the right, and the metrics docks (built by MetricsPanels) below them as tabs with
-// Conjunctions in front.
+// Every dock of the window and where it goes: the Events list under the timeline, the Bookmarks on
+// the right, and below them the Why dock (AnalysisView) and the metrics docks (MetricsPanels) as tabs
+// with Why in front. None is shown before a trace is open (showDocksFor decides per trace).
 void MainWindow::createDocks()
 {
     m_bookmarkModel = new BookmarksModel(this);
@@ -206,23 +213,52 @@ void MainWindow::createDocks()
     m_eventsDock = makeDock(m_events, tr("Events"), "eventsDock", this);
     m_bookmarksDock = makeDock(m_bookmarks, tr("Bookmarks"), "bookmarksDock", this);
     m_metrics = new MetricsPanels(this, m_timeline, m_zoom, statusBar());
-    connect(m_bookmarkModel, &BookmarksModel::bookmarksChanged, this,
-        [this] { m_timeline->setBookmarks(&m_bookmarkModel->bookmarks()); });
+    m_analysis = new AnalysisView(this, m_timeline, m_zoom, m_metrics);
+    connect(m_bookmarkModel, &BookmarksModel::bookmarksChanged, this, [this] {
+        m_timeline->setBookmarks(&m_bookmarkModel->bookmarks());
+        if (!m_bookmarkModel->bookmarks().empty())
+            m_dockVisibility->apply({ { m_bookmarksDock, true } }); // a marker, or one the person added
+    });
 
     addDockWidget(Qt::BottomDockWidgetArea, m_eventsDock);
     addDockWidget(Qt::RightDockWidgetArea, m_bookmarksDock);
-    resizeDocks({ m_bookmarksDock }, { 260 }, Qt::Horizontal);
     resizeDocks({ m_eventsDock }, { 260 }, Qt::Vertical);
     // The events list costs 8 bytes per event for its time-order index, built when it is first
     // shown: hidden by default so that opening a huge trace stays lean (View > Events shows it).
     m_eventsDock->hide();
-    QDockWidget* conjunctions = m_metrics->conjunctionsDock();
+    QDockWidget* why = m_analysis->dock();
+    addDockWidget(Qt::RightDockWidgetArea, why);
     for (QDockWidget* dock : m_metrics->docks())
         addDockWidget(Qt::RightDockWidgetArea, dock);
-    tabifyDockWidget(conjunctions, m_metrics->summaryDock());
+    tabifyDockWidget(why, m_metrics->conjunctionsDock());
+    tabifyDockWidget(m_metrics->conjunctionsDock(), m_metrics->summaryDock());
     tabifyDockWidget(m_metrics->summaryDock(), m_metrics->enginesDock());
-    conjunctions->raise();
-    resizeDocks({ conjunctions }, { 520 }, Qt::Horizontal);
+    why->raise();
+    m_dockVisibility = new DockVisibility(this);
+    for (QDockWidget* dock : { m_bookmarksDock, why, m_metrics->conjunctionsDock(), m_metrics->summaryDock(),
+             m_metrics->enginesDock() }) {
+        m_dockVisibility->add(dock);
+        dock->hide(); // nothing to say before a trace is open
+    }
+}
+
+// The docks that have something to say about this trace: Why, Summary and Engines always, the
+// Conjunctions only for a trace with conjunctions (not a GHC eventlog), the Bookmarks only when it has
+// markers (or the person adds one).
+void MainWindow::showDocksFor(const TraceData& data)
+{
+    QDockWidget* why = m_analysis->dock();
+    m_dockVisibility->apply({ { why, true }, { m_metrics->conjunctionsDock(), core::declaresConjunctionEvents(*data.trace) },
+        { m_metrics->summaryDock(), true }, { m_metrics->enginesDock(), true },
+        { m_bookmarksDock, !data.markers.empty() } });
+    if (why->isVisible())
+        why->raise();
+    // The default layout's width, once: a remembered layout keeps the person's.
+    if (!m_docksSized && !m_layoutRestored) {
+        m_docksSized = true;
+        const int w = int(width() * kRightDockShare);
+        resizeDocks({ why, m_bookmarksDock }, { w, w }, Qt::Horizontal);
+    }
 }
 
 void MainWindow::createMenus()
@@ -238,10 +274,12 @@ void MainWindow::createMenus()
     auto* view = menuBar()->addMenu(tr("&View"));
     view->addActions({ a.back, a.forward, a.zoomIn, a.zoomOut, a.zoomToFit, a.zoomToSelection });
     view->addSeparator();
-    view->addActions({ a.contextLanes, a.dequeSizes });
+    view->addActions({ m_analysis->utilisationAction(), m_analysis->criticalPathAction(),
+        m_analysis->colourBySiteAction(), a.contextLanes, a.dequeSizes });
     view->addSeparator();
     view->addActions({ m_eventsDock->toggleViewAction(), m_bookmarksDock->toggleViewAction(), a.addBookmark });
     view->addSeparator();
+    view->addAction(m_analysis->dock()->toggleViewAction());
     for (QDockWidget* dock : m_metrics->docks())
         view->addAction(dock->toggleViewAction());
 }
@@ -304,7 +342,9 @@ void MainWindow::rememberLayout(std::unique_ptr<QSettings> settings)
 {
     m_layoutSettings = std::move(settings);
     restoreGeometry(m_layoutSettings->value(QString::fromLatin1(kGeometryKey)).toByteArray());
-    restoreState(m_layoutSettings->value(QString::fromLatin1(kDockStateKey)).toByteArray(), kLayoutVersion);
+    m_layoutRestored
+        = restoreState(m_layoutSettings->value(QString::fromLatin1(kDockStateKey)).toByteArray(), kLayoutVersion);
+    m_dockVisibility->setChoices(m_layoutSettings->value(QString::fromLatin1(kDockChoicesKey)).toStringList());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
@@ -312,6 +352,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     if (m_layoutSettings) {
         m_layoutSettings->setValue(QString::fromLatin1(kGeometryKey), saveGeometry());
         m_layoutSettings->setValue(QString::fromLatin1(kDockStateKey), saveState(kLayoutVersion));
+        m_layoutSettings->setValue(QString::fromLatin1(kDockChoicesKey), m_dockVisibility->choices());
         m_layoutSettings->sync();
     }
     QMainWindow::closeEvent(event);
@@ -358,6 +399,7 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceData> data, const QString& 
                         .arg(QFileInfo(path).fileName(), warnings.join(QStringLiteral("; "))),
             false);
     updateStatus();
+    showDocksFor(*data);
     m_metrics->showTrace(data->trace);
     Q_EMIT traceShown();
 }

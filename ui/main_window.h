@@ -1,9 +1,10 @@
 #pragma once
 // MainWindow: the application window — timeline in the centre, events and bookmarks docks, the
-// metrics docks (MetricsPanels), a message bar for load errors and warnings, progress bar and cancel
+// metrics docks (MetricsPanels), the Why dock and the analysis' View toggles (AnalysisView), a message bar for load errors and warnings, progress bar and cancel
 // button while loading, recent files (QSettings) and drag and drop. The constructor only calls the
 // create…() functions, one per part of the window, in the order the parts depend on each other;
-// createDocks is the one place that decides where every dock goes (the default layout).
+// createDocks is the one place that decides where every dock goes (the default layout); which docks
+// are shown follows the trace on screen (DockVisibility: only docks with something to say).
 //
 // A person's own layout (docks moved, hidden or resized, the window's size and place) is kept
 // between sessions only when the app asks for it (rememberLayout): a window made without it, as for
@@ -33,6 +34,8 @@ class BookmarksPanel;
 class BookmarksModel;
 class MetricsPanels;
 class ChromeExport;
+class AnalysisView;
+class DockVisibility;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -44,6 +47,7 @@ public:
     ZoomState* zoom() const { return m_zoom; }
     TraceLoader* loader() const { return m_loader; }
     MetricsPanels* metrics() const { return m_metrics; }
+    AnalysisView* analysis() const { return m_analysis; }
     // The text of the message bar ("" when hidden).
     QString message() const;
     // View > Context Lanes and View > Spark Deque Sizes (checkable; QSettings remembers them).
@@ -75,6 +79,7 @@ private:
     void createActions();
     QAction* createRowToggle(const QString& text, const char* settingsKey, void (TimelineWidget::*show)(bool));
     void createDocks();
+    void showDocksFor(const TraceData& data);
     void createMenus();
     void createToolBar();
     void connectZoom();
@@ -112,6 +117,8 @@ private:
     BookmarksModel* m_bookmarkModel = nullptr;
     MetricsPanels* m_metrics = nullptr;
     ChromeExport* m_chromeExport = nullptr;
+    AnalysisView* m_analysis = nullptr;
+    DockVisibility* m_dockVisibility = nullptr;
     QDockWidget* m_eventsDock = nullptr;
     QDockWidget* m_bookmarksDock = nullptr;
     QFrame* m_messageBar = nullptr;
@@ -122,6 +129,8 @@ private:
     QMenu* m_recentMenu = nullptr;
     Actions m_actions;
     std::unique_ptr<QSettings> m_layoutSettings; // set by rememberLayout: saved to on close
+    bool m_layoutRestored = false; // a remembered dock layout was restored (its sizes are kept)
+    bool m_docksSized = false; // the right docks got their default width (the first trace shown)
 };
 
 } // namespace sparkscope::ui

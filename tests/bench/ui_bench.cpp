@@ -7,12 +7,17 @@
 // the trace. Prints median and 95th percentile per kind, the time to the first complete frame, and
 // the peak RSS. Then the same with the optional rows on (spark deque per engine and one lane per
 // context, as View > Context Lanes / Spark Deque Sizes show them): the time and memory to compute
-// them, and frame times with the lanes scrolled to N positions. Figures only: never asserts on time.
+// them, and frame times with the lanes scrolled to N positions. Then the analysis' additions (the Why
+// dock's, View > Utilisation Row and Critical Path, both on): the time and memory of the ledger over
+// time and the critical path's segments, and frame times with both drawn. Figures only: never asserts
+// on time.
 #include "ui/export/timeline_export.h"
 #include "ui/loading/trace_data.h"
 #include "ui/timeline/frame.h"
 
+#include "sparkscope/core/analysis.h"
 #include "sparkscope/core/event_types.h"
+#include "sparkscope/core/ledger_curves.h"
 #include "sparkscope/core/writer.h"
 
 #include <QApplication>
@@ -147,10 +152,12 @@ int main(int argc, char** argv)
     const FramePalette palette = FramePalette::fromPalette(QApplication::palette());
     QImage image(width, height, QImage::Format_ARGB32_Premultiplied);
     TimelineRows rows; // empty until the optional rows are measured
-    auto render = [&](TimeWindow w, bool withRows = false, int scrollY = 0) {
+    TimelineRows analysisRows; // the utilisation row and the critical path, once computed
+    auto render = [&](TimeWindow w, bool withRows = false, int scrollY = 0, bool withAnalysis = false) {
         const auto a = Clock::now();
-        const Viewport v { width, height, 1.0, w, withRows, withRows, scrollY };
-        const Frame f = frame(data, v, nullptr, withRows ? &rows : nullptr);
+        Viewport v { width, height, 1.0, w, withRows, withRows, scrollY };
+        v.showUtilisation = v.showCriticalPath = withAnalysis;
+        const Frame f = frame(data, v, nullptr, withAnalysis ? &analysisRows : withRows ? &rows : nullptr);
         QPainter painter(&image);
         paintFrame(painter, f, palette);
         painter.end();
@@ -227,6 +234,52 @@ int main(int argc, char** argv)
             k.name, width, height, percentile(times, 0.5), percentile(times, 0.95), percentile(times, 1.0), repeat,
             lanesDrawn, rows.lanes->size(), maxScroll, percentile(geometry, 0.5), percentile(geometry, 0.95));
         std::printf("RESULT frame+rows %s median_ms=%.3f p95_ms=%.3f\n", k.name, percentile(times, 0.5),
+            percentile(times, 0.95));
+    }
+
+    // The analysis on the timeline: computed as the app does it in the background once the analysis
+    // is ready (the session here builds its own model and states; the app lends the metrics').
+    rows = {}; // the optional rows' memory back
+    const long rssAnalysis = peakRssKb();
+    const auto s0 = Clock::now();
+    const sparkscope::core::AnalysisSession session(*data.trace);
+    const sparkscope::core::Analysis analysis = session.analyze();
+    const auto s1 = Clock::now();
+    const long rssSession = peakRssKb();
+    auto ledger = std::make_shared<sparkscope::core::LedgerCurves>(sparkscope::core::computeLedgerCurves(session));
+    const auto s2 = Clock::now();
+    size_t ledgerSteps = 0;
+    for (const auto& curve : ledger->curves)
+        ledgerSteps += curve.steps().size();
+    analysisRows.ledger = ledger;
+    if (analysis.criticalPath) {
+        auto path = std::make_shared<CriticalPathRows>();
+        path->segments = analysis.criticalPath->segments;
+        analysisRows.criticalPath = std::move(path);
+    }
+    std::printf("analysis: session + analyze %.0f ms (peak RSS %.0f MB -> %.0f MB), ledger over time %.0f ms (%zu "
+                "steps, %.1f MB), critical path %zu segments (%.1f MB)\n",
+        ms(s1 - s0), double(rssAnalysis) / 1024.0, double(rssSession) / 1024.0, ms(s2 - s1), ledgerSteps,
+        double(ledger->memoryBytes()) / 1048576.0,
+        analysisRows.criticalPath ? analysisRows.criticalPath->segments.size() : size_t(0),
+        analysisRows.criticalPath
+            ? double(analysisRows.criticalPath->segments.size() * sizeof(sparkscope::core::PathSegment)) / 1048576.0
+            : 0.0);
+    std::printf("RESULT analysis ledger_ms=%.1f ledger_mb=%.2f path_segments=%zu\n", ms(s2 - s1),
+        double(ledger->memoryBytes()) / 1048576.0,
+        analysisRows.criticalPath ? analysisRows.criticalPath->segments.size() : size_t(0));
+    for (const Kind& k :
+        { Kind { "zoom-to-fit", span }, Kind { "1 ms window", 1'000'000 }, Kind { "1 us window", 1000 } }) {
+        std::vector<double> times;
+        for (int r = 0; r < repeat; ++r) {
+            const int64_t room = std::max<int64_t>(0, span - k.spanNs);
+            const int64_t start = data.startNs + (repeat > 1 ? room * r / (repeat - 1) : 0);
+            times.push_back(render({ start, start + k.spanNs }, false, 0, true));
+        }
+        std::printf("frame+analysis %-12s at %dx%d: median %.2f ms, p95 %.2f ms, max %.2f ms (%d frames, utilisation "
+                    "row and critical path on)\n",
+            k.name, width, height, percentile(times, 0.5), percentile(times, 0.95), percentile(times, 1.0), repeat);
+        std::printf("RESULT frame+analysis %s median_ms=%.3f p95_ms=%.3f\n", k.name, percentile(times, 0.5),
             percentile(times, 0.95));
     }
     return 0;

@@ -16,5 +16,14 @@ if(SPARKSCOPE_BUILD_UI)
         --out ${PROJECT_BINARY_DIR}/screenshots/panels)
     set_tests_properties("ui: the hover menu, conjunction list and summary in the real app under Xvfb"
       PROPERTIES LABELS ui TIMEOUT 900)
+    # The Why dock driven with xdotool in the real app under Xvfb: its figures against
+    # `sparkscope-cli analyze`, a finding clicked, the critical path toggled. NOT RUN (passes) without
+    # xvfb-run, xdotool or xwd. Images in <build>/screenshots/why.
+    add_test(NAME "ui: the Why dock in the real app under Xvfb shows the CLI's analysis"
+      COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/why_xvfb_shots.py
+        --app $<TARGET_FILE:sparkscope> --cli $<TARGET_FILE:sparkscope-cli> --demo $<TARGET_FILE:sparkscope-demo>
+        --out ${PROJECT_BINARY_DIR}/screenshots/why --shared ${SPARKSCOPE_SHARED_DIR})
+    set_tests_properties("ui: the Why dock in the real app under Xvfb shows the CLI's analysis"
+      PROPERTIES LABELS ui TIMEOUT 1200)
   endif()
 endif()

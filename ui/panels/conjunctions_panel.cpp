@@ -104,7 +104,10 @@ ConjunctionsPanel::ConjunctionsPanel(QWidget* parent)
     m_overall = new QCheckBox(tr("Whole program"), chartBox);
     connect(m_cumulative, &QCheckBox::toggled, this, [this](bool on) { m_chart->setCumulative(on); });
     connect(m_overall, &QCheckBox::toggled, this, [this] { updateChart(); });
-    chartRow->addWidget(new QLabel(tr("Granularity profile (conjunct running time, log₂ buckets)"), chartBox), 1);
+    // Wrapped: on one line this title alone would hold the right docks at over a third of the window.
+    auto* chartTitle = new QLabel(tr("Granularity profile (conjunct running time, log₂ buckets)"), chartBox);
+    chartTitle->setWordWrap(true);
+    chartRow->addWidget(chartTitle, 1);
     chartRow->addWidget(m_overall);
     chartRow->addWidget(m_cumulative);
     cl->addLayout(chartRow);

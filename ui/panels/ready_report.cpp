@@ -1,13 +1,20 @@
 #include "ui/panels/ready_report.h"
 
+#include "ui/analysis/analysis_view.h"
+#include "ui/analysis/why_panel.h"
 #include "ui/hover/hover_controller.h"
 #include "ui/main_window.h"
 #include "ui/panels/metrics_panels.h"
 #include "ui/panels/metrics_session.h"
 #include "ui/timeline/timeline_widget.h"
+#include "ui/timeline/zoom_state.h"
 
+#include <QAction>
+
+#include <QListWidget>
 #include <QTabBar>
 #include <QTimer>
+#include <QTreeWidget>
 
 #include <cstdio>
 
@@ -15,6 +22,51 @@ namespace sparkscope::ui {
 
 namespace {
     constexpr size_t kReportedConjunctions = 20;
+
+    // The Why dock's figures as shown (ledger seconds with their exact ns, work, span, parallelism),
+    // the findings' screen positions and time ranges, and whether the critical path is drawn.
+    void reportWhy(MainWindow* window)
+    {
+        AnalysisView* view = window->analysis();
+        if (!view || !view->panel()->report())
+            return;
+        WhyPanel* panel = view->panel();
+        const QTreeWidget* ledger = panel->ledgerTable();
+        for (int i = 0; i < ledger->topLevelItemCount(); ++i) {
+            const QTreeWidgetItem* item = ledger->topLevelItem(i);
+            const int k = item->data(0, Qt::UserRole).toInt();
+            const std::string key = k < 0 ? std::string("total") : std::string(core::lossCategoryKey(core::LossCategory(k)));
+            std::printf("sparkscope-ready: why ledger %s %llu %s %s\n", key.c_str(),
+                static_cast<unsigned long long>(item->data(1, Qt::UserRole).toULongLong()), qPrintable(item->text(1)),
+                qPrintable(item->text(2)));
+        }
+        for (const char* name : { "work", "span", "parallelism" })
+            std::printf("sparkscope-ready: why %s %s\n", name, qPrintable(panel->figure(QString::fromLatin1(name))));
+        const auto& findings = panel->report()->findings;
+        const QListWidget* list = panel->findingsList();
+        for (int i = 0; i < list->count(); ++i) {
+            const QListWidgetItem* item = list->item(i);
+            const int index = item->data(Qt::UserRole).isValid() ? item->data(Qt::UserRole).toInt() : -1;
+            if (index < 0 || size_t(index) >= findings.size() || !list->isVisible())
+                continue;
+            const QRect r = list->visualItemRect(item);
+            if (!list->viewport()->rect().intersects(r))
+                continue;
+            const QPoint p = list->viewport()->mapToGlobal(r.center());
+            uint64_t from = UINT64_MAX, to = 0;
+            for (const auto& range : findings[size_t(index)].ranges) {
+                from = std::min(from, range.fromNs);
+                to = std::max(to, range.toNs);
+            }
+            std::printf("sparkscope-ready: why finding %d %d %d %s %llu %llu\n", index, p.x(), p.y(),
+                findings[size_t(index)].rule.c_str(), static_cast<unsigned long long>(from),
+                static_cast<unsigned long long>(to));
+        }
+        const Frame& f = window->timeline()->currentFrame();
+        std::printf("sparkscope-ready: why path %d outlines %zu waits %zu utilisation %d\n",
+            int(f.viewport.showCriticalPath), f.pathOutlines.size(), f.pathWaits.size(),
+            int(!f.utilisationStrip.pixels.isNull()));
+    }
 
     void report(MainWindow* window)
     {
@@ -50,6 +102,7 @@ namespace {
                 std::printf("sparkscope-ready: tab %d %d %s\n", p.x(), p.y(), qPrintable(bar->tabText(i)));
             }
         }
+        reportWhy(window);
         std::printf("sparkscope-ready: done\n");
         std::fflush(stdout);
     }
@@ -66,6 +119,20 @@ void installReadyReport(MainWindow* window)
     // the panels have had time to lay out and paint.
     QObject::connect(panels->session(), &MetricsSession::viewReady, window,
         [window] { QTimer::singleShot(500, window, [window] { report(window); }); });
+    // Once the analysis is on the timeline and in the Why dock; and after the view moved (a finding
+    // clicked) or the critical path was toggled, when things have settled.
+    auto* settle = new QTimer(window);
+    settle->setSingleShot(true);
+    settle->setInterval(600);
+    QObject::connect(settle, &QTimer::timeout, window, [window] { report(window); });
+    if (AnalysisView* view = window->analysis()) {
+        QObject::connect(view, &AnalysisView::timelineDataReady, settle, qOverload<>(&QTimer::start));
+        QObject::connect(view->criticalPathAction(), &QAction::toggled, settle, qOverload<>(&QTimer::start));
+    }
+    QObject::connect(window->zoom(), &ZoomState::windowChanged, settle, [panels, settle] {
+        if (panels->session()->full()) // not while loading: the first report is the metrics' (viewReady)
+            settle->start();
+    });
 }
 
 } // namespace sparkscope::ui

@@ -60,6 +60,14 @@ SummaryPanel::SummaryPanel(QWidget* parent)
     });
     m_form->addRow(tr("Call-sequence count:"), m_callCount);
     layout->addLayout(m_form);
+    m_sites = new QTreeWidget(this);
+    m_sites->setObjectName(QStringLiteral("runningBySite"));
+    m_sites->setHeaderLabels({ tr("Running time by static id"), tr("Seconds"), tr("Share") });
+    m_sites->setRootIsDecorated(false);
+    m_sites->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_sites->setMaximumHeight(150);
+    m_sites->hide();
+    layout->addWidget(m_sites);
     m_tree = new QTreeWidget(this);
     m_tree->setObjectName(QStringLiteral("programMetrics"));
     m_tree->setColumnCount(2);
@@ -67,6 +75,24 @@ SummaryPanel::SummaryPanel(QWidget* parent)
     m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     layout->addWidget(m_tree, 1);
     setMetrics(nullptr, true);
+}
+
+void SummaryPanel::setSiteSplit(const std::vector<SiteTime>& split)
+{
+    m_sites->clear();
+    uint64_t total = 0;
+    for (const SiteTime& s : split)
+        total += s.ns;
+    for (const SiteTime& s : split) {
+        auto* item = new QTreeWidgetItem(m_sites,
+            { QString::fromStdString(s.site), QString::number(double(s.ns) / 1e9, 'f', 6),
+                QString::number(100.0 * double(s.ns) / double(std::max<uint64_t>(1, total)), 'f', 1)
+                    + QStringLiteral("%") });
+        item->setData(1, Qt::UserRole, QVariant::fromValue<qulonglong>(s.ns));
+        item->setTextAlignment(1, Qt::AlignRight);
+        item->setTextAlignment(2, Qt::AlignRight);
+    }
+    m_sites->setVisible(!split.empty());
 }
 
 void SummaryPanel::setFigure(const QString& label, const QString& text)

@@ -4,9 +4,11 @@
 // productivity, spark and context counts, and NANOSECS_PER_CALL with a field for the sequential
 // call-sequence count (typing it asks the session to recompute). Below, every program-section
 // metric as a tree, which for GHC eventlogs includes the ThreadScope figures (HEAP, the
-// per-generation GC table), with a plain note that a GHC program has no conjunctions.
+// per-generation GC table), with a plain note that a GHC program has no conjunctions. Between them,
+// the range's running time split by static id (which code ran: AnalysisView computes it).
 // GUI thread only.
 #include "sparkscope/core/metrics.h"
+#include "ui/analysis/site_running.h"
 
 #include <QWidget>
 
@@ -27,6 +29,9 @@ public:
 
     void setMetrics(std::shared_ptr<const core::Metrics> metrics, bool conjunctionEvents);
     void setComputing(bool computing);
+    // The range's running time per static id, largest first (empty: the table is hidden).
+    void setSiteSplit(const std::vector<SiteTime>& split);
+    QTreeWidget* siteTable() const { return m_sites; }
 
     QLineEdit* callCountField() const { return m_callCount; }
     // The text of a summary line by its label ("Run time", "Productivity", ...); empty when absent.
@@ -44,6 +49,7 @@ private:
     QFormLayout* m_form;
     QLineEdit* m_callCount;
     QTreeWidget* m_tree;
+    QTreeWidget* m_sites;
     std::vector<std::pair<QString, QLabel*>> m_figures;
 };
 

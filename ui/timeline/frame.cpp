@@ -26,6 +26,7 @@ size_t Frame::primitiveCount() const
     size_t n = curve.size() + curveLevels.size() + rulerTicks.size() + texts.size() + rowBackgrounds.size();
     for (size_t i = 0; i < kInkCount; ++i)
         n += rects[i].size() + lines[i].size() + extras.rects[i].size();
+    n += pathOutlines.size() + pathWaits.size() + pathMoves.size();
     return n + extras.texts.size() + extras.rowBackgrounds.size() + extras.separators.size();
 }
 
@@ -55,13 +56,13 @@ FrameLayout frameLayout(const TraceData& data, const Viewport& viewport, const T
 {
     FrameLayout::Content content;
     content.engines = data.engineCount();
+    content.utilisation = viewport.showUtilisation && rows && (rows->ledger || rows->ledgerPending);
     if (viewport.showDeques && rows && (rows->deques || rows->dequesPending))
         content.dequeRows = rows->deques ? rows->deques->engines.size() : content.engines;
     if (viewport.showLanes && rows && (rows->lanes || rows->lanesPending))
         content.lanes = rows->lanes ? rows->lanes->size() : 2; // room for the "computing" note
-    // The optional rows take the height down to the legend, which then gets the lines it needs.
-    if (content.dequeRows || content.lanes)
-        content.legendHeight = legendHeight(viewport);
+    // The rows take the height down to the legend, which gets the lines it needs.
+    content.legendHeight = legendHeight(viewport, rows);
     return FrameLayout::fit(double(viewport.height), content, viewport.scrollY);
 }
 
@@ -78,10 +79,12 @@ Frame frame(
 
     addRuler(f);
     addCpuCurve(f, data, columns);
-    addEngineRows(f, data, columns);
+    addUtilisationRow(f, rows, columns);
+    addEngineRows(f, data, columns, rows);
+    addCriticalPath(f, rows, columns);
     addMarkers(f, bookmarks ? *bookmarks : data.markers, columns);
     addOptionalRows(f, rows, columns);
-    addLegend(f);
+    addLegend(f, rows);
     return f;
 }
 

@@ -59,10 +59,34 @@ enum class Ink : uint8_t {
     LaneRunnable, // context lanes: a runnable context (running and blocked have their own inks)
     LaneBlocked,
     Deque, // spark deque size rows
+    // The utilisation row: the loss ledger's categories, in core::LossCategory order.
+    LedgerRunningInConjunct,
+    LedgerRunningOutsideConjunct,
+    LedgerGc,
+    LedgerSearching,
+    LedgerIdleWorkAvailable,
+    LedgerIdleBlockedFuture,
+    LedgerIdleBlockedBarrier,
+    LedgerIdleBlockedOther,
+    LedgerIdleNoWork,
+    LedgerFaded, // the other categories while one is highlighted
+    PathRunning, // the critical path's running segments (outlines)
+    PathWaiting, // its waiting segments and its moves between engines
+    // Engine rows coloured by static id (View ▸ Colour by Static Id): sequential code, the six static
+    // ids that ran longest (slots 1 … 6 of ui/analysis/site_running.h), every other one.
+    SiteSequential,
+    Site1,
+    Site2,
+    Site3,
+    Site4,
+    Site5,
+    Site6,
+    SiteOther,
     Count
 };
 inline constexpr size_t kInkCount = size_t(Ink::Count);
 Ink inkOfTick(TickKind kind) noexcept;
+Ink inkOfLedger(core::LossCategory category) noexcept;
 const char* inkName(Ink ink) noexcept;
 
 // Colours: state and tick colours fixed (distinct, colour-blind friendly where possible), the
@@ -81,6 +105,10 @@ struct Viewport {
     bool showDeques = false; // optional rows: spark deque size per engine
     bool showLanes = false; // optional rows: one lane per context
     int scrollY = 0; // logical pixels the optional rows are scrolled by (clamped by the frame)
+    bool showUtilisation = false; // the utilisation row under the CPUs curve (TimelineRows::ledger)
+    bool showCriticalPath = false; // the critical path over the engine rows (TimelineRows::criticalPath)
+    int ledgerHighlight = -1; // a core::LossCategory drawn alone in the utilisation row (-1: all)
+    bool colourBySite = false; // running time on the engine rows coloured by static id (TimelineRows::sites)
     bool operator==(const Viewport&) const = default;
 };
 
@@ -107,6 +135,12 @@ struct Frame {
     };
     std::vector<Strip> strips;
     Strip curveStrip; // the curve as an indexed image: 1 = area under it, 2 = its outline
+    Strip utilisationStrip; // the utilisation row (pixel = Ink index, 255 = nothing); its rects are in `rects`
+    // The critical path: outlines of its running segments on the engine rows, and lines for its
+    // waiting segments (over the engine rows) and its moves between engines.
+    std::vector<QRectF> pathOutlines;
+    std::vector<QLineF> pathWaits;
+    std::vector<QLineF> pathMoves;
     QPolygonF curve; // outline: baseline, the top edge of every column, baseline
     std::vector<QRectF> curveBars; // the area under the curve, one rect per run of equal columns
     std::vector<QLineF> curveLevels; // dashed, one per whole engine

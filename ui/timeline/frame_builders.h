@@ -1,7 +1,8 @@
 #pragma once
 // The parts frame() assembles a Frame from, one builder per part of the picture, each in the file
 // named after it: frame_ruler.cpp, frame_curve.cpp, frame_rows.cpp (engine rows),
-// frame_markers.cpp, frame_optional_rows.cpp (spark-deque rows and context lanes) and
+// frame_markers.cpp, frame_optional_rows.cpp (spark-deque rows and context lanes),
+// frame_utilisation.cpp (the ledger's categories under the curve), frame_critical_path.cpp and
 // frame_legend.cpp. frame() (frame.cpp) sets the frame's viewport, layout and axis, then runs them
 // in that order, which is the order their texts are painted in. Private to ui/timeline.
 #include "ui/timeline/frame.h"
@@ -46,13 +47,22 @@ private:
 // Each builder reads f.viewport, f.layout, f.axis and f.engines and appends to the rest of f.
 void addRuler(Frame& f);
 void addCpuCurve(Frame& f, const TraceData& data, const FrameColumns& columns);
-void addEngineRows(Frame& f, const TraceData& data, const FrameColumns& columns);
+void addEngineRows(Frame& f, const TraceData& data, const FrameColumns& columns, const TimelineRows* rows = nullptr);
+// Engine e's bar with its running time split by static id (frame_sites.cpp).
+void addSiteBar(Frame& f, const TraceData& data, const SiteRows& sites, size_t e, const FrameColumns& columns);
+void addUtilisationRow(Frame& f, const TimelineRows* rows, const FrameColumns& columns);
+void addCriticalPath(Frame& f, const TimelineRows* rows, const FrameColumns& columns);
 void addMarkers(Frame& f, const std::vector<Marker>& marks, const FrameColumns& columns);
 void addOptionalRows(Frame& f, const TimelineRows* rows, const FrameColumns& columns);
-void addLegend(Frame& f);
+void addLegend(Frame& f, const TimelineRows* rows = nullptr);
+
+// The utilisation row's content: for each column, the engine-ns of each ledger category over the
+// column's time range [bounds[i], bounds[i + 1]) (a column narrower than a nanosecond: the nanosecond
+// its middle falls in), from the curves' prefix integrals. Exact at any zoom. Pure.
+std::vector<core::LossLedger> utilisationColumns(const core::LedgerCurves& curves, const FrameColumns& columns);
 
 // The height the legend needs at the viewport's width (at least FrameLayout::kLegendHeight).
-double legendHeight(const Viewport& viewport);
+double legendHeight(const Viewport& viewport, const TimelineRows* rows = nullptr);
 
 // For labels on things `pitch` px apart that need `minPx`: label every 1st, 2nd, 5th, 10th, 20th...
 size_t everyNth(double pitch, double minPx);

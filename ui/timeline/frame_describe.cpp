@@ -156,6 +156,51 @@ namespace {
         return text;
     }
 
+    // The utilisation row's pixel: its ledger, in engines on average and shares.
+    QString describeUtilisation(const TimeAxis& axis, const core::LedgerCurves& curves, QPointF pos)
+    {
+        const auto [a, b] = pixelRange(axis, pos.x());
+        const core::LossLedger l = curves.ledger(a, b);
+        const uint64_t total = l.totalNs();
+        if (total == 0)
+            return {};
+        const double span = double(std::min(b, curves.endNs) - std::max(a, curves.beginNs));
+        QString text = QStringLiteral("Engines over [%1, %2):").arg(at(std::max(a, curves.beginNs)), at(std::min(b, curves.endNs)));
+        for (size_t k = 0; k < core::kLossCategoryCount; ++k)
+            if (l.ns[k])
+                text += QStringLiteral("\n  %1: %2 engines (%3%)")
+                            .arg(QString::fromUtf8(inkName(inkOfLedger(core::LossCategory(k)))))
+                            .arg(double(l.ns[k]) / span, 0, 'f', 2)
+                            .arg(100.0 * double(l.ns[k]) / double(total), 0, 'f', 1);
+        return text;
+    }
+
+    // The critical path's segment at pos: a running one on the engine row under pos, or a waiting one
+    // on the line above the engine rows.
+    QString describePathSegment(const Frame& f, const CriticalPathRows& path, QPointF pos, long engine)
+    {
+        const TimeAxis& axis = f.axis;
+        const int64_t t = axis.timeAt(pos.x());
+        const auto& segments = path.segments;
+        auto it = std::partition_point(
+            segments.begin(), segments.end(), [&](const core::PathSegment& s) { return int64_t(s.toNs) <= t; });
+        if (it == segments.end() || int64_t(it->fromNs) > t)
+            return {};
+        const bool waiting = engine < 0;
+        if (waiting == (it->kind == core::PathKind::Running || it->kind == core::PathKind::Gc
+                           || it->kind == core::PathKind::Searching)
+            || (!waiting && it->engine != engine))
+            return {};
+        const QString kind = QString::fromUtf8(core::pathKindKey(it->kind).data()).replace(QLatin1Char('_'), QLatin1Char(' '));
+        const QString where = it->staticId == 0
+            ? QStringLiteral("outside every conjunct")
+            : QStringLiteral("%1, conjunct %2").arg(path.siteName(it->staticId)).arg(it->position);
+        return QStringLiteral("Critical path: %1, context %2, %3\nfrom %4 for %5")
+            .arg(kind)
+            .arg(it->context)
+            .arg(where, at(int64_t(it->fromNs)), formatDuration(int64_t(it->toNs - it->fromNs)));
+    }
+
 } // namespace
 
 QString describeAt(
@@ -188,13 +233,37 @@ QString describeAt(
             .arg(at(lo), at(hi));
     }
 
+    if (L.hasUtilisation() && pos.y() >= L.utilisationTop() && pos.y() < L.utilisationTop() + L.utilisationHeight)
+        return rows && rows->ledger ? describeUtilisation(axis, *rows->ledger, pos) : QString();
+
     const long engine = L.engineAt(pos.y(), f.engines);
+    const bool pathShown = f.viewport.showCriticalPath && rows && rows->criticalPath;
+    if (pathShown && engine < 0 && pos.y() >= L.rowsTop() - 6 && pos.y() < L.rowsTop())
+        return describePathSegment(f, *rows->criticalPath, pos, -1);
     if (engine < 0)
         return {};
+    if (pathShown)
+        if (QString seg = describePathSegment(f, *rows->criticalPath, pos, engine); !seg.isEmpty()) {
+            const QString span = describeEngineSpan(data, axis, size_t(engine), pos);
+            return span.isEmpty() ? seg : seg + QStringLiteral("\n\n") + span;
+        }
     if (f.ticksShown)
         if (QString tick = describeTick(data, axis, size_t(engine), pos); !tick.isEmpty())
             return tick;
-    return describeEngineSpan(data, axis, size_t(engine), pos);
+    QString text = describeEngineSpan(data, axis, size_t(engine), pos);
+    // Coloured by static id: which code that running stretch was.
+    if (f.viewport.colourBySite && rows && rows->sites && size_t(engine) < rows->sites->lod.engineCount())
+        if (const core::LodSpan* s = rows->sites->lod.spanAt(size_t(engine), uint64_t(std::max<int64_t>(0, t)))) {
+            QString site = QStringLiteral("sequential code");
+            if (s->label != 0) {
+                site = QStringLiteral("static id %1").arg(s->label);
+                for (const SiteTime& slot : rows->sites->slots)
+                    if (slot.staticId == s->label)
+                        site = QString::fromStdString(slot.site);
+            }
+            text += QStringLiteral("\nrunning %1").arg(site);
+        }
+    return text;
 }
 
 } // namespace sparkscope::ui

@@ -7,16 +7,24 @@ namespace sparkscope::ui {
 
 namespace {
 
-    // Engine rows and the curve share the height; engine rows are kPreferredMinRowHeight to
-    // kMaxRowHeight high, and with more engines than fit at kPreferredMinRowHeight (a 48-core run)
-    // they get lower, down to kMinRowHeight, so that every engine stays on screen (names then thin out).
-    void fitEngineRows(FrameLayout& L, double spare, double engines)
+    // The curve, the utilisation row (when shown) and the engine rows share the height by weight
+    // (shareHeight); engine rows are kPreferredMinRowHeight to kMaxRowHeight high, and with more
+    // engines than fit at kPreferredMinRowHeight (a 48-core run) they get lower, down to
+    // kMinRowHeight in whole pixels, so that every engine stays on screen (names then thin out).
+    void fitEngineRows(FrameLayout& L, double spare, double engines, bool utilisation)
     {
         using F = FrameLayout;
-        L.curveHeight = std::clamp(spare * F::kCurveShare, F::kMinCurveHeight, F::kMaxCurveHeight);
-        const double fit = (spare - L.curveHeight) / engines;
+        const double gap = utilisation ? F::kRowsGap : 0; // between the utilisation row and the engine rows
+        const std::vector<double> h = shareHeight(spare - gap,
+            { { F::kCurveWeight, F::kMinCurveHeight, F::kMaxCurveHeight },
+                { utilisation ? F::kUtilisationWeight : 0, utilisation ? F::kMinUtilisationHeight : 0,
+                    utilisation ? F::kMaxUtilisationHeight : 0 },
+                { F::kRowWeight * engines, F::kPreferredMinRowHeight * engines, F::kMaxRowHeight * engines } });
+        L.curveHeight = std::floor(h[0]);
+        L.utilisationHeight = std::floor(h[1]);
+        const double fit = (spare - gap - L.curveHeight - L.utilisationHeight) / engines;
         L.rowHeight = fit < F::kPreferredMinRowHeight ? std::max(F::kMinRowHeight, std::floor(fit))
-                                                      : std::min(fit, F::kMaxRowHeight);
+                                                      : std::min(std::floor(h[2] / engines), F::kMaxRowHeight);
         L.barHeight = std::round(L.rowHeight * F::kBarShare);
     }
 
@@ -30,6 +38,11 @@ namespace {
         const double n = double(std::max<size_t>(1, engineCount));
         L.curveHeight
             = std::clamp(spare * F::kCurveShareWithExtras, F::kMinCurveHeightWithExtras, F::kMaxCurveHeightWithExtras);
+        if (L.utilisationHeight > 0) { // set by fit(): the row is shown; it gets a small share here
+            L.utilisationHeight = std::floor(std::clamp(
+                spare * F::kUtilisationShareWithExtras, F::kMinUtilisationHeight, F::kMaxUtilisationHeight));
+            spare -= L.utilisationHeight + F::kRowsGap;
+        }
         const double gap = L.dequeRows && L.lanes ? F::kRowsGap : 0;
         const double natural = double(L.dequeRows) * F::kMinDequeRowHeight + double(L.lanes) * F::kMinLaneHeight + gap;
         const double forRows = spare - L.curveHeight - F::kExtrasGap;
@@ -64,6 +77,45 @@ namespace {
 
 } // namespace
 
+std::vector<double> shareHeight(double room, const std::vector<SharePart>& parts)
+{
+    std::vector<double> out(parts.size(), 0);
+    std::vector<bool> fixed(parts.size(), false);
+    double left = room;
+    for (size_t round = 0; round <= parts.size(); ++round) {
+        double weights = 0;
+        for (size_t i = 0; i < parts.size(); ++i)
+            if (!fixed[i])
+                weights += parts[i].weight;
+        const double unit = weights > 0 ? std::max(0.0, left) / weights : 0;
+        // Fix the parts whose share is under their minimum first (they take room from the others),
+        // else those over their maximum (they give room back); once none is out of bounds, share.
+        bool under = false, over = false;
+        for (size_t i = 0; i < parts.size(); ++i)
+            if (!fixed[i]) {
+                under |= parts[i].weight * unit < parts[i].min;
+                over |= parts[i].weight * unit > parts[i].max;
+            }
+        if (!under && !over) {
+            for (size_t i = 0; i < parts.size(); ++i)
+                if (!fixed[i])
+                    out[i] = parts[i].weight * unit;
+            return out;
+        }
+        for (size_t i = 0; i < parts.size(); ++i) {
+            if (fixed[i])
+                continue;
+            const double share = parts[i].weight * unit;
+            if (under ? share < parts[i].min : share > parts[i].max) {
+                out[i] = under ? parts[i].min : parts[i].max;
+                fixed[i] = true;
+                left -= out[i];
+            }
+        }
+    }
+    return out; // every part fixed at a bound
+}
+
 FrameLayout FrameLayout::fit(double height, const Content& content, int scrollY)
 {
     FrameLayout L;
@@ -71,10 +123,12 @@ FrameLayout FrameLayout::fit(double height, const Content& content, int scrollY)
     L.lanes = content.lanes;
     const double spare
         = height - kRulerHeight - kRulerGap - kRowsGap - std::max(kLegendHeight, content.legendHeight) - kLegendGap;
-    if (L.dequeRows == 0 && L.lanes == 0)
-        fitEngineRows(L, spare, double(std::max<size_t>(1, content.engines)));
-    else
+    if (L.dequeRows == 0 && L.lanes == 0) {
+        fitEngineRows(L, spare, double(std::max<size_t>(1, content.engines)), content.utilisation);
+    } else {
+        L.utilisationHeight = content.utilisation ? 1 : 0; // its height is chosen by fitWithExtras
         fitWithExtras(L, spare, content.engines, scrollY);
+    }
     return L;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // FrameLayout: where the timeline's parts go, top to bottom, in logical pixels — the ruler, the CPUs
-// curve, one row per engine, the optional rows' scrolling area (a spark-deque curve per engine, then
+// curve, the utilisation row (the engines split into the loss ledger's categories; when shown), one
+// row per engine, the optional rows' scrolling area (a spark-deque curve per engine, then
 // one lane per context) and the legend under everything.
 //
 // One value per viewport, built by FrameLayout::fit and never changed afterwards: the frame function
@@ -13,8 +14,18 @@
 #include <algorithm>
 #include <cstddef>
 #include <utility>
+#include <vector>
 
 namespace sparkscope::ui {
+
+// Shares `room` among parts in proportion to their weights, each within [min, max]: a part whose
+// share falls outside its bounds gets the bound, and the rest is shared again among the others. When
+// even the minima do not fit, every part gets its minimum; when every part is at its maximum, some
+// room is left. Returns each part's size (same order). Pure; O(parts²).
+struct SharePart {
+    double weight = 1, min = 0, max = 0;
+};
+std::vector<double> shareHeight(double room, const std::vector<SharePart>& parts);
 
 struct FrameLayout {
     // ---- Fixed sizes.
@@ -32,20 +43,32 @@ struct FrameLayout {
     static constexpr double kExtrasGap = 10; // between the engine rows and the optional rows' area
     static constexpr double kScrollBarWidth = 12; // reserved at the right when the optional rows scroll
 
-    // ---- The CPUs curve: a share of the height the rows leave, within bounds.
-    static constexpr double kCurveShare = 0.3;
+    // ---- Without optional rows, the curve, the utilisation row and the engine rows share the whole
+    // height in proportion to these weights (each engine row weighs kRowWeight), each within its own
+    // bounds; what one cannot take goes to the others (shareHeight), so the window is filled up to the
+    // legend unless every part is at its largest.
+    static constexpr double kCurveWeight = 3;
+    static constexpr double kUtilisationWeight = 2;
+    static constexpr double kRowWeight = 2;
     static constexpr double kMinCurveHeight = 90; // the curve's shape and its scale stay readable in a short window
-    static constexpr double kMaxCurveHeight = 220; // higher shows no more detail; the engine rows get the room
+    static constexpr double kMaxCurveHeight = 300; // higher shows no more detail; the rest is left to the rows
+    // The utilisation row: nine categories stacked, a thin one still a pixel or two high.
+    static constexpr double kMinUtilisationHeight = 48;
+    static constexpr double kMaxUtilisationHeight = 180;
     // With optional rows shown, the curve gives up room to them.
     static constexpr double kCurveShareWithExtras = 0.2;
     static constexpr double kMinCurveHeightWithExtras = 70;
     static constexpr double kMaxCurveHeightWithExtras = 160;
+    static constexpr double kUtilisationShareWithExtras = 0.1;
 
     // ---- Engine rows.
     // Rows go lower only when the engines would not fit otherwise: at 26 px the bar (18 px) holds a
     // context number in 11 px text.
     static constexpr double kPreferredMinRowHeight = 26;
-    static constexpr double kMaxRowHeight = 56; // a higher bar shows nothing more: the room is left empty instead
+    // Higher rows only stretch the bars: past this the room goes to the curve and the utilisation row,
+    // and when those are at their largest too (a trace of one or two engines in a tall window), under
+    // the rows.
+    static constexpr double kMaxRowHeight = 160;
     static constexpr double kMinRowHeight = 4; // engine rows never get lower (a 150-engine run at 1000 px)
     // The bar's share of its row: the rest separates neighbouring bars and holds the ticks' overhang.
     static constexpr double kBarShare = 0.7;
@@ -69,6 +92,7 @@ struct FrameLayout {
 
     // ---- What fit() chose for this viewport (the defaults: no height given yet).
     double curveHeight = kMinCurveHeight;
+    double utilisationHeight = 0; // 0 = the utilisation row is not shown
     double rowHeight = kPreferredMinRowHeight; // engine rows
     double barHeight = 18; // round(rowHeight × kBarShare)
     size_t dequeRows = 0; // optional rows shown (0: none)
@@ -88,16 +112,19 @@ struct FrameLayout {
         size_t dequeRows = 0; // spark-deque curves under the engine rows (0: not shown)
         size_t lanes = 0; // context lanes under those (0: not shown)
         double legendHeight = kLegendHeight; // what the legend needs at the viewport's width
+        bool utilisation = false; // the utilisation row under the curve
     };
-    // The layout for a viewport `height` logical pixels high: the curve and the rows grow to use it
-    // (within the limits above). With optional rows the engine rows keep at least
+    // The layout for a viewport `height` logical pixels high: the curve, the utilisation row and the
+    // engine rows grow to use it (within the limits above). With optional rows the engine rows keep at least
     // kPreferredMinRowHeight (kMinRowHeightWithExtras with very many engines) and the optional rows
     // get the rest, scrolled by `scrollY` when they need more.
     static FrameLayout fit(double height, const Content& content, int scrollY = 0);
 
     // ---- Engine rows and the curve.
     double curveTop() const { return kRulerHeight + kRulerGap; }
-    double rowsTop() const { return curveTop() + curveHeight + kRowsGap; }
+    bool hasUtilisation() const { return utilisationHeight > 0; }
+    double utilisationTop() const { return curveTop() + curveHeight + kRowsGap; }
+    double rowsTop() const { return utilisationTop() + (hasUtilisation() ? utilisationHeight + kRowsGap : 0); }
     double rowTop(size_t engine) const { return rowsTop() + double(engine) * rowHeight; }
     double barTop(size_t engine) const { return rowTop(engine) + (rowHeight - barHeight) / 2; }
     // The engine row under y, or -1.

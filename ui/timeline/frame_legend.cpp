@@ -3,7 +3,8 @@
 #include "ui/timeline/frame_builders.h"
 
 #include <algorithm>
-#include <cstring>
+#include <array>
+#include <span>
 
 namespace sparkscope::ui {
 
@@ -19,21 +20,54 @@ namespace {
 
     struct LegendItem {
         Ink ink; // Ink::Count: the CPUs curve
-        const char* text;
+        QString text;
     };
 
-    std::vector<LegendItem> legendItems(const Viewport& v)
+    QString nameOf(Ink ink) { return QString::fromUtf8(inkName(ink)); }
+
+    std::vector<LegendItem> legendItems(const Viewport& v, const TimelineRows* rows)
     {
-        std::vector<LegendItem> items { { Ink::Count, "CPUs running" } };
+        std::vector<LegendItem> items { { Ink::Count, QStringLiteral("CPUs running") } };
         for (Ink ink : { Ink::Running, Ink::Gc, Ink::Searching, Ink::Sleeping, Ink::Idle, Ink::Marker })
-            items.push_back({ ink, inkName(ink) });
+            items.push_back({ ink, nameOf(ink) });
         for (size_t k = 0; k < size_t(TickKind::Count); ++k)
-            items.push_back({ inkOfTick(TickKind(k)), tickKindName(TickKind(k)) });
+            items.push_back({ inkOfTick(TickKind(k)), QString::fromUtf8(tickKindName(TickKind(k))) });
         if (v.showLanes)
             for (Ink ink : { Ink::LaneRunnable, Ink::LaneBlocked })
-                items.push_back({ ink, inkName(ink) });
+                items.push_back({ ink, nameOf(ink) });
         if (v.showDeques)
-            items.push_back({ Ink::Deque, inkName(Ink::Deque) });
+            items.push_back({ Ink::Deque, nameOf(Ink::Deque) });
+        // The engine rows by static id: the sites that ran in the window (sites on screen).
+        if (v.colourBySite && rows && rows->sites) {
+            const SiteRows& sites = *rows->sites;
+            std::array<uint64_t, core::LodIndex::kMaxStates> busy {}, sum {};
+            const uint64_t a = uint64_t(std::max<int64_t>(0, v.window.startNs));
+            const uint64_t b = uint64_t(std::max<int64_t>(0, v.window.endNs));
+            for (size_t e = 0; e < sites.lod.engineCount(); ++e) {
+                sites.lod.busy(e, a, b, std::span(busy).first(sites.lod.stateCount()));
+                for (unsigned k = 0; k < sites.lod.stateCount(); ++k)
+                    sum[k] += busy[k];
+            }
+            for (unsigned k = 0; k < sites.lod.stateCount(); ++k) {
+                if (sum[k] == 0)
+                    continue;
+                const Ink ink = Ink(size_t(Ink::SiteSequential) + k);
+                items.push_back({ ink, k >= 1 && k <= sites.slots.size() ? QString::fromStdString(sites.slots[k - 1].site)
+                                                                           : nameOf(ink) });
+            }
+        }
+        // The utilisation row: the categories the trace has at all (a GHC eventlog has no conjuncts).
+        if (v.showUtilisation && rows && rows->ledger)
+            for (size_t k = 0; k < core::kLossCategoryCount; ++k) {
+                const core::StepFunction& curve = rows->ledger->curves[k];
+                if (curve.max(curve.beginNs(), curve.endNs()) > 0) {
+                    const Ink ink = inkOfLedger(core::LossCategory(k));
+                    items.push_back({ ink, nameOf(ink) });
+                }
+            }
+        if (v.showCriticalPath && rows && rows->criticalPath)
+            for (Ink ink : { Ink::PathRunning, Ink::PathWaiting })
+                items.push_back({ ink, nameOf(ink) });
         return items;
     }
 
@@ -44,7 +78,7 @@ namespace {
         double x = kNameX;
         int lines = 1;
         for (const LegendItem& item : items) {
-            const double w = kSwatchWidth + 6 + kAverageCharWidth * double(std::strlen(item.text)) + kItemSpacing;
+            const double w = kSwatchWidth + 6 + kAverageCharWidth * double(item.text.size()) + kItemSpacing;
             if (x + w > width && x > kNameX) {
                 x = kNameX;
                 y += kLineHeight;
@@ -58,21 +92,21 @@ namespace {
 
 } // namespace
 
-double legendHeight(const Viewport& viewport)
+double legendHeight(const Viewport& viewport, const TimelineRows* rows)
 {
-    const int lines
-        = layOutLegend(legendItems(viewport), double(viewport.width), 0, [](double, double, const LegendItem&) {});
+    const int lines = layOutLegend(
+        legendItems(viewport, rows), double(viewport.width), 0, [](double, double, const LegendItem&) {});
     return std::max(FrameLayout::kLegendHeight, kLineHeight * lines + kBottomMargin);
 }
 
-void addLegend(Frame& f)
+void addLegend(Frame& f, const TimelineRows* rows)
 {
     const double top = f.layout.bottom(f.engines) + FrameLayout::kLegendGap;
     layOutLegend(
-        legendItems(f.viewport), double(f.viewport.width), top, [&](double x, double y, const LegendItem& item) {
+        legendItems(f.viewport, rows), double(f.viewport.width), top, [&](double x, double y, const LegendItem& item) {
             f.legend.emplace_back(QRectF(x, y, kSwatchWidth, kSwatchHeight), item.ink);
             f.texts.push_back(
-                { QPointF(x + kTextX, y + kTextBaseline), QString::fromUtf8(item.text), FrameText::Legend });
+                { QPointF(x + kTextX, y + kTextBaseline), item.text, FrameText::Legend });
         });
 }
 

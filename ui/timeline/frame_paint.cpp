@@ -133,10 +133,15 @@ namespace {
             const QList<QRgb> table = inkTable(palette);
             for (const Frame::Strip& s : f.strips)
                 blit(painter, s, table);
+            if (!f.utilisationStrip.pixels.isNull())
+                blit(painter, f.utilisationStrip, table);
             return;
         }
-        for (size_t ink = 0; ink <= size_t(Ink::Sleeping); ++ink) {
-            if (f.rects[ink].empty())
+        for (size_t ink = 0; ink < kInkCount; ++ink) {
+            const bool stateOrLedger = ink <= size_t(Ink::Sleeping)
+                || (ink >= size_t(Ink::LedgerRunningInConjunct) && ink <= size_t(Ink::LedgerFaded))
+                || ink >= size_t(Ink::SiteSequential);
+            if (f.rects[ink].empty() || !stateOrLedger)
                 continue;
             painter.setBrush(palette.ink[ink]);
             painter.drawRects(f.rects[ink].data(), int(f.rects[ink].size()));
@@ -166,11 +171,35 @@ namespace {
             painter.drawLine(l);
     }
 
+    // The critical path over the engine rows: outlines, waiting lines, moves between engines.
+    void paintCriticalPath(QPainter& painter, const Frame& f, const FramePalette& palette)
+    {
+        if (f.pathOutlines.empty() && f.pathWaits.empty())
+            return;
+        painter.save();
+        painter.setRenderHint(QPainter::Antialiasing, false);
+        painter.setBrush(Qt::NoBrush);
+        painter.setPen(QPen(palette.ink[size_t(Ink::PathRunning)], 1.5));
+        painter.drawRects(f.pathOutlines.data(), int(f.pathOutlines.size()));
+        painter.setPen(QPen(palette.ink[size_t(Ink::PathWaiting)], 3, Qt::SolidLine, Qt::FlatCap));
+        painter.drawLines(f.pathWaits.data(), int(f.pathWaits.size()));
+        painter.setPen(QPen(palette.ink[size_t(Ink::PathWaiting)], 1, Qt::DashLine));
+        painter.drawLines(f.pathMoves.data(), int(f.pathMoves.size()));
+        painter.restore();
+    }
+
     void paintLegendSwatches(QPainter& painter, const Frame& f, const FramePalette& palette)
     {
         for (const auto& [rect, ink] : f.legend) {
             painter.setPen(Qt::NoPen);
-            if (ink == Ink::Count) {
+            if (ink == Ink::PathRunning) {
+                painter.setBrush(Qt::NoBrush);
+                painter.setPen(QPen(palette.ink[size_t(ink)], 1.5));
+                painter.drawRect(rect.adjusted(1, 1, -1, -1));
+            } else if (ink == Ink::PathWaiting) {
+                painter.setPen(QPen(palette.ink[size_t(ink)], 3, Qt::SolidLine, Qt::FlatCap));
+                painter.drawLine(QLineF(rect.left(), rect.center().y(), rect.right(), rect.center().y()));
+            } else if (ink == Ink::Count) {
                 painter.setBrush(palette.curveFill);
                 painter.setPen(QPen(palette.curveLine, 0));
                 painter.drawRect(rect);
@@ -203,6 +232,7 @@ void paintFrame(QPainter& painter, const Frame& f, const FramePalette& palette)
         painter.setPen(QPen(palette.ink[ink], ink == size_t(Ink::Marker) ? 1.5 : 1.0));
         painter.drawLines(f.lines[ink].data(), int(f.lines[ink].size()));
     }
+    paintCriticalPath(painter, f, palette);
     paintLegendSwatches(painter, f, palette);
 
     setTextFont(painter);

@@ -6,6 +6,11 @@ namespace sparkscope::ui {
 
 Ink inkOfTick(TickKind kind) noexcept { return Ink(size_t(Ink::TickSparkCreate) + size_t(kind)); }
 
+Ink inkOfLedger(core::LossCategory category) noexcept
+{
+    return Ink(size_t(Ink::LedgerRunningInConjunct) + size_t(category));
+}
+
 const char* inkName(Ink ink) noexcept
 {
     switch (ink) {
@@ -27,6 +32,41 @@ const char* inkName(Ink ink) noexcept
         return "context blocked";
     case Ink::Deque:
         return "spark deque size";
+    case Ink::LedgerRunningInConjunct:
+        return "running in a conjunct";
+    case Ink::LedgerRunningOutsideConjunct:
+        return "running outside conjuncts";
+    case Ink::LedgerGc:
+        return "in GC";
+    case Ink::LedgerSearching:
+        return "looking for work";
+    case Ink::LedgerIdleWorkAvailable:
+        return "idle, work waiting";
+    case Ink::LedgerIdleBlockedFuture:
+        return "idle, blocked on a future";
+    case Ink::LedgerIdleBlockedBarrier:
+        return "idle, blocked at a barrier";
+    case Ink::LedgerIdleBlockedOther:
+        return "idle, blocked otherwise";
+    case Ink::LedgerIdleNoWork:
+        return "idle, no work";
+    case Ink::LedgerFaded:
+        return "other categories";
+    case Ink::PathRunning:
+        return "critical path";
+    case Ink::PathWaiting:
+        return "critical path waiting";
+    case Ink::SiteSequential:
+        return "sequential code";
+    case Ink::SiteOther:
+        return "other static ids";
+    case Ink::Site1:
+    case Ink::Site2:
+    case Ink::Site3:
+    case Ink::Site4:
+    case Ink::Site5:
+    case Ink::Site6:
+        return "static id";
     case Ink::Count:
         return "";
     default:
@@ -62,6 +102,30 @@ FramePalette FramePalette::fromPalette(const QPalette& palette)
     set(Ink::LaneRunnable, QColor(232, 200, 70), QColor(200, 175, 60));
     set(Ink::LaneBlocked, QColor(200, 60, 60), QColor(220, 85, 85));
     set(Ink::Deque, QColor(60, 110, 170), QColor(110, 160, 225));
+    // The ledger: running in greens, the costs of parallelism (GC, searching) as on the engine rows,
+    // idle time from amber (work was waiting: the scheduler's fault) through reds and purples (the
+    // program made engines wait) to grey (nothing existed to run).
+    set(Ink::LedgerRunningInConjunct, QColor(46, 158, 68), QColor(70, 190, 90));
+    set(Ink::LedgerRunningOutsideConjunct, QColor(150, 190, 70), QColor(160, 205, 90));
+    set(Ink::LedgerGc, QColor(236, 132, 22), QColor(245, 150, 50));
+    set(Ink::LedgerSearching, QColor(66, 124, 214), QColor(100, 160, 240));
+    set(Ink::LedgerIdleWorkAvailable, QColor(240, 196, 40), QColor(215, 180, 50));
+    set(Ink::LedgerIdleBlockedFuture, QColor(205, 60, 60), QColor(225, 90, 90));
+    set(Ink::LedgerIdleBlockedBarrier, QColor(190, 70, 140), QColor(215, 110, 170)); // not the rows' sleeping lavender
+    set(Ink::LedgerIdleBlockedOther, QColor(150, 105, 75), QColor(175, 130, 100));
+    set(Ink::LedgerIdleNoWork, QColor(205, 205, 205), QColor(85, 85, 90));
+    set(Ink::LedgerFaded, QColor(238, 238, 238), QColor(55, 55, 58));
+    set(Ink::PathRunning, QColor(15, 15, 15), QColor(250, 250, 250));
+    set(Ink::PathWaiting, QColor(225, 0, 80), QColor(255, 80, 140));
+    // Static ids: sequential code neutral, the sites in a qualitative palette told apart by hue.
+    set(Ink::SiteSequential, QColor(150, 150, 150), QColor(120, 120, 125));
+    set(Ink::Site1, QColor(31, 119, 180), QColor(80, 160, 225));
+    set(Ink::Site2, QColor(255, 127, 14), QColor(255, 150, 60));
+    set(Ink::Site3, QColor(44, 160, 44), QColor(90, 200, 90));
+    set(Ink::Site4, QColor(214, 39, 40), QColor(235, 90, 90));
+    set(Ink::Site5, QColor(148, 103, 189), QColor(180, 140, 220));
+    set(Ink::Site6, QColor(23, 190, 207), QColor(70, 215, 230));
+    set(Ink::SiteOther, QColor(188, 189, 34), QColor(210, 210, 80));
     return p;
 }
 

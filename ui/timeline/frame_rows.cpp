@@ -119,8 +119,9 @@ void addRunningSpanLabels(std::vector<FrameText>& out, const core::LodIndex& lod
     }
 }
 
-void addEngineRows(Frame& f, const TraceData& data, const FrameColumns& c)
+void addEngineRows(Frame& f, const TraceData& data, const FrameColumns& c, const TimelineRows* rows)
 {
+    const SiteRows* sites = f.viewport.colourBySite && rows && rows->sites ? rows->sites.get() : nullptr;
     const FrameLayout& L = f.layout;
     // Names on every row while rows are at least kMinNamePitch high, else on every k-th (1, 2, 5, 10, ...).
     const size_t nameStep = everyNth(L.rowHeight, kMinNamePitch);
@@ -131,7 +132,10 @@ void addEngineRows(Frame& f, const TraceData& data, const FrameColumns& c)
             f.texts.push_back({ QPointF(kNameX, std::max(top + L.barHeight - 4, top + 9)),
                 nameStep == 1 ? QStringLiteral("Engine %1").arg(e) : QStringLiteral("E%1").arg(e),
                 FrameText::EngineName });
-        addStateBar(f, data, e, c);
+        if (sites && e < sites->lod.engineCount())
+            addSiteBar(f, data, *sites, e, c);
+        else
+            addStateBar(f, data, e, c);
         addRunningSpanLabels(f.texts, data.lod, e, uint8_t(EngineState::Running), f.axis, c.count,
             top + L.barHeight - 5,
             [](uint32_t context) { return context == core::kNoContext ? QString() : QString::number(context); });

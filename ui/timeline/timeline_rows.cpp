@@ -6,6 +6,14 @@
 
 namespace sparkscope::ui {
 
+QString CriticalPathRows::siteName(uint32_t staticId) const
+{
+    const auto it = std::lower_bound(
+        sites.begin(), sites.end(), staticId, [](const auto& site, uint32_t id) { return site.first < id; });
+    return it != sites.end() && it->first == staticId ? QString::fromStdString(it->second)
+                                                      : QStringLiteral("static id %1").arg(staticId);
+}
+
 std::shared_ptr<const core::ContextLanes> computeContextLaneRows(const core::Trace& trace)
 {
     return std::make_shared<const core::ContextLanes>(core::computeContextLanes(trace));

@@ -40,6 +40,8 @@ void TimelineWidget::setData(std::shared_ptr<const TraceData> data)
     m_data = std::move(data);
     m_frame.reset();
     m_rows = {};
+    m_rows.ledgerPending = m_data != nullptr; // until the analysis hands its ledger over (setLedger)
+    m_ledgerHighlight = -1;
     m_lanesJob.cancel();
     m_dequesJob.cancel();
     m_scrollY = 0;
@@ -75,6 +77,57 @@ void TimelineWidget::setShowDequeSizes(bool on)
         m_dequesJob.cancel();
     }
     startRows();
+    rowsChanged();
+}
+
+void TimelineWidget::setLedger(std::shared_ptr<const core::LedgerCurves> ledger)
+{
+    m_rows.ledger = std::move(ledger);
+    m_rows.ledgerPending = !m_rows.ledger && m_data;
+    rowsChanged();
+}
+
+void TimelineWidget::setCriticalPath(std::shared_ptr<const CriticalPathRows> path)
+{
+    m_rows.criticalPath = std::move(path);
+    rowsChanged();
+}
+
+void TimelineWidget::setShowUtilisation(bool on)
+{
+    if (on == m_showUtilisation)
+        return;
+    m_showUtilisation = on;
+    rowsChanged();
+}
+
+void TimelineWidget::setShowCriticalPath(bool on)
+{
+    if (on == m_showCriticalPath)
+        return;
+    m_showCriticalPath = on;
+    rowsChanged();
+}
+
+void TimelineWidget::setSites(std::shared_ptr<const SiteRows> sites)
+{
+    m_rows.sites = std::move(sites);
+    rowsChanged();
+}
+
+void TimelineWidget::setColourBySite(bool on)
+{
+    if (on == m_colourBySite)
+        return;
+    m_colourBySite = on;
+    rowsChanged();
+}
+
+void TimelineWidget::setLedgerHighlight(int category)
+{
+    if (category == m_ledgerHighlight)
+        return;
+    m_ledgerHighlight = category;
     rowsChanged();
 }
 
@@ -175,7 +228,8 @@ void TimelineWidget::setOverlay(Overlay overlay)
 
 Viewport TimelineWidget::viewport() const
 {
-    return { width(), height(), devicePixelRatioF(), m_zoom->window(), m_showDeques, m_showLanes, m_scrollY };
+    return { width(), height(), devicePixelRatioF(), m_zoom->window(), m_showDeques, m_showLanes, m_scrollY,
+        m_showUtilisation, m_showCriticalPath, m_ledgerHighlight, m_colourBySite };
 }
 
 TimeAxis TimelineWidget::axis() const

@@ -50,6 +50,22 @@ public:
     bool showDequeSizes() const { return m_showDeques; }
     const TimelineRows& rows() const { return m_rows; }
     bool rowsPending() const { return m_rows.lanesPending || m_rows.dequesPending; }
+    // What the analysis adds (ui/analysis): the ledger over time for the utilisation row (null while
+    // the analysis is computed), the critical path (null: none, e.g. a GHC eventlog), whether each is
+    // shown, and a ledger category drawn alone in the utilisation row (-1: all).
+    void setLedger(std::shared_ptr<const core::LedgerCurves> ledger);
+    void setCriticalPath(std::shared_ptr<const CriticalPathRows> path);
+    void setShowUtilisation(bool on);
+    void setShowCriticalPath(bool on);
+    void setLedgerHighlight(int category);
+    // The engine rows' running time coloured by static id (null: not computed).
+    void setSites(std::shared_ptr<const SiteRows> sites);
+    void setColourBySite(bool on);
+    bool colourBySite() const { return m_colourBySite; }
+    bool showUtilisation() const { return m_showUtilisation; }
+    bool showCriticalPath() const { return m_showCriticalPath; }
+    int ledgerHighlight() const { return m_ledgerHighlight; }
+
     // Vertical scroll of the optional rows (logical pixels) and its maximum for the current size.
     int rowsScroll() const { return m_scrollY; }
     void setRowsScroll(int pixels);
@@ -96,6 +112,10 @@ private:
     TimeWindow m_pressWindow;
     bool m_showLanes = false;
     bool m_showDeques = false;
+    bool m_showUtilisation = false;
+    bool m_showCriticalPath = false;
+    int m_ledgerHighlight = -1;
+    bool m_colourBySite = false;
     TimelineRows m_rows;
     // Cancelled on every new trace and switch-off: late results are dropped.
     LatestJob<std::shared_ptr<const core::ContextLanes>> m_lanesJob { this };

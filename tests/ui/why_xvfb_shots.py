@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""The Why dock driven like a person would, in the real app under Xvfb (xdotool), against the CLI.
+
+For a demo trace (`sparkscope-demo imbalanced`, which has findings) and a shared GHC eventlog, it
+runs `sparkscope-cli analyze TRACE --format json --engines none` and starts the real `sparkscope`
+with SPARKSCOPE_REPORT_READY=1, which prints, once the analysis is on screen, the Why dock's figures
+as shown (each ledger category with its exact ns and its seconds text, work, span, parallelism), the
+screen position and time range of each finding, and what the timeline draws of the analysis
+(ui/panels/ready_report.cpp). Checks:
+  - every ledger figure, work, span and parallelism in the dock equals the CLI's;
+  - (demo) a click on the first finding moves the view onto its ranges (the next report's axis);
+  - (demo) Ctrl+P (View > Critical Path) draws the path: outlines reported, timeline pixels changed;
+  - every screenshot is not blank, and the utilisation row is drawn.
+Images (in --out; with --docs also copied there under the names the user guide uses):
+  why-dock.png          demo: the Why dock and the utilisation row
+  why-finding.png       demo: after clicking the first finding
+  why-critical-path.png demo: the critical path on
+  why-ghc.png           GHC eventlog: the Why dock and the utilisation row
+
+  why_xvfb_shots.py --app PATH --cli PATH --demo PATH --out DIR [--shared DIR] [--docs DIR]
+Exit status 0 = all checks passed, or NOT RUN when xvfb-run, xdotool or xwd is missing.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import panels_xvfb_shots as px  # noqa: E402  (the App, xwd and PNG helpers)
+
+SCREEN = px.SCREEN
+
+
+def next_report(app, timeout=180):
+    """The next complete ready report as its lines (without the prefix)."""
+    lines, deadline = [], time.time() + timeout
+    while True:
+        line = app.lines.get(timeout=max(0.1, deadline - time.time()))
+        if line is None:
+            raise RuntimeError(f"the app exited (status {app.proc.wait()}) before reporting")
+        if not line.startswith(px.READY):
+            continue
+        rest = line[len(px.READY):]
+        if rest == "done":
+            return lines
+        lines.append(rest)
+
+
+def drain(app, settle=1.5):
+    """Waits for the app to settle, then drops the reports already printed (each action is followed by
+    exactly one fresh report; an earlier one still queued would be read as its result)."""
+    time.sleep(settle)
+    while True:
+        try:
+            line = app.lines.get_nowait()
+        except Exception:
+            return
+        if line is None:
+            app.lines.put(None)
+            return
+
+
+def parse(lines):
+    out = {"ledger": {}, "findings": [], "figures": {}}
+    for line in lines:
+        f = line.split()
+        if f[0] == "timeline":
+            out["timeline"] = [int(v) for v in f[1:5]]
+        elif f[0] == "axis":
+            out["axis"] = (float(f[1]), float(f[2]), int(f[3]), int(f[4]))
+        elif f[:2] == ["why", "ledger"]:
+            out["ledger"][f[2]] = (int(f[3]), f[4], f[5])
+        elif f[:2] == ["why", "finding"]:
+            out["findings"].append({"index": int(f[2]), "pos": (int(f[3]), int(f[4])), "rule": f[5],
+                                    "from": int(f[6]), "to": int(f[7])})
+        elif f[:2] == ["why", "path"]:
+            out["path"] = {"on": f[2] == "1", "outlines": int(f[4]), "waits": int(f[6]), "utilisation": f[8] == "1"}
+        elif f[0] == "why":
+            out["figures"][f[1]] = " ".join(f[2:])
+    return out
+
+
+def analysed(app):
+    """Reports until one shows the analysis on screen (Why dock filled, utilisation row drawn)."""
+    while True:
+        r = parse(next_report(app))
+        if r["ledger"] and r.get("path", {}).get("utilisation"):
+            return r
+
+
+def compare(stem, report, cli):
+    ok = True
+    a = cli["analysis"]
+    ledger = a["ledger"]
+    for key, (ns, text, share) in report["ledger"].items():
+        want = ledger["total_ns"] if key == "total" else ledger[key + "_ns"]
+        good = ns == want and text == f"{want / 1e9:.6f}"
+        ok &= good
+        if not good:
+            print(f"  {stem}: ledger {key}: dock {ns} ns '{text}', CLI {want} ns")
+    missing = [k[:-3] for k, v in ledger.items() if k.endswith("_ns") and k not in ("total_ns", "running_ns")
+               and v and k[:-3] not in report["ledger"]]
+    if missing:
+        print(f"  {stem}: categories missing from the dock: {missing}")
+        ok = False
+    figures = report["figures"]
+    want_work = f"{a['work_ns'] / 1e9:.6f} s"
+    ok &= figures.get("work") == want_work
+    if a["span_ns"] is not None:
+        ok &= figures.get("span") == f"{a['span_ns'] / 1e9:.6f} s"
+        ok &= figures.get("parallelism") == f"{a['parallelism']:.2f}"
+    else:
+        ok &= figures.get("span", "").startswith("—")
+    print(f"  {stem}: {len(report['ledger'])} ledger figures, work {figures.get('work')}, span "
+          f"{figures.get('span', '')[:20]}, parallelism {figures.get('parallelism')} vs CLI -> "
+          f"{'EQUAL' if ok else 'DIFFERENT'}")
+    return ok
+
+
+def run(a, stem, trace, demo):
+    ok, shots = True, {}
+    r = subprocess.run([a.cli, "analyze", trace, "--format", "json", "--engines", "none"], capture_output=True,
+                       text=True, timeout=600)
+    if r.returncode != 0:
+        print(f"  {stem}: sparkscope-cli analyze failed: {r.stderr.strip()[-300:]}")
+        return False, shots
+    cli = json.loads(r.stdout)
+    app = px.App(a.app, trace, [])
+    try:
+        report = analysed(app)
+        ok &= compare(stem, report, cli)
+        drain(app)
+        px.xdotool("mousemove", 5, SCREEN[1] - 5)
+        time.sleep(0.5)
+        shots["open"] = px.grab(a.out, f"why-{stem}-0-open")
+        if demo:
+            findings = report["findings"]
+            if not findings:
+                print(f"  {stem}: no finding shown (CLI: {len(cli['analysis']['findings'])})")
+                return False, shots
+            whole = report["axis"][3] - report["axis"][2]
+            first = findings[0]
+            drain(app)
+            px.xdotool("mousemove", *first["pos"])
+            px.xdotool("click", 1)
+            moved = parse(next_report(app))
+            start, end = moved["axis"][2], moved["axis"][3]
+            good = start <= first["from"] and end >= first["to"] and end - start < whole
+            print(f"  {stem}: finding {first['rule']} [{first['from']}, {first['to']}) clicked -> view "
+                  f"[{start}, {end}) -> {'MOVED ONTO IT' if good else 'WRONG VIEW'}")
+            ok &= good
+            px.xdotool("mousemove", 5, SCREEN[1] - 5)
+            time.sleep(0.5)
+            shots["finding"] = px.grab(a.out, f"why-{stem}-1-finding")
+            drain(app, 0.5)
+            px.xdotool("key", "ctrl+0")  # zoom to fit, then the critical path
+            parse(next_report(app))
+            drain(app, 0.5)
+            before = px.grab(a.out, f"why-{stem}-2-fit")
+            px.xdotool("key", "ctrl+p")
+            path = parse(next_report(app))
+            time.sleep(0.3)
+            shots["path"] = px.grab(a.out, f"why-{stem}-3-path")
+            t = report["timeline"]
+            changed, _ = px.changed_box(before, shots["path"], (t[0], t[1], t[0] + t[2], t[1] + t[3]))
+            good = path["path"]["on"] and path["path"]["outlines"] > 0 and changed > 0
+            print(f"  {stem}: Ctrl+P -> critical path {'on' if path['path']['on'] else 'off'}, "
+                  f"{path['path']['outlines']} outlines, {changed} sampled timeline pixels changed -> "
+                  f"{'OK' if good else 'NOT DRAWN'}")
+            ok &= good
+    finally:
+        app.close()
+    for step, image in shots.items():
+        ok &= px.not_blank(f"{stem} {step}", image)
+    return ok, shots
+
+
+def inner(a):
+    ok, results = True, {}
+    trace = os.path.join(a.out, "demo-imbalanced.eventlog")
+    r = subprocess.run([a.demo, "imbalanced", "--engines", "2", "--trace", trace], capture_output=True, text=True,
+                       timeout=300)
+    if r.returncode != 0:
+        print(f"sparkscope-demo imbalanced failed: {r.stderr.strip()[-300:]}")
+        return 1
+    print(f"demo: {trace}")
+    good, results["demo"] = run(a, "demo", trace, True)
+    ok &= good
+    ghc = os.path.join(a.shared, "testdata", "ghc", "parfib-8-32.eventlog") if a.shared else ""
+    if ghc and os.path.exists(ghc):
+        print(f"ghc: {ghc}")
+        good, results["ghc"] = run(a, "ghc", ghc, False)
+        ok &= good
+    else:
+        print("ghc: NOT RUN (no shared eventlog)")
+    picks = {"why-dock.png": ("demo", "open"), "why-finding.png": ("demo", "finding"),
+             "why-critical-path.png": ("demo", "path"), "why-ghc.png": ("ghc", "open")}
+    for name, (stem, step) in picks.items():
+        if step in results.get(stem, {}):
+            px.write_png(results[stem][step], os.path.join(a.out, name))
+            if a.docs:
+                shutil.copyfile(os.path.join(a.out, name), os.path.join(a.docs, name))
+    print("images in", a.out)
+    return 0 if ok else 1
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--app", required=True)
+    p.add_argument("--cli", required=True)
+    p.add_argument("--demo", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--shared", default="")
+    p.add_argument("--docs", default="")
+    p.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
+    a = p.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    if a.inner:
+        return inner(a)
+    missing = [t for t in ("xvfb-run", "xdotool", "xwd") if not shutil.which(t)]
+    if missing:
+        print(f"NOT RUN: {', '.join(missing)} not installed (apt-get install xvfb xauth xdotool x11-apps)")
+        return 0
+    w, h = SCREEN
+    cmd = ["xvfb-run", "-a", "-s", f"-screen 0 {w}x{h}x24", sys.executable, os.path.abspath(__file__), "--inner",
+           "--app", a.app, "--cli", a.cli, "--demo", a.demo, "--out", a.out, "--shared", a.shared] + \
+        (["--docs", a.docs] if a.docs else [])
+    return subprocess.run(cmd, timeout=1200).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())
