@@ -185,13 +185,18 @@ struct CostModel {
     // For measured costs: how many latencies each figure is the median of (0: none in the trace, 0 ns used).
     std::array<uint64_t, kCostKindCount> samples {};
     std::string source = "zero"; // "measured", "zero", or "file <path>"
+    // Contention (docs/analysis.md "Contention"): running is 1 + contention × (other engines running)
+    // times as slow. Measured: fitted on the trace's conjuncts (0 when it cannot be measured).
+    double contention = 0;
+    uint64_t contentionSamples = 0; // measured: the conjuncts the fit used (0: not measurable)
 
     uint64_t operator[](CostKind k) const noexcept { return ns[size_t(k)]; }
     uint64_t& operator[](CostKind k) noexcept { return ns[size_t(k)]; }
 };
 
-// A costs file's text: `key=value` lines (keys as costKey, values whole nanoseconds), blank lines and
-// `#` comments; keys left out are 0. An unknown key, a repeated key or a bad value is an error.
+// A costs file's text: `key=value` lines (keys as costKey, values whole nanoseconds; and `contention`, a
+// number ≥ 0), blank lines and `#` comments; keys left out are 0. An unknown key, a repeated key or a
+// bad value is an error.
 Result<CostModel> parseCostModel(std::string_view text);
 
 // Make the conjuncts of one static id `factor` times as fast (their running time divided by factor).
