@@ -30,7 +30,8 @@ namespace {
           "  --from/--to   analyse [NS, NS) only (trace time in nanoseconds); predictions are of the whole run\n"
           "  --engines     engine counts to predict, e.g. 1,2,4 (default 1,2,4,8,16,32,64); none: no what-if\n"
           "  --costs       measured (default): the costs this trace measured; zero: none; FILE: key=value\n"
-          "                lines (spark_ns, steal_ns, context_ns, switch_ns, wake_ns, spin_ns; '#' comments)\n"
+          "                lines (spark_ns, steal_ns, context_ns, switch_ns, wake_ns, spin_ns, contention;\n"
+          "                '#' comments)\n"
           "  --scale       make a conjunction site's conjuncts FACTOR times as fast (SITE: its name as the\n"
           "                report shows it, or file:line, or its static id); repeatable\n"
           "  --curves      JSON: each prediction's CPUs curve too ([time ns, engines running] steps)\n"
@@ -295,6 +296,9 @@ namespace {
             if (c.source == "measured")
                 out += " (" + std::to_string(c.samples[k]) + ")";
         }
+        out += ", contention=" + format("%.3f", c.contention);
+        if (c.source == "measured")
+            out += " (" + std::to_string(c.contentionSamples) + ")";
         return out;
     }
 
@@ -308,8 +312,8 @@ namespace {
         }
         out += "  costs " + w.costs.source + ": " + costsLine(w.costs) + "\n";
         if (w.costs.source == "measured")
-            out += "  (each the median of that many latencies in the trace; a cost with none is 0: --costs FILE\n"
-                   "  can give it, e.g. from a trace on more engines)\n";
+            out += "  (each the median of that many latencies in the trace, the contention fitted on that many\n"
+                   "  conjuncts; a cost with none is 0: --costs FILE can give it, e.g. from a trace on more engines)\n";
         for (const core::SiteScale& s : w.scales)
             out += "  " + s.site + " conjuncts made " + format("%g", s.factor) + "x as fast\n";
         out += "  recorded: " + std::to_string(a.ledger.engines) + " engines, wall " + seconds(w.recordedWallNs)

@@ -4,7 +4,10 @@
 For each workload: a trace at 1 engine (pinned to one core with `taskset -c 0`) and one at 2 engines;
 each trace predicts the other's wall time (its first context's start to its last context's end,
 `what_if.recorded_wall_ns`) with the costs it measured itself (`sparkscope-cli analyze --engines 1,2`).
-Error = (predicted - recorded) / recorded. Every pair is printed with the CPU time the hypervisor stole
+Error = (predicted - recorded) / recorded. The 2-engine trace measures its contention coefficient
+(docs/analysis.md, "Contention"); the 1-engine trace cannot, so it is also shown predicting 2 engines with
+the coefficient the 2-engine trace measured, given through `--costs FILE` (its own measured costs beside).
+Every pair is printed with the CPU time the hypervisor stole
 from this virtual machine during each recording (/proc/stat; time stolen while a context runs counts as
 running in the trace), then the median error of each direction over the pairs (the pairs of a workload
 differ only by the machine's noise).
@@ -46,12 +49,25 @@ def record(demo, name, engines, path):
     return stolen_ms() - before
 
 
-def analysed(cli, path):
-    """The recorded wall time, the predictions for 1 and 2 engines, and the work (T1)."""
-    out = subprocess.run([cli, "analyze", path, "--engines", "1,2", "--format", "json"], check=True,
+COST_KEYS = ("spark_ns", "steal_ns", "context_ns", "switch_ns", "wake_ns", "spin_ns")
+
+
+def analysed(cli, path, *extra):
+    """The recorded wall time, the predictions for 1 and 2 engines, the work (T1) and the costs used."""
+    out = subprocess.run([cli, "analyze", path, "--engines", "1,2", "--format", "json"] + list(extra), check=True,
                          stdout=subprocess.PIPE).stdout
     a = json.loads(out)["analysis"]
-    return a["what_if"]["recorded_wall_ns"], {p["engines"]: p["wall_ns"] for p in a["predictions"]}, a["work_ns"]
+    return (a["what_if"]["recorded_wall_ns"], {p["engines"]: p["wall_ns"] for p in a["predictions"]}, a["work_ns"],
+            a["costs"])
+
+
+def with_contention(cli, path, costs, contention, costs_file):
+    """`path`'s predictions with its own measured costs but the given contention coefficient."""
+    with open(costs_file, "w") as f:
+        for key in COST_KEYS:
+            f.write("%s=%d\n" % (key, costs[key]))
+        f.write("contention=%r\n" % contention)
+    return analysed(cli, path, "--costs", costs_file)[1]
 
 
 def error(predicted, recorded):
@@ -68,30 +84,42 @@ def main():
     args = ap.parse_args()
     scratch = args.scratch or tempfile.mkdtemp(prefix="whatif-accuracy-")
     os.makedirs(scratch, exist_ok=True)
-    print("%-10s %12s %12s %8s   %12s %12s %8s   %14s %9s %9s" % ("workload", "1->2 pred", "2 recorded", "error",
-                                                                   "2->1 pred", "1 recorded", "error", "self 1, 2",
-                                                                   "work 2/1", "stolen ms"))
+    print("%-10s %12s %12s %8s   %12s %12s %8s   %14s %9s %7s %8s %9s" % (
+        "workload", "1->2 pred", "2 recorded", "error", "2->1 pred", "1 recorded", "error", "self 1, 2", "work 2/1",
+        "c of 2", "1->2 c2", "stolen ms"))
     summary = []
     for name in args.workloads.split(","):
-        up, down = [], []
+        up, down, borrowed, coefficients = [], [], [], []
         for _ in range(args.repeat):
             one, two = os.path.join(scratch, name + "-1.eventlog"), os.path.join(scratch, name + "-2.eventlog")
             stolen = (record(args.demo, name, 1, one), record(args.demo, name, 2, two))
-            wall1, from1, work1 = analysed(args.cli, one)
-            wall2, from2, work2 = analysed(args.cli, two)
+            wall1, from1, work1, costs1 = analysed(args.cli, one)
+            wall2, from2, work2, costs2 = analysed(args.cli, two)
             up.append(error(from1[2], wall2))
             down.append(error(from2[1], wall1))
-            print("%-10s %9.3f ms %9.3f ms %+7.1f%%   %9.3f ms %9.3f ms %+7.1f%%   %+5.1f%%,%+5.1f%% %9.3f %4d, %d" % (
-                name, from1[2] / 1e6, wall2 / 1e6, up[-1], from2[1] / 1e6, wall1 / 1e6, down[-1],
-                error(from1[1], wall1), error(from2[2], wall2), work2 / work1, stolen[0], stolen[1]))
-        summary.append((name, statistics.median(up), statistics.median(down)))
+            coefficients.append(costs2["contention"])
+            lent = with_contention(args.cli, one, costs1, costs2["contention"], os.path.join(scratch, "lent.costs"))
+            borrowed.append(error(lent[2], wall2))
+            print("%-10s %9.3f ms %9.3f ms %+7.1f%%   %9.3f ms %9.3f ms %+7.1f%%   %+5.1f%%,%+5.1f%% %9.3f %7.3f %+7.1f%% "
+                  "%4d, %d" % (name, from1[2] / 1e6, wall2 / 1e6, up[-1], from2[1] / 1e6, wall1 / 1e6, down[-1],
+                               error(from1[1], wall1), error(from2[2], wall2), work2 / work1, coefficients[-1],
+                               borrowed[-1], stolen[0], stolen[1]))
+        summary.append((name, up, down, borrowed, coefficients))
     print("(self: each trace predicting its own engine count; work 2/1: the 2-engine trace's T1 over the\n"
-          "1-engine one's, the same program; stolen: CPU time the hypervisor took during each recording)")
+          "1-engine one's, the same program; c of 2: the contention the 2-engine trace measured (the 1-engine\n"
+          "trace cannot: 0); 1->2 c2: the 1-engine trace predicting 2 engines with that coefficient given\n"
+          "(--costs FILE); stolen: CPU time the hypervisor took during each recording)")
     for name in args.workloads.split(","):
         print("%-10s %s" % (name, WORKLOADS[name]))
-    print("median error over %d pairs:" % args.repeat)
-    for name, up, down in summary:
-        print("  %-10s 1 engine predicts 2: %+6.1f%%   2 engines predict 1: %+6.1f%%" % (name, up, down))
+    print("median error (range) over %d pairs:" % args.repeat)
+
+    def cell(v):
+        return "%+6.1f%% (%+.1f .. %+.1f)" % (statistics.median(v), min(v), max(v))
+    for name, up, down, borrowed, coefficients in summary:
+        print("  %-10s 1 engine predicts 2: %s   2 engines predict 1: %s   1 predicts 2 with c of 2: %s   "
+              "c of 2: %.3f (%.3f .. %.3f)" % (name, cell(up), cell(down), cell(borrowed),
+                                                statistics.median(coefficients), min(coefficients),
+                                                max(coefficients)))
     if not args.scratch:
         shutil.rmtree(scratch)
 

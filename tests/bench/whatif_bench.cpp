@@ -1,17 +1,23 @@
-// What-if benchmark (not a test): on one eventlog of our runtime, the analysis as `sparkscope-cli
-// analyze` does it (AnalysisSession, the public API), predict() for the default engine counts (all in
-// parallel, as the CLI runs them), and the simulation alone at each engine count (single-threaded,
-// core/src/analysis/simulate.h over the DAG's forward view), so the cost of one P is seen apart.
+// What-if benchmark (not a test): on one eventlog of our runtime, side by side in one process,
+//   - what `sparkscope-cli metrics` computes after reading (computeMetricsFile and its JSON: the metrics
+//     and the analysis section), and what `sparkscope-cli analyze` computes (the same metrics, the
+//     analysis with predictions for the default engine counts, the report's JSON), wall and CPU time,
+//     and their ratios (the target: analyze within 1.5x of metrics);
+//   - the what-if alone: the DAG's forward view and contention (built once per session), predict()
+//     for the default engine counts (in parallel, as the CLI runs them), and the simulation at each
+//     engine count on one thread (core/src/analysis/simulate.h), against the 1 s target for one run.
 //
 //   sparkscope-whatif-bench FILE [RUNS]
 //
 // Prints the median of RUNS (default 3) runs of each figure, and the process's peak RSS.
+#include "analysis/contention.h"
 #include "analysis/engine_activity.h"
 #include "analysis/run_dag.h"
 #include "analysis/sim_graph.h"
 #include "analysis/simulate.h"
 #include "bench_stats.h"
 #include "sparkscope/core/analysis.h"
+#include "sparkscope/core/metrics_export.h"
 #include "sparkscope/core/reader.h"
 
 #include <chrono>
@@ -25,15 +31,28 @@ using sparkscope::bench::median;
 
 namespace {
 
-double timed(int runs, const std::function<void()>& f)
+double cpuSeconds()
 {
-    std::vector<double> s;
+    rusage u {};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+struct Timing {
+    double wall = 0, cpu = 0; // medians
+};
+
+Timing timed(int runs, const std::function<void()>& f)
+{
+    std::vector<double> wall, cpu;
     for (int i = 0; i < runs; ++i) {
+        const double c0 = cpuSeconds();
         const auto a = std::chrono::steady_clock::now();
         f();
-        s.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count());
+        wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - a).count());
+        cpu.push_back(cpuSeconds() - c0);
     }
-    return median(s);
+    return { median(wall), median(cpu) };
 }
 
 } // namespace
@@ -53,15 +72,32 @@ int main(int argc, char** argv)
     const Trace& t = trace.value();
     std::printf("whatif %s: %zu events, %zu engines\n", argv[1], t.eventCount(), t.engines.size());
 
+    // The two commands after reading, alternated run by run so that both see the same machine.
+    std::vector<double> mWall, mCpu, aWall, aCpu;
+    for (int i = 0; i < runs; ++i) {
+        const Timing m = timed(1, [&] {
+            const MetricsFile file = computeMetricsFile(t);
+            (void)formatMetricsFile(file, MetricsFormat::Json);
+        });
+        AnalysisOptions options;
+        options.whatIf = WhatIfOptions {};
+        const Timing a = timed(1, [&] { (void)analysisReportToJson(computeAnalysisReport(t, options)); });
+        mWall.push_back(m.wall), mCpu.push_back(m.cpu), aWall.push_back(a.wall), aCpu.push_back(a.cpu);
+    }
+    const double mw = median(mWall), mc = median(mCpu), aw = median(aWall), ac = median(aCpu);
+    std::printf("  metrics (computeMetricsFile + JSON): wall %.3f s, CPU %.3f s\n", mw, mc);
+    std::printf("  analyze, 7 predictions (computeAnalysisReport + JSON): wall %.3f s, CPU %.3f s\n", aw, ac);
+    std::printf("  ratio analyze / metrics: wall %.2fx, CPU %.2fx (target <= 1.5x)\n", aw / mw, ac / mc);
+
     std::unique_ptr<AnalysisSession> session;
-    const double build = timed(runs, [&] { session = std::make_unique<AnalysisSession>(t); });
-    const double analysis = timed(runs, [&] { (void)session->analyze(); });
+    const Timing build = timed(runs, [&] { session = std::make_unique<AnalysisSession>(t); });
+    const Timing analysis = timed(runs, [&] { (void)session->analyze(); });
     WhatIfOptions all;
-    (void)session->predict(all); // the forward view of the DAG is built once, on first use
-    const double predictAll = timed(runs, [&] { (void)session->predict(all); });
-    std::printf("  analysis: session %.3f s + analyze() %.3f s; predict(1, 2, ..., 64) %.3f s (engine counts in "
-                "parallel; the DAG's forward view built before)\n",
-        build, analysis, predictAll);
+    const Timing first = timed(1, [&] { (void)session->predict(all); });
+    const Timing predictAll = timed(runs, [&] { (void)session->predict(all); });
+    std::printf("  session %.3f s + analyze() %.3f s; first predict() %.3f s (building the forward view and "
+                "contention: %.3f s); predict(1, 2, ..., 64) %.3f s wall, %.3f s CPU (engine counts in parallel)\n",
+        build.wall, analysis.wall, first.wall, first.wall - predictAll.wall, predictAll.wall, predictAll.cpu);
 
     // The simulation alone, one engine count at a time, on one thread.
     const ParModel model = buildParModel(t);
@@ -69,14 +105,22 @@ int main(int argc, char** argv)
     const detail::EngineActivity activity(t, states, model);
     const detail::RunDag dag(model);
     std::unique_ptr<detail::SimGraph> graph;
-    const double view = timed(runs,
+    const Timing view = timed(runs,
         [&] { graph = std::make_unique<detail::SimGraph>(dag, dag.weights(activity, t.firstTimeNs, t.lastTimeNs)); });
-    std::printf("  forward view (weights and SimGraph): %.3f s, %zu cuts\n", view, dag.cutCount());
+    detail::Contention contention;
+    const Timing fit = timed(runs, [&] { contention = detail::measureContention(model, activity); });
+    std::printf("  forward view (weights and SimGraph): %.3f s, %zu cuts; contention %.4f (%llu conjuncts) "
+                "measured in %.3f s\n",
+        view.wall, dag.cutCount(), contention.coefficient, static_cast<unsigned long long>(contention.samples),
+        fit.wall);
     const CostModel costs = session->measuredCosts();
+    const double rate = detail::recordedRate(contention.runningAt, costs.contention);
     for (uint32_t p : all.engines) {
         uint64_t wall = 0;
-        const double s = timed(runs, [&] { wall = detail::simulate(*graph, graph->nodes(), p, costs, false).wallNs; });
-        std::printf("  P = %2u: simulation %.3f s (predicted wall %.6f s)\n", p, s, double(wall) / 1e9);
+        const Timing s
+            = timed(runs, [&] { wall = detail::simulate(*graph, graph->nodes(), p, costs, false, rate).wallNs; });
+        std::printf("  P = %2u: simulation %.3f s wall, %.3f s CPU: %.2fx the 1 s target (predicted wall %.6f s)\n", p,
+            s.wall, s.cpu, s.wall / 1.0, double(wall) / 1e9);
     }
     rusage usage {};
     getrusage(RUSAGE_SELF, &usage);

@@ -4,6 +4,7 @@
 // sweep, and for a partial range the node weights and longest paths, are computed per call.
 #include "sparkscope/core/analysis.h"
 
+#include "analysis/contention.h"
 #include "analysis/cost_model.h"
 #include "analysis/critical_path.h"
 #include "analysis/engine_activity.h"
@@ -75,8 +76,29 @@ struct AnalysisSession::Impl {
     detail::InstanceWorkSpans instances;
     std::optional<CriticalPathReport> path;
     CostModel measured; // the trace's own costs (cost_model.h)
-    mutable std::once_flag simOnce; // the what-if's view of the DAG, built on first use
+    mutable std::once_flag simOnce; // the what-if's view of the DAG and the contention, built on first use
     mutable std::unique_ptr<detail::SimGraph> sim;
+    mutable detail::Contention contention;
+
+    void buildSim() const
+    {
+        std::call_once(simOnce, [&] {
+            tbb::parallel_invoke(
+                [&] { sim = std::make_unique<detail::SimGraph>(*dag, dag->weights(activity, firstNs, lastNs)); },
+                [&] { contention = detail::measureContention(*model, activity); });
+        });
+    }
+    // The measured costs with the measured contention (which is computed with the what-if's view).
+    CostModel measuredCosts() const
+    {
+        CostModel c = measured;
+        if (recordsJoins && dag) {
+            buildSim();
+            c.contention = contention.coefficient;
+            c.contentionSamples = contention.samples;
+        }
+        return c;
+    }
 
     void buildDag()
     {
@@ -238,20 +260,18 @@ std::vector<Prediction> AnalysisSession::predict(const WhatIfOptions& options) c
     const Impl& s = *m_impl;
     if (!s.recordsJoins || !s.dag || options.engines.empty())
         return {};
-    std::call_once(s.simOnce,
-        [&] { s.sim = std::make_unique<detail::SimGraph>(*s.dag, s.dag->weights(s.activity, s.firstNs, s.lastNs)); });
+    s.buildSim();
     std::optional<detail::SimNodes> scaled;
     uint64_t work = s.workNs, span = s.spanNs; // of the DAG simulated: the bounds beside each prediction
     if (!options.scales.empty()) {
         scaled = s.sim->scaled(s.conjunctFactors(options.scales));
-        std::vector<uint64_t> weights(s.dag->cutCount(), 0);
-        for (uint32_t g = 0; g < weights.size(); ++g)
-            weights[g] = s.dag->isNode(g) ? scaled->weight(g) : 0;
+        std::vector<uint64_t> weights = s.sim->dagWeights(*scaled);
         work = std::accumulate(weights.begin(), weights.end(), uint64_t(0));
         span = detail::longestPaths(*s.dag, std::move(weights)).spanNs;
     }
     const detail::SimNodes& nodes = scaled ? *scaled : s.sim->nodes();
-    const CostModel costs = options.costs ? *options.costs : s.measured;
+    const CostModel costs = options.costs ? *options.costs : s.measuredCosts();
+    const double rate = detail::recordedRate(s.contention.runningAt, costs.contention);
     std::set<uint32_t> distinct { 1 }; // P = 1 for the speed-ups
     for (uint32_t p : options.engines)
         distinct.insert(std::max<uint32_t>(p, 1));
@@ -259,7 +279,7 @@ std::vector<Prediction> AnalysisSession::predict(const WhatIfOptions& options) c
     std::vector<Prediction> runs(ps.size());
     tbb::task_group tasks; // one task per engine count, largest first (the longest runs); each owns its state
     for (size_t i = ps.size(); i-- > 0;)
-        tasks.run([&, i] { runs[i] = detail::simulate(*s.sim, nodes, ps[i], costs, options.curves); });
+        tasks.run([&, i] { runs[i] = detail::simulate(*s.sim, nodes, ps[i], costs, options.curves, rate); });
     tasks.wait();
     std::vector<Prediction> out;
     for (uint32_t p : options.engines) {
@@ -271,7 +291,7 @@ std::vector<Prediction> AnalysisSession::predict(const WhatIfOptions& options) c
     return out;
 }
 
-CostModel AnalysisSession::measuredCosts() const { return m_impl->measured; }
+CostModel AnalysisSession::measuredCosts() const { return m_impl->measuredCosts(); }
 
 std::vector<uint32_t> AnalysisSession::matchSite(std::string_view site) const
 {
@@ -298,7 +318,7 @@ uint64_t AnalysisSession::recordedWallNs() const noexcept
 WhatIfReport AnalysisSession::Impl::whatIf(const AnalysisSession& session, const WhatIfOptions& options) const
 {
     WhatIfReport r;
-    r.costs = options.costs ? *options.costs : measured;
+    r.costs = options.costs ? *options.costs : measuredCosts();
     r.scales = options.scales;
     for (SiteScale& sc : r.scales)
         sc.site = model->staticName(sc.staticId);

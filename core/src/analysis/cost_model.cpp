@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <tbb/parallel_for.h>
 
 namespace sparkscope::core {
@@ -19,6 +20,7 @@ Result<CostModel> parseCostModel(std::string_view text)
     CostModel costs;
     costs.source = "file";
     std::array<bool, kCostKindCount> seen {};
+    bool seenContention = false;
     size_t lineNumber = 0;
     auto trim = [](std::string_view s) {
         while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
@@ -48,12 +50,24 @@ Result<CostModel> parseCostModel(std::string_view text)
         if (eq == std::string_view::npos)
             return fail("expected key=value, got " + quote(line));
         const std::string_view key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
+        if (key == "contention") {
+            if (seenContention)
+                return fail(quote(key) + " given twice");
+            seenContention = true;
+            double c = -1;
+            const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), c);
+            if (ec != std::errc() || ptr != value.data() + value.size() || value.empty() || !(c >= 0)
+                || !std::isfinite(c))
+                return fail(quote(key) + " needs a number of 0 or more, got " + quote(value));
+            costs.contention = c;
+            continue;
+        }
         size_t k = 0;
         while (k < kCostKindCount && costKey(CostKind(k)) != key)
             ++k;
         if (k == kCostKindCount)
             return fail("unknown key " + quote(key)
-                + " (spark_ns, steal_ns, context_ns, switch_ns, wake_ns and spin_ns are known)");
+                + " (spark_ns, steal_ns, context_ns, switch_ns, wake_ns, spin_ns and contention are known)");
         if (seen[k])
             return fail(quote(key) + " given twice");
         seen[k] = true;

@@ -19,14 +19,21 @@
 // context our runtime made to run sparks, whose own nodes are only the release work after each
 // conjunct it ran — a simulation runs them on whatever engine finished that conjunct).
 //
+// Numbering: the graph has its own strand and node ids, not the DAG's. Strands are laid out in the
+// program's serial order (a preorder: each strand, then the conjuncts of the conjunctions it forks,
+// each followed by everything nested in it, in position order), each strand's nodes contiguous as in
+// the DAG. A conjunct's whole sub-tree is then one stretch of every per-node and per-strand array, so
+// a simulated engine working on a stolen sub-tree walks memory forwards, on any number of engines
+// (in the DAG's order, the model's creation order of the recorded run, a sub-tree is spread over the
+// whole array and at 64 engines nearly every new strand was a cache miss).
 // Layout: what the simulation reads for every node is in one 12-byte SimNode (its weight, what it
-// releases, resolved, and its strand's role), what it reads per conjunct and per conjunction in 20-byte
-// records, so a node costs one or two cache lines instead of a walk through the cuts, the model's
-// instances and the DAG's cross-reference tables (at 64 engines the simulation's order is far from the
-// arrays' and every such walk was a miss). Weights of 2^32 ns and more, and dependency counts of 255
-// and more, are kept beside (sorted lists; rare).
-// Cost: two passes over the cuts (one sequential, so the first of duplicates wins deterministically),
-// about 13 bytes per node and 40 per conjunct. Immutable after construction.
+// releases, resolved, and its strand's role), what it reads per strand in a 28-byte record, so a node
+// costs one or two cache lines instead of a walk through the cuts, the model's instances and the DAG's
+// cross-reference tables. Weights of 2^32 ns and more, and dependency counts of 255 and more, are kept
+// beside (sorted lists; rare).
+// Cost: the order (one pass over the cuts), then two passes over the cuts (one sequential, so the
+// first of duplicates wins deterministically), about 13 bytes per node and 40 per strand. Immutable
+// after construction.
 #include "analysis/run_dag.h"
 
 #include <cstdint>
@@ -42,9 +49,10 @@ struct NodeRef {
     uint32_t strand = kNoIndex;
 };
 
-// What the simulation reads of each node. `release` is the cut after the node when finishing the node
-// releases something through it — Fork (ref: the conjunct it starts), Create (ref: the spark's
-// conjunct), Signal (ref: the future) — End when the node ends its strand, else Start (nothing).
+// What the simulation reads of each node (ids: the graph's own). `release` is the cut after the node
+// when finishing the node releases something through it — Fork (ref: the strand of the conjunct it
+// starts), Create (ref: the strand of the spark's conjunct), Signal (ref: the future) — End when the
+// node ends its strand, else Start (nothing).
 struct SimNode {
     static constexpr uint32_t kBigWeight = 0xFFFFFFFF;
     static constexpr uint8_t kAfterReturn = 1; // the node starts at a Return cut
@@ -72,18 +80,13 @@ struct SimNodes {
     uint64_t bigWeight(uint32_t node) const noexcept;
 };
 
+// Per strand (the graph's ids; meaningful for conjunct strands).
 struct SimConjunct {
     uint32_t first = kNoIndex; // its first node, if it ran
-    uint32_t next = kNoIndex; // the conjunct after it in its conjunction (its spark's), if any
+    uint32_t next = kNoIndex; // the strand of the conjunct after it in its conjunction (its spark's), if any
     uint32_t parent = kNoIndex; // the strand that started its conjunction (its Fork), if placed
     NodeRef ret; // the node starting at its Return cut, if any
     NodeRef join; // the node starting at its conjunction's Join cut, if any
-};
-
-struct SimConjunction {
-    uint32_t first = kNoIndex; // its first conjunct, released by its Fork
-    uint32_t parent = kNoIndex; // the strand that started it (its Fork), if placed
-    NodeRef join; // the node starting at its Join cut, if any
 };
 
 class SimGraph {
@@ -98,8 +101,21 @@ public:
     // One bit per cut, set on End cuts: a strand's first node finds its predecessor "done".
     const std::vector<uint64_t>& doneAtStart() const noexcept { return m_doneAtStart; }
 
+    // The graph's strands and cuts (its own ids: see "Numbering" above).
+    uint32_t strandCount() const noexcept { return uint32_t(m_offsets.size() - 1); }
+    size_t cutCount() const noexcept { return m_offsets.back(); }
+    uint32_t firstNode(uint32_t strand) const noexcept // kNoIndex for a strand without cuts
+    {
+        return m_offsets[strand + 1] > m_offsets[strand] ? m_offsets[strand] : kNoIndex;
+    }
+    uint32_t lastNode(uint32_t strand) const noexcept
+    {
+        return m_offsets[strand + 1] >= m_offsets[strand] + 2 ? m_offsets[strand + 1] - 2 : kNoIndex;
+    }
+    uint32_t strandOf(uint32_t node) const noexcept; // O(log strands)
+    uint32_t graphStrand(uint32_t dagStrand) const noexcept { return m_new[dagStrand]; }
     StrandRole role(uint32_t strand) const noexcept { return StrandRole(m_role[strand]); }
-    const SimConjunct& conjunct(uint32_t k) const noexcept { return m_conjuncts[k]; }
+    const SimConjunct& conjunct(uint32_t strand) const noexcept { return m_conjuncts[strand]; }
     std::span<const NodeRef> waits(uint32_t future) const noexcept
     {
         return { m_waits.data() + m_waitOffsets[future], m_waitOffsets[future + 1] - m_waitOffsets[future] };
@@ -107,22 +123,36 @@ public:
     uint64_t nodeCount() const noexcept { return m_nodeCount; } // every strand's nodes (End cuts are not)
     uint32_t firstRoot() const noexcept { return m_firstRoot; } // the root that started first, or kNoIndex
 
-    // The nodes with the weights of each conjunct k's own nodes divided by factor[k] (1: unchanged), rounded.
+    // The nodes with the weights of each conjunct k's own nodes (k: the model's conjunct index) divided
+    // by factor[k] (1: unchanged), rounded.
     SimNodes scaled(const std::vector<double>& factor) const;
+    // `nodes`' weights by the DAG's node ids (RunDag::weights' layout; End cuts 0).
+    std::vector<uint64_t> dagWeights(const SimNodes& nodes) const;
 
 private:
+    struct Conjunction {
+        uint32_t first = kNoIndex; // the strand of its first conjunct, released by its Fork
+        uint32_t parent = kNoIndex; // the strand that started it (its Fork), if placed
+        NodeRef join; // the node starting at its Join cut, if any
+    };
+    // The graph's id of the DAG's node g of DAG strand s.
+    uint32_t nodeOf(uint32_t s, uint32_t g) const noexcept { return m_offsets[m_new[s]] + (g - m_dag->firstNode(s)); }
+    void order();
     void scanCuts();
     void fillRecords();
     void fillNodes(const std::vector<uint64_t>& weights);
 
     const RunDag* m_dag;
+    std::vector<uint32_t> m_new; // per DAG strand: the graph's strand
+    std::vector<uint32_t> m_old; // per graph strand: the DAG's strand
+    std::vector<uint32_t> m_offsets; // per graph strand + 1: its first cut
     SimNodes m_nodes;
     std::vector<uint8_t> m_crossPreds;
     std::vector<std::pair<uint32_t, uint32_t>> m_bigPreds; // sorted by node
     std::vector<uint64_t> m_doneAtStart;
     std::vector<uint8_t> m_role; // per strand
-    std::vector<SimConjunct> m_conjuncts;
-    std::vector<SimConjunction> m_conjunctions;
+    std::vector<SimConjunct> m_conjuncts; // per strand
+    std::vector<Conjunction> m_conjunctions; // per conjunction (the model's index)
     std::vector<uint32_t> m_waitOffsets; // per future + 1
     std::vector<NodeRef> m_waits;
     uint64_t m_nodeCount = 0;

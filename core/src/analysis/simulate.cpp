@@ -3,12 +3,15 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
+#include <limits>
 
 namespace sparkscope::core::detail {
 
 namespace {
 
     constexpr uint32_t kNone = kNoIndex;
+    constexpr uint64_t kNever = UINT64_MAX;
 
     // A set of engine numbers as a bitmap: insert, erase and the first member from a place, O(P / 64).
     class EngineSet {
@@ -98,9 +101,9 @@ namespace {
     // each inner node a copy of the earlier of its two children's keys (ties: the lower engine, always on
     // the left). Setting a leaf redoes its path, log2 P steps over a few cache lines with no dependent
     // look-ups; the root is the next event. Nothing is ever stale.
-    class EventTree {
+    template <class Time> class EventTree {
     public:
-        static constexpr uint64_t kNever = UINT64_MAX;
+        static constexpr Time kNever = std::numeric_limits<Time>::max();
         explicit EventTree(uint32_t engines)
         {
             while (m_leaves < engines)
@@ -112,8 +115,8 @@ namespace {
                 m_keys[i] = m_keys[2 * i];
         }
         uint32_t next() const noexcept { return m_keys[1].engine; } // with one leaf, the leaf itself
-        uint64_t nextTime() const noexcept { return m_keys[1].time; }
-        void set(uint32_t e, uint64_t t) noexcept
+        Time nextTime() const noexcept { return m_keys[1].time; }
+        void set(uint32_t e, Time t) noexcept
         {
             uint32_t i = m_leaves + e;
             m_keys[i].time = t;
@@ -138,7 +141,7 @@ namespace {
 
     private:
         struct Key {
-            uint64_t time;
+            Time time;
             uint32_t engine;
         };
         uint32_t m_leaves = 1;
@@ -149,9 +152,9 @@ namespace {
 
     class Simulator {
     public:
-        Simulator(const SimGraph& graph, const SimNodes& nodes, uint32_t engines, const CostModel& costs, bool curve)
+        Simulator(const SimGraph& graph, const SimNodes& nodes, uint32_t engines, const CostModel& costs, bool curve,
+            double recordedRate)
             : m_g(graph)
-            , m_d(graph.dag())
             , m_n(nodes)
             , m_p(engines)
             , m_costs(costs)
@@ -162,9 +165,15 @@ namespace {
             , m_spinners(engines)
             , m_sleepers(engines)
             , m_nonEmpty(engines)
-            , m_events(engines)
+            , m_timers(engines)
+            , m_runs(engines)
         {
-            m_contextOf.assign(m_d.strandCount(), kNone);
+            // Time per unit of recorded running time with k engines running (simulate.h, contention).
+            m_stretch.assign(engines + 1, 1.0);
+            if (costs.contention > 0)
+                for (uint32_t k = 1; k <= engines; ++k)
+                    m_stretch[k] = (1.0 + costs.contention * double(k - 1)) * recordedRate;
+            m_contextOf.assign(m_g.strandCount(), kNone);
             m_engines.resize(engines);
             for (uint32_t e = 0; e < engines; ++e) {
                 m_engines[e].rng = 0x9E3779B97F4A7C15ull * (e + 1);
@@ -178,17 +187,27 @@ namespace {
         {
             start();
             while (m_left > 0) {
-                const uint32_t e = m_events.next();
-                const uint64_t t = m_events.nextTime();
-                if (t == EventTree::kNever) {
+                const uint64_t tt = m_timers.nextTime(), tr = runEnd();
+                if (tt == kNever && tr == kNever) {
                     if (!breakStall())
                         break;
                     continue;
                 }
-                advance(t);
-                m_events.consume(e);
-                onEvent(e);
-                m_events.settle(e);
+                // The earlier event; at one instant, the lower engine (as in one tree).
+                if (tr < tt || (tr == tt && m_runs.next() < m_timers.next())) {
+                    const uint32_t e = m_runs.next();
+                    advance(tr);
+                    m_work = std::max(m_work, m_runs.nextTime());
+                    m_runs.consume(e);
+                    onEvent(e);
+                    m_runs.settle(e);
+                } else {
+                    const uint32_t e = m_timers.next();
+                    advance(tt);
+                    m_timers.consume(e);
+                    onEvent(e);
+                    m_timers.settle(e);
+                }
             }
             Prediction p;
             p.engines = m_p;
@@ -262,11 +281,25 @@ namespace {
             return LossCategory::IdleNoWork;
         }
 
+        // When the running node that ends first ends: the work clock (m_work, in recorded ns) runs at
+        // 1 / m_stretch[k] while k engines run nodes, the same for all of them, so the node first to end
+        // in work is the first in time. kNever when no node runs.
+        uint64_t runEnd() const noexcept
+        {
+            const double end = m_runs.nextTime();
+            if (end == EventTree<double>::kNever)
+                return kNever;
+            const double left = std::max(0.0, end - m_work) * m_stretch[m_count[kIn] + m_count[kOut]];
+            return m_now + uint64_t(std::ceil(left));
+        }
+
         void advance(uint64_t t)
         {
             if (t <= m_now)
                 return;
             const uint64_t dt = t - m_now;
+            if (const uint32_t k = m_count[kIn] + m_count[kOut]; k > 0)
+                m_work += double(dt) / m_stretch[k];
             if (m_curve) {
                 const int64_t running = int64_t(m_count[kIn] + m_count[kOut]);
                 if (m_steps.empty() || m_steps.back().value != running)
@@ -279,7 +312,7 @@ namespace {
             m_now = t;
         }
 
-        void schedule(uint32_t e, uint64_t t) { m_events.set(e, t); }
+        void schedule(uint32_t e, uint64_t t) { m_timers.set(e, t); }
 
         // ---- the DAG --------------------------------------------------------------------------------
         // Node `node` of `strand` finished on engine e, now: what it releases (sim_graph.h) goes on e's
@@ -392,7 +425,7 @@ namespace {
                 }
                 if (const uint64_t w = m_n.weight(p.node); w > 0) {
                     setState(e, State::Running, m_n.nodes[p.node].flags & SimNode::kInConjunct);
-                    schedule(e, m_now + w);
+                    m_runs.set(e, m_work + double(w));
                     return;
                 }
                 complete(e, p.strand, p.node);
@@ -513,7 +546,7 @@ namespace {
             } else {
                 setState(e, State::Sleeping);
                 m_sleepers.insert(e);
-                m_events.set(e, EventTree::kNever);
+                m_timers.set(e, kNever);
             }
         }
 
@@ -643,8 +676,8 @@ namespace {
         void start()
         {
             const uint32_t first = m_g.firstRoot();
-            for (uint32_t s = 0; s < m_d.strandCount(); ++s) {
-                const uint32_t n = m_d.firstNode(s);
+            for (uint32_t ds = 0; ds < m_g.strandCount(); ++ds) { // in the DAG's order, as it was recorded
+                const uint32_t s = m_g.graphStrand(ds), n = m_g.firstNode(s);
                 if (n == kNone || s == first || m_remaining[n] != 0)
                     continue;
                 if (carrier(n) && m_n.weight(n) == 0)
@@ -660,7 +693,7 @@ namespace {
             if (first != kNone) {
                 en.context = newContext();
                 m_contextOf[first] = en.context;
-                en.next.push_back({ m_d.firstNode(first), first });
+                en.next.push_back({ m_g.firstNode(first), first });
             }
             en.stop = Stop::None;
             Pick p;
@@ -673,11 +706,11 @@ namespace {
         // as if its dependencies were met (counted). Amortised linear: the scan only moves forwards.
         bool breakStall()
         {
-            while (m_scan < m_d.cutCount() && done(m_scan))
+            while (m_scan < m_g.cutCount() && done(m_scan))
                 ++m_scan;
-            if (m_scan >= m_d.cutCount())
+            if (m_scan >= m_g.cutCount())
                 return false;
-            const uint32_t n = m_scan, s = m_d.strandOf(n);
+            const uint32_t n = m_scan, s = m_g.strandOf(n);
             if (m_remaining[n] != 0) {
                 if (m_remaining[n] == 255) {
                     auto it = std::lower_bound(
@@ -698,7 +731,6 @@ namespace {
         }
 
         const SimGraph& m_g;
-        const RunDag& m_d;
         const SimNodes& m_n;
         const uint32_t m_p;
         const CostModel& m_costs;
@@ -714,7 +746,10 @@ namespace {
         std::vector<NodeRef> m_runnable; // FIFO from m_runHead
         size_t m_runHead = 0;
         EngineSet m_spinners, m_sleepers, m_nonEmpty;
-        EventTree m_events;
+        EventTree<uint64_t> m_timers; // costs, spinning, notifications: in ns
+        EventTree<double> m_runs; // running nodes' ends on the work clock
+        double m_work = 0; // the work clock: recorded running ns done by each running engine since 0
+        std::vector<double> m_stretch; // per number of engines running: ns per recorded ns
 
         uint64_t m_now = 0, m_left = 0;
         uint64_t m_sparks = 0, m_parkedBarrier = 0, m_parkedFuture = 0;
@@ -726,9 +761,10 @@ namespace {
 
 } // namespace
 
-Prediction simulate(const SimGraph& graph, const SimNodes& nodes, uint32_t engines, const CostModel& costs, bool curve)
+Prediction simulate(const SimGraph& graph, const SimNodes& nodes, uint32_t engines, const CostModel& costs, bool curve,
+    double recordedRate)
 {
-    return Simulator(graph, nodes, std::max<uint32_t>(engines, 1), costs, curve).run();
+    return Simulator(graph, nodes, std::max<uint32_t>(engines, 1), costs, curve, recordedRate).run();
 }
 
 } // namespace sparkscope::core::detail

@@ -34,9 +34,15 @@
 // With zero costs and P = 1 the single engine is never idle while a node remains, so the wall is the
 // work exactly; no P beats the span, since no node starts before its dependencies are met.
 //
-// Events are node completions and cost or spin timers, one pending per engine in a binary heap ordered
-// by (time, engine), the last one scheduled kept out of it (on one engine the heap is never used):
-// O(nodes log P) per run. Per run it owns a byte and a bit per node and 4 bytes per strand, beside the
+// Contention (contention.h; costs.contention = c > 0): a node's weight is recorded running time, done
+// at rate 1 / ((1 + c (k − 1)) × r) while k engines run nodes, r being the recorded run's own mean rate
+// (so its running times become work: a recorded load is divided out, the simulated one applied). The
+// rate is the same for every running engine, so one work clock, advanced between events, orders the
+// running nodes' ends; it changes only when an engine starts or stops running. With c = 0 the work
+// clock is the time and nothing changes.
+//
+// Events are node completions (on the work clock) and cost or spin timers (in ns), one pending per
+// engine, in two tournament trees ordered by (time, engine): O(nodes log P) per run. Per run it owns a byte and a bit per node and 4 bytes per strand, beside the
 // shared graph; nothing is allocated per node. Deterministic.
 #include "analysis/sim_graph.h"
 #include "sparkscope/core/analysis.h"
@@ -46,7 +52,10 @@
 
 namespace sparkscope::core::detail {
 
-// `nodes`: the graph's own (SimGraph::nodes) or scaled ones (SimGraph::scaled).
-Prediction simulate(const SimGraph& graph, const SimNodes& nodes, uint32_t engines, const CostModel& costs, bool curve);
+// `nodes`: the graph's own (SimGraph::nodes) or scaled ones (SimGraph::scaled). `recordedRate`: the
+// recorded run's mean work rate under costs.contention (contention.h, recordedRate); unused when the
+// contention is 0.
+Prediction simulate(const SimGraph& graph, const SimNodes& nodes, uint32_t engines, const CostModel& costs, bool curve,
+    double recordedRate = 1.0);
 
 } // namespace sparkscope::core::detail

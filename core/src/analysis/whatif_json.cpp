@@ -33,6 +33,8 @@ void addWhatIfJson(nlohmann::ordered_json& analysis, const WhatIfReport& r)
         costs[key] = r.costs.ns[k];
         samples[key] = r.costs.samples[k];
     }
+    costs["contention"] = r.costs.contention;
+    samples["contention"] = r.costs.contentionSamples;
     if (measured)
         costs["samples"] = std::move(samples);
     analysis["costs"] = std::move(costs);

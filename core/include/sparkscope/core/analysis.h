@@ -26,7 +26,7 @@
 //     work, and no P predicts less than the span or work / P.
 //
 // Thread safety: analyze() is reentrant. An AnalysisSession is immutable once built (but for the
-// what-if's view of the DAG, built once under a std::once_flag); its analyze() and predict() may be
+// what-if's view of the DAG and the contention fit, built once under a std::once_flag); its analyze() and predict() may be
 // called from several threads at once. Results are plain values.
 // Cost: building a session is O(n log n) in the model's segments, the DAG's cuts (about four per
 // conjunct) and the engines' intervals, plus one scan of the trace's events for search episodes
@@ -185,13 +185,18 @@ struct CostModel {
     // For measured costs: how many latencies each figure is the median of (0: none in the trace, 0 ns used).
     std::array<uint64_t, kCostKindCount> samples {};
     std::string source = "zero"; // "measured", "zero", or "file <path>"
+    // Contention (docs/analysis.md "Contention"): running is 1 + contention × (other engines running)
+    // times as slow. Measured: fitted on the trace's conjuncts (0 when it cannot be measured).
+    double contention = 0;
+    uint64_t contentionSamples = 0; // measured: the conjuncts the fit used (0: not measurable)
 
     uint64_t operator[](CostKind k) const noexcept { return ns[size_t(k)]; }
     uint64_t& operator[](CostKind k) noexcept { return ns[size_t(k)]; }
 };
 
-// A costs file's text: `key=value` lines (keys as costKey, values whole nanoseconds), blank lines and
-// `#` comments; keys left out are 0. An unknown key, a repeated key or a bad value is an error.
+// A costs file's text: `key=value` lines (keys as costKey, values whole nanoseconds; and `contention`, a
+// number ≥ 0), blank lines and `#` comments; keys left out are 0. An unknown key, a repeated key or a
+// bad value is an error.
 Result<CostModel> parseCostModel(std::string_view text);
 
 // Make the conjuncts of one static id `factor` times as fast (their running time divided by factor).
@@ -289,7 +294,9 @@ public:
     // order. Empty when the trace records no joins. Deterministic; the engine counts run in parallel.
     // Cost: O(nodes log P) per engine count, plus the node weights once per call.
     std::vector<Prediction> predict(const WhatIfOptions& options) const;
-    // The costs as this trace measured them (medians of its latencies; docs/analysis.md gives each rule).
+    // The costs as this trace measured them (medians of its latencies; docs/analysis.md gives each rule),
+    // and the contention coefficient fitted on its conjuncts (computed with the what-if's view of the
+    // DAG, once, on the first call of this or predict()).
     CostModel measuredCosts() const;
     // The static ids a SITE names: its number, its exact name ("parfib.cpp:23:9"), or a prefix of the
     // name that ends before a ':' ("parfib.cpp:23"). Sorted; empty when none matches.
