@@ -83,9 +83,14 @@ void checkCut(const Trace& original, uint64_t from, uint64_t to)
     REQUIRE(range - state == cut->stats.rangeEvents);
 }
 
-// Checks cuts of a real trace: its middle third, a range before the start, and the whole trace.
+// Checks cuts of a real trace: the middle third of its span and of engine 0's events (never empty,
+// whatever the timing), its last tenth, and the whole trace.
 void checkCuts(const Trace& trace)
 {
+    REQUIRE(trace.engines.size() > 0);
+    const auto& e0 = trace.engines[0];
+    REQUIRE(e0.size() > 3);
+    checkCut(trace, e0[e0.size() / 3].timeNs, e0[2 * e0.size() / 3].timeNs);
     const uint64_t span = trace.lastTimeNs - trace.firstTimeNs;
     checkCut(trace, trace.firstTimeNs + span / 3, trace.firstTimeNs + 2 * span / 3);
     checkCut(trace, trace.lastTimeNs - span / 10, trace.lastTimeNs);
