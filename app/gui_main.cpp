@@ -1,5 +1,6 @@
 // sparkscope: the desktop app.
 //   sparkscope [TRACE] [--screenshot OUT.png] [--size WxH] [--range FROM_NS:TO_NS]
+//   sparkscope --follow TRACE        (a trace still being written: the views grow as blocks arrive)
 //   sparkscope TRACE --export-metrics FILE [--format json|csv] [--csc N] [--instances] [--from NS --to NS]
 // --export-metrics writes the metrics file without a window, byte for byte as `sparkscope-cli metrics`.
 // With --screenshot the window is rendered once the trace has loaded and its analysis is on screen
@@ -52,7 +53,9 @@ int main(int argc, char** argv)
         QStringLiteral("WxH"), QStringLiteral("1600x1000"));
     QCommandLineOption range(QStringLiteral("range"), QStringLiteral("Show [FROM_NS, TO_NS) (trace timestamps)."),
         QStringLiteral("FROM_NS:TO_NS"));
-    parser.addOptions({ screenshot, size, range });
+    QCommandLineOption follow(QStringLiteral("follow"),
+        QStringLiteral("Open TRACE while it is still being written and follow it as it grows."));
+    parser.addOptions({ screenshot, size, range, follow });
     // Headless metrics export, with the options of `sparkscope-cli metrics`.
     QCommandLineOption exportMetrics(QStringLiteral("export-metrics"),
         QStringLiteral("Write the metrics file of TRACE to FILE (as sparkscope-cli metrics) and exit."),
@@ -161,7 +164,9 @@ int main(int argc, char** argv)
     }
     sparkscope::ui::installReadyReport(&window); // SPARKSCOPE_REPORT_READY=1: geometry for scripts
     window.show();
-    if (!args.isEmpty())
+    if (!args.isEmpty() && parser.isSet(follow))
+        window.followTrace(args.first());
+    else if (!args.isEmpty())
         window.openTrace(args.first());
     const int rc = QApplication::exec();
     return exitCode ? exitCode : rc;

@@ -7,7 +7,9 @@
 #include "ui/docks/dock_visibility.h"
 #include "ui/docks/events_panel.h"
 #include "ui/export/chrome_export.h"
+#include "ui/export/eventlog_range_export.h"
 #include "ui/export/timeline_export.h"
+#include "ui/loading/trace_follower.h"
 #include "ui/loading/trace_loader.h"
 #include "ui/models/bookmarks_model.h"
 #include "ui/panels/metrics_panels.h"
@@ -72,6 +74,7 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_zoom(new ZoomState(this))
     , m_loader(new TraceLoader(this))
+    , m_follower(new TraceFollower(this))
 {
     initSparkScopeResources();
     setWindowTitle(QStringLiteral("SparkScope"));
@@ -86,6 +89,7 @@ MainWindow::MainWindow(QWidget* parent)
     createToolBar();
     connectZoom();
     connectLoader();
+    connectFollower();
     rebuildRecentMenu();
 }
 
@@ -136,6 +140,8 @@ void MainWindow::createActions()
     Actions& a = m_actions;
     a.open = newAction(this, tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
     a.open->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
+    a.follow = newAction(this, tr("&Follow…"), QKeySequence(), this, &MainWindow::followDialog);
+    a.follow->setObjectName(QStringLiteral("followAction"));
     a.exportTimeline
         = newAction(this, tr("&Export Timeline…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportDialog);
     a.exportTimeline->setIcon(style()->standardIcon(QStyle::SP_DialogSaveButton));
@@ -157,6 +163,14 @@ void MainWindow::createActions()
         else
             statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
     });
+    m_rangeExport = new EventlogRangeExport(m_zoom, this);
+    a.exportRange = newAction(this, tr("Export &Range as Eventlog…"), QKeySequence(), this,
+        [this] { m_rangeExport->exportRange(m_timeline->data()); });
+    a.exportRange->setObjectName(QStringLiteral("exportRangeAction"));
+    connect(m_rangeExport, &EventlogRangeExport::exported, this,
+        [this](const QString& path) { statusBar()->showMessage(tr("Exported %1").arg(path), 5000); });
+    connect(m_rangeExport, &EventlogRangeExport::failed, this,
+        [this](const QString& path, const QString& error) { showMessage(tr("Could not write %1: %2").arg(path, error), true); });
     a.quit = newAction(this, tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
 
     a.back = newAction(this, tr("Zoom &Back"), QKeySequence(), m_zoom, &ZoomState::goBack);
@@ -265,9 +279,9 @@ void MainWindow::createMenus()
 {
     const Actions& a = m_actions;
     auto* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(a.open);
+    file->addActions({ a.open, a.follow });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
-    file->addActions({ a.exportTimeline, a.exportMetrics, a.exportChrome });
+    file->addActions({ a.exportTimeline, a.exportMetrics, a.exportChrome, a.exportRange });
     file->addSeparator();
     file->addAction(a.quit);
 
@@ -373,6 +387,8 @@ void MainWindow::showMessage(const QString& text, bool error)
 void MainWindow::openTrace(const QString& path)
 {
     m_messageBar->hide();
+    m_follower->stop();
+    m_live->hide();
     m_loader->load(path);
 }
 

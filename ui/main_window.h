@@ -27,6 +27,7 @@ class QSettings;
 namespace sparkscope::ui {
 
 class TraceLoader;
+class TraceFollower;
 class TimelineWidget;
 class ZoomState;
 class EventsPanel;
@@ -36,6 +37,7 @@ class MetricsPanels;
 class ChromeExport;
 class AnalysisView;
 class DockVisibility;
+class EventlogRangeExport;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -46,8 +48,10 @@ public:
     TimelineWidget* timeline() const { return m_timeline; }
     ZoomState* zoom() const { return m_zoom; }
     TraceLoader* loader() const { return m_loader; }
+    TraceFollower* follower() const { return m_follower; }
     MetricsPanels* metrics() const { return m_metrics; }
     AnalysisView* analysis() const { return m_analysis; }
+    EventlogRangeExport* rangeExport() const { return m_rangeExport; }
     // The text of the message bar ("" when hidden).
     QString message() const;
     // View > Context Lanes and View > Spark Deque Sizes (checkable; QSettings remembers them).
@@ -62,6 +66,9 @@ public:
 public Q_SLOTS:
     void openTrace(const QString& path);
     void openDialog();
+    // Opens a trace that is still being written and follows it as it grows (TraceFollower).
+    void followTrace(const QString& path);
+    void followDialog();
     void exportDialog();
 
 Q_SIGNALS:
@@ -84,6 +91,7 @@ private:
     void createToolBar();
     void connectZoom();
     void connectLoader();
+    void connectFollower();
 
     void showMessage(const QString& text, bool error);
     void hideProgress();
@@ -94,9 +102,11 @@ private:
 
     struct Actions {
         QAction* open = nullptr;
+        QAction* follow = nullptr; // File > Follow…
         QAction* exportTimeline = nullptr;
         QAction* exportMetrics = nullptr;
         QAction* exportChrome = nullptr; // File > Export Chrome/Perfetto Trace…
+        QAction* exportRange = nullptr; // File > Export Range as Eventlog…
         QAction* quit = nullptr;
         QAction* back = nullptr;
         QAction* forward = nullptr;
@@ -111,6 +121,7 @@ private:
 
     ZoomState* m_zoom;
     TraceLoader* m_loader;
+    TraceFollower* m_follower;
     TimelineWidget* m_timeline = nullptr;
     EventsPanel* m_events = nullptr;
     BookmarksPanel* m_bookmarks = nullptr;
@@ -119,6 +130,7 @@ private:
     ChromeExport* m_chromeExport = nullptr;
     AnalysisView* m_analysis = nullptr;
     DockVisibility* m_dockVisibility = nullptr;
+    EventlogRangeExport* m_rangeExport = nullptr;
     QDockWidget* m_eventsDock = nullptr;
     QDockWidget* m_bookmarksDock = nullptr;
     QFrame* m_messageBar = nullptr;
@@ -126,6 +138,7 @@ private:
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancel = nullptr;
     QLabel* m_status = nullptr;
+    QLabel* m_live = nullptr; // "● live" while a trace is followed
     QMenu* m_recentMenu = nullptr;
     Actions m_actions;
     std::unique_ptr<QSettings> m_layoutSettings; // set by rememberLayout: saved to on close

@@ -261,6 +261,36 @@ def case_export_chrome():
     expect_exit(2, ["export", path, "-o", scratch("no/such/dir/x.json")], contains="cannot")
 
 
+def case_cut():
+    path = shared(SUMFIB)
+    out = scratch("sumfib.cut.eventlog")
+    expect_exit(2, ["cut", path, "--from", "20", "--to", "10", "-o", out], "--from is after --to")
+    expect_exit(2, ["cut", path, "--from", "10", "--to", "20"], "needs -o")
+    expect_exit(2, ["cut", path, "--from", "x", "--to", "20", "-o", out], "whole number")
+    info = json.loads(expect_exit(0, ["info", "--json", path], stream="stdout")[0])
+    first, last = info["time_span"]["first_ns"], info["time_span"]["last_ns"]
+    middle = first + (last - first) // 2
+    out_text, _ = expect_exit(0, ["cut", path, "--from", str(middle), "--to", str(last), "-o", out])
+    expect("state events written to" in out_text, "cut printed %r" % out_text)
+    # The cut reads without warnings, keeps the engines, and spans [middle, last].
+    cut = json.loads(expect_exit(0, ["info", "--json", out], stream="stdout")[0])
+    expect(not cut.get("warnings"), "the cut reads with warnings: %r" % cut.get("warnings"))
+    expect(cut["time_span"]["first_ns"] == middle and cut["time_span"]["last_ns"] <= last,
+           "the cut spans %r, not [%d, %d]" % (cut["time_span"], middle, last))
+    expect(len(cut["engines"]) == len(info["engines"]), "engines: %r vs %r" % (cut["engines"], info["engines"]))
+    # Every event of the range is there: `show` of the cut from `middle` on equals the original's.
+    a, _ = expect_exit(0, ["show", "--format", "tsv", path])
+    b, _ = expect_exit(0, ["show", "--format", "tsv", out])
+    inside = sorted(l for l in a.splitlines() if int(l.split("\t")[0]) >= middle and l.split("\t")[2] != "18")
+    got = sorted(l for l in b.splitlines() if l.split("\t")[2] != "18")
+    missing = [l for l in inside if l not in set(got)]
+    expect(not missing, "events of the range missing from the cut: %r" % missing[:3])
+    # The whole trace cut again is read like the original by `check`.
+    whole = scratch("sumfib.whole.eventlog")
+    expect_exit(0, ["cut", path, "-o", whole])
+    expect_exit(0, ["check", whole])
+
+
 def main():
     global A
     ap = argparse.ArgumentParser()

@@ -8,7 +8,7 @@ endif()
 
 set(_cli_script ${CMAKE_CURRENT_LIST_DIR}/cli_cases.py)
 foreach(_case help version usage_errors missing_file wrong_magic truncated show_tsv show_filters show_text
-              info_json check_ok check_problems rewrite_roundtrip export_chrome)
+              info_json check_ok check_problems rewrite_roundtrip export_chrome cut)
   add_test(NAME "cli: ${_case}"
     COMMAND ${Python3_EXECUTABLE} ${_cli_script} --case ${_case} --cli $<TARGET_FILE:sparkscope-cli>
       --testdata ${SPARKSCOPE_SHARED_DIR}/testdata --scratch ${PROJECT_BINARY_DIR}/test-scratch/cli-${_case})
@@ -25,4 +25,10 @@ add_test(NAME "cli: show --format tsv agrees with ghc-events on every shared eve
     --cli $<TARGET_FILE:sparkscope-cli> --evdump ${PROJECT_BINARY_DIR}/evdump
     --testdata ${SPARKSCOPE_SHARED_DIR}/testdata --scratch ${PROJECT_BINARY_DIR}/test-scratch/cli-ghc-events)
 set_tests_properties("cli: show --format tsv agrees with ghc-events on every shared eventlog" PROPERTIES
+  FIXTURES_REQUIRED evdump LABELS cli TIMEOUT 600)
+add_test(NAME "cli: cut output is read by ghc-events and holds the range's events"
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/cut_with_ghc_events.py
+    --cli $<TARGET_FILE:sparkscope-cli> --evdump ${PROJECT_BINARY_DIR}/evdump --demo $<TARGET_FILE:sparkscope-demo>
+    --testdata ${SPARKSCOPE_SHARED_DIR}/testdata --scratch ${PROJECT_BINARY_DIR}/test-scratch/cli-cut-ghc-events)
+set_tests_properties("cli: cut output is read by ghc-events and holds the range's events" PROPERTIES
   FIXTURES_REQUIRED evdump LABELS cli TIMEOUT 600)

@@ -24,6 +24,7 @@
 #include <QAbstractItemModelTester>
 #include <QFile>
 #include <QLabel>
+#include <QListView>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QSignalSpy>
@@ -224,7 +225,7 @@ TEST_CASE(
 
     REQUIRE(panel.selectStaticId(QStringLiteral("a.m:1")));
     CHECK(panel.selectedStaticId() == QStringLiteral("a.m:1"));
-    CHECK(panel.instanceList()->count() == 2);
+    CHECK(panel.instanceList()->model()->rowCount() == 2);
     REQUIRE(!highlight.isEmpty());
     CHECK(highlight.last().at(0).value<std::vector<core::ConjunctionIndex>>().size() == 2);
     CHECK(panel.detail()->shownValue(QStringLiteral("summary"), QStringLiteral("mean")) == formatDuration(200));

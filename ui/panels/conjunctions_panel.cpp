@@ -1,6 +1,7 @@
 #include "ui/panels/conjunctions_panel.h"
 
 #include "sparkscope/core/metrics_query.h"
+#include "ui/panels/conjunction_instances_model.h"
 #include "ui/panels/conjunctions_model.h"
 #include "ui/panels/granularity_chart.h"
 #include "ui/panels/metric_detail_panel.h"
@@ -12,7 +13,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListWidget>
+#include <QListView>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSortFilterProxyModel>
@@ -91,9 +92,13 @@ ConjunctionsPanel::ConjunctionsPanel(QWidget* parent)
     navRow->addWidget(m_highlightAll);
     navRow->addStretch(1);
     dl->addLayout(navRow);
-    m_instances = new QListWidget(details);
+    m_instanceModel = new ConjunctionInstancesModel(this);
+    m_instances = new QListView(details);
     m_instances->setObjectName(QStringLiteral("conjunctionInstances"));
-    connect(m_instances, &QListWidget::currentRowChanged, this, &ConjunctionsPanel::goToInstance);
+    m_instances->setUniformItemSizes(true); // O(1) layout for millions of rows
+    m_instances->setModel(m_instanceModel);
+    connect(m_instances->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this](const QModelIndex& current) { goToInstance(current.isValid() ? current.row() : -1); });
     dl->addWidget(m_instances, 1);
 
     auto* chartBox = new QWidget(split);
@@ -129,7 +134,7 @@ void ConjunctionsPanel::setMetrics(std::shared_ptr<const core::Metrics> metrics,
     m_model->setMetrics(m_metrics);
     m_static.clear();
     m_instanceIds.clear();
-    m_instances->clear();
+    m_instanceModel->setInstances(nullptr, {});
     m_detail->clear();
     // A GHC eventlog has nothing to list: only the note shows, at the top of the dock.
     const bool listShown = conjunctionEvents || !m_metrics;
@@ -184,17 +189,10 @@ void ConjunctionsPanel::onStaticChosen()
     m_instanceIds = m_metrics && !m_static.isEmpty()
         ? core::conjunctionsOfStatic(m_metrics->model, m_static.toStdString())
         : std::vector<core::ConjunctionIndex> {};
-    m_instances->blockSignals(true);
-    m_instances->clear();
-    for (core::ConjunctionIndex j : m_instanceIds) {
-        const core::ConjunctionInstance& c = m_metrics->model.conjunction(j);
-        QString text = tr("#%1  at %2").arg(j.value()).arg(formatDuration(int64_t(c.startNs), 9));
-        text += c.complete
-            ? tr("  for %1, %2 conjuncts").arg(formatDuration(int64_t(c.endNs - c.startNs))).arg(c.conjuncts.size())
-            : tr("  (incomplete)");
-        m_instances->addItem(text);
+    {
+        const QSignalBlocker blocker(m_instances->selectionModel());
+        m_instanceModel->setInstances(m_metrics, m_instanceIds);
     }
-    m_instances->blockSignals(false);
     m_previous->setEnabled(!m_instanceIds.empty());
     m_next->setEnabled(!m_instanceIds.empty());
     showMetricSummary();
@@ -227,29 +225,41 @@ void ConjunctionsPanel::showChoice(core::EventOwner owner, const QString& key)
             if (const int k = m_metric->findText(key); k >= 0)
                 m_metric->setCurrentIndex(k);
             const auto it = std::find(m_instanceIds.begin(), m_instanceIds.end(), owner.conjunction());
-            const QSignalBlocker instanceBlocker(m_instances); // the timeline is already there
-            m_instances->setCurrentRow(it == m_instanceIds.end() ? -1 : int(it - m_instanceIds.begin()));
+            const QSignalBlocker instanceBlocker(m_instances->selectionModel()); // the timeline is already there
+            setCurrentInstance(it == m_instanceIds.end() ? -1 : int(it - m_instanceIds.begin()));
         }
     }
     m_detail->showMetric(*m_metrics, owner, key);
 }
 
-int ConjunctionsPanel::currentInstance() const { return m_instances->currentRow(); }
+int ConjunctionsPanel::currentInstance() const
+{
+    const QModelIndex current = m_instances->currentIndex();
+    return current.isValid() ? current.row() : -1;
+}
+
+void ConjunctionsPanel::setCurrentInstance(int row)
+{
+    if (row < 0)
+        m_instances->selectionModel()->clearCurrentIndex();
+    else
+        m_instances->setCurrentIndex(m_instanceModel->index(row));
+}
 
 void ConjunctionsPanel::showNext()
 {
     if (m_instanceIds.empty())
         return;
-    const int row = m_instances->currentRow();
-    m_instances->setCurrentRow(row < 0 ? 0 : std::min(row + 1, int(m_instanceIds.size()) - 1));
+    const int row = currentInstance();
+    setCurrentInstance(row < 0 ? 0 : std::min(row + 1, int(m_instanceIds.size()) - 1));
 }
 
 void ConjunctionsPanel::showPrevious()
 {
     if (m_instanceIds.empty())
         return;
-    const int row = m_instances->currentRow();
-    m_instances->setCurrentRow(row <= 0 ? 0 : row - 1);
+    const int row = currentInstance();
+    setCurrentInstance(row <= 0 ? 0 : row - 1);
 }
 
 void ConjunctionsPanel::goToInstance(int row)

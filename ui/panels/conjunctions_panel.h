@@ -20,7 +20,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QListWidget;
+class QListView;
 class QPushButton;
 class QSortFilterProxyModel;
 class QSplitter;
@@ -29,6 +29,7 @@ class QTableView;
 namespace sparkscope::ui {
 
 class ConjunctionsModel;
+class ConjunctionInstancesModel;
 class GranularityChart;
 class MetricDetailPanel;
 
@@ -45,7 +46,7 @@ public:
     ConjunctionsModel* model() const { return m_model; }
     QLineEdit* filter() const { return m_filter; }
     QComboBox* metricChoice() const { return m_metric; }
-    QListWidget* instanceList() const { return m_instances; }
+    QListView* instanceList() const { return m_instances; }
     MetricDetailPanel* detail() const { return m_detail; }
     GranularityChart* chart() const { return m_chart; }
     QString selectedStaticId() const { return m_static; }
@@ -75,6 +76,7 @@ private:
     void onStaticChosen();
     void showMetricSummary();
     void goToInstance(int row);
+    void setCurrentInstance(int row); // -1: none
     void updateChart();
 
     std::shared_ptr<const core::Metrics> m_metrics;
@@ -86,7 +88,8 @@ private:
     QSplitter* m_split;
     QComboBox* m_metric;
     MetricDetailPanel* m_detail;
-    QListWidget* m_instances;
+    QListView* m_instances;
+    ConjunctionInstancesModel* m_instanceModel;
     QPushButton* m_previous;
     QPushButton* m_next;
     QCheckBox* m_highlightAll;

@@ -52,6 +52,20 @@ void TimelineWidget::setData(std::shared_ptr<const TraceData> data)
     update();
 }
 
+void TimelineWidget::extendData(std::shared_ptr<const TraceData> data)
+{
+    m_data = std::move(data);
+    m_frame.reset();
+    m_rows = {}; // the optional rows are computed again for the longer trace
+    m_lanesJob.cancel();
+    m_dequesJob.cancel();
+    if (m_data)
+        m_zoom->extendTo(m_data->startNs, m_data->endNs);
+    startRows();
+    updateScrollBar();
+    update();
+}
+
 void TimelineWidget::setShowContextLanes(bool on)
 {
     if (on == m_showLanes)

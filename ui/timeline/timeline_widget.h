@@ -30,6 +30,9 @@ public:
     explicit TimelineWidget(ZoomState* zoom, QWidget* parent = nullptr);
 
     void setData(std::shared_ptr<const TraceData> data);
+    // A newer snapshot of the same trace (a followed trace grew): like setData, but the zoom keeps its
+    // window, history and selection (ZoomState::extendTo) and the vertical scroll stays.
+    void extendData(std::shared_ptr<const TraceData> data);
     // Bookmarks drawn as labelled lines (the vector must outlive the widget or be reset); null = the trace's markers.
     void setBookmarks(const std::vector<Marker>* bookmarks);
     const std::shared_ptr<const TraceData>& data() const { return m_data; }

@@ -1,5 +1,7 @@
 #include "ui/timeline/zoom_state.h"
 
+#include <algorithm>
+
 namespace sparkscope::ui {
 
 namespace {
@@ -24,6 +26,19 @@ void ZoomState::reset(int64_t startNs, int64_t endNs)
     Q_EMIT selectionChanged();
     Q_EMIT cursorChanged();
     Q_EMIT historyChanged();
+}
+
+void ZoomState::extendTo(int64_t startNs, int64_t endNs)
+{
+    const TimeWindow old = m_extent;
+    m_extent = { std::min(startNs, old.startNs), std::max({ endNs, old.endNs, startNs + 1 }) };
+    if (m_extent == old || m_window.endNs < old.endNs)
+        return;
+    if (m_window.startNs <= old.startNs)
+        m_window = m_extent;
+    else
+        m_window = { m_extent.endNs - m_window.spanNs(), m_extent.endNs };
+    Q_EMIT windowChanged(m_window);
 }
 
 void ZoomState::show(TimeWindow w)

@@ -26,6 +26,11 @@ public:
 
     // A new trace: extent and window become [startNs, endNs); history and selection are cleared.
     void reset(int64_t startNs, int64_t endNs);
+    // The trace grew (a followed trace): the extent becomes [startNs, endNs); history, selection and
+    // cursor stay. A window that reached the old end follows the end: one that showed the whole
+    // trace keeps showing it all, a narrower one slides to the new end with its span. A window the
+    // person moved elsewhere stays where it is.
+    void extendTo(int64_t startNs, int64_t endNs);
     // Shows `w` (clamped to the extent) and records the previous window in the history.
     void zoomTo(TimeWindow w);
     // Like zoomTo but without a history entry (panning, continuous wheel zoom).

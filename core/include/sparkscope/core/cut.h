@@ -1,0 +1,43 @@
+#pragma once
+// Cutting a time range out of a trace: cutTrace writes a valid eventlog holding the original header,
+// every event whose time lies in [fromNs, toNs] (block markers aside: the writer makes its own), and
+// the state a reader needs at fromNs, re-timed to fromNs:
+//   - the definitions posted before the range: STARTUP, capsets and capabilities (created, assigned,
+//     enabled, deleted), RTS identifier, program arguments and environment, process ids, interned
+//     strings (the conjunction events' static ids name them), heap/profiling/ticky/IPE definitions;
+//     WALL_CLOCK_TIME is moved to fromNs with its wall time moved by the same amount, so it still
+//     pins the eventlog's clock to the wall clock;
+//   - each context alive at fromNs: its creation (CREATE_THREAD or REUSE_CONTEXT) and last
+//     THREAD_LABEL, and RUN_THREAD on its engine when it was running there;
+//   - GC_START on each engine that was collecting at fromNs;
+//   - one block per engine of the original, so the cut has as many engines.
+// Conjunctions, sparks and futures that began before fromNs are not recreated: their events inside
+// the range are kept as they are, so the model sees them as it would in a trace whose recording
+// started at fromNs (their ends without starts are reported by `check`), and those still open at
+// toNs as in a trace whose recording stopped there.
+//
+// Engines' events go out in time order in blocks of at most ~512 KB per engine, flushed the way a
+// runtime flushes its buffers, so blocks of different engines interleave roughly by time.
+// Cost: one time-ordered pass over the trace (O(n log k)), output built in memory.
+#include "sparkscope/core/result.h"
+#include "sparkscope/core/trace.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace sparkscope::core {
+
+struct CutStats {
+    uint64_t rangeEvents = 0; // events of the original inside [from, to] (block markers aside)
+    uint64_t stateEvents = 0; // events written as the state at `from`
+};
+
+struct CutOutput {
+    std::vector<uint8_t> bytes; // a whole eventlog, ending with DATA_END
+    CutStats stats;
+};
+
+// Fails (ErrorCode::Usage) when fromNs > toNs.
+Result<CutOutput> cutTrace(const Trace& trace, uint64_t fromNs, uint64_t toNs);
+
+} // namespace sparkscope::core

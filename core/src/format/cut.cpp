@@ -1,0 +1,285 @@
+// cutTrace (cut.h): one time-ordered pass over the trace. Events before the range update a small
+// replay of the state (definitions in order, each context's creation/label/engine, each engine's
+// GC); at the first event inside the range that state is written, re-timed to `from`, and the
+// range's events follow. Output goes through per-engine pending buffers flushed as blocks, like a
+// runtime's per-capability buffers, so the writer's blocks stay one engine each.
+#include "sparkscope/core/cut.h"
+
+#include "sparkscope/core/byte_order.h"
+#include "sparkscope/core/writer.h"
+
+#include <algorithm>
+#include <deque>
+#include <unordered_map>
+
+namespace sparkscope::core {
+
+namespace {
+
+    constexpr size_t kBlockBytes = 512 * 1024; // flush an engine's pending events at this size
+    constexpr size_t kMarkerBytes = 24;
+
+    // Events that define something later events refer to, or say what the run is: kept from before
+    // the range, in their order.
+    bool isDefinition(uint16_t type)
+    {
+        switch (type) {
+        case ev::Startup:
+        case ev::CapsetCreate:
+        case ev::CapsetDelete:
+        case ev::CapsetAssignCap:
+        case ev::CapsetRemoveCap:
+        case ev::CapCreate:
+        case ev::CapDelete:
+        case ev::CapDisable:
+        case ev::CapEnable:
+        case ev::RtsIdentifier:
+        case ev::ProgramArgs:
+        case ev::ProgramEnv:
+        case ev::OsProcessPid:
+        case ev::OsProcessPpid:
+        case ev::WallClockTime:
+        case ev::InternString:
+        case ev::HeapInfoGhc:
+        case ev::EdenVersion:
+        case ev::EdenProgramInvocation:
+        case ev::PerfName:
+        case ev::HeapProfBegin:
+        case ev::HeapProfCostCentre:
+        case ev::ProfBegin:
+        case ev::Ipe:
+        case ev::TickyCounterDef:
+            return true;
+        default:
+            return false;
+        }
+    }
+
+    // One event to write: the original, at a (possibly new) time, with a replaced payload if any.
+    struct Pending {
+        const Event* event;
+        uint64_t timeNs;
+        const std::vector<uint8_t>* payload; // nullptr: the original payload
+    };
+
+    // The state at `from`, replayed from the events before it.
+    struct StateReplay {
+        struct ContextState {
+            const Event* created = nullptr; // CREATE_THREAD or REUSE_CONTEXT
+            const Event* label = nullptr;
+            const Event* run = nullptr; // the RUN_THREAD it is running under, if running
+        };
+        std::vector<const Event*> definitions;
+        std::unordered_map<uint32_t, ContextState> contexts;
+        std::unordered_map<uint16_t, uint32_t> running; // engine -> the context it last ran
+        std::unordered_map<uint16_t, const Event*> gcStarts; // engine -> GC_START while collecting
+        uint64_t count = 0;
+
+        void add(const Trace& trace, const Event& e)
+        {
+            const Payload p = trace.payload(e);
+            if (isDefinition(e.type)) {
+                definitions.push_back(&e);
+                return;
+            }
+            switch (e.type) {
+            case ev::CreateThread:
+            case ev::MerReuseContext:
+                contexts[p.u32(0)] = ContextState { &e, nullptr, nullptr };
+                break;
+            case ev::ThreadLabel:
+                contexts[p.u32(0)].label = &e;
+                break;
+            case ev::RunThread:
+                if (e.hasEngine()) {
+                    // An engine runs one context at a time: whatever ran here before has stopped.
+                    auto [slot, fresh] = running.try_emplace(e.engine, p.u32(0));
+                    if (!fresh && slot->second != p.u32(0)) {
+                        if (auto it = contexts.find(slot->second); it != contexts.end() && it->second.run
+                            && it->second.run->engine == e.engine)
+                            it->second.run = nullptr;
+                        slot->second = p.u32(0);
+                    }
+                    contexts[p.u32(0)].run = &e;
+                }
+                break;
+            case ev::StopThread:
+                if (p.u16(4) == kStopFinished)
+                    contexts.erase(p.u32(0));
+                else if (auto it = contexts.find(p.u32(0)); it != contexts.end())
+                    it->second.run = nullptr;
+                break;
+            case ev::MerReleaseContext:
+                contexts.erase(p.u32(0));
+                break;
+            case ev::GcStart:
+                gcStarts[e.engine] = &e;
+                break;
+            case ev::GcEnd:
+                gcStarts.erase(e.engine);
+                break;
+            default:
+                break;
+            }
+        }
+    };
+
+    class CutWriter {
+    public:
+        CutWriter(const Trace& trace)
+            : m_trace(trace)
+            , m_out(trace.header)
+            , m_pending(trace.engines.size() + 1)
+            , m_pendingBytes(trace.engines.size() + 1, 0)
+        {
+        }
+
+        void add(const Event& e, uint64_t timeNs, const std::vector<uint8_t>* payload = nullptr)
+        {
+            const size_t slot = slotOf(e.engine);
+            m_pending[slot].push_back({ &e, timeNs, payload });
+            m_pendingBytes[slot] += e.headerSize + (payload ? payload->size() : e.payloadSize);
+            if (m_pendingBytes[slot] + kMarkerBytes >= kBlockBytes)
+                flush(slot);
+        }
+
+        // Writes an empty block for every engine that has nothing pending, so the cut keeps the
+        // original's engines even when some are idle in the range. (End times are at least 1: an
+        // end time of 0 is how a block never closed reads.)
+        void markEveryEngine(uint64_t timeNs)
+        {
+            for (size_t engine = 0; engine < m_trace.engines.size(); ++engine)
+                if (m_pending[engine].empty()) {
+                    m_out.beginBlock(static_cast<uint16_t>(engine), timeNs);
+                    m_out.endBlock(std::max<uint64_t>(timeNs, 1));
+                }
+        }
+
+        std::vector<uint8_t> finish()
+        {
+            for (size_t slot = 0; slot < m_pending.size(); ++slot)
+                flush(slot);
+            return m_out.finish();
+        }
+
+    private:
+        size_t slotOf(uint16_t engine) const
+        {
+            return engine < m_trace.engines.size() ? engine : m_trace.engines.size();
+        }
+
+        void flush(size_t slot)
+        {
+            auto& events = m_pending[slot];
+            if (events.empty())
+                return;
+            const uint16_t engine = slot < m_trace.engines.size() ? static_cast<uint16_t>(slot) : kNoEngine;
+            m_out.beginBlock(engine, events.front().timeNs);
+            uint64_t last = events.front().timeNs;
+            for (const Pending& p : events) {
+                const auto payload = p.payload ? std::span<const uint8_t>(*p.payload)
+                                               : m_trace.payload(*p.event).bytes();
+                m_out.event(p.event->type, p.timeNs, payload);
+                last = std::max(last, p.timeNs);
+            }
+            m_out.endBlock(std::max<uint64_t>(last, 1)); // an end time of 0 reads as a block never closed
+            events.clear();
+            m_pendingBytes[slot] = 0;
+        }
+
+        const Trace& m_trace;
+        EventlogWriter m_out;
+        std::vector<std::vector<Pending>> m_pending; // per engine, the last slot for kNoEngine
+        std::vector<size_t> m_pendingBytes;
+    };
+
+    // WALL_CLOCK_TIME (u32 capset, u64 seconds, u32 nanoseconds) moved later by `shiftNs`.
+    std::vector<uint8_t> shiftWallClock(Payload p, uint64_t shiftNs)
+    {
+        const uint64_t totalNs = p.u64(4) * 1000000000ull + p.u32(12) + shiftNs;
+        PayloadBuilder b;
+        b.u32(p.u32(0)).u64(totalNs / 1000000000ull).u32(static_cast<uint32_t>(totalNs % 1000000000ull));
+        return b.data();
+    }
+
+} // namespace
+
+Result<CutOutput> cutTrace(const Trace& trace, uint64_t fromNs, uint64_t toNs)
+{
+    if (fromNs > toNs)
+        return Error { ErrorCode::Usage,
+            "the range's start (" + std::to_string(fromNs) + " ns) is after its end (" + std::to_string(toNs) + " ns)",
+            std::nullopt };
+
+    CutOutput result;
+    CutWriter out(trace);
+    StateReplay state;
+    std::deque<std::vector<uint8_t>> replaced; // payloads written instead of the original (stable addresses)
+    bool stateWritten = false;
+
+    auto writeState = [&] {
+        stateWritten = true;
+        uint64_t n = 0;
+        for (const Event* e : state.definitions) {
+            if (e->type == ev::WallClockTime && e->timeNs < fromNs) {
+                replaced.push_back(shiftWallClock(trace.payload(*e), fromNs - e->timeNs));
+                out.add(*e, fromNs, &replaced.back());
+            } else {
+                out.add(*e, std::max(e->timeNs, fromNs));
+            }
+            ++n;
+        }
+        // Contexts in id order, so the output does not depend on the hash map's order.
+        std::vector<std::pair<uint32_t, const StateReplay::ContextState*>> contexts;
+        for (const auto& [id, c] : state.contexts)
+            if (c.created || c.run)
+                contexts.emplace_back(id, &c);
+        std::sort(contexts.begin(), contexts.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (const auto& [id, c] : contexts) {
+            if (c->created) {
+                out.add(*c->created, fromNs);
+                ++n;
+            }
+            if (c->label) {
+                out.add(*c->label, fromNs);
+                ++n;
+            }
+        }
+        for (const auto& [id, c] : contexts)
+            if (c->run) {
+                out.add(*c->run, fromNs);
+                ++n;
+            }
+        std::vector<const Event*> gcs;
+        for (const auto& [engine, e] : state.gcStarts)
+            gcs.push_back(e);
+        std::sort(gcs.begin(), gcs.end(), [](const Event* a, const Event* b) { return a->engine < b->engine; });
+        for (const Event* e : gcs) {
+            out.add(*e, fromNs);
+            ++n;
+        }
+        out.markEveryEngine(fromNs);
+        result.stats.stateEvents = n;
+    };
+
+    trace.forEachInTimeOrder([&](const Event& e) {
+        if (e.type == ev::BlockMarker)
+            return;
+        if (e.timeNs < fromNs) {
+            state.add(trace, e);
+            return;
+        }
+        if (e.timeNs > toNs)
+            return;
+        if (!stateWritten)
+            writeState();
+        out.add(e, e.timeNs);
+        ++result.stats.rangeEvents;
+    });
+    if (!stateWritten)
+        writeState();
+    result.bytes = out.finish();
+    return result;
+}
+
+} // namespace sparkscope::core

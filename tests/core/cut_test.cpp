@@ -1,0 +1,279 @@
+// cutTrace (cut.h): the cut read back holds exactly the original's events of the range, per engine
+// and in order, after the state events re-timed to the range's start; and the model built from a
+// cut of a hand-built trace has the contexts and conjunctions worked out by hand.
+#include "scenario_traces.h"
+#include "sparkscope/core/cut.h"
+#include "sparkscope/core/par_model.h"
+#include "sparkscope/core/reader.h"
+#include "support/trace_builder.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+using namespace sparkscope;
+using namespace sparkscope::core;
+using test::TraceBuilder;
+
+namespace {
+
+Trace readBack(const CutOutput& cut)
+{
+    auto trace = readTraceFromBytes(cut.bytes);
+    REQUIRE(trace);
+    REQUIRE(trace->warnings.empty());
+    REQUIRE_FALSE(trace->truncated);
+    return std::move(trace).value();
+}
+
+std::vector<Event> withoutMarkers(const std::vector<Event>& events)
+{
+    std::vector<Event> out;
+    std::copy_if(events.begin(), events.end(), std::back_inserter(out),
+        [](const Event& e) { return e.type != ev::BlockMarker; });
+    return out;
+}
+
+// Checks one list of the cut (an engine's, or the global one) against the original's: the
+// original's events in [from, to] are the cut's last events, equal in type, time and payload; the
+// ones before them are state events at `from`. Returns how many state events there were.
+size_t checkList(const Trace& original, const std::vector<Event>& originalEvents, const Trace& cut,
+    const std::vector<Event>& cutEvents, uint64_t from, uint64_t to)
+{
+    std::vector<Event> range;
+    for (const Event& e : originalEvents)
+        if (e.type != ev::BlockMarker && e.timeNs >= from && e.timeNs <= to)
+            range.push_back(e);
+    const std::vector<Event> got = withoutMarkers(cutEvents);
+    REQUIRE(got.size() >= range.size());
+    const size_t state = got.size() - range.size();
+    for (size_t i = 0; i < state; ++i)
+        REQUIRE(got[i].timeNs == from);
+    for (size_t i = 0; i < range.size(); ++i) {
+        const Event& a = range[i];
+        const Event& b = got[state + i];
+        INFO("event " << i << " of the range, type " << a.type << " at " << a.timeNs);
+        REQUIRE(a.type == b.type);
+        REQUIRE(a.timeNs == b.timeNs);
+        const auto pa = original.payload(a).bytes();
+        const auto pb = cut.payload(b).bytes();
+        REQUIRE(std::equal(pa.begin(), pa.end(), pb.begin(), pb.end()));
+    }
+    return state;
+}
+
+void checkCut(const Trace& original, uint64_t from, uint64_t to)
+{
+    INFO("cut [" << from << ", " << to << "]");
+    auto cut = cutTrace(original, from, to);
+    REQUIRE(cut);
+    const Trace back = readBack(cut.value());
+    REQUIRE(back.engines.size() == original.engines.size());
+    REQUIRE(back.header.types.size() == original.header.types.size());
+    size_t state = checkList(original, original.global, back, back.global, from, to);
+    size_t range = 0;
+    for (size_t engine = 0; engine < original.engines.size(); ++engine) {
+        INFO("engine " << engine);
+        state += checkList(original, original.engines[engine], back, back.engines[engine], from, to);
+    }
+    for (const auto& list : back.engines)
+        range += withoutMarkers(list).size();
+    range += withoutMarkers(back.global).size();
+    REQUIRE(state == cut->stats.stateEvents);
+    REQUIRE(range - state == cut->stats.rangeEvents);
+}
+
+// Checks cuts of a real trace: the middle third of its span and of engine 0's events (never empty,
+// whatever the timing), its last tenth, and the whole trace.
+void checkCuts(const Trace& trace)
+{
+    REQUIRE(trace.engines.size() > 0);
+    const auto& e0 = trace.engines[0];
+    REQUIRE(e0.size() > 3);
+    checkCut(trace, e0[e0.size() / 3].timeNs, e0[2 * e0.size() / 3].timeNs);
+    const uint64_t span = trace.lastTimeNs - trace.firstTimeNs;
+    checkCut(trace, trace.firstTimeNs + span / 3, trace.firstTimeNs + 2 * span / 3);
+    checkCut(trace, trace.lastTimeNs - span / 10, trace.lastTimeNs);
+    checkCut(trace, 0, UINT64_MAX);
+}
+
+// The context state at time t: the last change at or before t.
+ContextState stateAt(const ContextTimeline& c, uint64_t t)
+{
+    ContextState s = ContextState::Runnable;
+    for (const auto& change : c.states)
+        if (change.startNs <= t)
+            s = change.state;
+    return s;
+}
+
+const ContextTimeline* findContext(const ParModel& model, uint32_t id)
+{
+    for (const auto& c : model.contexts)
+        if (c.id == id)
+            return &c;
+    return nullptr;
+}
+
+// Two engines. Static ids 1 = "fib.m:10", 2 = "main.m:3" (interned at 0).
+// ctx 1 is created and runs on engine 0 at 10; it starts conjunction A (0xA, static 1) at 100 and
+// sparks G2 (spark 5) at 110. ctx 2 is created on engine 1 at 120, runs at 125 and steals spark 5 at
+// 130. G1 ends at 200 and ctx 1 blocks at 210; G2 ends at 300, ctx 1 is made runnable at 305 and
+// ctx 2 finishes at 310. ctx 1 runs again at 330 and ends A at 340, while engine 1 collects garbage
+// from 340 to 360. ctx 1 starts B (0xB, static 2) at 400, sparks G2 (spark 6) at 410, ends G1 at
+// 450, runs spark 6 itself at 460, ends G2 at 480 and B at 490, and finishes at 500.
+TraceBuilder handTrace()
+{
+    TraceBuilder b(2);
+    b.internString(0, 1, "fib.m:10").internString(0, 2, "main.m:3");
+    b.createThread(0, 10, 1).runThread(0, 10, 1);
+    b.startParConj(0, 100, 0xA, 1).sparkCreate(0, 110, 0xA, 5);
+    b.createThread(1, 120, 2).runThread(1, 125, 2).sparkSteal(1, 130, 0, 5);
+    b.endParConjunct(0, 200, 0xA).stopThread(0, 210, 1, kStopBlocked);
+    b.endParConjunct(1, 300, 0xA).threadRunnable(1, 305, 1).stopThread(1, 310, 2, kStopFinished);
+    b.runThread(0, 330, 1).endParConj(0, 340, 0xA).gcStart(1, 340).gcEnd(1, 360);
+    b.startParConj(0, 400, 0xB, 2).sparkCreate(0, 410, 0xB, 6).endParConjunct(0, 450, 0xB);
+    b.sparkRun(0, 460, 6).endParConjunct(0, 480, 0xB).endParConj(0, 490, 0xB);
+    b.stopThread(0, 500, 1, kStopFinished);
+    return b;
+}
+
+} // namespace
+
+TEST_CASE("cut after a conjunction began keeps the contexts alive then and the conjunctions begun in the range",
+    "[core][cut]")
+{
+    const Trace original = handTrace().roundTrip();
+    // [320, 520]: ctx 2 finished at 310, so only ctx 1 is alive (runnable, not running) at 320: its
+    // CREATE_THREAD is the one context event of the state, with the two interned strings.
+    auto cut = cutTrace(original, 320, 520);
+    REQUIRE(cut);
+    CHECK(cut->stats.stateEvents == 3);
+    CHECK(cut->stats.rangeEvents == 11); // 330 run, 340 end A, GC 340/360, B's 6 events, 500 finish
+    const Trace back = readBack(cut.value());
+    CHECK(back.firstTimeNs == 320);
+    const ParModel model = buildParModel(back);
+
+    REQUIRE(model.contexts.size() == 1);
+    const ContextTimeline& c1 = model.contexts[0];
+    CHECK(c1.id == 1);
+    CHECK(stateAt(c1, 320) == ContextState::Runnable);
+    CHECK(stateAt(c1, 330) == ContextState::Running);
+    CHECK(stateAt(c1, 500) == ContextState::Finished);
+
+    // A began before the range: its END_PAR_CONJ names no instance (one problem); B is whole.
+    REQUIRE(model.conjunctions.size() == 1);
+    const ConjunctionInstance& b = model.conjunctions[0];
+    CHECK(b.dynId == 0xB);
+    CHECK(b.staticId == 2);
+    CHECK(b.startNs == 400);
+    CHECK(b.endNs == 490);
+    CHECK(b.complete);
+    REQUIRE(b.conjuncts.size() == 2);
+    const ConjunctInstance& g1 = model.conjunct(b.conjuncts[0]);
+    const ConjunctInstance& g2 = model.conjunct(b.conjuncts[1]);
+    CHECK(g1.startNs == 400);
+    CHECK(g1.endNs == 450);
+    CHECK(g2.startNs == 460);
+    CHECK(g2.endNs == 480);
+    CHECK(model.context(g2.context).id == 1);
+    REQUIRE(model.problems.size() == 1);
+    CHECK(model.problems[0].timeNs == 340);
+
+    // The interned strings are there, re-timed to the cut's start.
+    size_t interned = 0;
+    for (const Event& e : back.global)
+        if (e.type == ev::InternString) {
+            CHECK(e.timeNs == 320);
+            ++interned;
+        }
+    CHECK(interned == 2);
+}
+
+TEST_CASE("cut inside a run starts the running context running and the collecting engine in GC", "[core][cut]")
+{
+    const Trace original = handTrace().roundTrip();
+    // [350, 470]: ctx 1 runs on engine 0 since 330 (RUN_THREAD re-timed to 350), engine 1 is in
+    // GC since 340 (GC_START re-timed to 350); state = 2 strings + CREATE_THREAD + RUN_THREAD + GC_START.
+    auto cut = cutTrace(original, 350, 470);
+    REQUIRE(cut);
+    CHECK(cut->stats.stateEvents == 5);
+    CHECK(cut->stats.rangeEvents == 5); // GC end 360, start B 400, spark 410, end G1 450, run 460
+    const Trace back = readBack(cut.value());
+    const ParModel model = buildParModel(back);
+    const ContextTimeline* c1 = findContext(model, 1);
+    REQUIRE(c1);
+    CHECK(stateAt(*c1, 350) == ContextState::Running);
+    REQUIRE(c1->segments.front().engine == 0);
+    REQUIRE(model.conjunctions.size() == 1);
+    CHECK(model.conjunctions[0].dynId == 0xB);
+    CHECK_FALSE(model.conjunctions[0].ended); // B ends at 490, after the range
+    CHECK(model.conjunctions[0].conjuncts.size() == 2);
+    size_t gcStarts = 0;
+    for (const Event& e : back.engines[1])
+        if (e.type == ev::GcStart) {
+            CHECK(e.timeNs == 350);
+            ++gcStarts;
+        }
+    CHECK(gcStarts == 1);
+}
+
+TEST_CASE("cut keeps every engine, even one idle in the range", "[core][cut]")
+{
+    const Trace original = handTrace().roundTrip();
+    // Engine 1 has no event in [400, 500] and no state: it still gets a block.
+    auto cut = cutTrace(original, 400, 500);
+    REQUIRE(cut);
+    const Trace back = readBack(cut.value());
+    REQUIRE(back.engines.size() == 2);
+    CHECK(withoutMarkers(back.engines[1]).empty());
+}
+
+TEST_CASE("cut refuses a range that ends before it starts", "[core][cut]")
+{
+    const Trace original = handTrace().roundTrip();
+    auto cut = cutTrace(original, 300, 200);
+    REQUIRE_FALSE(cut);
+    CHECK(cut.error().code == ErrorCode::Usage);
+}
+
+TEST_CASE("cut read back equals the range of the hand-built trace at every boundary", "[core][cut]")
+{
+    const Trace original = handTrace().roundTrip();
+    for (uint64_t from : { 0, 10, 120, 305, 340, 490 })
+        for (uint64_t to : { 340, 400, 500, 1000 })
+            if (from <= to)
+                checkCut(original, from, to);
+}
+
+TEST_CASE("cut read back equals the range of the original on the shared GHC eventlogs", "[core][cut][ghc]")
+{
+    for (const auto& [name, trace] :
+        test::sharedGhcTraces({ "sumfib-30-3000.eventlog", "parfib-12-30.eventlog", "parfib-8-32.eventlog" })) {
+        INFO(name);
+        checkCuts(trace);
+    }
+}
+
+TEST_CASE("cut read back equals the range of the original on a demo trace", "[core][cut][demo]")
+{
+    for (const auto& [name, trace] : test::demoTraces("cut-demo", { "parfib --n 24 --cutoff 12", "pipeline --items 200" })) {
+        INFO(name);
+        checkCuts(trace);
+        // Cut of the middle: the model still finds the conjunctions that lie wholly inside it.
+        const uint64_t span = trace.lastTimeNs - trace.firstTimeNs;
+        const uint64_t from = trace.firstTimeNs + span / 3, to = trace.firstTimeNs + 2 * span / 3;
+        auto cut = cutTrace(trace, from, to);
+        REQUIRE(cut);
+        const ParModel whole = buildParModel(trace);
+        const ParModel part = buildParModel(readBack(cut.value()));
+        size_t inside = 0, found = 0;
+        for (const auto& c : whole.conjunctions)
+            if (c.complete && c.startNs >= from && c.endNs <= to)
+                ++inside;
+        for (const auto& c : part.conjunctions)
+            if (c.complete)
+                ++found;
+        CHECK(found == inside);
+    }
+}

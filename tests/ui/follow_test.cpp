@@ -1,0 +1,236 @@
+// Following a trace while it is written (TraceFollower, File > Follow…): the test writes an eventlog
+// block by block into a file the main window follows, and after each block waits until the window's
+// trace holds exactly the events written so far (and the metrics were computed for it); a half
+// written block is seen and waited for, never reported; the view follows the end until the person
+// zooms elsewhere; DATA_END ends following. Bad input: a damaged block, a file that shrinks and a
+// file replaced while followed each stop following with a message and keep what was shown.
+// Every wait is for a condition (QTest::qWaitFor with a generous timeout), never a fixed sleep.
+#include "ui/loading/trace_follower.h"
+#include "ui/main_window.h"
+#include "ui/panels/metrics_panels.h"
+#include "ui/panels/metrics_session.h"
+#include "ui/timeline/timeline_widget.h"
+#include "ui/timeline/zoom_state.h"
+
+#include "sparkscope/core/reader.h"
+#include "sparkscope/core/writer.h"
+
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+using namespace sparkscope;
+using namespace sparkscope::ui;
+
+namespace {
+
+constexpr int kWaitMs = 30000;
+
+// An eventlog made block by block with core's writer; `cuts` are the file sizes after the header
+// and after each block, so the test can append one block at a time.
+struct BlockFile {
+    std::vector<uint8_t> bytes;
+    std::vector<size_t> cuts;
+};
+
+std::vector<uint8_t> ctx(uint32_t id)
+{
+    core::PayloadBuilder b;
+    b.u32(id);
+    return b.data();
+}
+std::vector<uint8_t> stop(uint32_t id, uint16_t status)
+{
+    core::PayloadBuilder b;
+    b.u32(id).u16(status).u32(0);
+    return b.data();
+}
+
+// Ten blocks, alternating engines 0 and 1; block k (from 0) holds context 100+k created, run from
+// 1000k + 100 to 1000k + 900 and finished: three events and its marker.
+BlockFile tenBlocks()
+{
+    core::EventlogWriter w(core::mercuryHeader());
+    BlockFile f;
+    f.cuts.push_back(w.size()); // the header
+    for (uint32_t k = 0; k < 10; ++k) {
+        const uint16_t engine = uint16_t(k % 2);
+        const uint64_t t = 1000ull * k;
+        w.beginBlock(engine, t + 100);
+        REQUIRE(w.event(core::ev::CreateThread, t + 100, ctx(100 + k)));
+        REQUIRE(w.event(core::ev::RunThread, t + 100, ctx(100 + k)));
+        REQUIRE(w.event(core::ev::StopThread, t + 900, stop(100 + k, core::kStopFinished)));
+        w.endBlock(t + 900);
+        f.cuts.push_back(w.size());
+    }
+    f.bytes = w.finish(); // + DATA_END
+    return f;
+}
+
+// Events (block markers included) of the first `blocks` blocks of tenBlocks().
+size_t eventsIn(size_t blocks) { return blocks * 4; }
+
+void writeBytes(const std::string& path, const std::vector<uint8_t>& bytes, size_t from, size_t to,
+    std::ios::openmode mode = std::ios::app)
+{
+    std::ofstream out(path, std::ios::binary | mode);
+    out.write(reinterpret_cast<const char*>(bytes.data() + from), std::streamsize(to - from));
+    out.flush();
+    REQUIRE(out.good());
+}
+
+size_t shownEvents(MainWindow& window)
+{
+    const auto& data = window.timeline()->data();
+    return data ? data->trace->eventCount() : 0;
+}
+
+bool liveShown(MainWindow& window)
+{
+    auto* live = window.findChild<QLabel*>(QStringLiteral("liveIndicator"));
+    return live && !live->isHidden();
+}
+
+bool metricsCaughtUp(MainWindow& window)
+{
+    const auto& data = window.timeline()->data();
+    const auto full = window.metrics()->session()->full();
+    return data && full && full->trace == data->trace;
+}
+
+// The window follows `path`, which holds `blocks` whole blocks: waits until it shows them all.
+void followFrom(MainWindow& window, const std::string& path, size_t blocks)
+{
+    window.followTrace(QString::fromStdString(path));
+    REQUIRE(QTest::qWaitFor([&] { return shownEvents(window) == eventsIn(blocks); }, kWaitMs));
+    REQUIRE(liveShown(window));
+}
+
+// Waits until the follower has looked at the file at its current size.
+void waitChecked(MainWindow& window, const std::string& path)
+{
+    const auto size = quint64(std::filesystem::file_size(path));
+    QSignalSpy checked(window.follower(), &TraceFollower::checked);
+    REQUIRE(QTest::qWaitFor(
+        [&] {
+            for (const auto& args : checked)
+                if (args.at(0).toULongLong() == size)
+                    return true;
+            return false;
+        },
+        kWaitMs));
+}
+
+} // namespace
+
+TEST_CASE("the window catches up with each block of a trace being written", "[ui][follow]")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const std::string path = dir.filePath(QStringLiteral("growing.eventlog")).toStdString();
+    const BlockFile f = tenBlocks();
+    writeBytes(path, f.bytes, 0, f.cuts[1], std::ios::trunc); // header + block 0
+    MainWindow window;
+    window.show();
+    followFrom(window, path, 1);
+
+    for (size_t k = 2; k <= 5; ++k) {
+        INFO("block " << k);
+        writeBytes(path, f.bytes, f.cuts[k - 1], f.cuts[k]);
+        REQUIRE(QTest::qWaitFor([&] { return shownEvents(window) == eventsIn(k); }, kWaitMs));
+        REQUIRE(QTest::qWaitFor([&] { return metricsCaughtUp(window); }, kWaitMs));
+        // Nothing was zoomed: the view shows the whole trace, up to the last block's end.
+        CHECK(window.zoom()->window().endNs >= int64_t(1000 * (k - 1) + 900));
+        CHECK(window.message().isEmpty());
+    }
+    CHECK(window.metrics()->session()->full()->trace->engines.size() == 2);
+
+    // Half a block: seen, waited for, not reported.
+    const size_t half = (f.cuts[5] + f.cuts[6]) / 2;
+    writeBytes(path, f.bytes, f.cuts[5], half);
+    waitChecked(window, path);
+    CHECK(shownEvents(window) == eventsIn(5));
+    CHECK(window.message().isEmpty());
+    CHECK(liveShown(window));
+    writeBytes(path, f.bytes, half, f.cuts[6]);
+    REQUIRE(QTest::qWaitFor([&] { return shownEvents(window) == eventsIn(6); }, kWaitMs));
+
+    // The person zooms into the start: the view stays there as blocks arrive.
+    const TimeWindow looked { 100, 600 };
+    window.zoom()->zoomTo(looked);
+    writeBytes(path, f.bytes, f.cuts[6], f.cuts[8]);
+    REQUIRE(QTest::qWaitFor([&] { return shownEvents(window) == eventsIn(8); }, kWaitMs));
+    CHECK(window.zoom()->window() == looked);
+    CHECK(window.zoom()->extent().endNs >= 7900);
+
+    // The rest and DATA_END: following ends, the whole trace is shown.
+    writeBytes(path, f.bytes, f.cuts[8], f.bytes.size());
+    REQUIRE(QTest::qWaitFor([&] { return !liveShown(window); }, kWaitMs));
+    CHECK(shownEvents(window) == eventsIn(10));
+    CHECK_FALSE(window.follower()->isFollowing());
+    CHECK(window.message().isEmpty());
+}
+
+TEST_CASE("following stops with a message at a damaged block and keeps what was read", "[ui][follow]")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const std::string path = dir.filePath(QStringLiteral("damaged.eventlog")).toStdString();
+    const BlockFile f = tenBlocks();
+    writeBytes(path, f.bytes, 0, f.cuts[2], std::ios::trunc);
+    MainWindow window;
+    window.show();
+    followFrom(window, path, 2);
+    // Block 2 with its first event's type changed to an undeclared number (0x7777), then block 3.
+    std::vector<uint8_t> bad(f.bytes.begin() + long(f.cuts[2]), f.bytes.begin() + long(f.cuts[4]));
+    bad[24] = 0x77;
+    bad[25] = 0x77;
+    writeBytes(path, bad, 0, bad.size());
+    REQUIRE(QTest::qWaitFor([&] { return !window.message().isEmpty(); }, kWaitMs));
+    CHECK(window.message().contains(QStringLiteral("damaged")));
+    CHECK(window.message().contains(QString::number(f.cuts[2] + 24))); // where: the bad event's byte
+    CHECK(shownEvents(window) == eventsIn(2));
+    CHECK_FALSE(liveShown(window));
+    CHECK_FALSE(window.follower()->isFollowing());
+}
+
+TEST_CASE("following stops with a message when the file shrinks or is replaced", "[ui][follow]")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const BlockFile f = tenBlocks();
+    SECTION("shrinks")
+    {
+        const std::string path = dir.filePath(QStringLiteral("shrinks.eventlog")).toStdString();
+        writeBytes(path, f.bytes, 0, f.cuts[3], std::ios::trunc);
+        MainWindow window;
+        window.show();
+        followFrom(window, path, 3);
+        std::filesystem::resize_file(path, f.cuts[1]);
+        REQUIRE(QTest::qWaitFor([&] { return !window.message().isEmpty(); }, kWaitMs));
+        CHECK(window.message().contains(QStringLiteral("shrank")));
+        CHECK(shownEvents(window) == eventsIn(3));
+        CHECK_FALSE(liveShown(window));
+    }
+    SECTION("is replaced")
+    {
+        const std::string path = dir.filePath(QStringLiteral("replaced.eventlog")).toStdString();
+        const std::string other = dir.filePath(QStringLiteral("other.eventlog")).toStdString();
+        writeBytes(path, f.bytes, 0, f.cuts[3], std::ios::trunc);
+        MainWindow window;
+        window.show();
+        followFrom(window, path, 3);
+        writeBytes(other, f.bytes, 0, f.cuts[5], std::ios::trunc);
+        std::filesystem::rename(other, path);
+        REQUIRE(QTest::qWaitFor([&] { return !window.message().isEmpty(); }, kWaitMs));
+        CHECK(window.message().contains(QStringLiteral("replaced")));
+        CHECK(shownEvents(window) == eventsIn(3));
+        CHECK_FALSE(liveShown(window));
+    }
+}

@@ -1,0 +1,57 @@
+#include "ui/export/eventlog_range_export.h"
+
+#include "sparkscope/core/cut.h"
+#include "sparkscope/core/writer.h"
+#include "ui/timeline/zoom_state.h"
+
+#include <QFileDialog>
+
+#include <algorithm>
+
+namespace sparkscope::ui {
+
+QString writeEventlogRange(const QString& path, const core::Trace& trace, uint64_t fromNs, uint64_t toNs)
+{
+    auto cut = core::cutTrace(trace, fromNs, toNs);
+    if (!cut)
+        return QString::fromStdString(cut.error().toString());
+    auto written = core::writeFile(path.toStdString(), cut->bytes);
+    if (!written)
+        return QString::fromStdString(written.error().toString());
+    return {};
+}
+
+EventlogRangeExport::EventlogRangeExport(const ZoomState* zoom, QWidget* parent)
+    : QObject(parent)
+    , m_zoom(zoom)
+    , m_parent(parent)
+{
+}
+
+void EventlogRangeExport::exportRange(std::shared_ptr<const TraceData> data)
+{
+    if (!data)
+        return;
+    // The selection, else what is on screen.
+    const TimeWindow range = m_zoom->selection().value_or(m_zoom->window());
+    const QString path = QFileDialog::getSaveFileName(m_parent, tr("Export range as eventlog"),
+        QStringLiteral("range.eventlog"), tr("Eventlogs (*.eventlog);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    exportRangeTo(std::move(data), path, uint64_t(std::max<int64_t>(0, range.startNs)),
+        uint64_t(std::max<int64_t>(0, range.endNs)));
+}
+
+void EventlogRangeExport::exportRangeTo(
+    std::shared_ptr<const TraceData> data, const QString& path, uint64_t fromNs, uint64_t toNs)
+{
+    m_job.start([data, path, fromNs, toNs] { return writeEventlogRange(path, *data->trace, fromNs, toNs); },
+        [this, path](QString error) {
+            if (error.isEmpty())
+                Q_EMIT exported(path);
+            else
+                Q_EMIT failed(path, error);
+        });
+}
+
+} // namespace sparkscope::ui

@@ -1,0 +1,189 @@
+#include "ui/loading/trace_follower.h"
+
+#include "sparkscope/core/reader.h"
+#include "ui/loading/trace_loader.h"
+
+#include <sys/stat.h>
+
+#include <fstream>
+
+namespace sparkscope::ui {
+
+namespace {
+
+    // Reads the whole file; nullopt when it cannot be read.
+    std::optional<std::vector<uint8_t>> readAll(const std::string& path)
+    {
+        std::ifstream in(path, std::ios::binary);
+        if (!in)
+            return std::nullopt;
+        in.seekg(0, std::ios::end);
+        const auto size = in.tellg();
+        if (size < 0)
+            return std::nullopt;
+        in.seekg(0);
+        std::vector<uint8_t> bytes(static_cast<size_t>(size));
+        in.read(reinterpret_cast<char*>(bytes.data()), size);
+        bytes.resize(static_cast<size_t>(in.gcount())); // the file may have changed under us: keep what came
+        return bytes;
+    }
+
+} // namespace
+
+TraceFollower::TraceFollower(QObject* parent)
+    : QObject(parent)
+{
+    m_timer.setInterval(kPollMs);
+    connect(&m_timer, &QTimer::timeout, this, &TraceFollower::poll);
+    connect(&m_watcher, &QFileSystemWatcher::fileChanged, this, &TraceFollower::poll);
+}
+
+std::optional<TraceFollower::FileId> TraceFollower::stat(const QString& path)
+{
+    struct stat st {};
+    if (::stat(path.toLocal8Bit().constData(), &st) != 0)
+        return std::nullopt;
+    return FileId { uint64_t(st.st_dev), uint64_t(st.st_ino), uint64_t(st.st_size) };
+}
+
+void TraceFollower::follow(const QString& path)
+{
+    stop();
+    m_path = path;
+    m_following = true;
+    m_shownFirst = false;
+    m_due = false;
+    m_file.reset();
+    m_prefix = {};
+    m_shownBytes = 0;
+    m_watcher.addPath(path);
+    m_timer.start();
+    poll();
+}
+
+void TraceFollower::stop()
+{
+    m_timer.stop();
+    if (!m_watcher.files().isEmpty())
+        m_watcher.removePaths(m_watcher.files());
+    m_job.cancel();
+    m_following = false;
+}
+
+void TraceFollower::fail(const QString& message)
+{
+    stop();
+    Q_EMIT stopped(message);
+}
+
+void TraceFollower::poll()
+{
+    if (!m_following)
+        return;
+    if (m_job.isRunning()) {
+        m_due = true;
+        return;
+    }
+    const auto id = stat(m_path);
+    if (!id) {
+        fail(tr("%1 disappeared while it was followed; showing what was read").arg(m_path));
+        return;
+    }
+    if (m_file) {
+        if (id->device != m_file->device || id->inode != m_file->inode) {
+            fail(tr("%1 was replaced by another file while it was followed; showing what was read from the first "
+                    "(%2 bytes)")
+                     .arg(m_path)
+                     .arg(m_shownBytes));
+            return;
+        }
+        if (id->size < m_prefix.bytes) {
+            fail(tr("%1 shrank to %2 bytes while it was followed (%3 bytes had been read); showing what was read")
+                     .arg(m_path)
+                     .arg(id->size)
+                     .arg(m_prefix.bytes));
+            return;
+        }
+        if (id->size == m_file->size)
+            return; // nothing new
+    }
+    // The watcher drops a path when the file is replaced or re-created: watch it again.
+    if (m_watcher.files().isEmpty())
+        m_watcher.addPath(m_path);
+    startJob(*id);
+}
+
+void TraceFollower::startJob(FileId id)
+{
+    const std::string path = m_path.toStdString();
+    const core::CompletePrefix from = m_prefix;
+    m_job.start(
+        [path, from, id](JobControl& control) {
+            Update u;
+            u.prefix = from;
+            u.file = id;
+            auto bytes = readAll(path);
+            if (!bytes) {
+                u.error = QStringLiteral("cannot read the file");
+                return u;
+            }
+            u.file.size = bytes->size();
+            u.prefix = core::completePrefix(*bytes, from);
+            if (u.prefix.bytes <= std::max(from.bytes, u.prefix.dataStart) && !(u.prefix.ended && !from.ended))
+                return u; // no new complete block (or only the header)
+            bytes->resize(u.prefix.bytes);
+            if (!u.prefix.ended) {
+                bytes->push_back(0xFF); // DATA_END: the complete part reads as a finished stream
+                bytes->push_back(0xFF);
+            }
+            core::ReadOptions options;
+            options.threads = 1;
+            options.cancel = control.stopFlag();
+            auto trace = core::readTraceFromBytes(std::move(*bytes), options, path);
+            if (!trace) {
+                if (trace.error().code != core::ErrorCode::Cancelled)
+                    u.error = QString::fromStdString(trace.error().toString());
+                return u;
+            }
+            trace->fileSize = u.prefix.bytes;
+            u.data = buildTraceData(std::move(trace).value(), control.stopFlag());
+            if (u.data)
+                u.warnings = traceWarnings(*u.data);
+            return u;
+        },
+        [this](Update u) { onJobDone(std::move(u)); });
+}
+
+void TraceFollower::onJobDone(Update u)
+{
+    if (!u.error.isEmpty()) {
+        fail(tr("Following %1 stopped: %2; showing what was read").arg(m_path, u.error));
+        return;
+    }
+    m_file = u.file;
+    m_prefix = u.prefix;
+    if (u.data) {
+        m_shownBytes = u.prefix.bytes;
+        const bool first = !m_shownFirst;
+        m_shownFirst = true;
+        Q_EMIT updated(u.data, first, u.warnings);
+    }
+    Q_EMIT checked(u.file.size, m_shownBytes);
+    if (m_prefix.damage) {
+        fail(tr("Following %1 stopped: %2; showing the %3 bytes before it")
+                 .arg(m_path, QString::fromStdString(m_prefix.damage->toString()))
+                 .arg(m_prefix.bytes));
+        return;
+    }
+    if (m_prefix.ended) {
+        stop();
+        Q_EMIT finished();
+        return;
+    }
+    if (m_due) {
+        m_due = false;
+        poll();
+    }
+}
+
+} // namespace sparkscope::ui

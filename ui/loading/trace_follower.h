@@ -1,0 +1,97 @@
+#pragma once
+// TraceFollower: follows a trace that is still being written (File > Follow…, `sparkscope --follow`).
+//
+// Design: a QFileSystemWatcher says when the file changes, and a timer polls every kPollMs as well
+// (watchers miss changes on some file systems and coalesce others), so a new block is seen within
+// kPollMs + the time to index. Each time the file has grown, a background job (LatestJob; one at a
+// time, a poll during a job only marks that another is due) reads the file, finds its complete
+// part with core::completePrefix (whole blocks; a block still being written is waited for, never
+// reported), decodes that part as a finished stream (a DATA_END is appended) and builds the
+// TraceData for it, which `updated` hands to the window. The window swaps it in whole, so every view
+// and the metrics see one consistent snapshot.
+//
+// Memory: one snapshot's TraceData (the trace as when opened normally) plus, while a job runs, the
+// file's bytes and the next snapshot: about twice the normal figure at the moment of the swap. CPU:
+// each update re-decodes and re-indexes the whole complete part (about 0.1-0.3 s per 100 MB); updates
+// coalesce, so a fast writer costs at most one core, and the view lags by one update at worst.
+// (Decoding only the new blocks and extending the indexes is the way to make an update cost
+// O(new events); the snapshot design was chosen first because it is simple and obviously right.)
+//
+// Bad input stops following with a message and keeps what was shown: a damaged block (an
+// impossible size, an undeclared event, events that overrun their block), a file that shrinks below
+// what was read, a file replaced by another (a different inode), a file that disappears or cannot
+// be read. DATA_END ends following normally (`finished`). GUI thread only.
+#include "sparkscope/core/complete_prefix.h"
+#include "ui/loading/trace_data.h"
+#include "ui/util/latest_job.h"
+
+#include <QFileSystemWatcher>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <QTimer>
+
+#include <memory>
+#include <optional>
+
+namespace sparkscope::ui {
+
+class TraceFollower : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kPollMs = 200;
+
+    explicit TraceFollower(QObject* parent = nullptr);
+
+    // Starts following `path` (stops following any other file first).
+    void follow(const QString& path);
+    // Stops following; what was shown stays.
+    void stop();
+    bool isFollowing() const { return m_following; }
+    QString path() const { return m_path; }
+    // Bytes of the file read and shown so far (the complete part).
+    uint64_t shownBytes() const { return m_shownBytes; }
+
+Q_SIGNALS:
+    // A newer complete part is indexed; `first` for the first one of this file. `warnings` are the
+    // reader's (a damaged block inside the complete part, ...).
+    void updated(std::shared_ptr<const sparkscope::ui::TraceData> data, bool first, const QStringList& warnings);
+    // A look at the file finished: it had `fileBytes` bytes, `shownBytes` of them complete and shown.
+    // (Tests wait for it to know a partly written block was seen and left waiting.)
+    void checked(quint64 fileBytes, quint64 shownBytes);
+    // The trace reached DATA_END: it is complete, following stopped.
+    void finished();
+    // Following stopped because of bad input; `message` says what and where. What was read stays.
+    void stopped(const QString& message);
+
+private:
+    struct FileId {
+        uint64_t device = 0, inode = 0, size = 0;
+    };
+    struct Update {
+        core::CompletePrefix prefix;
+        std::shared_ptr<const TraceData> data; // null when the complete part did not grow
+        QStringList warnings;
+        QString error; // the file could not be read
+        FileId file;
+    };
+
+    void poll();
+    void startJob(FileId id);
+    void onJobDone(Update update);
+    void fail(const QString& message);
+    static std::optional<FileId> stat(const QString& path);
+
+    QFileSystemWatcher m_watcher;
+    QTimer m_timer;
+    QString m_path;
+    bool m_following = false;
+    bool m_shownFirst = false;
+    bool m_due = false; // the file changed while a job ran
+    std::optional<FileId> m_file; // identity and size when last read
+    core::CompletePrefix m_prefix;
+    uint64_t m_shownBytes = 0;
+    LatestJob<Update> m_job { this };
+};
+
+} // namespace sparkscope::ui

@@ -1,0 +1,67 @@
+// MainWindow's following of a trace that is still being written (File > Follow…, --follow), kept
+// apart from main_window.cpp: the follower's wiring into the views and the "live" indicator.
+#include "ui/main_window.h"
+
+#include "ui/docks/events_panel.h"
+#include "ui/loading/trace_follower.h"
+#include "ui/loading/trace_loader.h"
+#include "ui/panels/metrics_panels.h"
+#include "ui/timeline/timeline_widget.h"
+
+#include <QFileDialog>
+#include <QFrame>
+#include <QLabel>
+#include <QStatusBar>
+
+namespace sparkscope::ui {
+
+// A followed trace (TraceFollower): its first snapshot opens like a loaded trace; later ones extend
+// the views in place (the zoom follows the end unless the person looked elsewhere) and restart the
+// metrics; "● live" shows in the status bar while the file is followed.
+void MainWindow::connectFollower()
+{
+    m_live = new QLabel(tr("● live"), this);
+    m_live->setObjectName(QStringLiteral("liveIndicator"));
+    m_live->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold;"));
+    m_live->setToolTip(tr("The trace is still being written: new blocks appear as they arrive"));
+    m_live->hide();
+    statusBar()->addPermanentWidget(m_live);
+    connect(m_follower, &TraceFollower::updated, this,
+        [this](std::shared_ptr<const TraceData> data, bool first, const QStringList& warnings) {
+            if (first) {
+                onLoaded(std::move(data), m_follower->path(), warnings);
+                return;
+            }
+            m_timeline->extendData(data);
+            m_events->setData(data);
+            updateStatus();
+            m_metrics->showTrace(data->trace);
+            Q_EMIT traceShown();
+        });
+    connect(m_follower, &TraceFollower::finished, this, [this] {
+        m_live->hide();
+        statusBar()->showMessage(tr("%1 is complete").arg(m_follower->path()), 5000);
+    });
+    connect(m_follower, &TraceFollower::stopped, this, [this](const QString& message) {
+        m_live->hide();
+        showMessage(message, true);
+    });
+}
+
+void MainWindow::followTrace(const QString& path)
+{
+    m_messageBar->hide();
+    m_loader->cancel();
+    m_follower->follow(path);
+    m_live->setVisible(m_follower->isFollowing());
+}
+
+void MainWindow::followDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Follow a trace being written"), QString(), tr("Eventlogs (*.eventlog);;All files (*)"));
+    if (!path.isEmpty())
+        followTrace(path);
+}
+
+} // namespace sparkscope::ui
