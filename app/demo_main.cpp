@@ -2,8 +2,11 @@
 // seq) or with TBB's task_group (--baseline tbb) for comparison. Every workload checks its result
 // (exit 1 if wrong) and prints it with elapsed_ns=<n> (the computation only, not start-up).
 //
-//   sparkscope-demo WORKLOAD [--engines N] [--trace FILE | --no-trace] [--baseline seq|tbb] [options]
+//   sparkscope-demo WORKLOAD [--engines N] [--trace FILE | --no-trace] [--baseline seq|tbb]
+//                   [--max-contexts-per-engine N] [options]
 //   sparkscope-demo --list
+// After a run on the runtime it prints the context counters (created, peak live, the limit, stack
+// hand-overs) and the sparks stolen.
 //
 // The workloads live in app/demo/ (workloads.h), shared with the runtime benchmark; this file reads
 // the command line, starts the runtime (or limits TBB) and runs the chosen one.
@@ -29,8 +32,10 @@ int usage(FILE* out)
 {
     std::fprintf(out,
         "usage: sparkscope-demo WORKLOAD [--engines N] [--trace FILE | --no-trace] [--baseline seq|tbb] "
-        "[workload options]\n       sparkscope-demo --list\n"
-        "Without --trace, the environment variable SPARKSCOPE_TRACE=<file> turns tracing on.\n");
+        "[--max-contexts-per-engine N] [workload options]\n       sparkscope-demo --list\n"
+        "Without --trace, the environment variable SPARKSCOPE_TRACE=<file> turns tracing on; without\n"
+        "--max-contexts-per-engine, SPARKSCOPE_MAX_CONTEXTS_PER_ENGINE=<n> sets the runtime's bound on live\n"
+        "contexts per engine. --no-trace ignores both variables.\n");
     return 2;
 }
 
@@ -62,6 +67,7 @@ int main(int argc, char** argv)
     unsigned engines = std::max(1u, std::thread::hardware_concurrency());
     std::string tracePath;
     bool noTrace = false;
+    unsigned maxContextsPerEngine = 0; // the runtime's default (or its environment variable)
     Mode mode = Mode::Runtime;
     Options opt;
     for (int i = 2; i < argc; ++i) {
@@ -80,6 +86,16 @@ int main(int argc, char** argv)
                 return 2;
             }
             engines = unsigned(n);
+        } else if (a == "--max-contexts-per-engine") {
+            const std::string v = value();
+            char* end = nullptr;
+            const long n = std::strtol(v.c_str(), &end, 10);
+            if (v.empty() || *end || n < 1 || n > long(rt::RuntimeOptions::kMaxContextsTotal)) {
+                std::fprintf(stderr, "sparkscope-demo: --max-contexts-per-engine must be 1..%u, not '%s'\n",
+                    rt::RuntimeOptions::kMaxContextsTotal, v.c_str());
+                return 2;
+            }
+            maxContextsPerEngine = unsigned(n);
         } else if (a == "--trace") {
             tracePath = value();
         } else if (a == "--no-trace") {
@@ -116,6 +132,7 @@ int main(int argc, char** argv)
         o.engines = engines;
         o.tracePath = tracePath;
         o.useEnvironment = !noTrace;
+        o.maxContextsPerEngine = maxContextsPerEngine;
         auto created = rt::Runtime::create(o);
         if (!created.ok()) {
             std::fprintf(stderr, "sparkscope-demo: %s\n", created.error().toString().c_str());
@@ -134,6 +151,11 @@ int main(int argc, char** argv)
         }
     }
     if (runtime) {
+        const rt::RuntimeStats st = runtime->stats();
+        std::printf("contexts created=%llu peak_live=%llu limit=%llu stack_handoffs=%llu sparks_stolen=%llu\n",
+            (unsigned long long)st.contextsCreated, (unsigned long long)st.peakLiveContexts,
+            (unsigned long long)st.contextLimit, (unsigned long long)st.stackHandoffs,
+            (unsigned long long)st.sparksStolen);
         const bool traced = runtime->tracing();
         const std::string path = runtime->tracePath();
         const bool failed = runtime->traceFailed();

@@ -27,6 +27,7 @@ std::span<const Workload> workloads()
         { "quicksort", "partition then sort both sides in parallel; --n 4000000 --cutoff 20000 --seed 1", quicksort },
         { "pipeline", "three stages linked by futures; --items 2000 --work 20000", pipeline },
         { "imbalanced", "conjuncts of sizes 1, 2, 4, ... units; --conjuncts 12 --unit 20000", imbalanced },
+        { "listsum", "sum over a list as a million-deep chunk & rest recursion; --n 1000000 --chunk 1", listsum },
     };
     return kWorkloads;
 }

@@ -4,7 +4,7 @@
 // (returns 1 if wrong) and prints it with elapsed_ns=<n> (the computation only, not start-up).
 //
 // sparkscope-demo (app/demo_main.cpp) runs them by name; the runtime benchmark
-// (tests/bench/runtime_bench.cpp) times parfib's kernels, so both measure the same code.
+// (tests/bench/runtime_bench.cpp) times parfib's and listsum's kernels, so both measure the same code.
 //
 // Thread safety: a workload runs on the calling thread (and the runtime's engines or TBB's
 // workers); Options and Runner belong to that call.
@@ -17,6 +17,7 @@
 #include <map>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace sparkscope::demo {
 
@@ -74,10 +75,24 @@ int sumeuler(Runner& run, const Options& opt);
 int quicksort(Runner& run, const Options& opt);
 int pipeline(Runner& run, const Options& opt);
 int imbalanced(Runner& run, const Options& opt);
+int listsum(Runner& run, const Options& opt);
 
 // parfib's kernels (doubly recursive Fibonacci; below the cut-off the recursion is sequential).
 uint64_t fibSeq(long n);
 uint64_t fibPar(long n, long cutoff); // parConj on the runtime's engines
 uint64_t fibTbb(long n, long cutoff); // tbb::task_group
+
+// listsum's kernels: a singly linked list of n cells (cell i holds i, linked in order) summed with
+// `chunk & rest` right recursion (one level of nested conjunctions per `chunk` cells), with
+// tbb::task_group (one task per chunk), or in a loop.
+struct ListCell {
+    uint64_t value;
+    const ListCell* next;
+};
+std::vector<ListCell> makeList(size_t n);
+uint64_t listSumExpected(size_t n); // the sum, computed from the values without the list
+uint64_t listSumSeq(const ListCell* list);
+uint64_t listSumPar(const ListCell* list, long chunk);
+uint64_t listSumTbb(const ListCell* list, long chunk);
 
 } // namespace sparkscope::demo

@@ -140,16 +140,18 @@ namespace {
 
 } // namespace
 
-Context* Engine::contextForSpark(SparkRecord* s)
+Context* Engine::contextForSpark(SparkRecord* s, bool counted)
 {
-    Context* c = takeContext(true);
+    Context* c = takeContext(true, counted);
     c->task = Context::Task::Spark;
     c->spark = s;
     return c;
 }
 
-Context* Engine::takeContext(bool forSpark)
+Context* Engine::takeContext(bool forSpark, bool counted)
 {
+    if (!counted)
+        rt.countContext();
     Context* c = nullptr;
     if (!freeContexts.empty()) {
         c = freeContexts.back();
@@ -187,12 +189,13 @@ void Engine::releaseContext(Context* c)
     c->main = nullptr;
     c->then = nullptr;
     c->inPool = true;
-    if (freeContexts.size() < kEngineContextCache) {
+    if (freeContexts.size() < kEngineContextCache)
         freeContexts.push_back(c);
-        return;
+    else {
+        std::lock_guard lock(rt.poolMutex);
+        rt.pool.push_back(c);
     }
-    std::lock_guard lock(rt.poolMutex);
-    rt.pool.push_back(c);
+    rt.uncountContext();
 }
 
 } // namespace sparkscope::runtime::detail

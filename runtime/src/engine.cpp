@@ -34,6 +34,33 @@
 // single total order either the sleeper sees the work or the producer sees the sleeper and clears
 // its word (exchange) before notifying.
 //
+// Bounded contexts (Mercury's --max-contexts-per-thread): a context costs a guard-paged stack, two
+// kernel mappings, and a right-recursive conjunction (chunk & rest) whose sparks are stolen leaves
+// one context blocked at each level's barrier; unbounded, some 32,000 of them exhaust
+// vm.max_map_count. So the runtime counts live contexts (taken, not yet released) and follows
+// Mercury's rules (mercury_context.c):
+//  - an engine with no context steals a spark, which needs a new context, only while the count is
+//    below the limit (reserved before the steal, so racing engines cannot pass it together). At the
+//    limit it still posts WORK_STEALING, as Mercury does, takes nothing and sleeps; a spark push does
+//    not wake it, the release that brings the count below the limit does. The spark stays in its
+//    deque, and the context that made it, reaching its barrier, finds it there and runs it itself
+//    (the conjunction's own spark, above);
+//  - a context that has one (a free context, see runSparkTask) steals whatever the count;
+//  - an engine always runs sparks from its own deque, even on a new context past the limit.
+// No deadlock, futures included: the bound only ever stops a steal. A context never runs a spark on
+// top of a suspended frame other than its own conjunction's next conjunct at the barrier, and what
+// is below that on its stack is only the code after the barrier, which waits for the conjunct in
+// any schedule. Any other spark runs on a context of its own, as without the bound: a conjunct that
+// waits for a future its later sibling signals parks, and the sibling's spark, in the deque of the
+// waiter's engine, is run there on a new context. Since an engine can always run its own sparks,
+// every spark is run even when no steal is allowed; only parallelism is lost (a right recursion
+// past the limit runs on one engine, as in Mercury, whose loop control was made for this).
+// Stack depth: with steals stopped, the levels of such a recursion pile up on one context's stack.
+// A context takes its conjunction's own spark back only while a quarter of its stack is left
+// (stackNearlyFull, par_conj.cpp); otherwise it parks at the barrier and its engine runs the spark
+// from its deque on a fresh context. That context is needed (the levels must live on some stack)
+// and may take the count past the limit, like any spark from an engine's own deque.
+//
 // Where the parts live: this file holds an engine's loop (run a context, find work, steal, sleep);
 // context.cpp a context's life (its entry, its main or spark task, the pool, the guard-paged
 // stacks); par_conj.cpp a parallel conjunction (start, conjuncts, barrier); future.cpp futures;
@@ -171,16 +198,16 @@ Context* Engine::findWork(bool alreadySearched)
             if (trace)
                 trace->event4(core::ev::MerSparkRun, s->id);
             stats.bump(stats.sparksRunLocal);
-            return contextForSpark(s);
+            return contextForSpark(s, false);
         }
         if (!posted && trace)
             trace->event0(core::ev::MerWorkStealing);
         uint16_t victim = 0;
-        if (SparkRecord* s = stealAny(victim)) {
+        if (SparkRecord* s = stealForNewContext(victim)) {
             if (trace)
                 trace->sparkSteal(victim, s->id, s->createdNs);
             stats.bump(stats.sparksStolen);
-            return contextForSpark(s);
+            return contextForSpark(s, true);
         }
         posted = true;
         if (rt.stopping.load(std::memory_order_acquire))
@@ -202,7 +229,7 @@ void Engine::sleepUntilWoken()
     rt.sleepers.fetch_add(1, std::memory_order_seq_cst);
     if (trace)
         trace->event0(core::ev::MerEngineSleeping);
-    if (rt.workVisible() || rt.stopping.load(std::memory_order_seq_cst)) {
+    if (rt.workVisibleTo(*this) || rt.stopping.load(std::memory_order_seq_cst)) {
         if (sleeping.exchange(0, std::memory_order_acq_rel) == 1)
             rt.sleepers.fetch_sub(1, std::memory_order_seq_cst);
         return;
@@ -233,6 +260,21 @@ SparkRecord* Engine::stealAny(uint16_t& victim)
         }
     }
     return nullptr;
+}
+
+// A steal by an engine without a context, which needs a new one: only while the live contexts are
+// below the limit, reserved before the steal so that racing engines cannot pass it together.
+SparkRecord* Engine::stealForNewContext(uint16_t& victim)
+{
+    bool anyVisible = false;
+    for (const auto& e : rt.engines)
+        anyVisible = anyVisible || (e.get() != this && e->deque.looksNonEmpty());
+    if (!anyVisible || !rt.reserveContext())
+        return nullptr;
+    SparkRecord* s = stealAny(victim);
+    if (!s)
+        rt.uncountContext();
+    return s;
 }
 
 uint32_t Engine::internCallSite(const std::source_location& where) noexcept

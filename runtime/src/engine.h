@@ -20,7 +20,8 @@
 namespace sparkscope::runtime::detail {
 
 struct EngineStats {
-    std::atomic<uint64_t> sparksCreated { 0 }, sparksRunLocal { 0 }, sparksStolen { 0 }, suspensions { 0 };
+    std::atomic<uint64_t> sparksCreated { 0 }, sparksRunLocal { 0 }, sparksStolen { 0 }, suspensions { 0 },
+        stackHandoffs { 0 };
     void bump(std::atomic<uint64_t>& c) noexcept
     {
         c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
@@ -57,8 +58,10 @@ struct Engine {
     Context* findWork(bool alreadySearched);
     Context* runContext(Context* c, bool& searched);
     SparkRecord* stealAny(uint16_t& victim);
-    Context* contextForSpark(SparkRecord* s);
-    Context* takeContext(bool forSpark);
+    SparkRecord* stealForNewContext(uint16_t& victim);
+    // `counted`: the live-context count already includes it (a steal's reservation).
+    Context* contextForSpark(SparkRecord* s, bool counted);
+    Context* takeContext(bool forSpark, bool counted);
     void releaseContext(Context* c);
     void sleepUntilWoken();
     uint32_t nextSparkId() noexcept { return (uint32_t(index) << 24) | (sparkSeq++ & 0xFFFFFF); }

@@ -13,6 +13,19 @@
 
 namespace sparkscope::runtime::detail {
 
+namespace {
+
+    // True when less than a quarter of context `c`'s stack is left below the caller's frame: then
+    // the context does not take its conjunction's next conjunct back (engine.cpp, "Bounded
+    // contexts"), so a deep right recursion goes on on a fresh stack instead of past the guard page.
+    [[gnu::always_inline]] inline bool stackNearlyFull(const Context* c) noexcept
+    {
+        const auto* here = static_cast<const char*>(__builtin_frame_address(0));
+        return size_t(here - static_cast<const char*>(c->stack.bottom)) < c->stack.size / 4;
+    }
+
+} // namespace
+
 // Runs conjuncts k, k+1, ... of `st` on the current context for as long as it can take the
 // conjunction's own next spark back. Returns true when it finished the last conjunct.
 bool runConjuncts(SyncTerm& st, uint32_t k)
@@ -30,7 +43,7 @@ bool runConjuncts(SyncTerm& st, uint32_t k)
             }
             e->stats.bump(e->stats.sparksCreated);
             e->deque.push(&st.spark);
-            e->rt.wakeOne();
+            e->rt.wakeForSpark();
         }
         try {
             st.goals.call(st.goals.object, k);
@@ -51,6 +64,13 @@ bool runConjuncts(SyncTerm& st, uint32_t k)
         // the spark at the bottom is ours unless it was stolen.
         SparkRecord* s = e->deque.pop();
         if (s == own) {
+            if (stackNearlyFull(e->current)) {
+                // Leave it to a context with a fresh stack: the caller parks at the barrier and
+                // this engine, now idle, runs the spark from its own deque.
+                e->deque.push(s);
+                e->stats.bump(e->stats.stackHandoffs);
+                return false;
+            }
             if (auto* t = e->trace.get())
                 t->event4(core::ev::MerSparkRun, s->id);
             e->stats.bump(e->stats.sparksRunLocal);

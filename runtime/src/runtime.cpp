@@ -64,12 +64,16 @@ Context* Runtime::Impl::popRunnable()
     return c;
 }
 
-bool Runtime::Impl::workVisible() const noexcept
+// What engine `e`, about to sleep, could still take: a runnable context, a spark of its own, or
+// another engine's spark while a new context may be made for it ("Bounded contexts", engine.cpp).
+bool Runtime::Impl::workVisibleTo(const Engine& e) const noexcept
 {
-    if (runCount.load(std::memory_order_seq_cst) > 0)
+    if (runCount.load(std::memory_order_seq_cst) > 0 || e.deque.looksNonEmpty())
         return true;
-    for (const auto& e : engines) {
-        if (e->deque.looksNonEmpty())
+    if (liveContexts.load(std::memory_order_seq_cst) >= contextLimit)
+        return false;
+    for (const auto& other : engines) {
+        if (other->deque.looksNonEmpty())
             return true;
     }
     return false;
@@ -87,6 +91,47 @@ void Runtime::Impl::wakeOne() noexcept
             return;
         }
     }
+}
+
+// After a spark push (seq_cst): a sleeper could only steal it with a new context, so none is woken
+// at the limit; the release that brings the live contexts below it wakes one (uncountContext).
+void Runtime::Impl::wakeForSpark() noexcept
+{
+    if (sleepers.load(std::memory_order_seq_cst) == 0)
+        return;
+    if (liveContexts.load(std::memory_order_seq_cst) >= contextLimit)
+        return;
+    wakeOne();
+}
+
+// For a steal by an engine without a context: one more live context if below the limit.
+bool Runtime::Impl::reserveContext() noexcept
+{
+    uint32_t live = liveContexts.load(std::memory_order_relaxed);
+    do {
+        if (live >= contextLimit)
+            return false;
+    } while (!liveContexts.compare_exchange_weak(live, live + 1, std::memory_order_seq_cst));
+    uint32_t peak = peakLiveContexts.load(std::memory_order_relaxed);
+    while (live + 1 > peak && !peakLiveContexts.compare_exchange_weak(peak, live + 1, std::memory_order_relaxed)) { }
+    return true;
+}
+
+// One more live context whatever the limit (run()'s main, a spark from the engine's own deque).
+void Runtime::Impl::countContext() noexcept
+{
+    const uint32_t live = liveContexts.fetch_add(1, std::memory_order_seq_cst) + 1;
+    uint32_t peak = peakLiveContexts.load(std::memory_order_relaxed);
+    while (live > peak && !peakLiveContexts.compare_exchange_weak(peak, live, std::memory_order_relaxed)) { }
+}
+
+// One live context fewer. The release that brings the count below the limit wakes a sleeper, which
+// may now steal: it went to sleep seeing the count at the limit after announcing itself (seq_cst),
+// so either it saw this decrement or this load of `sleepers` sees it.
+void Runtime::Impl::uncountContext() noexcept
+{
+    if (liveContexts.fetch_sub(1, std::memory_order_seq_cst) == contextLimit)
+        wakeOne();
 }
 
 void Runtime::Impl::wakeAll() noexcept
@@ -118,6 +163,23 @@ core::Result<std::unique_ptr<Runtime>> Runtime::create(RuntimeOptions options)
             return core::Error { core::ErrorCode::Usage,
                 "runtime: at most 4096 engines, asked for " + std::to_string(n), std::nullopt };
         impl->engineCount = n;
+        unsigned perEngine = options.maxContextsPerEngine;
+        if (perEngine == 0 && options.useEnvironment) {
+            if (const char* env = std::getenv("SPARKSCOPE_MAX_CONTEXTS_PER_ENGINE")) {
+                char* end = nullptr;
+                const unsigned long v = std::strtoul(env, &end, 10);
+                if (!*env || *end || v == 0 || v > RuntimeOptions::kMaxContextsTotal)
+                    return core::Error { core::ErrorCode::Usage,
+                        std::string("runtime: SPARKSCOPE_MAX_CONTEXTS_PER_ENGINE must be 1..")
+                            + std::to_string(RuntimeOptions::kMaxContextsTotal) + ", not '" + env + "'",
+                        std::nullopt };
+                perEngine = unsigned(v);
+            }
+        }
+        if (perEngine == 0)
+            perEngine = RuntimeOptions::kDefaultMaxContextsPerEngine;
+        impl->options.maxContextsPerEngine = perEngine;
+        impl->contextLimit = uint32_t(std::min<uint64_t>(uint64_t(perEngine) * n, RuntimeOptions::kMaxContextsTotal));
         std::string path = options.tracePath;
         if (path.empty() && options.useEnvironment) {
             if (const char* env = std::getenv("SPARKSCOPE_TRACE"))
@@ -176,6 +238,7 @@ core::Result<bool> Runtime::run(std::function<void()> main)
             c->inPool = false;
         }
     }
+    m_impl->countContext();
     if (c)
         m_impl->contextsReused.fetch_add(1, std::memory_order_relaxed);
     else {
@@ -214,11 +277,14 @@ RuntimeStats Runtime::stats() const noexcept
     RuntimeStats s;
     s.contextsCreated = m_impl->contextsCreated.load(std::memory_order_relaxed);
     s.contextsReused = m_impl->contextsReused.load(std::memory_order_relaxed);
+    s.contextLimit = m_impl->contextLimit;
+    s.peakLiveContexts = m_impl->peakLiveContexts.load(std::memory_order_relaxed);
     for (const auto& e : m_impl->engines) {
         s.sparksCreated += e->stats.sparksCreated.load(std::memory_order_relaxed);
         s.sparksRunLocal += e->stats.sparksRunLocal.load(std::memory_order_relaxed);
         s.sparksStolen += e->stats.sparksStolen.load(std::memory_order_relaxed);
         s.suspensions += e->stats.suspensions.load(std::memory_order_relaxed);
+        s.stackHandoffs += e->stats.stackHandoffs.load(std::memory_order_relaxed);
     }
     return s;
 }

@@ -31,6 +31,12 @@ struct Runtime::Impl {
     std::vector<std::unique_ptr<detail::Context>> allContexts;
     std::atomic<uint64_t> contextsCreated { 0 }, contextsReused { 0 };
 
+    // Live contexts (taken from the pool or made, not yet released) and their bound
+    // (RuntimeOptions::maxContextsPerEngine x engines): engine.cpp, "Bounded contexts".
+    std::atomic<uint32_t> liveContexts { 0 };
+    std::atomic<uint32_t> peakLiveContexts { 0 };
+    uint32_t contextLimit = 1;
+
     std::atomic<uint32_t> nextContextId { 1 };
     std::atomic<uint32_t> sleepers { 0 };
     std::atomic<bool> stopping { false };
@@ -38,8 +44,12 @@ struct Runtime::Impl {
 
     void pushRunnable(detail::Context* c);
     detail::Context* popRunnable();
-    bool workVisible() const noexcept;
+    bool workVisibleTo(const detail::Engine& e) const noexcept;
     void wakeOne() noexcept;
+    void wakeForSpark() noexcept;
+    bool reserveContext() noexcept;
+    void countContext() noexcept;
+    void uncountContext() noexcept;
     void wakeAll() noexcept;
     detail::Context* newContext();
     void createFiber(detail::Context* c);

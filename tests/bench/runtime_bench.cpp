@@ -1,8 +1,9 @@
-// Runtime benchmark: the cost of one traced event on the hot path, and parfib traced vs untraced vs
-// TBB vs sequential. Prints medians of several runs and the ratios the runtime's targets are
-// stated in (docs/runtime.md). Not a test: it never fails on time. parfib is the demo's
-// (app/demo/parfib.cpp), so the figures are those of the code sparkscope-demo runs.
-//   sparkscope-runtime-bench [--engines N] [--n 36] [--cutoff 20] [--runs 7]
+// Runtime benchmark: the cost of one traced event on the hot path, parfib traced vs untraced vs
+// TBB vs sequential, and listsum (a million-deep right recursion of parallel conjunctions, past the
+// bound on live contexts) vs TBB and sequential. Prints medians of several runs and the ratios the
+// runtime's targets are stated in (docs/runtime.md). Not a test: it never fails on time. parfib and
+// listsum are the demo's (app/demo/), so the figures are those of the code sparkscope-demo runs.
+//   sparkscope-runtime-bench [--engines N] [--n 36] [--cutoff 20] [--runs 7] [--list-cells 1000000]
 #include "bench_stats.h"
 #include "demo/workloads.h"
 #include "tracer.h" // the runtime's private tracer (for the per-event cost)
@@ -29,6 +30,7 @@ using sparkscope::bench::median;
 using sparkscope::demo::fibPar;
 using sparkscope::demo::fibSeq;
 using sparkscope::demo::fibTbb;
+using sparkscope::demo::ListCell;
 
 namespace {
 
@@ -77,6 +79,7 @@ int main(int argc, char** argv)
     unsigned engines = 2;
     long n = 36, cutoff = 20;
     int runs = 7;
+    long listCells = 1'000'000;
     for (int i = 1; i + 1 < argc; i += 2) {
         std::string a = argv[i];
         long v = std::strtol(argv[i + 1], nullptr, 10);
@@ -88,8 +91,12 @@ int main(int argc, char** argv)
             cutoff = v;
         else if (a == "--runs")
             runs = int(std::max(1L, v));
+        else if (a == "--list-cells")
+            listCells = std::max(1L, v);
         else {
-            std::fprintf(stderr, "usage: sparkscope-runtime-bench [--engines N] [--n 36] [--cutoff 20] [--runs 7]\n");
+            std::fprintf(stderr,
+                "usage: sparkscope-runtime-bench [--engines N] [--n 36] [--cutoff 20] [--runs 7] "
+                "[--list-cells 1000000]\n");
             return 2;
         }
     }
@@ -166,5 +173,64 @@ int main(int argc, char** argv)
     std::printf("ratio traced/untraced:  %.3f  (target <= 1.10)\n", t / u);
     std::printf("ratio untraced/tbb:     %.3f  (target <= 1.3)\n", u / b);
     std::printf("speed-up over seq:      runtime %.2fx  tbb %.2fx\n", s / u, s / b);
+
+    // 3. listsum: untraced / traced / tbb / seq, interleaved. Each runtime run is a fresh Runtime, so
+    // its contexts and stacks are made (and their pages touched) within the timed run, as in
+    // sparkscope-demo.
+    const std::vector<ListCell> cells = sparkscope::demo::makeList(size_t(listCells));
+    const uint64_t listWant = sparkscope::demo::listSumExpected(size_t(listCells));
+    std::vector<double> lUntraced, lTraced, lTbb, lSeq;
+    RuntimeStats listStats;
+    for (int r = 0; r < runs; ++r) {
+        for (int variant = 0; variant < 4; ++variant) {
+            uint64_t sum = 0;
+            double ns = 0;
+            if (variant <= 1) {
+                RuntimeOptions o;
+                o.engines = engines;
+                o.useEnvironment = false;
+                if (variant == 1)
+                    o.tracePath = tracePath;
+                auto rt = Runtime::create(o);
+                if (!rt.ok())
+                    return 2;
+                (void)rt.value()->run([&] {
+                    auto t0 = Clock::now();
+                    sum = sparkscope::demo::listSumPar(cells.data(), 1);
+                    ns = double((Clock::now() - t0).count());
+                });
+                if (variant == 0)
+                    listStats = rt.value()->stats();
+                (variant == 0 ? lUntraced : lTraced).push_back(ns);
+            } else if (variant == 2) {
+                tbb::global_control limit(tbb::global_control::max_allowed_parallelism, engines);
+                auto t0 = Clock::now();
+                sum = sparkscope::demo::listSumTbb(cells.data(), 1);
+                ns = double((Clock::now() - t0).count());
+                lTbb.push_back(ns);
+            } else {
+                auto t0 = Clock::now();
+                sum = sparkscope::demo::listSumSeq(cells.data());
+                ns = double((Clock::now() - t0).count());
+                lSeq.push_back(ns);
+            }
+            if (sum != listWant) {
+                std::fprintf(stderr, "listsum gave a wrong result\n");
+                return 1;
+            }
+        }
+    }
+    std::filesystem::remove(tracePath);
+    const double lu = median(lUntraced), lt = median(lTraced), lb = median(lTbb), ls = median(lSeq);
+    std::printf("== listsum %ld cells, chunk 1 (%ld nested conjunctions) on %u engines (median of %d runs, ms)\n",
+        listCells, listCells - 1, engines, runs);
+    std::printf("untraced %.1f  traced %.1f  tbb %.1f  seq %.1f\n", lu / 1e6, lt / 1e6, lb / 1e6, ls / 1e6);
+    std::printf("contexts (untraced, last run): created %llu, peak live %llu, limit %llu, stack hand-overs %llu, "
+                "stolen %llu\n",
+        (unsigned long long)listStats.contextsCreated, (unsigned long long)listStats.peakLiveContexts,
+        (unsigned long long)listStats.contextLimit, (unsigned long long)listStats.stackHandoffs,
+        (unsigned long long)listStats.sparksStolen);
+    std::printf("ratio untraced/tbb: %.2f  traced/untraced: %.2f  untraced/seq: %.2f  tbb/seq: %.2f\n", lu / lb,
+        lt / lu, lu / ls, lb / ls);
     return 0;
 }

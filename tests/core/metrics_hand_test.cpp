@@ -101,6 +101,27 @@ TEST_CASE("metrics of a two-conjunct conjunction across two engines", "[core][me
     CHECK(field(m, "scheduling", "fib.m:10", "OUT_OF_ORDER_PROBABILITY", "either_running_ns") == 200);
 }
 
+TEST_CASE("CONTEXT_COUNTS counts a context made for a spark, and a GHC spark thread once", "[core][metrics]")
+{
+    // Context 1: CREATE_THREAD (main). Context 2: CREATE_SPARK_THREAD alone, as Mercury and our
+    // runtime post for a context made to run a spark; released at 310. Context 3: GHC's spark
+    // thread, CREATE_THREAD then CREATE_SPARK_THREAD for the same live thread: one creation.
+    TraceBuilder b(2);
+    b.createThread(0, 100, 1).runThread(0, 110, 1);
+    b.createSparkThread(1, 200, 2).runThread(1, 210, 2).stopThread(1, 300, 2, 5).releaseContext(1, 310, 2);
+    b.createThread(1, 400, 3).createSparkThread(1, 401, 3).runThread(1, 410, 3).stopThread(1, 500, 3, 5);
+    b.stopThread(0, 600, 1, 5);
+    const Trace trace = b.roundTrip();
+    const Metrics m = computeMetrics(trace);
+    CHECK(field(m, "program", "all", "CONTEXT_COUNTS", "created") == 3);
+    CHECK(field(m, "program", "all", "CONTEXT_COUNTS", "reused") == 0);
+    CHECK(field(m, "program", "all", "CONTEXT_COUNTS", "released") == 1);
+    CHECK(m.model.contexts.size() == 3);
+    // Context 2 exists from its creation: runnable [200,210) before it runs.
+    CHECK(m.model.contexts[1].id == 2);
+    CHECK(m.model.contexts[1].segments.front().startNs == 200);
+}
+
 TEST_CASE("metrics of futures waited on before and after their signal", "[core][metrics]")
 {
     // The future trace (scenario_traces.h).

@@ -29,6 +29,7 @@ Trace withScatteredIds(const Trace& trace)
         auto id64 = [&](size_t at) { storeBE64(p + at, scatter64(loadBE64(p + at))); };
         switch (e.type) {
         case ev::CreateThread:
+        case ev::CreateSparkThread:
         case ev::RunThread:
         case ev::StopThread:
         case ev::ThreadRunnable:

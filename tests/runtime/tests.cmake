@@ -5,7 +5,8 @@ set(SPARKSCOPE_DEMO_CASES
   "sumeuler --n 1500 --chunk 50"
   "quicksort --n 300000 --cutoff 5000"
   "pipeline --items 300 --work 5000"
-  "imbalanced --conjuncts 8 --unit 2000")
+  "imbalanced --conjuncts 8 --unit 2000"
+  "listsum --n 20000 --max-contexts-per-engine 2")
 foreach(case ${SPARKSCOPE_DEMO_CASES})
   string(REPLACE " " ";" args "${case}")
   list(GET args 0 workload)

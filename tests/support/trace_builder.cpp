@@ -61,6 +61,11 @@ TraceBuilder& TraceBuilder::createThread(uint16_t e, uint64_t t, uint32_t c)
 {
     return event(e, t, ev::CreateThread, Bytes().u32(c).v);
 }
+
+TraceBuilder& TraceBuilder::createSparkThread(uint16_t e, uint64_t t, uint32_t c)
+{
+    return event(e, t, ev::CreateSparkThread, Bytes().u32(c).v);
+}
 TraceBuilder& TraceBuilder::runThread(uint16_t e, uint64_t t, uint32_t c)
 {
     return event(e, t, ev::RunThread, Bytes().u32(c).v);

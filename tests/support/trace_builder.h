@@ -24,6 +24,7 @@ public:
 
     TraceBuilder& internString(uint64_t timeNs, uint32_t id, const std::string& text);
     TraceBuilder& createThread(uint16_t engine, uint64_t timeNs, uint32_t context);
+    TraceBuilder& createSparkThread(uint16_t engine, uint64_t timeNs, uint32_t context);
     TraceBuilder& runThread(uint16_t engine, uint64_t timeNs, uint32_t context);
     TraceBuilder& stopThread(uint16_t engine, uint64_t timeNs, uint32_t context, uint16_t status);
     TraceBuilder& threadRunnable(uint16_t engine, uint64_t timeNs, uint32_t context);

@@ -82,6 +82,7 @@ private:
             onInternString(p);
             break;
         case ev::CreateThread:
+        case ev::CreateSparkThread:
             onCreateThread(e, p);
             break;
         case ev::MerReuseContext:

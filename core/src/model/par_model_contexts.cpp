@@ -8,12 +8,16 @@
 
 namespace sparkscope::core::detail {
 
-// A context is created, or one whose id is reused starts a new timeline: a finished context's id
-// may name a new context (GHC reuses thread ids; our runtime reuses its contexts).
+// CREATE_THREAD or CREATE_SPARK_THREAD: a context is created, or one whose id is reused starts a
+// new timeline: a finished context's id may name a new context (GHC reuses thread ids; our runtime
+// reuses its contexts). Mercury and our runtime post CREATE_SPARK_THREAD alone for a context made to
+// run a spark; GHC posts it right after the spark thread's CREATE_THREAD, for the same live thread,
+// which is then not a second creation.
 void ParModelBuilder::onCreateThread(const Event& e, Payload p)
 {
-    ++m.contextsCreated;
+    const size_t before = m.contexts.size();
     context(p.u32(0), e.timeNs, true);
+    m.contextsCreated += m.contexts.size() != before;
 }
 
 void ParModelBuilder::onReuseContext(const Event& e, Payload p)

@@ -269,7 +269,8 @@ public:
     };
     std::vector<Resume> resumes;
 
-    // Extra counts used by the whole-program metrics.
+    // Extra counts used by the whole-program metrics: contexts created (CREATE_THREAD, or
+    // CREATE_SPARK_THREAD for an id not already live), reused (REUSE_THREAD), released.
     uint64_t contextsCreated = 0, contextsReused = 0, contextsReleased = 0;
 
     // The element an index names (unchecked, as vector's []); contains() tests an index first.

@@ -10,6 +10,14 @@
 // `useEnvironment` is true and the environment variable SPARKSCOPE_TRACE names a file. The trace
 // is a GHC-format eventlog with Mercury's events (docs/runtime.md lists them).
 //
+// Live contexts are bounded as in Mercury's runtime (its --max-contexts-per-thread): an engine with
+// no context of its own steals a spark, which needs a new context, only while fewer than
+// `maxContextsPerEngine` x engines contexts are live; beyond that the spark stays where it is and
+// the engine that made it runs it on the context that made it. Each context costs a guard-paged
+// stack (two kernel mappings), and a deep right-recursive conjunction whose sparks are stolen would
+// otherwise keep one blocked context per level until vm.max_map_count runs out. engine.cpp explains
+// the rules and why they cannot deadlock.
+//
 // Thread safety: create/destroy a Runtime from one thread; run() may be called from any non-engine
 // thread, one call at a time per Runtime. Cost: creating a Runtime starts the engine threads (and,
 // when tracing, calibrates the clock for ~10 ms); an idle Runtime sleeps (no busy waiting).
@@ -29,6 +37,12 @@ struct RuntimeOptions {
     std::string tracePath; // non-empty: write a trace there
     bool useEnvironment = true; // SPARKSCOPE_TRACE=<file> turns tracing on when tracePath is empty
     size_t stackBytes = 256 * 1024; // per context; guard page below it
+    // Mercury's "max contexts per thread": steals that need a new context stop while this many
+    // contexts per engine are live (the total is capped at kMaxContextsTotal). 0 = the default, or
+    // SPARKSCOPE_MAX_CONTEXTS_PER_ENGINE=<n> when `useEnvironment` is true.
+    unsigned maxContextsPerEngine = 0;
+    static constexpr unsigned kDefaultMaxContextsPerEngine = 64;
+    static constexpr unsigned kMaxContextsTotal = 16384; // 32,768 mappings: half of Linux's default map limit
     size_t traceBufferBytes = 2 * 1024 * 1024; // per engine, as GHC and Mercury
 };
 
@@ -40,6 +54,11 @@ struct RuntimeStats {
     uint64_t sparksRunLocal = 0;
     uint64_t sparksStolen = 0;
     uint64_t suspensions = 0; // contexts that blocked (barrier or future)
+    uint64_t contextLimit = 0; // live contexts beyond which steals needing a new context stop
+    uint64_t peakLiveContexts = 0; // most contexts live (running, runnable or blocked) at once
+    // Conjuncts a context left to a fresh context because its own stack was three quarters full
+    // (each such hand-over may take the live contexts past the limit; see docs/runtime.md).
+    uint64_t stackHandoffs = 0;
 };
 
 class Runtime {
