@@ -80,7 +80,8 @@ namespace {
     // A point's keys, flat: scaling's keys merged in after the wall time.
     void addScaling(Json& j, const Scaling& s)
     {
-        for (const auto& [k, v] : scalingJson(s).items())
+        const Json keys = scalingJson(s); // named: items() must not outlive it
+        for (const auto& [k, v] : keys.items())
             j[k] = v;
     }
 
