@@ -1,5 +1,6 @@
 #include "ui/main_window.h"
 
+#include "ui/compare/compare_actions.h"
 #include "ui/docks/bookmarks_panel.h"
 #include "ui/docks/dock.h"
 #include "ui/docks/events_panel.h"
@@ -135,6 +136,9 @@ void MainWindow::createActions()
         [this] { m_metrics->exportMetrics(); });
     a.exportMetrics->setObjectName(QStringLiteral("exportMetricsAction"));
     a.quit = newAction(this, tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
+    m_compare = new CompareActions(this, [this] {
+        return m_timeline->data() ? QString::fromStdString(m_timeline->data()->trace->path) : QString();
+    });
 
     a.back = newAction(this, tr("Zoom &Back"), QKeySequence(), m_zoom, &ZoomState::goBack);
     a.back->setShortcuts({ QKeySequence::Back, QKeySequence(Qt::Key_Backspace) });
@@ -215,6 +219,8 @@ void MainWindow::createMenus()
     auto* file = menuBar()->addMenu(tr("&File"));
     file->addAction(a.open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addActions({ m_compare->compareWith(), m_compare->openScalingSeries() });
+    file->addSeparator();
     file->addActions({ a.exportTimeline, a.exportMetrics });
     file->addSeparator();
     file->addAction(a.quit);

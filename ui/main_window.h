@@ -32,6 +32,7 @@ class EventsPanel;
 class BookmarksPanel;
 class BookmarksModel;
 class MetricsPanels;
+class CompareActions;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -43,6 +44,7 @@ public:
     ZoomState* zoom() const { return m_zoom; }
     TraceLoader* loader() const { return m_loader; }
     MetricsPanels* metrics() const { return m_metrics; }
+    CompareActions* compare() const { return m_compare; } // File > Compare With…, Open Scaling Series…
     // The text of the message bar ("" when hidden).
     QString message() const;
     // View > Context Lanes and View > Spark Deque Sizes (checkable; QSettings remembers them).
@@ -109,6 +111,7 @@ private:
     BookmarksPanel* m_bookmarks = nullptr;
     BookmarksModel* m_bookmarkModel = nullptr;
     MetricsPanels* m_metrics = nullptr;
+    CompareActions* m_compare = nullptr;
     QDockWidget* m_eventsDock = nullptr;
     QDockWidget* m_bookmarksDock = nullptr;
     QFrame* m_messageBar = nullptr;
