@@ -98,8 +98,8 @@ namespace {
         out += "\nConjunction sites, by how much their time (covered: the union of their instances' spans)\n"
                "changed, largest first:\n";
         Table t;
-        t.row({ "site", "in", "instances A", "B", "covered A s", "B s", "B - A s", "B / A",
-            "work mean A s", "B s", "span mean A s", "B s" });
+        t.row({ "site", "in", "instances A", "B", "covered A s", "B s", "B - A s", "B / A", "work mean A s", "B s",
+            "span mean A s", "B s" });
         for (const auto& s : c.sites) {
             const auto& f = s.figures;
             auto get = [&](const char* key) { return figure(f, key); };
@@ -181,15 +181,14 @@ namespace {
                 if (bothRead)
                     std::fprintf(stderr, "sparkscope-cli: warning: %s\n", w.c_str());
         const int written = writeOutput(parsed->value("-o"),
-            format == "json" ? core::comparisonToJson(comparison)
+            format == "json"      ? core::comparisonToJson(comparison)
                 : format == "csv" ? core::comparisonToCsv(comparison)
                                   : textReport(comparison));
         return written != kExitOk ? written : bothRead ? kExitOk : kExitBadInput;
     }
 
     const RegisterCommand kRegistered { { "compare",
-        "two runs side by side: program, ledger and each conjunction site, A, B, B - A, B / A", kUsage,
-        &runCompare } };
+        "two runs side by side: program, ledger and each conjunction site, A, B, B - A, B / A", kUsage, &runCompare } };
 
 } // namespace
 

@@ -70,8 +70,9 @@ namespace {
         t.row({ "engines", "trace", "measured wall s", "predicted by", "its engines", "predicted wall s", "error %" });
         for (const core::ScalingPoint& p : r.points)
             for (const core::PointPrediction& pr : p.predictions)
-                t.row({ std::to_string(p.engines), shortPath(p.path), seconds(p.wallNs), shortPath(r.points[pr.from].path),
-                    std::to_string(r.points[pr.from].engines), seconds(pr.wallNs), format("%+.2f", pr.error * 100) });
+                t.row({ std::to_string(p.engines), shortPath(p.path), seconds(p.wallNs),
+                    shortPath(r.points[pr.from].path), std::to_string(r.points[pr.from].engines), seconds(pr.wallNs),
+                    format("%+.2f", pr.error * 100) });
         out += "\nWhat-if predictions: each other trace's DAG re-simulated at this engine count with its own\n"
                "measured costs (error: (predicted - measured) / measured):\n";
         if (t.empty() || r.points.size() < 2) {
@@ -88,15 +89,16 @@ namespace {
         out += "\nPer conjunction site in every trace (covered: the union of its instances' spans, the site's\n"
                "wall time; speed-up etc. from it; work, span, parallelism: means over its complete instances):\n";
         Table t;
-        t.row({ "site", "engines", "instances", "covered s", "speed-up", "efficiency", "serial fr.",
-            "work mean s", "span mean s", "parallelism", "running %" });
+        t.row({ "site", "engines", "instances", "covered s", "speed-up", "efficiency", "serial fr.", "work mean s",
+            "span mean s", "parallelism", "running %" });
         for (const core::SiteScaling& s : r.sites)
             for (size_t i = 0; i < s.points.size(); ++i) {
                 const core::SitePoint& p = s.points[i];
                 t.row({ i == 0 ? s.site : "", std::to_string(r.points[i].engines), std::to_string(p.instances),
                     seconds(p.coveredNs), opt(p.scaling.speedup, "%.3f"), opt(p.scaling.efficiency, "%.3f"),
-                    opt(p.scaling.serialFraction, "%.3f"), seconds(uint64_t(p.workMeanNs)), seconds(uint64_t(p.spanMeanNs)),
-                    format("%.2f", p.parallelismMean), percent(p.ledger.runningNs(), p.ledger.totalNs()) });
+                    opt(p.scaling.serialFraction, "%.3f"), seconds(uint64_t(p.workMeanNs)),
+                    seconds(uint64_t(p.spanMeanNs)), format("%.2f", p.parallelismMean),
+                    percent(p.ledger.runningNs(), p.ledger.totalNs()) });
             }
         t.appendTo(out);
     }
@@ -141,7 +143,7 @@ namespace {
             for (const std::string& w : report.warnings)
                 std::fprintf(stderr, "sparkscope-cli: warning: %s\n", w.c_str());
         const int written = writeOutput(parsed->value("-o"),
-            format == "json"    ? core::scalingToJson(report)
+            format == "json"      ? core::scalingToJson(report)
                 : format == "csv" ? core::scalingToCsv(report)
                                   : textReport(report));
         return written != kExitOk ? written : report.failed.empty() ? kExitOk : kExitBadInput;

@@ -20,7 +20,11 @@ Trace stealTraceSlower(uint64_t extra, const std::string& site = "fib.m:10")
     TraceBuilder b(2);
     b.internString(0, 1, site);
     b.runThread(0, 0, 1).startParConj(0, 100, 0xA, 1).sparkCreate(0, 110, 0xA, 5);
-    b.lookingForLocal(1, 105).workStealing(1, 115).sparkSteal(1, 120, 0, 5).createThread(1, 125, 2).runThread(1, 130, 2);
+    b.lookingForLocal(1, 105)
+        .workStealing(1, 115)
+        .sparkSteal(1, 120, 0, 5)
+        .createThread(1, 125, 2)
+        .runThread(1, 130, 2);
     b.endParConjunct(0, 200, 0xA).stopThread(0, 210, 1, kStopBlocked);
     const uint64_t d = extra;
     b.endParConjunct(1, 300 + d, 0xA).threadRunnable(1, 305 + d, 1).stopThread(1, 310 + d, 2, kStopFinished);
@@ -167,12 +171,11 @@ TEST_CASE("compare: a trace compared with itself gives all-zero differences", "[
     }
 }
 
-TEST_CASE("compare: runs of different programs compare with a warning and their sites listed as such",
-    "[core][compare]")
+TEST_CASE(
+    "compare: runs of different programs compare with a warning and their sites listed as such", "[core][compare]")
 {
     // B is A with G2 50 ns slower and its conjunction at another source location: no site matches.
-    const RunComparison c
-        = compareRuns(input(stealTraceSlower(0), "A"), input(stealTraceSlower(50, "other.m:7"), "B"));
+    const RunComparison c = compareRuns(input(stealTraceSlower(0), "A"), input(stealTraceSlower(50, "other.m:7"), "B"));
     REQUIRE(c.warnings.size() == 1);
     CHECK_THAT(c.warnings[0], Catch::Contains("no conjunction site of A matches one of B"));
     checkFigure(fig(c.program, "work_ns"), 460, 510);
@@ -288,8 +291,7 @@ TEST_CASE("scaling: one program on one and two engines, each predicting the othe
 
 TEST_CASE("scaling: sites not in every run are left out with a warning", "[core][compare]")
 {
-    const std::vector<RunInput> runs { input(stealTraceSlower(0), "a"),
-        input(stealTraceSlower(50, "other.m:7"), "b") };
+    const std::vector<RunInput> runs { input(stealTraceSlower(0), "a"), input(stealTraceSlower(50, "other.m:7"), "b") };
     const ScalingReport r = scalingSeries(runs);
     CHECK(r.sites.empty());
     REQUIRE(r.warnings.size() == 3);
@@ -322,7 +324,8 @@ TEST_CASE("compare and scaling: demo parfib recorded on 1 and 2 engines", "[core
     CHECK(*fig(c.program, "incomplete_conjunctions").b == 0);
     // Each ledger sums to its engines × its range; work = running.
     for (auto side : { &FigureComparison::a, &FigureComparison::b }) {
-        CHECK(*(fig(c.ledger, "total_ns").*side) == *(fig(c.program, "engines").*side) * *(fig(c.program, "range_ns").*side));
+        CHECK(*(fig(c.ledger, "total_ns").*side)
+            == *(fig(c.program, "engines").*side) * *(fig(c.program, "range_ns").*side));
         CHECK(*(fig(c.ledger, "running_ns").*side) == *(fig(c.program, "work_ns").*side));
         CHECK(*(fig(c.program, "span_ns").*side) <= *(fig(c.program, "work_ns").*side));
     }

@@ -44,9 +44,10 @@ QString demoTrace(const QString& dir, int engines)
         return {};
     const QString path = dir + QStringLiteral("/parfib-%1.eventlog").arg(engines);
     QProcess p;
-    p.start(demo, { QStringLiteral("parfib"), QStringLiteral("--n"), QStringLiteral("22"), QStringLiteral("--cutoff"),
-                      QStringLiteral("12"), QStringLiteral("--engines"), QString::number(engines),
-                      QStringLiteral("--trace"), path });
+    p.start(demo,
+        { QStringLiteral("parfib"), QStringLiteral("--n"), QStringLiteral("22"), QStringLiteral("--cutoff"),
+            QStringLiteral("12"), QStringLiteral("--engines"), QString::number(engines), QStringLiteral("--trace"),
+            path });
     REQUIRE(p.waitForFinished(60000));
     REQUIRE(p.exitCode() == 0);
     return path;
@@ -55,7 +56,8 @@ QString demoTrace(const QString& dir, int engines)
 QJsonObject cliJson(const QStringList& args)
 {
     QProcess p;
-    p.start(kBinaryDir + QStringLiteral("/app/sparkscope-cli"), args + QStringList { QStringLiteral("--format"), QStringLiteral("json") });
+    p.start(kBinaryDir + QStringLiteral("/app/sparkscope-cli"),
+        args + QStringList { QStringLiteral("--format"), QStringLiteral("json") });
     REQUIRE(p.waitForFinished(120000));
     REQUIRE(p.exitCode() == 0);
     return QJsonDocument::fromJson(p.readAllStandardOutput()).object();
@@ -118,8 +120,8 @@ TEST_CASE("a comparison view shows a hand-built pair's differences", "[ui][compa
     auto a = test::panelsTraceBuilder();
     auto b = test::panelsTraceBuilder();
     b.endAt(1200);
-    const core::RunComparison c = core::compareRuns(
-        core::RunInput { "a", core::profileTrace(a.roundTrip()), {} }, core::RunInput { "b", core::profileTrace(b.roundTrip()), {} });
+    const core::RunComparison c = core::compareRuns(core::RunInput { "a", core::profileTrace(a.roundTrip()), {} },
+        core::RunInput { "b", core::profileTrace(b.roundTrip()), {} });
     ComparisonView view(c);
     const FigureTable* program = view.programTable();
     auto rowOf = [](const QTableWidget* t, const QString& key) {
@@ -184,8 +186,7 @@ TEST_CASE("Compare With and a scaling series of demo traces show the CLI's figur
     REQUIRE(QTest::qWaitFor([&] { return scaled.count() == 1; }, 120000));
     auto* scaling = actions->resultWindow()->findChild<ScalingView*>();
     REQUIRE(scaling);
-    const QJsonArray points
-        = cliJson({ QStringLiteral("scaling"), two, one }).value(QLatin1String("points")).toArray();
+    const QJsonArray points = cliJson({ QStringLiteral("scaling"), two, one }).value(QLatin1String("points")).toArray();
     REQUIRE(scaling->table()->rowCount() == points.size());
     for (int i = 0; i < points.size(); ++i) {
         const QJsonObject p = points[i].toObject();

@@ -13,7 +13,8 @@
 namespace sparkscope::ui {
 
 namespace {
-    const QString kTraceFilter = QStringLiteral("Eventlogs (*.eventlog *.eventlog.gz *.eventlog.zst *.eventlog.bz2);;All files (*)");
+    const QString kTraceFilter
+        = QStringLiteral("Eventlogs (*.eventlog *.eventlog.gz *.eventlog.zst *.eventlog.bz2);;All files (*)");
 
     // Replaces the window's content (the "computing" line) with `view`.
     void show(QWidget* window, QWidget* view)
@@ -42,17 +43,17 @@ CompareActions::CompareActions(QWidget* window, std::function<QString()> current
             QMessageBox::information(m_window, tr("Compare With"), tr("Open a trace first: it is compared as A."));
             return;
         }
-        const QString b = QFileDialog::getOpenFileName(m_window, tr("Compare %1 with").arg(QFileInfo(a).fileName()),
-            QFileInfo(a).absolutePath(), kTraceFilter);
+        const QString b = QFileDialog::getOpenFileName(
+            m_window, tr("Compare %1 with").arg(QFileInfo(a).fileName()), QFileInfo(a).absolutePath(), kTraceFilter);
         if (!b.isEmpty())
             compare(a, b);
     });
     m_scaling = new QAction(tr("Open &Scaling Series…"), this);
     m_scaling->setObjectName(QStringLiteral("openScalingSeriesAction"));
     connect(m_scaling, &QAction::triggered, this, [this] {
-        const QStringList paths = QFileDialog::getOpenFileNames(m_window,
-            tr("Traces of one program at different engine counts"), QFileInfo(m_currentTrace()).absolutePath(),
-            kTraceFilter);
+        const QStringList paths
+            = QFileDialog::getOpenFileNames(m_window, tr("Traces of one program at different engine counts"),
+                QFileInfo(m_currentTrace()).absolutePath(), kTraceFilter);
         if (!paths.isEmpty())
             openSeries(paths);
     });
@@ -76,8 +77,8 @@ QWidget* CompareActions::newResultWindow(const QString& title)
 
 void CompareActions::compare(const QString& a, const QString& b)
 {
-    QPointer<QWidget> window = newResultWindow(
-        tr("Compare: A %1, B %2").arg(QFileInfo(a).fileName(), QFileInfo(b).fileName()));
+    QPointer<QWidget> window
+        = newResultWindow(tr("Compare: A %1, B %2").arg(QFileInfo(a).fileName(), QFileInfo(b).fileName()));
     const std::string pa = a.toStdString(), pb = b.toStdString();
     // One trace after the other: each profile is small, so only one model is in memory at a time.
     m_compareJob.start([pa, pb] { return core::compareRuns(core::loadRunProfile(pa), core::loadRunProfile(pb)); },

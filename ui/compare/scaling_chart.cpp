@@ -47,7 +47,8 @@ void ScalingChart::paintEvent(QPaintEvent*)
     QPainter painter(this);
     painter.setRenderHint(QPainter::Antialiasing);
     painter.fillRect(rect(), palette().base());
-    const QRectF plot(kMarginLeft, kMarginTop, width() - kMarginLeft - kMarginRight, height() - kMarginTop - kMarginBottom);
+    const QRectF plot(
+        kMarginLeft, kMarginTop, width() - kMarginLeft - kMarginRight, height() - kMarginTop - kMarginBottom);
     painter.setPen(palette().text().color());
     if (m_points.empty()) {
         painter.drawText(rect(), Qt::AlignCenter, tr("No scaling series"));
@@ -79,8 +80,8 @@ void ScalingChart::paintEvent(QPaintEvent*)
         painter.drawText(QPointF(plot.left() - 6 - fm.horizontalAdvance(left), yS(s) + fm.ascent() / 2.0), left);
         painter.drawText(QPointF(plot.right() + 6, yE(e) + fm.ascent() / 2.0), right);
     }
-    painter.drawText(QRectF(plot.left(), height() - fm.height() - 2, plot.width(), fm.height()), Qt::AlignCenter,
-        tr("engines"));
+    painter.drawText(
+        QRectF(plot.left(), height() - fm.height() - 2, plot.width(), fm.height()), Qt::AlignCenter, tr("engines"));
     painter.setPen(kSpeedup);
     painter.drawText(QPointF(plot.left(), kMarginTop - 8), tr("speed-up (○ predicted)"));
     painter.setPen(kEfficiency);
@@ -110,8 +111,10 @@ void ScalingChart::paintEvent(QPaintEvent*)
             if (const std::optional<double> v = value(p))
                 painter.drawEllipse(QPointF(x(p.p), y(*v)), 3.5, 3.5);
     };
-    series(kSpeedup, [](const Point& p) { return p.speedup; }, yS);
-    series(kEfficiency, [](const Point& p) { return p.efficiency; }, yE);
+    series(
+        kSpeedup, [](const Point& p) { return p.speedup; }, yS);
+    series(
+        kEfficiency, [](const Point& p) { return p.efficiency; }, yE);
     painter.setPen(QPen(kSpeedup, 1.5));
     painter.setBrush(Qt::NoBrush);
     for (const Point& p : m_points)

@@ -22,10 +22,7 @@ namespace {
         return item;
     }
 
-    std::optional<double> ns(std::optional<uint64_t> v)
-    {
-        return v ? std::optional<double>(double(*v)) : std::nullopt;
-    }
+    std::optional<double> ns(std::optional<uint64_t> v) { return v ? std::optional<double>(double(*v)) : std::nullopt; }
 
 } // namespace
 
@@ -65,7 +62,8 @@ ScalingView::ScalingView(const core::ScalingReport& r, QWidget* parent)
                              .arg(r.points[pr.from].engines)
                              .arg(pr.error >= 0 ? QStringLiteral("+") : QString())
                              .arg(QString::number(pr.error * 100, 'f', 1));
-        m_table->setItem(row, 8, new QTableWidgetItem(predicted.isEmpty() ? QStringLiteral("-") : predicted.join(QStringLiteral("; "))));
+        m_table->setItem(row, 8,
+            new QTableWidgetItem(predicted.isEmpty() ? QStringLiteral("-") : predicted.join(QStringLiteral("; "))));
     }
     m_table->resizeColumnsToContents();
 

@@ -133,8 +133,9 @@ std::string scalingToJson(const ScalingReport& r)
 {
     Json root = Json::object();
     root["format_version"] = kCompareFormatVersion;
-    root["base"] = r.points.empty() ? Json(nullptr)
-                                     : Json { { "path", r.points[r.base].path }, { "engines", r.points[r.base].engines } };
+    root["base"] = r.points.empty()
+        ? Json(nullptr)
+        : Json { { "path", r.points[r.base].path }, { "engines", r.points[r.base].engines } };
     root["failed"] = r.failed;
     root["warnings"] = r.warnings;
     Json points = Json::array();
@@ -182,11 +183,11 @@ std::string scalingToCsv(const ScalingReport& r)
         out += section + "," + csvField(id) + "," + std::to_string(p.engines) + "," + csvField(p.path) + "," + figure
             + "," + csvNumber(v) + "\n";
     };
-    auto ledgerRows = [&](const std::string& section, const std::string& id, const ScalingPoint& p,
-                          const LossLedger& l) {
-        for (const Figure& f : ledgerFigures(l))
-            row(section, id, p, "ledger." + f.key, f.value);
-    };
+    auto ledgerRows
+        = [&](const std::string& section, const std::string& id, const ScalingPoint& p, const LossLedger& l) {
+              for (const Figure& f : ledgerFigures(l))
+                  row(section, id, p, "ledger." + f.key, f.value);
+          };
     for (const ScalingPoint& p : r.points) {
         row("point", "all", p, "wall_ns", double(p.wallNs));
         row("point", "all", p, "speedup", p.scaling.speedup);

@@ -37,7 +37,10 @@ namespace {
         return out;
     }
 
-    Presence presenceOf(bool inA, bool inB) { return inA && inB ? Presence::Both : inA ? Presence::OnlyA : Presence::OnlyB; }
+    Presence presenceOf(bool inA, bool inB)
+    {
+        return inA && inB ? Presence::Both : inA ? Presence::OnlyA : Presence::OnlyB;
+    }
 
     std::vector<ConjunctComparison> conjunctsCompared(const RunSite* a, const RunSite* b)
     {
@@ -103,7 +106,8 @@ std::vector<Figure> programFigures(const RunProfile& r)
         { "sparks_created", double(r.sparksCreated) },
         { "sparks_stolen", double(r.sparksStolen) },
         { "contexts_created", double(r.contextsCreated) },
-        { "conjunction_instances", r.recordsJoins ? std::optional<double>(double(r.conjunctionInstances)) : std::nullopt },
+        { "conjunction_instances",
+            r.recordsJoins ? std::optional<double>(double(r.conjunctionInstances)) : std::nullopt },
         { "incomplete_conjunctions",
             r.recordsJoins ? std::optional<double>(double(r.incompleteConjunctions)) : std::nullopt },
     };
@@ -132,8 +136,7 @@ std::vector<Figure> siteFigures(const RunSite& s)
         { "span_mean_ns", s.span.mean },
         { "parallelism_mean", s.parallelism.mean },
         { "critical_path_ns", double(s.criticalPathNs) },
-        { "running_fraction",
-            s.ledger.totalNs() ? double(s.ledger.runningNs()) / double(s.ledger.totalNs()) : 0.0 },
+        { "running_fraction", s.ledger.totalNs() ? double(s.ledger.runningNs()) / double(s.ledger.totalNs()) : 0.0 },
     };
 }
 

@@ -153,8 +153,8 @@ uint32_t engineCountOf(const Trace& trace)
     return uint32_t(trace.engines.size());
 }
 
-RunProfile makeRunProfile(const Trace& trace, const Metrics& metrics, const Analysis& a,
-    const AnalysisSession& session, const ProfileOptions& options)
+RunProfile makeRunProfile(const Trace& trace, const Metrics& metrics, const Analysis& a, const AnalysisSession& session,
+    const ProfileOptions& options)
 {
     RunProfile p;
     p.path = trace.path;

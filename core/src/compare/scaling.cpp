@@ -69,7 +69,8 @@ namespace {
                 + "left out of the per-site table: " + list);
         }
         if (common.empty() && !seen.empty())
-            warnings.push_back("no conjunction site is in every trace: the traces look like runs of different programs");
+            warnings.push_back(
+                "no conjunction site is in every trace: the traces look like runs of different programs");
         return common;
     }
 
