@@ -2,6 +2,7 @@
 
 #include "sparkscope/core/metrics_query.h"
 #include "ui/analysis/analysis_view.h"
+#include "ui/compare/compare_actions.h"
 #include "ui/docks/bookmarks_panel.h"
 #include "ui/docks/dock.h"
 #include "ui/docks/dock_visibility.h"
@@ -172,6 +173,9 @@ void MainWindow::createActions()
     connect(m_rangeExport, &EventlogRangeExport::failed, this,
         [this](const QString& path, const QString& error) { showMessage(tr("Could not write %1: %2").arg(path, error), true); });
     a.quit = newAction(this, tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
+    m_compare = new CompareActions(this, [this] {
+        return m_timeline->data() ? QString::fromStdString(m_timeline->data()->trace->path) : QString();
+    });
 
     a.back = newAction(this, tr("Zoom &Back"), QKeySequence(), m_zoom, &ZoomState::goBack);
     a.back->setShortcuts({ QKeySequence::Back, QKeySequence(Qt::Key_Backspace) });
@@ -281,6 +285,8 @@ void MainWindow::createMenus()
     auto* file = menuBar()->addMenu(tr("&File"));
     file->addActions({ a.open, a.follow });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addActions({ m_compare->compareWith(), m_compare->openScalingSeries() });
+    file->addSeparator();
     file->addActions({ a.exportTimeline, a.exportMetrics, a.exportChrome, a.exportRange });
     file->addSeparator();
     file->addAction(a.quit);

@@ -38,6 +38,7 @@ class ChromeExport;
 class AnalysisView;
 class DockVisibility;
 class EventlogRangeExport;
+class CompareActions;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -52,6 +53,7 @@ public:
     MetricsPanels* metrics() const { return m_metrics; }
     AnalysisView* analysis() const { return m_analysis; }
     EventlogRangeExport* rangeExport() const { return m_rangeExport; }
+    CompareActions* compare() const { return m_compare; } // File > Compare With…, Open Scaling Series…
     // The text of the message bar ("" when hidden).
     QString message() const;
     // View > Context Lanes and View > Spark Deque Sizes (checkable; QSettings remembers them).
@@ -131,6 +133,7 @@ private:
     AnalysisView* m_analysis = nullptr;
     DockVisibility* m_dockVisibility = nullptr;
     EventlogRangeExport* m_rangeExport = nullptr;
+    CompareActions* m_compare = nullptr;
     QDockWidget* m_eventsDock = nullptr;
     QDockWidget* m_bookmarksDock = nullptr;
     QFrame* m_messageBar = nullptr;

@@ -5,6 +5,7 @@
 // design's analysis.md §6). The findings read the metrics of the same range, computed with the
 // analysis.
 #include "cli/cli_common.h"
+#include "cli/text_table.h"
 
 #include "sparkscope/core/analysis.h"
 #include "sparkscope/core/findings.h"
@@ -39,43 +40,6 @@ namespace {
           "  -o FILE       write to FILE instead of stdout\n"
           "  --instances   also list each conjunction instance's work and span and the critical\n"
           "                path's segments\n";
-
-    std::string format(const char* fmt, double v)
-    {
-        char buf[64];
-        std::snprintf(buf, sizeof buf, fmt, v);
-        return buf;
-    }
-    std::string seconds(uint64_t ns) { return format("%.6f", double(ns) / 1e9); }
-    std::string percent(uint64_t part, uint64_t whole)
-    {
-        return format("%.2f", whole ? 100.0 * double(part) / double(whole) : 0.0);
-    }
-
-    // A text table: the first column left-aligned, the others right-aligned, each as wide as its widest cell.
-    class Table {
-    public:
-        void row(std::vector<std::string> cells) { m_rows.push_back(std::move(cells)); }
-        void appendTo(std::string& out) const
-        {
-            std::vector<size_t> width;
-            for (const auto& r : m_rows) {
-                width.resize(std::max(width.size(), r.size()), 0);
-                for (size_t i = 0; i < r.size(); ++i)
-                    width[i] = std::max(width[i], r[i].size());
-            }
-            for (const auto& r : m_rows) {
-                out += "  ";
-                for (size_t i = 0; i < r.size(); ++i) {
-                    appendPadded(out, r[i], width[i], i > 0);
-                    out += i + 1 < r.size() ? "  " : "\n";
-                }
-            }
-        }
-
-    private:
-        std::vector<std::vector<std::string>> m_rows;
-    };
 
     // Short column names for the per-engine and per-site shares (the JSON has the full keys).
     constexpr std::string_view kShortNames[core::kLossCategoryCount]

@@ -75,7 +75,7 @@ core::Trace damagedAtRandom(core::Trace trace, uint64_t seed, int count)
     return trace;
 }
 
-std::vector<NamedTrace> demoTraces(const std::string& scratch, const std::vector<std::string>& workloads)
+std::vector<NamedTrace> demoTraces(const std::string& scratch, const std::vector<std::string>& workloads, unsigned engines)
 {
     std::vector<NamedTrace> out;
     const std::filesystem::path demo = std::filesystem::path(SPARKSCOPE_BINARY_DIR) / "app" / "sparkscope-demo";
@@ -86,8 +86,9 @@ std::vector<NamedTrace> demoTraces(const std::string& scratch, const std::vector
     const auto dir = scratchDir(scratch);
     for (const auto& w : workloads) {
         const std::string name = w.substr(0, w.find(' '));
-        const auto file = dir / (name + ".eventlog");
-        const std::string cmd = demo.string() + " " + w + " --engines 2 --trace " + file.string() + " > /dev/null";
+        const auto file = dir / (name + "-" + std::to_string(engines) + ".eventlog");
+        const std::string cmd = demo.string() + " " + w + " --engines " + std::to_string(engines) + " --trace "
+            + file.string() + " > /dev/null";
         INFO(cmd);
         REQUIRE(std::system(cmd.c_str()) == 0);
         auto trace = core::readTrace(file.string());

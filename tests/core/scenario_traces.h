@@ -39,10 +39,11 @@ struct NamedTrace {
     core::Trace trace;
 };
 
-// Each workload ("parfib --n 24 --cutoff 12", …) recorded by the built sparkscope-demo on 2 engines
-// into the scratch directory `scratch`, and read back. Empty (with a WARN "NOT RUN") when the demo is
-// not built; a demo that fails or a trace that does not read fails the test.
-std::vector<NamedTrace> demoTraces(const std::string& scratch, const std::vector<std::string>& workloads);
+// Each workload ("parfib --n 24 --cutoff 12", …) recorded by the built sparkscope-demo on `engines`
+// engines into the scratch directory `scratch`, and read back. Empty (with a WARN "NOT RUN") when the
+// demo is not built; a demo that fails or a trace that does not read fails the test.
+std::vector<NamedTrace> demoTraces(
+    const std::string& scratch, const std::vector<std::string>& workloads, unsigned engines = 2);
 
 // The shared eventlogs ../shared/testdata/ghc/<name> that exist (each missing one WARNs "NOT RUN"), read.
 std::vector<NamedTrace> sharedGhcTraces(std::initializer_list<const char*> names);

@@ -1,0 +1,52 @@
+#pragma once
+// Text reports of sparkscope-cli (analyze, compare, scaling): aligned tables and the number formats
+// they print, so every report reads the same in a terminal.
+#include "cli/cli_common.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace sparkscope::cli {
+
+inline std::string format(const char* fmt, double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, fmt, v);
+    return buf;
+}
+inline std::string seconds(uint64_t ns) { return format("%.6f", double(ns) / 1e9); }
+inline std::string percent(uint64_t part, uint64_t whole)
+{
+    return format("%.2f", whole ? 100.0 * double(part) / double(whole) : 0.0);
+}
+
+// A text table: the first column left-aligned, the others right-aligned, each as wide as its widest cell.
+class Table {
+public:
+    void row(std::vector<std::string> cells) { m_rows.push_back(std::move(cells)); }
+    bool empty() const noexcept { return m_rows.empty(); }
+    void appendTo(std::string& out) const
+    {
+        std::vector<size_t> width;
+        for (const auto& r : m_rows) {
+            width.resize(std::max(width.size(), r.size()), 0);
+            for (size_t i = 0; i < r.size(); ++i)
+                width[i] = std::max(width[i], r[i].size());
+        }
+        for (const auto& r : m_rows) {
+            out += "  ";
+            for (size_t i = 0; i < r.size(); ++i) {
+                appendPadded(out, r[i], width[i], i > 0);
+                out += i + 1 < r.size() ? "  " : "\n";
+            }
+        }
+    }
+
+private:
+    std::vector<std::vector<std::string>> m_rows;
+};
+
+} // namespace sparkscope::cli
