@@ -5,6 +5,7 @@
 #include "sparkscope/core/compare.h"
 
 #include "analysis/analysis_json.h"
+#include "export/csv_field.h"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -43,18 +44,7 @@ namespace {
         return j;
     }
 
-    std::string csvField(const std::string& s)
-    {
-        if (s.find_first_of(",\"\n\r") == std::string::npos)
-            return s;
-        std::string out = "\"";
-        for (char c : s) {
-            if (c == '"')
-                out += '"';
-            out += c;
-        }
-        return out + "\"";
-    }
+    using detail::csvField;
 
     std::string csvNumber(std::optional<double> v)
     {

@@ -5,6 +5,7 @@
 
 #include "analysis/findings_json.h"
 #include "export/analysis_csv.h"
+#include "export/csv_field.h"
 #include "export/stat_json.h"
 
 #include <nlohmann/json.hpp>
@@ -62,18 +63,7 @@ namespace {
         return r;
     }
 
-    std::string csvField(const std::string& s)
-    {
-        if (s.find_first_of(",\"\n\r") == std::string::npos)
-            return s;
-        std::string out = "\"";
-        for (char c : s) {
-            if (c == '"')
-                out += '"';
-            out += c;
-        }
-        return out + "\"";
-    }
+    using detail::csvField;
 
     std::string csvNumber(const Json& v) { return v.is_string() ? csvField(v.get<std::string>()) : v.dump(); }
 
