@@ -124,10 +124,11 @@ def changed_box(a, b, box=None, step=2):
 class App:
     """The real app on the Xvfb display; collects its SPARKSCOPE_REPORT_READY lines."""
 
-    def __init__(self, app, trace, extra):
+    def __init__(self, app, trace, extra, config=None):
         # A private XDG_CONFIG_HOME: the person's QSettings may hold a saved dock layout or optional
         # rows switched on, which would move what the script clicks.
-        config = os.path.join(os.path.dirname(os.path.abspath(trace)), "config")
+        if config is None:
+            config = os.path.join(os.path.dirname(os.path.abspath(trace)), "config")
         os.makedirs(config, exist_ok=True)
         env = dict(os.environ, QT_QPA_PLATFORM="xcb", SPARKSCOPE_REPORT_READY="1", XDG_CONFIG_HOME=config)
         w, h = SCREEN

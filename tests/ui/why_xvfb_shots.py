@@ -128,7 +128,12 @@ def run(a, stem, trace, demo):
         print(f"  {stem}: sparkscope-cli analyze failed: {r.stderr.strip()[-300:]}")
         return False, shots
     cli = json.loads(r.stdout)
-    app = px.App(a.app, trace, [])
+    # Fresh settings for every run, kept out of the trace's folder (the shared data's, for the GHC
+    # eventlog): the app saves its View toggles on exit, and a critical path left on by the last run
+    # would make this run's Ctrl+P switch it off.
+    config = os.path.join(os.path.abspath(a.out), stem + "-config")
+    shutil.rmtree(config, ignore_errors=True)
+    app = px.App(a.app, trace, [], config=config)
     try:
         report = analysed(app)
         ok &= compare(stem, report, cli)

@@ -50,6 +50,9 @@ void MetricsPanels::connectPanels()
     });
     connect(m_session, &MetricsSession::computing, this, [this] { m_summary->setComputing(true); });
     connect(m_session, &MetricsSession::analysisReady, this, &MetricsPanels::finishExport);
+    // A view of another range (the selection's, debounced) can replace the one a waiting export set;
+    // the export then asks for its range again instead of waiting for an analysis that never comes.
+    connect(m_session, &MetricsSession::viewReady, this, &MetricsPanels::finishExport);
     connect(m_summary, &SummaryPanel::callCountChanged, m_session, &MetricsSession::setCallCount);
     // The selection restricts the summary and engine figures; debounced while it is being dragged.
     auto* debounce = new QTimer(this);
@@ -107,7 +110,8 @@ void MetricsPanels::exportMetrics(MetricsExportRequest request)
 }
 
 // Writes the requested file once the MetricsSession has the analysis of its range; until then the
-// request waits (the session computes it in the background) and this runs again on analysisReady.
+// request waits (the session computes it in the background) and this runs again on analysisReady
+// and viewReady.
 void MetricsPanels::finishExport()
 {
     const auto trace = m_session->trace();
