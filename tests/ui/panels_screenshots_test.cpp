@@ -63,10 +63,18 @@ TEST_CASE("screenshots of the hover menu, conjunction list and summary", "[.pane
     window.zoom()->zoomTo({ int64_t(c.startNs) - 20000, int64_t(c.startNs) + 120000 });
     TimelineWidget* timeline = window.timeline();
     QTest::qWait(100);
-    const Frame& f = timeline->currentFrame();
-    const QPointF at = tickPosition(f, c.startEngine, int64_t(c.startNs));
-    QTest::mouseMove(timeline, at.toPoint());
-    REQUIRE(QTest::qWaitFor([&] { return panels->hover()->hovered().has_value(); }, 20000));
+    // The analysis can arrive at any moment and its utilisation row and Why dock move the rows, so
+    // the pointer is moved again, onto the tick in the frame shown now, until the hover answers (a
+    // pixel to and fro, so that every move is a move); the menu is asked for in the frame shown then.
+    int moves = 0;
+    auto tick = [&] { return tickPosition(timeline->currentFrame(), c.startEngine, int64_t(c.startNs)); };
+    REQUIRE(QTest::qWaitFor(
+        [&] {
+            QTest::mouseMove(timeline, (tick() + QPointF(moves++ % 2, 0)).toPoint());
+            return panels->hover()->hovered().has_value();
+        },
+        20000));
+    const QPointF at = tick();
     std::unique_ptr<QMenu> menu(panels->hover()->menuAt(at));
     REQUIRE(menu);
     menu->popup(timeline->mapToGlobal(at.toPoint() + QPoint(8, 8)));
