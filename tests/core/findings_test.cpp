@@ -119,6 +119,8 @@ TEST_CASE("sequential code and too little parallelism, ranked", "[core][analysis
     CHECK(r.findings[1].text.find("after the parallel conjunction at seq.m:5") != std::string::npos);
     CHECK(r.findings[2].ranges == std::vector<TimeRange> { { 450, 600 } }); // [G2's end, the conjunction's end)
     CHECK(r.findings[3].ranges == std::vector<TimeRange> { { 455, 600 }, { 400, 405 } });
+    // All 150 of it with no work anywhere (no context waits at a barrier or is blocked).
+    CHECK(r.findings[3].text.find("(150 ns, all with no work anywhere)") != std::string::npos);
     // Work 1045 over a span of 1000: parallelism 1.045, below the 2 engines.
     CHECK(r.findings[3].text.find("parallelism (work / span) is only 1.0") != std::string::npos);
 }
@@ -191,6 +193,10 @@ TEST_CASE("stable TIME_AFTERs far apart: Amdahl's law limits the conjunction", "
         == std::vector<std::string> { "amdahl_limited@shape.m:7 130", "too_little_parallelism@shape.m:7 123" });
     const Finding& amdahl = finding(r, "amdahl_limited");
     CHECK(amdahl.text.find("conjunct 2 always ends last") != std::string::npos);
+    // The 246 split as the ledger splits it: ctx 1 parked at the barrier 3 × 81, no work 3 × 1.
+    CHECK(finding(r, "too_little_parallelism")
+              .text.find("(246 ns: 243 ns while the rest of the program waited at a barrier, 3 ns with no work anywhere)")
+        != std::string::npos);
     // Ranges: [G1's end, the conjunction's end) of each instance, the longest first (equal: earlier first).
     CHECK(amdahl.ranges == std::vector<TimeRange> { { 20, 105 }, { 130, 215 }, { 240, 325 } });
 }

@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <vector>
 
 namespace sparkscope::core {
 
@@ -119,6 +120,9 @@ namespace {
         uint64_t fromNs = 0, toNs = 0;
         LossLedger ledger; // within the run
         detail::Stretches noWork, workAvailable, gc;
+        // `noWork` split by the ledger's category: no work anywhere, the rest of the program parked
+        // at a barrier, blocked otherwise; the finding's text says which it was.
+        uint64_t noWorkIdleNs = 0, noWorkBarrierNs = 0, noWorkBlockedNs = 0;
         std::map<detail::SequentialSites::Site, detail::Stretches> sequential;
         uint64_t gapNs;
     };
@@ -168,6 +172,9 @@ namespace {
                 && count[size_t(LossCategory::RunningOutsideConjunct)] > 0;
             if (!sequential) {
                 out.noWork.add(p.fromNs, p.toNs, noWork);
+                out.noWorkIdleNs += count[size_t(LossCategory::IdleNoWork)] * dt;
+                out.noWorkBarrierNs += count[size_t(LossCategory::IdleBlockedBarrier)] * dt;
+                out.noWorkBlockedNs += count[size_t(LossCategory::IdleBlockedOther)] * dt;
                 return;
             }
             size_t e = 0;
@@ -257,6 +264,25 @@ namespace {
 
     // ---- whole-program rules (the ledger over the run) ------------------------------------------
 
+    // The parts of the idle time in the ledger's words, biggest first, e.g. ": 1.2 s with no work
+    // anywhere, 0.3 s while contexts waited at a barrier"; nothing when only one part is there.
+    std::string whyNothingToRun(const RunLosses& run)
+    {
+        std::vector<std::pair<uint64_t, const char*>> parts {
+            { run.noWorkIdleNs, "with no work anywhere" },
+            { run.noWorkBarrierNs, "while the rest of the program waited at a barrier" },
+            { run.noWorkBlockedNs, "while the rest of the program was blocked" },
+        };
+        std::erase_if(parts, [](const auto& p) { return p.first == 0; });
+        if (parts.size() < 2)
+            return parts.empty() ? std::string() : std::string(", all ") + parts.front().second;
+        std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        std::string text = ":";
+        for (size_t i = 0; i < parts.size(); ++i)
+            text += (i ? ", " : " ") + duration(double(parts[i].first)) + " " + parts[i].second;
+        return text;
+    }
+
     void tooLittleParallelism(const Inputs& in, std::vector<Finding>& out)
     {
         const uint64_t lost = in.run.noWork.lostNs();
@@ -265,7 +291,8 @@ namespace {
         const std::string site = in.siteWithMost(
             { LossCategory::IdleNoWork, LossCategory::IdleBlockedBarrier, LossCategory::IdleBlockedOther });
         std::string text = "Engines were idle with nothing to run for " + percent(in.shareOfRun(lost))
-            + " of the run's engine time (" + duration(double(lost)) + ")" + during(site) + ". ";
+            + " of the run's engine time (" + duration(double(lost)) + whyNothingToRun(in.run) + ")" + during(site)
+            + ". ";
         const auto& p = in.analysis.workSpan.parallelism;
         if (p && *p < kParallelismShortfall * double(in.engines))
             text += "The program's parallelism (work / span) is only " + number(*p) + " for its "
