@@ -11,7 +11,6 @@ sums to P x its wall, runs exactly the work, and no prediction beats the bounds.
 ranked, with their keys, in the text report, in the JSON and in the metrics file's analysis
 section (JSON and CSV), the same in both for the same range.
 """
-import argparse
 import json
 import os
 import subprocess
@@ -245,14 +244,4 @@ def case_ghc_whatif():
 
 
 if __name__ == "__main__":
-    # cli_cases.main runs case_<NAME> from its own module with the common arguments: lend it ours,
-    # and take --demo (the one argument it does not know) out first.
-    ap = argparse.ArgumentParser(add_help=False)
-    ap.add_argument("--demo", required=True)
-    known, rest = ap.parse_known_args()
-    DEMO = known.demo
-    sys.argv = sys.argv[:1] + rest
-    for name, case in list(globals().items()):
-        if name.startswith("case_"):
-            setattr(cc, name, case)
-    sys.exit(cc.main())
+    sys.exit(cc.main_with_demo(globals()))

@@ -309,5 +309,19 @@ def main():
     return 0
 
 
+def main_with_demo(cases):
+    """main() for another module's case_<NAME> functions (`cases`: its globals()) that also need
+    sparkscope-demo: takes --demo, which main() does not know, into cases["DEMO"] first."""
+    ap = argparse.ArgumentParser(add_help=False)
+    ap.add_argument("--demo", required=True)
+    known, rest = ap.parse_known_args()
+    cases["DEMO"] = known.demo
+    sys.argv = sys.argv[:1] + rest
+    for name, case in list(cases.items()):
+        if name.startswith("case_"):
+            globals()[name] = case
+    return main()
+
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -137,15 +137,25 @@ def compare(cli, evdump, path, scratch):
     return failures
 
 
-def main():
+def parse_args(more=lambda ap: None):
+    """The arguments of the checks against ghc-events (`more` adds a script's own); None, having
+    said NOT RUN, when evdump was not built."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
     ap.add_argument("--evdump", required=True)
     ap.add_argument("--testdata", required=True)
     ap.add_argument("--scratch", required=True)
+    more(ap)
     a = ap.parse_args()
     if not (os.path.isfile(a.evdump) and os.access(a.evdump, os.X_OK)):
         print("NOT RUN: %s was not built (needs ghc and libghc-ghc-events-dev)" % a.evdump)
+        return None
+    return a
+
+
+def main():
+    a = parse_args()
+    if a is None:
         return 0
     if not os.path.isdir(a.testdata):
         print("NOT RUN: %s is missing (the shared test data is not beside this clone)" % a.testdata)

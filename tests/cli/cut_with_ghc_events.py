@@ -10,12 +10,13 @@ the middle third of its events and checks with evdump that:
     the range's start.
 Prints NOT RUN and passes when evdump is missing (ghc or libghc-ghc-events-dev not installable).
 """
-import argparse
 import collections
 import os
 import re
 import subprocess
 import sys
+
+import compare_with_ghc_events  # for parse_args: the arguments both checks against ghc-events take
 
 FILES = ["ghc/sumfib-30-3000.eventlog", "ghc/parfib-12-30.eventlog", "ghc/parfib-8-32.eventlog",
          "ghc-events/hello-ghc-8.6.5.eventlog"]
@@ -72,15 +73,9 @@ def check_file(a, path, name):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cli", required=True)
-    ap.add_argument("--evdump", required=True)
-    ap.add_argument("--testdata", required=True)
-    ap.add_argument("--scratch", required=True)
-    ap.add_argument("--demo", help="sparkscope-demo, to cut a trace of SparkScope's runtime too")
-    a = ap.parse_args()
-    if not (os.path.isfile(a.evdump) and os.access(a.evdump, os.X_OK)):
-        print("NOT RUN: %s was not built (needs ghc and libghc-ghc-events-dev)" % a.evdump)
+    a = compare_with_ghc_events.parse_args(lambda ap: ap.add_argument(
+        "--demo", help="sparkscope-demo, to cut a trace of SparkScope's runtime too"))
+    if a is None:
         return 0
     os.makedirs(a.scratch, exist_ok=True)
     paths = []

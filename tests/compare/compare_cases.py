@@ -8,7 +8,6 @@ engines x its range; sites sorted by their time difference; a trace compared wit
 differences; the CSV holds the JSON's numbers; scaling points by engine count with speed-up,
 efficiency and Karp-Flatt as defined, and each prediction's error against the measured wall time.
 """
-import argparse
 import csv
 import io
 import json
@@ -247,14 +246,4 @@ def case_ghc():
 
 
 if __name__ == "__main__":
-    # cli_cases.main runs case_<NAME> from its own module with the common arguments: lend it ours,
-    # and take --demo (the one argument it does not know) out first.
-    ap = argparse.ArgumentParser(add_help=False)
-    ap.add_argument("--demo", required=True)
-    known, rest = ap.parse_known_args()
-    DEMO = known.demo
-    sys.argv = sys.argv[:1] + rest
-    for name, case in list(globals().items()):
-        if name.startswith("case_"):
-            setattr(cc, name, case)
-    sys.exit(cc.main())
+    sys.exit(cc.main_with_demo(globals()))

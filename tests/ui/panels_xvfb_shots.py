@@ -301,14 +301,20 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     if a.inner:
         return inner(a)
+    return rerun_under_xvfb(__file__, ["--app", a.app, "--demo", a.demo, "--out", a.out]
+                            + (["--docs", a.docs] if a.docs else []), timeout=900)
+
+
+def rerun_under_xvfb(script, args, timeout):
+    """Runs `script --inner ARGS` under a virtual X server of SCREEN's size and returns its exit
+    code; 0, saying so, when the X tools are not installed (the test then did not run)."""
     missing = [t for t in ("xvfb-run", "xdotool", "xwd") if not shutil.which(t)]
     if missing:
         print(f"NOT RUN: {', '.join(missing)} not installed (apt-get install xvfb xauth xdotool x11-apps)")
         return 0
     w, h = SCREEN
-    cmd = ["xvfb-run", "-a", "-s", f"-screen 0 {w}x{h}x24", sys.executable, os.path.abspath(__file__), "--inner",
-           "--app", a.app, "--demo", a.demo, "--out", a.out] + (["--docs", a.docs] if a.docs else [])
-    return subprocess.run(cmd, timeout=900).returncode
+    cmd = ["xvfb-run", "-a", "-s", f"-screen 0 {w}x{h}x24", sys.executable, os.path.abspath(script), "--inner"]
+    return subprocess.run(cmd + args, timeout=timeout).returncode
 
 
 if __name__ == "__main__":

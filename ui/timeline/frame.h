@@ -123,7 +123,7 @@ struct Frame {
     TimeAxis axis;
     FrameLayout layout;
     size_t engines = 0;
-    std::array<std::vector<QRectF>, kInkCount> rects; // grouped by colour
+    std::array<std::vector<QRectF>, kInkCount> rects; // filled areas (state bars, static ids, utilisation), by colour
     std::array<std::vector<QLineF>, kInkCount> lines; // ticks and markers, grouped by colour
     std::vector<QRectF> rowBackgrounds;
     // The same state bars as `rects`, as one indexed-colour image per engine row (pixel = Ink index,

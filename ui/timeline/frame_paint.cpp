@@ -137,11 +137,10 @@ namespace {
                 blit(painter, f.utilisationStrip, table);
             return;
         }
+        // `rects` holds only filled areas (state bars, the rows coloured by static id, the
+        // utilisation row): every colour in it is drawn.
         for (size_t ink = 0; ink < kInkCount; ++ink) {
-            const bool stateOrLedger = ink <= size_t(Ink::Sleeping)
-                || (ink >= size_t(Ink::LedgerRunningInConjunct) && ink <= size_t(Ink::LedgerFaded))
-                || ink >= size_t(Ink::SiteSequential);
-            if (f.rects[ink].empty() || !stateOrLedger)
+            if (f.rects[ink].empty())
                 continue;
             painter.setBrush(palette.ink[ink]);
             painter.drawRects(f.rects[ink].data(), int(f.rects[ink].size()));
