@@ -72,6 +72,65 @@ double eventCost(bool allowTsc, const char* path, uint64_t events)
     return (threadCpuNs() - t0) / double(events);
 }
 
+// One workload four ways, interleaved run by run so that load changes hit all alike: on the runtime
+// untraced and traced (a fresh Runtime each run, so its contexts and stacks are made, and their pages
+// touched, within the timed run, as in sparkscope-demo), on TBB, and sequentially. Each way returns
+// the workload's answer, checked against `want`.
+struct FourWays {
+    std::vector<double> untraced, traced, tbb, seq; // ns per run
+    RuntimeStats untracedStats; // of the last untraced run
+    uint64_t tracedBytes = 0; // of the last traced run's eventlog
+    bool ok = false; // every run gave `want`
+};
+
+FourWays runFourWays(const char* name, int runs, unsigned engines, const std::string& tracePath, uint64_t want,
+    const std::function<uint64_t()>& parallel, const std::function<uint64_t()>& onTbb,
+    const std::function<uint64_t()>& sequential)
+{
+    FourWays out;
+    auto timed = [&](const std::function<uint64_t()>& f, std::vector<double>& into) {
+        const auto t0 = Clock::now();
+        const uint64_t got = f();
+        into.push_back(double((Clock::now() - t0).count()));
+        return got;
+    };
+    for (int r = 0; r < runs; ++r) {
+        for (int variant = 0; variant < 4; ++variant) {
+            uint64_t got = 0;
+            if (variant <= 1) {
+                RuntimeOptions o;
+                o.engines = engines;
+                o.useEnvironment = false;
+                if (variant == 1)
+                    o.tracePath = tracePath;
+                auto rt = Runtime::create(o);
+                if (!rt.ok()) {
+                    std::fprintf(stderr, "%s\n", rt.error().toString().c_str());
+                    return out;
+                }
+                (void)rt.value()->run([&] { got = timed(parallel, variant == 0 ? out.untraced : out.traced); });
+                if (variant == 0)
+                    out.untracedStats = rt.value()->stats();
+                rt.value().reset(); // closes the trace
+                if (variant == 1)
+                    out.tracedBytes = std::filesystem::file_size(tracePath);
+            } else if (variant == 2) {
+                tbb::global_control limit(tbb::global_control::max_allowed_parallelism, engines);
+                got = timed(onTbb, out.tbb);
+            } else {
+                got = timed(sequential, out.seq);
+            }
+            if (got != want) {
+                std::fprintf(stderr, "%s gave a wrong result\n", name);
+                return out;
+            }
+        }
+    }
+    std::filesystem::remove(tracePath);
+    out.ok = true;
+    return out;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -119,109 +178,32 @@ int main(int argc, char** argv)
     std::printf("event_ns tsc_clock to a temp file:   %.2f  (includes write(2) of %.0f MB)\n", median(tscFile),
         double(events) * 14 / 1e6);
 
-    // 2. parfib: untraced / traced / tbb / seq, interleaved so load changes hit all alike.
+    // 2. parfib and 3. listsum, each four ways (runFourWays).
     const std::string tracePath
         = (std::filesystem::temp_directory_path() / "sparkscope-runtime-bench-parfib.eventlog").string();
-    std::vector<double> untraced, traced, tbbT, seqT;
-    uint64_t want = fibSeq(n), got = 0;
-    uint64_t tracedEvents = 0;
-    for (int r = 0; r < runs; ++r) {
-        for (int variant = 0; variant < 4; ++variant) {
-            double ns = 0;
-            if (variant <= 1) {
-                RuntimeOptions o;
-                o.engines = engines;
-                o.useEnvironment = false;
-                if (variant == 1)
-                    o.tracePath = tracePath;
-                auto rt = Runtime::create(o);
-                if (!rt.ok())
-                    return 2;
-                (void)rt.value()->run([&] {
-                    auto t0 = Clock::now();
-                    got = fibPar(n, cutoff);
-                    ns = double((Clock::now() - t0).count());
-                });
-                (variant == 0 ? untraced : traced).push_back(ns);
-                if (variant == 1) {
-                    rt.value().reset();
-                    tracedEvents = std::filesystem::file_size(tracePath) / 14; // rough: mostly 12-22 byte events
-                }
-            } else if (variant == 2) {
-                tbb::global_control limit(tbb::global_control::max_allowed_parallelism, engines);
-                auto t0 = Clock::now();
-                got = fibTbb(n, cutoff);
-                ns = double((Clock::now() - t0).count());
-                tbbT.push_back(ns);
-            } else {
-                auto t0 = Clock::now();
-                got = fibSeq(n);
-                ns = double((Clock::now() - t0).count());
-                seqT.push_back(ns);
-            }
-            if (got != want) {
-                std::fprintf(stderr, "parfib gave a wrong result\n");
-                return 1;
-            }
-        }
-    }
-    std::filesystem::remove(tracePath);
-    const double u = median(untraced), t = median(traced), b = median(tbbT), s = median(seqT);
+    const FourWays fib = runFourWays(
+        "parfib", runs, engines, tracePath, fibSeq(n), [&] { return fibPar(n, cutoff); },
+        [&] { return fibTbb(n, cutoff); }, [&] { return fibSeq(n); });
+    if (!fib.ok)
+        return 1;
+    const double u = median(fib.untraced), t = median(fib.traced), b = median(fib.tbb), s = median(fib.seq);
     std::printf("== parfib n=%ld cutoff=%ld on %u engines (median of %d runs, ms)\n", n, cutoff, engines, runs);
     std::printf("untraced %.1f  traced %.1f  tbb %.1f  seq %.1f   (~%llu events traced)\n", u / 1e6, t / 1e6, b / 1e6,
-        s / 1e6, (unsigned long long)tracedEvents);
+        s / 1e6, (unsigned long long)(fib.tracedBytes / 14)); // rough: mostly 12-22 byte events
     std::printf("ratio traced/untraced:  %.3f  (target <= 1.10)\n", t / u);
     std::printf("ratio untraced/tbb:     %.3f  (target <= 1.3)\n", u / b);
     std::printf("speed-up over seq:      runtime %.2fx  tbb %.2fx\n", s / u, s / b);
 
-    // 3. listsum: untraced / traced / tbb / seq, interleaved. Each runtime run is a fresh Runtime, so
-    // its contexts and stacks are made (and their pages touched) within the timed run, as in
-    // sparkscope-demo.
     const std::vector<ListCell> cells = sparkscope::demo::makeList(size_t(listCells));
-    const uint64_t listWant = sparkscope::demo::listSumExpected(size_t(listCells));
-    std::vector<double> lUntraced, lTraced, lTbb, lSeq;
-    RuntimeStats listStats;
-    for (int r = 0; r < runs; ++r) {
-        for (int variant = 0; variant < 4; ++variant) {
-            uint64_t sum = 0;
-            double ns = 0;
-            if (variant <= 1) {
-                RuntimeOptions o;
-                o.engines = engines;
-                o.useEnvironment = false;
-                if (variant == 1)
-                    o.tracePath = tracePath;
-                auto rt = Runtime::create(o);
-                if (!rt.ok())
-                    return 2;
-                (void)rt.value()->run([&] {
-                    auto t0 = Clock::now();
-                    sum = sparkscope::demo::listSumPar(cells.data(), 1);
-                    ns = double((Clock::now() - t0).count());
-                });
-                if (variant == 0)
-                    listStats = rt.value()->stats();
-                (variant == 0 ? lUntraced : lTraced).push_back(ns);
-            } else if (variant == 2) {
-                tbb::global_control limit(tbb::global_control::max_allowed_parallelism, engines);
-                auto t0 = Clock::now();
-                sum = sparkscope::demo::listSumTbb(cells.data(), 1);
-                ns = double((Clock::now() - t0).count());
-                lTbb.push_back(ns);
-            } else {
-                auto t0 = Clock::now();
-                sum = sparkscope::demo::listSumSeq(cells.data());
-                ns = double((Clock::now() - t0).count());
-                lSeq.push_back(ns);
-            }
-            if (sum != listWant) {
-                std::fprintf(stderr, "listsum gave a wrong result\n");
-                return 1;
-            }
-        }
-    }
-    std::filesystem::remove(tracePath);
-    const double lu = median(lUntraced), lt = median(lTraced), lb = median(lTbb), ls = median(lSeq);
+    const FourWays list = runFourWays(
+        "listsum", runs, engines, tracePath, sparkscope::demo::listSumExpected(size_t(listCells)),
+        [&] { return sparkscope::demo::listSumPar(cells.data(), 1); },
+        [&] { return sparkscope::demo::listSumTbb(cells.data(), 1); },
+        [&] { return sparkscope::demo::listSumSeq(cells.data()); });
+    if (!list.ok)
+        return 1;
+    const double lu = median(list.untraced), lt = median(list.traced), lb = median(list.tbb), ls = median(list.seq);
+    const RuntimeStats& listStats = list.untracedStats;
     std::printf("== listsum %ld cells, chunk 1 (%ld nested conjunctions) on %u engines (median of %d runs, ms)\n",
         listCells, listCells - 1, engines, runs);
     std::printf("untraced %.1f  traced %.1f  tbb %.1f  seq %.1f\n", lu / 1e6, lt / 1e6, lb / 1e6, ls / 1e6);
