@@ -38,24 +38,45 @@
 #include "sparkscope/core/par_model.h"
 
 #include <cstdint>
-#include <ranges>
 #include <span>
 #include <vector>
 
 namespace sparkscope::core::detail {
 
 // The DAG numbers its strands by conjunct index, then one root strand per context: a conjunct's
-// strand id is its index's value. These read the model's typed indexes as strand ids.
-inline auto strandsOf(const IndexList<ConjunctIndex>& conjuncts)
-{
-    return conjuncts | std::views::transform([](ConjunctIndex k) { return k.value(); });
-}
-inline auto childrenOf(const ParModel& m, uint32_t strand)
-{
-    return m.childConjunctions(ConjunctIndex(strand))
-        | std::views::transform([](ConjunctionIndex j) { return j.value(); });
-}
+// strand id is its index's value. These read the model's typed indexes as strand ids, for range-for.
+// (std::views::transform would do, but clang 14, which builds the fuzzers, cannot compile it with
+// libstdc++ 12's ranges.)
+template <class I> class StrandIds {
+public:
+    explicit StrandIds(std::span<const I> items) noexcept
+        : m_items(items)
+    {
+    }
+    struct Iterator {
+        const I* at;
+        uint32_t operator*() const noexcept { return at->value(); }
+        Iterator& operator++() noexcept
+        {
+            ++at;
+            return *this;
+        }
+        bool operator!=(const Iterator& other) const noexcept { return at != other.at; }
+    };
+    Iterator begin() const noexcept { return { m_items.data() }; }
+    Iterator end() const noexcept { return { m_items.data() + m_items.size() }; }
 
+private:
+    std::span<const I> m_items;
+};
+inline StrandIds<ConjunctIndex> strandsOf(const IndexList<ConjunctIndex>& conjuncts) noexcept
+{
+    return StrandIds<ConjunctIndex>({ conjuncts.begin(), conjuncts.end() });
+}
+inline StrandIds<ConjunctionIndex> childrenOf(const ParModel& m, uint32_t strand) noexcept
+{
+    return StrandIds<ConjunctionIndex>(m.childConjunctions(ConjunctIndex(strand)));
+}
 
 enum class CutKind : uint8_t { Start, Return, Join, Wait, Create, Signal, Fork, End };
 

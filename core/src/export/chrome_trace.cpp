@@ -87,7 +87,8 @@ namespace {
             m_byId.reserve(m_model.contexts.size());
             for (uint32_t i = 0; i < m_model.contexts.size(); ++i)
                 m_byId.push_back({ m_model.contexts[i].id, i });
-            std::ranges::stable_sort(m_byId, {}, &IdTimeline::id);
+            std::stable_sort(m_byId.begin(), m_byId.end(),
+                [](const IdTimeline& a, const IdTimeline& b) { return a.id < b.id; });
         }
 
         ChromeTraceSummary run()
@@ -155,8 +156,11 @@ namespace {
         };
         std::span<const IdTimeline> timelinesOf(uint32_t id) const
         {
-            auto range = std::ranges::equal_range(m_byId, id, {}, &IdTimeline::id);
-            return { range.begin(), range.end() };
+            // (Not std::ranges::equal_range: clang 14, which builds the fuzzers, cannot compile it.)
+            const auto from = std::partition_point(
+                m_byId.begin(), m_byId.end(), [&](const IdTimeline& t) { return t.id < id; });
+            const auto to = std::partition_point(from, m_byId.end(), [&](const IdTimeline& t) { return t.id == id; });
+            return { m_byId.data() + (from - m_byId.begin()), size_t(to - from) };
         }
 
         // The timeline of context `id` at time t: the last one that had started by then.

@@ -30,11 +30,13 @@ void Slice::openAt(int64_t fromT, const std::vector<std::pair<uint32_t, Delta4>>
             straddling.push_back(m_slot[j]);
         }
     }
-    for (const auto& [k, d] : liveItems)
-        climb(k, [&](Open& o, const Link& l) {
+    for (const auto& item : liveItems) {
+        const auto& d = item.second; // (a named reference: clang 14 cannot capture structured bindings)
+        climb(item.first, [&](Open& o, const Link& l) {
             o.straddles = true; // (when an item changed before its conjunction started)
             apply(o, l, d.runnable, d.running, d.blocked, d.blockedTc);
         });
+    }
     m_streaming = true;
     for (uint32_t x : straddling) // (parents first: instances are numbered in start order)
         subscribeParent(x);

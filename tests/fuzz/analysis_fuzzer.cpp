@@ -1,0 +1,80 @@
+// libFuzzer target for everything built on a read trace: the parallel model, the metrics, the
+// analysis (ledger, work and span, critical path, findings), the what-if re-simulation on 1 to 3
+// engines, and the JSON of it all. Any bytes the reader accepts (damaged, truncated, events in
+// impossible orders) must give figures that keep the analysis' sums, never a crash, a hang or an
+// ASan/UBSan report. Built only with clang and SPARKSCOPE_BUILD_FUZZERS=ON (preset "fuzz");
+// scripts/fuzz builds and runs it (`scripts/fuzz analysis ...`).
+#include "sparkscope/core/findings.h"
+#include "sparkscope/core/metrics_export.h"
+#include "sparkscope/core/reader.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <vector>
+
+using namespace sparkscope::core;
+
+namespace {
+bool compressedMagic(const uint8_t* d, size_t n)
+{
+    return (n >= 2 && d[0] == 0x1F && d[1] == 0x8B)
+        || (n >= 4 && d[0] == 0x28 && d[1] == 0xB5 && d[2] == 0x2F && d[3] == 0xFD)
+        || (n >= 3 && d[0] == 'B' && d[1] == 'Z' && d[2] == 'h');
+}
+
+void require(bool ok)
+{
+    if (!ok)
+        std::abort();
+}
+
+// The sums that hold on any input (tests/core/analysis_invariants_test.cpp checks more on intact traces).
+void checkSums(const Analysis& a)
+{
+    const uint64_t range = a.toNs - a.fromNs;
+    const LedgerReport& l = a.ledger;
+    require(l.total.totalNs() == l.engines * range);
+    for (const LossLedger& e : l.perEngine)
+        require(e.totalNs() == range);
+    for (const SiteLedger& s : l.perConjunction)
+        require(s.ledger.totalNs() == l.engines * s.coveredNs && s.coveredNs <= range);
+    const WorkSpanReport& ws = a.workSpan;
+    require(ws.workNs == l.total.runningNs());
+    if (ws.spanNs)
+        require(*ws.spanNs <= ws.workNs && *ws.spanNs <= range);
+    if (a.criticalPath) {
+        const CriticalPathReport& p = *a.criticalPath;
+        require(p.lengthNs == p.runningNs + p.waitingNs && p.lengthNs == p.toNs - p.fromNs);
+        for (size_t i = 0; i + 1 < p.segments.size(); ++i)
+            require(p.segments[i].toNs == p.segments[i + 1].fromNs);
+    }
+    if (a.whatIf)
+        for (const Prediction& p : a.whatIf->predictions)
+            require(p.ledger.totalNs() == p.engines * p.wallNs);
+}
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+    if (compressedMagic(data, size))
+        return 0;
+    ReadOptions read;
+    read.threads = 1;
+    auto trace = readTraceFromBytes(std::vector<uint8_t>(data, data + size), read);
+    if (!trace)
+        return 0;
+    AnalysisOptions options;
+    options.instances = true;
+    options.whatIf = WhatIfOptions { .engines = { 1, 2, 3 } };
+    const AnalysisReport report = computeAnalysisReport(trace.value(), options);
+    checkSums(report.analysis);
+    require(!analysisReportToJson(report, true).empty());
+    // The metrics file (metrics and the analysis of the whole trace) in both formats.
+    MetricsOptions metrics;
+    metrics.instances = true;
+    const MetricsFile file = computeMetricsFile(trace.value(), metrics);
+    checkSums(file.analysis.analysis);
+    require(!formatMetricsFile(file, MetricsFormat::Json).empty());
+    require(!formatMetricsFile(file, MetricsFormat::Csv).empty());
+    return 0;
+}
