@@ -2,6 +2,7 @@
 // insertion order, so the output order is fixed; an absent figure is null, never a number.
 #include "analysis/analysis_json.h"
 
+#include "export/json_object_builder.h"
 #include "export/stat_json.h"
 
 namespace sparkscope::core {
@@ -29,25 +30,25 @@ namespace detail {
         Json ledgerReportJson(const LedgerReport& r)
         {
             Json j = ledgerJson(r.total);
-            Json engines = Json::object();
+            detail::JsonObjectBuilder engines;
             for (size_t e = 0; e < r.perEngine.size(); ++e)
-                engines[std::to_string(e)] = ledgerJson(r.perEngine[e]);
-            j["per_engine"] = std::move(engines);
-            Json sites = Json::object();
+                engines.set(std::to_string(e), ledgerJson(r.perEngine[e]));
+            j["per_engine"] = engines.take();
+            detail::JsonObjectBuilder sites;
             for (const SiteLedger& s : r.perConjunction) {
                 Json site = Json { { "instances", s.instances }, { "covered_ns", s.coveredNs } };
                 const Json ledger = ledgerJson(s.ledger); // named: items() must not outlive it
                 for (const auto& [k, v] : ledger.items())
                     site[k] = v;
-                sites[s.site] = std::move(site);
+                sites.set(s.site, std::move(site));
             }
-            j["per_conjunction"] = std::move(sites);
+            j["per_conjunction"] = sites.take();
             return j;
         }
 
         Json workSpanSitesJson(const std::vector<SiteWorkSpan>& sites, bool instances)
         {
-            Json out = Json::object();
+            detail::JsonObjectBuilder out;
             for (const SiteWorkSpan& s : sites) {
                 Json j
                     = Json { { "complete", s.complete }, { "incomplete", s.incomplete }, { "work", statJson(s.work) },
@@ -59,9 +60,9 @@ namespace detail {
                             { "end_ns", i.endNs }, { "work_ns", i.workNs }, { "span_ns", i.spanNs } });
                     j["instances"] = std::move(list);
                 }
-                out[s.site] = std::move(j);
+                out.set(s.site, std::move(j));
             }
-            return out;
+            return out.take();
         }
 
         Json criticalPathJson(const CriticalPathReport& p, bool instances)
@@ -69,13 +70,13 @@ namespace detail {
             Json waiting = Json::object();
             for (size_t k = 1; k < kPathKindCount; ++k)
                 waiting[std::string(pathKindKey(PathKind(k))) + "_ns"] = p.byKind[k];
-            Json sites = Json::object();
+            detail::JsonObjectBuilder sites;
             for (const PathSiteShare& s : p.perConjunction)
-                sites[s.site] = Json { { "ns", s.ns }, { "running_ns", s.runningNs },
-                    { "fraction", p.lengthNs ? double(s.ns) / double(p.lengthNs) : 0.0 } };
+                sites.set(s.site, Json { { "ns", s.ns }, { "running_ns", s.runningNs },
+                    { "fraction", p.lengthNs ? double(s.ns) / double(p.lengthNs) : 0.0 } });
             Json j = Json { { "from_ns", p.fromNs }, { "to_ns", p.toNs }, { "length_ns", p.lengthNs },
                 { "running_ns", p.runningNs }, { "waiting_ns", p.waitingNs }, { "waiting", std::move(waiting) },
-                { "outside_conjunct_ns", p.outsideConjunctNs }, { "per_conjunction", std::move(sites) } };
+                { "outside_conjunct_ns", p.outsideConjunctNs }, { "per_conjunction", sites.take() } };
             if (instances) {
                 Json list = Json::array();
                 for (const PathSegment& s : p.segments) {

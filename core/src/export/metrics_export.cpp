@@ -6,6 +6,7 @@
 #include "analysis/findings_json.h"
 #include "export/analysis_csv.h"
 #include "export/csv_field.h"
+#include "export/json_object_builder.h"
 #include "export/stat_json.h"
 
 #include <nlohmann/json.hpp>
@@ -76,14 +77,14 @@ std::string metricsToJson(const Metrics& m, const AnalysisReport* analysis)
     root["trace"] = traceJson(m);
     root["range"] = rangeJson(m);
     for (const auto& section : m.sections) {
-        Json s = Json::object();
+        detail::JsonObjectBuilder s;
         for (const auto& g : section.groups) {
             Json group = Json::object();
             for (const auto& [key, value] : g.metrics)
                 group[key] = valueJson(value);
-            s[g.id] = std::move(group);
+            s.set(g.id, std::move(group));
         }
-        root[section.name] = std::move(s);
+        root[section.name] = s.take();
     }
     if (analysis)
         root["analysis"] = detail::analysisReportJson(*analysis, m.options.instances);

@@ -31,16 +31,18 @@ namespace {
         return fieldsValue({ { "max", curve.max() }, { "average", curve.average() } });
     }
 
-    // SPARK_DEQUE_SIZE of every engine, in parallel: each with the times other engines stole from it.
+    // SPARK_DEQUE_SIZE of every engine, in parallel: each with the times other engines stole from it
+    // (gathered in one pass over the steals: a damaged trace can name tens of thousands of engines).
     std::vector<MetricValue> sparkDequeSummaries(const MetricsBasis& b)
     {
+        std::vector<std::vector<uint64_t>> stolenFrom(b.engines);
+        for (const auto& thief : b.scans)
+            for (const auto& [victim, t] : thief.dequeStolenFrom)
+                if (victim < b.engines)
+                    stolenFrom[victim].push_back(t);
         std::vector<MetricValue> out(b.engines);
         tbb::parallel_for(size_t(0), b.engines, [&](size_t e) {
-            std::vector<uint64_t> stolen;
-            for (const auto& thief : b.scans)
-                for (const auto& [victim, t] : thief.dequeStolenFrom)
-                    if (victim == e)
-                        stolen.push_back(t);
+            std::vector<uint64_t>& stolen = stolenFrom[e];
             std::sort(stolen.begin(), stolen.end());
             out[e] = sparkDequeSummary(b.trace, e, stolen, b.firstNs, b.lastNs, b.range);
         });
