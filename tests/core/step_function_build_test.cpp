@@ -54,3 +54,16 @@ TEST_CASE("a step function from deltas starts at 0 at its begin and counts earli
         CHECK(f.steps().capacity() < 100);
     }
 }
+
+TEST_CASE("a step function's integral over a range is exact even when the integral from its begin overflows",
+    "[core][metrics]")
+{
+    // 2 on [0, 8e18), 1 on [8e18, 8e18 + 100): the integral from 0 to 8e18 is 1.6e19, past int64's
+    // 9.2e18 (a damaged trace's times can span that much), yet the last 100 ns integrate to 100 and
+    // the 10 ns before 8e18 to 20.
+    const int64_t late = 8'000'000'000'000'000'000;
+    StepFunction f({ { 0, 2 }, { late, 1 } }, late + 100);
+    CHECK(f.integral(late, late + 100) == 100);
+    CHECK(f.integral(late - 10, late) == 20);
+    CHECK(f.integral(late - 10, late + 10) == 30);
+}

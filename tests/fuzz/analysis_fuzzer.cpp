@@ -8,26 +8,17 @@
 #include "sparkscope/core/metrics_export.h"
 #include "sparkscope/core/reader.h"
 
+#include "fuzz_input.h"
+
 #include <cstdint>
 #include <cstdlib>
 #include <vector>
 
 using namespace sparkscope::core;
+using sparkscope::fuzz::compressedMagic;
+using sparkscope::fuzz::require;
 
 namespace {
-bool compressedMagic(const uint8_t* d, size_t n)
-{
-    return (n >= 2 && d[0] == 0x1F && d[1] == 0x8B)
-        || (n >= 4 && d[0] == 0x28 && d[1] == 0xB5 && d[2] == 0x2F && d[3] == 0xFD)
-        || (n >= 3 && d[0] == 'B' && d[1] == 'Z' && d[2] == 'h');
-}
-
-void require(bool ok)
-{
-    if (!ok)
-        std::abort();
-}
-
 // The sums that hold on any input (tests/core/analysis_invariants_test.cpp checks more on intact traces).
 void checkSums(const Analysis& a)
 {

@@ -1,31 +1,18 @@
 // libFuzzer target for the eventlog reader: any bytes must give an Error or a consistent Trace,
 // never a crash, a hang, an ASan/UBSan report or an out-of-range event. Built only with clang and
-// SPARKSCOPE_BUILD_FUZZERS=ON (preset "fuzz"); scripts/fuzz builds and runs it.
-//
-// Inputs starting with a gzip/zstd/bzip2 magic are skipped: they would fuzz the decompressors
-// (other projects' code) and let tiny inputs expand into huge buffers.
+// SPARKSCOPE_BUILD_FUZZERS=ON (preset "fuzz"); scripts/fuzz builds and runs it. Compressed inputs
+// are skipped (fuzz_input.h says why).
 #include "sparkscope/core/reader.h"
+
+#include "fuzz_input.h"
 
 #include <cstdint>
 #include <cstdlib>
 #include <vector>
 
 using namespace sparkscope::core;
-
-namespace {
-bool compressedMagic(const uint8_t* d, size_t n)
-{
-    return (n >= 2 && d[0] == 0x1F && d[1] == 0x8B)
-        || (n >= 4 && d[0] == 0x28 && d[1] == 0xB5 && d[2] == 0x2F && d[3] == 0xFD)
-        || (n >= 3 && d[0] == 'B' && d[1] == 'Z' && d[2] == 'h');
-}
-
-void require(bool ok)
-{
-    if (!ok)
-        std::abort();
-}
-} // namespace
+using sparkscope::fuzz::compressedMagic;
+using sparkscope::fuzz::require;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {

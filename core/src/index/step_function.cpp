@@ -15,6 +15,15 @@
 
 namespace sparkscope::core {
 
+namespace {
+    // Integrals are summed in two's complement (unsigned arithmetic, defined on overflow): a prefix
+    // integral can leave int64's range on a trace whose times span centuries (damaged ones do), and
+    // a difference of two prefixes, which integral(a, b) is, stays exact whenever it fits itself.
+    int64_t area(int64_t value, int64_t lengthNs) noexcept { return int64_t(uint64_t(value) * uint64_t(lengthNs)); }
+    int64_t plus(int64_t a, int64_t b) noexcept { return int64_t(uint64_t(a) + uint64_t(b)); }
+    int64_t minus(int64_t a, int64_t b) noexcept { return int64_t(uint64_t(a) - uint64_t(b)); }
+} // namespace
+
 StepFunction::StepFunction(std::vector<Step> steps, int64_t endNs)
     : m_steps(std::move(steps))
     , m_endNs(endNs)
@@ -128,7 +137,7 @@ void StepFunction::buildIndexes()
         if (i % kBlock == 0)
             m_blockPrefix[i / kBlock] = integral;
         if (i + 1 < n)
-            integral += m_steps[i].value * (m_steps[i + 1].timeNs - m_steps[i].timeNs);
+            integral = plus(integral, area(m_steps[i].value, m_steps[i + 1].timeNs - m_steps[i].timeNs));
     }
     // Max index: the maximum of each block of kBlock steps, in an implicit segment tree.
     m_maxTree.assign(2 * blocks, std::numeric_limits<int64_t>::min());
@@ -161,15 +170,15 @@ int64_t StepFunction::integralFromBegin(int64_t t) const noexcept
     // The block's prefix, then the whole steps of the block before step i (contiguous, at most 31).
     int64_t integral = m_blockPrefix[i / kBlock];
     for (size_t k = i - i % kBlock; k < i; ++k)
-        integral += m_steps[k].value * (m_steps[k + 1].timeNs - m_steps[k].timeNs);
-    return integral + m_steps[i].value * (t - m_steps[i].timeNs);
+        integral = plus(integral, area(m_steps[k].value, m_steps[k + 1].timeNs - m_steps[k].timeNs));
+    return plus(integral, area(m_steps[i].value, t - m_steps[i].timeNs));
 }
 
 int64_t StepFunction::integral(int64_t a, int64_t b) const noexcept
 {
     if (b <= a)
         return 0;
-    return integralFromBegin(b) - integralFromBegin(a);
+    return minus(integralFromBegin(b), integralFromBegin(a));
 }
 
 int64_t StepFunction::max(int64_t a, int64_t b) const noexcept
@@ -250,7 +259,7 @@ void StepRangeSummary::close(int64_t untilNs) noexcept
         return;
     m_max = m_seen ? std::max(m_max, m_value) : m_value;
     m_seen = true;
-    m_integral += m_value * (hi - lo);
+    m_integral = plus(m_integral, area(m_value, hi - lo));
 }
 
 void StepRangeSummary::add(int64_t timeNs, int64_t delta) noexcept
