@@ -38,6 +38,10 @@ StackedTimelines::StackedTimelines(ZoomState* zoomA, QWidget* parent)
 {
     setObjectName(QStringLiteral("stackedTimelines"));
     m_name = new QLabel(this);
+    m_name->setTextFormat(Qt::PlainText);
+    QFont bold = m_name->font();
+    bold.setBold(true);
+    m_name->setFont(bold);
     m_name->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_align = new QComboBox(this);
     m_align->setObjectName(QStringLiteral("compareAlign"));
@@ -258,12 +262,13 @@ void StackedTimelines::updateHeader()
         m_name->setText(tr("B: %1 could not be read").arg(name));
         warnings << tr("⚠ Could not read %1").arg(m_error);
     } else if (m_timeline->data()) {
-        m_name->setText(tr("<b>B</b>: %1 (its own times, aligned under A)").arg(name.toHtmlEscaped()));
+        m_name->setText(tr("B: %1 (its own times, aligned under A)").arg(name));
         if (!m_map)
             warnings << tr("⚠ One of the traces lacks the chosen instant: the timelines are not linked");
     }
     for (const QString& w : m_comparisonWarnings)
-        warnings << QStringLiteral("⚠ ") + w;
+        if (m_error.isEmpty() || !w.contains(m_error)) // the comparison's own "B could not be read: …"
+            warnings << QStringLiteral("⚠ ") + w;
     warnings.removeDuplicates();
     m_warnings->setText(warnings.join(QLatin1Char('\n')));
     m_warnings->setVisible(!warnings.isEmpty());
