@@ -141,16 +141,16 @@ int benchCompare(const TraceData& a, const char* pathB, int width, int height, i
     const RunAnchors anchorsA = anchorsOf(a), anchorsB = anchorsOf(b);
     const auto t2 = Clock::now();
     const TimeMap map = *alignRuns(anchorsA, anchorsB, {});
-    // A's utilisation row, as the app draws it by default (computed there in the background).
-    const sparkscope::core::AnalysisSession session(*a.trace);
-    TimelineRows rowsA;
-    rowsA.ledger
-        = std::make_shared<sparkscope::core::LedgerCurves>(sparkscope::core::computeLedgerCurves(session));
     std::printf("trace B %s: %zu events, %zu engines, %.3f s span\n", pathB, b.trace->eventCount(), b.engineCount(),
         double(b.endNs - b.startNs) / 1e9);
     std::printf("open comparison: B load+index %.0f ms, both traces' anchors (markers, conjunction starts) %.0f ms, "
                 "peak RSS %.0f MB\n",
         ms(t1 - t0), ms(t2 - t1), double(peakRssKb()) / 1024.0);
+    // A's utilisation row, as the app draws it by default (computed there in the background).
+    const sparkscope::core::AnalysisSession session(*a.trace);
+    TimelineRows rowsA;
+    rowsA.ledger
+        = std::make_shared<sparkscope::core::LedgerCurves>(sparkscope::core::computeLedgerCurves(session));
     const int half = height / 2;
     QImage imageA(width, half, QImage::Format_ARGB32_Premultiplied), imageB(width, half, QImage::Format_ARGB32_Premultiplied);
     QImage alone(width, height, QImage::Format_ARGB32_Premultiplied);

@@ -24,6 +24,7 @@ Exit status 0 = all checks passed, or NOT RUN when xvfb-run, xdotool or xwd is m
 import argparse
 import json
 import os
+import queue
 import shutil
 import subprocess
 import sys
@@ -65,7 +66,10 @@ def wait_report(app, condition, what, timeout=TIMEOUT):
     while time.time() < deadline:
         lines = []
         while True:
-            line = app.lines.get(timeout=max(0.1, deadline - time.time()))
+            try:
+                line = app.lines.get(timeout=max(0.1, deadline - time.time()))
+            except queue.Empty:
+                break
             if line is None:
                 raise RuntimeError(f"the app exited (status {app.proc.wait()}) while waiting for {what}")
             if not line.startswith(px.READY):
@@ -74,6 +78,8 @@ def wait_report(app, condition, what, timeout=TIMEOUT):
             if rest == "done":
                 break
             lines.append(rest)
+        if not lines:
+            continue
         last = parse(lines)
         if condition(last):
             return last
@@ -253,6 +259,10 @@ def inner(a):
         print(f"  other program: header '{rep['header']}' -> {'WARNED' if good else 'NO WARNING'}")
         ok &= good
         close_result_windows()
+    except Exception:
+        px.grab(a.out, "compare-failure")  # what the screen showed: for the person reading the log
+        print(f"  failed; the screen is in {os.path.join(a.out, 'compare-failure.png')}")
+        raise
     finally:
         app.close()
     if "stacked" in shots:
@@ -285,6 +295,7 @@ def main():
     p.add_argument("--docs", default="")
     p.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     a = p.parse_args()
+    a.out = os.path.abspath(a.out)  # typed into the file dialog, whose folder is not ours
     os.makedirs(a.out, exist_ok=True)
     if a.inner:
         return inner(a)
