@@ -1,6 +1,7 @@
 // sparkscope: the desktop app.
 //   sparkscope [TRACE] [--screenshot OUT.png] [--size WxH] [--range FROM_NS:TO_NS]
 //   sparkscope --follow TRACE        (a trace still being written: the views grow as blocks arrive)
+//   sparkscope TRACE --compare B     (File > Compare With… B once TRACE is open)
 //   sparkscope TRACE --export-metrics FILE [--format json|csv] [--csc N] [--instances] [--from NS --to NS]
 // --export-metrics writes the metrics file without a window, byte for byte as `sparkscope-cli metrics`.
 // With --screenshot the window is rendered once the trace has loaded and its analysis is on screen
@@ -10,6 +11,8 @@
 // Without a display (no DISPLAY / WAYLAND_DISPLAY), it runs offscreen. SPARKSCOPE_REPORT_READY=1
 // prints the window's geometry once the metrics are ready (ui/panels/ready_report.h).
 #include "ui/analysis/analysis_view.h"
+#include "ui/compare/compare_actions.h"
+#include "ui/compare/stacked_timelines.h"
 #include "ui/export/metrics_export_action.h"
 #include "ui/main_window.h"
 #include "ui/panels/ready_report.h"
@@ -55,7 +58,9 @@ int main(int argc, char** argv)
         QStringLiteral("FROM_NS:TO_NS"));
     QCommandLineOption follow(QStringLiteral("follow"),
         QStringLiteral("Open TRACE while it is still being written and follow it as it grows."));
-    parser.addOptions({ screenshot, size, range, follow });
+    QCommandLineOption compareWith(QStringLiteral("compare"),
+        QStringLiteral("Once TRACE is open, compare it with B (File > Compare With…)."), QStringLiteral("B"));
+    parser.addOptions({ screenshot, size, range, follow, compareWith });
     // Headless metrics export, with the options of `sparkscope-cli metrics`.
     QCommandLineOption exportMetrics(QStringLiteral("export-metrics"),
         QStringLiteral("Write the metrics file of TRACE to FILE (as sparkscope-cli metrics) and exit."),
@@ -122,9 +127,16 @@ int main(int argc, char** argv)
         window.rememberLayout();
     if (parser.isSet(screenshot) || parser.isSet(size))
         window.resize(windowSize);
+    // --compare: B is compared with the first trace shown, once. The screenshot waits for both B's
+    // timeline (or its failure) and the figures.
+    bool compareStarted = false, compareFigures = !parser.isSet(compareWith), compareTimeline = compareFigures;
     auto applyRange = [&] {
         if (shownRange)
             window.zoom()->zoomTo(*shownRange);
+        if (parser.isSet(compareWith) && !compareStarted && !args.isEmpty()) {
+            compareStarted = true;
+            window.compare()->compare(args.first(), parser.value(compareWith));
+        }
     };
     int exitCode = 0;
     // Live until exec() returns: the screenshot's callbacks run inside it.
@@ -143,8 +155,9 @@ int main(int argc, char** argv)
         // Grab once the optional rows that are switched on have been computed and the analysis is on
         // the timeline (the utilisation row, the critical path) and in the Why dock.
         auto* timeline = window.timeline();
-        auto grabWhenReady = [&grabbing, &window, timeline, grab] {
-            if (grabbing || !timeline->data() || timeline->rowsPending() || !timeline->rows().ledger)
+        auto grabWhenReady = [&grabbing, &window, timeline, grab, &compareFigures, &compareTimeline] {
+            if (grabbing || !timeline->data() || timeline->rowsPending() || !timeline->rows().ledger || !compareFigures
+                || !compareTimeline)
                 return;
             grabbing = true;
             QTimer::singleShot(300, &window, grab); // let layouts settle and the window paint once
@@ -154,6 +167,21 @@ int main(int argc, char** argv)
             grabWhenReady();
         });
         QObject::connect(timeline, &sparkscope::ui::TimelineWidget::rowsReady, &window, grabWhenReady);
+        QObject::connect(window.compare(), &sparkscope::ui::CompareActions::comparisonReady, &window,
+            [&compareFigures, grabWhenReady] {
+                compareFigures = true;
+                grabWhenReady();
+            });
+        QObject::connect(window.stacked(), &sparkscope::ui::StackedTimelines::shown, &window,
+            [&compareTimeline, grabWhenReady] {
+                compareTimeline = true;
+                grabWhenReady();
+            });
+        QObject::connect(window.stacked(), &sparkscope::ui::StackedTimelines::failed, &window,
+            [&compareTimeline, grabWhenReady] {
+                compareTimeline = true;
+                grabWhenReady();
+            });
         QObject::connect(window.analysis(), &sparkscope::ui::AnalysisView::timelineDataReady, &window, grabWhenReady);
         QObject::connect(&window, &sparkscope::ui::MainWindow::loadFailed, &window, [&](const QString& message) {
             exitCode = fail(message);

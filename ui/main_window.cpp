@@ -3,6 +3,7 @@
 #include "sparkscope/core/metrics_query.h"
 #include "ui/analysis/analysis_view.h"
 #include "ui/compare/compare_actions.h"
+#include "ui/compare/stacked_timelines.h"
 #include "ui/docks/bookmarks_panel.h"
 #include "ui/docks/dock.h"
 #include "ui/docks/dock_visibility.h"
@@ -34,6 +35,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
@@ -91,6 +93,7 @@ MainWindow::MainWindow(QWidget* parent)
     connectZoom();
     connectLoader();
     connectFollower();
+    connectCompare();
     rebuildRecentMenu();
 }
 
@@ -115,8 +118,14 @@ void MainWindow::createCentralWidget()
     barLayout->addWidget(close);
     m_messageBar->hide();
     layout->addWidget(m_messageBar);
-    m_timeline = new TimelineWidget(m_zoom, central);
-    layout->addWidget(m_timeline, 1);
+    // A compared trace's timeline goes under this one (File > Compare With…), the splitter between them.
+    m_split = new QSplitter(Qt::Vertical, central);
+    m_split->setChildrenCollapsible(false);
+    m_timeline = new TimelineWidget(m_zoom, m_split);
+    m_stacked = new StackedTimelines(m_zoom, m_split);
+    m_split->addWidget(m_timeline);
+    m_split->addWidget(m_stacked);
+    layout->addWidget(m_split, 1);
     setCentralWidget(central);
 }
 
@@ -348,6 +357,31 @@ void MainWindow::connectLoader()
     });
 }
 
+// Compare With…: B's timeline stacked under A's, and A, B and B − A in the Conjunctions list and the
+// Summary once the figures arrive (those of the trace on screen only: a newer trace closes both).
+void MainWindow::connectCompare()
+{
+    connect(m_compare, &CompareActions::comparisonStarted, this, [this](const QString& a, const QString& b) {
+        m_metrics->setComparison(nullptr);
+        if (m_timeline->data() && QString::fromStdString(m_timeline->data()->trace->path) == a) {
+            m_stacked->open(m_timeline->data(), b);
+            const int h = m_split->height();
+            m_split->setSizes({ h / 2, h - h / 2 }); // A and B get the same height
+        }
+    });
+    connect(m_compare, &CompareActions::comparisonReady, this,
+        [this](std::shared_ptr<const core::RunComparison> c) {
+            if (!m_timeline->data() || m_timeline->data()->trace->path != c->a.path)
+                return;
+            QStringList warnings;
+            for (const std::string& w : c->warnings)
+                warnings << QString::fromStdString(w);
+            m_stacked->setWarnings(warnings);
+            m_metrics->setComparison(std::move(c));
+        });
+    connect(m_stacked, &StackedTimelines::closed, this, [this] { m_metrics->setComparison(nullptr); });
+}
+
 void MainWindow::hideProgress()
 {
     m_progress->hide();
@@ -411,6 +445,7 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceData> data, const QString& 
 {
     hideProgress();
     statusBar()->clearMessage();
+    m_stacked->close(); // it compared the trace shown before
     m_timeline->setData(data);
     m_bookmarkModel->reset(data->markers, data->startNs);
     m_events->setData(data);

@@ -1,5 +1,5 @@
 #pragma once
-// MainWindow: the application window — timeline in the centre, events and bookmarks docks, the
+// MainWindow: the application window — timeline in the centre (with a compared trace's under it), events and bookmarks docks, the
 // metrics docks (MetricsPanels), the Why dock and the analysis' View toggles (AnalysisView), a message bar for load errors and warnings, progress bar and cancel
 // button while loading, recent files (QSettings) and drag and drop. The constructor only calls the
 // create…() functions, one per part of the window, in the order the parts depend on each other;
@@ -23,6 +23,7 @@ class QProgressBar;
 class QPushButton;
 class QFrame;
 class QSettings;
+class QSplitter;
 
 namespace sparkscope::ui {
 
@@ -39,6 +40,7 @@ class AnalysisView;
 class DockVisibility;
 class EventlogRangeExport;
 class CompareActions;
+class StackedTimelines;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -54,6 +56,8 @@ public:
     AnalysisView* analysis() const { return m_analysis; }
     EventlogRangeExport* rangeExport() const { return m_rangeExport; }
     CompareActions* compare() const { return m_compare; } // File > Compare With…, Open Scaling Series…
+    // Trace B's timeline under A's while a comparison is open (hidden otherwise).
+    StackedTimelines* stacked() const { return m_stacked; }
     // The text of the message bar ("" when hidden).
     QString message() const;
     // View > Context Lanes and View > Spark Deque Sizes (checkable; QSettings remembers them).
@@ -94,6 +98,7 @@ private:
     void connectZoom();
     void connectLoader();
     void connectFollower();
+    void connectCompare();
 
     void showMessage(const QString& text, bool error);
     void hideProgress();
@@ -134,6 +139,8 @@ private:
     DockVisibility* m_dockVisibility = nullptr;
     EventlogRangeExport* m_rangeExport = nullptr;
     CompareActions* m_compare = nullptr;
+    StackedTimelines* m_stacked = nullptr;
+    QSplitter* m_split = nullptr; // A's timeline over B's
     QDockWidget* m_eventsDock = nullptr;
     QDockWidget* m_bookmarksDock = nullptr;
     QFrame* m_messageBar = nullptr;

@@ -1,6 +1,7 @@
 // sparkscope-ui-bench: timeline frame times on a real trace, offscreen.
 //   sparkscope-ui-bench TRACE [--size WxH] [--repeat N]
 //   sparkscope-ui-bench --write-threads N OUT.eventlog   (a trace with N short-lived contexts, below)
+//   sparkscope-ui-bench TRACE --compare TRACE_B [--size WxH] [--repeat N]
 // Loads TRACE (reader + indexes, timed), then times the whole frame — the pure frame() function
 // plus replaying it with QPainter into a WxH image, i.e. what one repaint of the timeline costs —
 // for three kinds of window: zoom-to-fit, 1 ms and 1 µs windows at N positions spread evenly over
@@ -11,6 +12,11 @@
 // dock's, View > Utilisation Row and Critical Path, both on): the time and memory of the ledger over
 // time and the critical path's segments, and frame times with both drawn. Figures only: never asserts
 // on time.
+// With --compare (File > Compare With…): instead, the time to open B as the app does (read, index,
+// both traces' anchors) and the frame times of one repaint with the comparison open: A's timeline
+// (utilisation row on, as by default) and B's under it (aligned at the start), each half the height,
+// both repainted for each window since zooming one zooms both.
+#include "ui/compare/time_alignment.h"
 #include "ui/export/timeline_export.h"
 #include "ui/loading/trace_data.h"
 #include "ui/timeline/frame.h"
@@ -130,6 +136,96 @@ int writeThreads(uint32_t contexts, const char* path)
     return 0;
 }
 
+// File > Compare With… open: see the file's comment.
+int benchCompare(const TraceData& a, const char* pathB, int width, int height, int repeat, const FramePalette& palette)
+{
+    const auto t0 = Clock::now();
+    auto loadedB = loadTraceData(pathB);
+    if (!loadedB) {
+        std::fprintf(stderr, "sparkscope-ui-bench: %s: %s\n", pathB, loadedB.error().toString().c_str());
+        return 1;
+    }
+    const TraceData& b = *loadedB.value();
+    const auto t1 = Clock::now();
+    const RunAnchors anchorsA = anchorsOf(a), anchorsB = anchorsOf(b);
+    const auto t2 = Clock::now();
+    const TimeMap map = *alignRuns(anchorsA, anchorsB, {});
+    std::printf("trace B %s: %zu events, %zu engines, %.3f s span\n", pathB, b.trace->eventCount(), b.engineCount(),
+        double(b.endNs - b.startNs) / 1e9);
+    std::printf("open comparison: B load+index %.0f ms, both traces' anchors (markers, conjunction starts) %.0f ms, "
+                "peak RSS %.0f MB\n",
+        ms(t1 - t0), ms(t2 - t1), double(peakRssKb()) / 1024.0);
+    // A's utilisation row, as the app draws it by default (computed there in the background).
+    const sparkscope::core::AnalysisSession session(*a.trace);
+    TimelineRows rowsA;
+    rowsA.ledger
+        = std::make_shared<sparkscope::core::LedgerCurves>(sparkscope::core::computeLedgerCurves(session));
+    const int half = height / 2;
+    QImage imageA(width, half, QImage::Format_ARGB32_Premultiplied), imageB(width, half, QImage::Format_ARGB32_Premultiplied);
+    QImage alone(width, height, QImage::Format_ARGB32_Premultiplied);
+    // Wall and this thread's CPU time of one repaint: on a busy machine the wall time also counts the
+    // time other processes had the core.
+    struct Cost {
+        double wallMs, cpuMs;
+    };
+    auto threadCpuMs = [] {
+        timespec t {};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+        return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+    };
+    auto paintA = [&](QImage& image, TimeWindow w) {
+        Viewport va { image.width(), image.height(), 1.0, w };
+        va.showUtilisation = true;
+        const Frame fa = frame(a, va, nullptr, &rowsA);
+        QPainter pa(&image);
+        paintFrame(pa, fa, palette);
+    };
+    auto render = [&](TimeWindow w) {
+        const auto start = Clock::now();
+        const double cpu = threadCpuMs();
+        paintA(imageA, w);
+        const Frame fb = frame(b, { width, half, 1.0, map.toB(w) });
+        QPainter pb(&imageB);
+        paintFrame(pb, fb, palette);
+        pb.end();
+        return Cost { ms(Clock::now() - start), threadCpuMs() - cpu };
+    };
+    auto renderAlone = [&](TimeWindow w) {
+        const auto start = Clock::now();
+        const double cpu = threadCpuMs();
+        paintA(alone, w);
+        return Cost { ms(Clock::now() - start), threadCpuMs() - cpu };
+    };
+    struct Kind {
+        const char* name;
+        int64_t spanNs;
+    };
+    const int64_t span = a.endNs - a.startNs;
+    for (const Kind& k :
+        { Kind { "zoom-to-fit", span }, Kind { "1 ms window", 1'000'000 }, Kind { "1 us window", 1000 } }) {
+        // Alternately alone and compared, so that both see the same load.
+        std::vector<double> wall, cpu, wallAlone, cpuAlone;
+        for (int r = 0; r < repeat; ++r) {
+            const int64_t room = std::max<int64_t>(0, span - k.spanNs);
+            const int64_t start = a.startNs + (repeat > 1 ? room * r / (repeat - 1) : 0);
+            const Cost c = render({ start, start + k.spanNs }), one = renderAlone({ start, start + k.spanNs });
+            wall.push_back(c.wallMs);
+            cpu.push_back(c.cpuMs);
+            wallAlone.push_back(one.wallMs);
+            cpuAlone.push_back(one.cpuMs);
+        }
+        std::printf("frame compare %-12s A over B at %dx%d each: wall median %.2f ms, p95 %.2f ms; CPU median %.2f ms, "
+                    "p95 %.2f ms | A alone at %dx%d: wall p95 %.2f ms, CPU p95 %.2f ms | ratio compared / alone "
+                    "(CPU p95) %.2f (%d frames each)\n",
+            k.name, width, half, percentile(wall, 0.5), percentile(wall, 0.95), percentile(cpu, 0.5),
+            percentile(cpu, 0.95), width, height, percentile(wallAlone, 0.95), percentile(cpuAlone, 0.95),
+            percentile(cpu, 0.95) / std::max(1e-9, percentile(cpuAlone, 0.95)), repeat);
+        std::printf("RESULT frame compare %s median_ms=%.3f p95_ms=%.3f cpu_p95_ms=%.3f alone_cpu_p95_ms=%.3f\n",
+            k.name, percentile(wall, 0.5), percentile(wall, 0.95), percentile(cpu, 0.95), percentile(cpuAlone, 0.95));
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -139,16 +235,19 @@ int main(int argc, char** argv)
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     if (argc < 2) {
-        std::fprintf(stderr, "usage: sparkscope-ui-bench TRACE [--size WxH] [--repeat N]\n");
+        std::fprintf(stderr, "usage: sparkscope-ui-bench TRACE [--compare TRACE_B] [--size WxH] [--repeat N]\n");
         return 2;
     }
     int width = 1600, height = 1000, repeat = 40;
+    const char* compareWith = nullptr;
     for (int i = 2; i + 1 < argc; i += 2) {
         const std::string a = argv[i];
         if (a == "--size" && std::sscanf(argv[i + 1], "%dx%d", &width, &height) == 2)
             continue;
         if (a == "--repeat")
             repeat = std::max(1, std::atoi(argv[i + 1]));
+        if (a == "--compare")
+            compareWith = argv[i + 1];
     }
     const auto t0 = Clock::now();
     const double cpu0 = cpuSeconds();
@@ -197,6 +296,8 @@ int main(int argc, char** argv)
         int64_t spanNs;
     };
     const int64_t span = data.endNs - data.startNs;
+    if (compareWith)
+        return benchCompare(data, compareWith, width, height, repeat, palette);
     for (const Kind& k :
         { Kind { "zoom-to-fit", span }, Kind { "1 ms window", 1'000'000 }, Kind { "1 us window", 1000 } }) {
         std::vector<double> times, geometry;

@@ -35,7 +35,7 @@ CompareActions::CompareActions(QWidget* window, std::function<QString()> current
     , m_compareJob(this)
     , m_scalingJob(this)
 {
-    m_compareWith = new QAction(tr("&Compare With…"), this);
+    m_compareWith = new QAction(tr("Compare &With…"), this);
     m_compareWith->setObjectName(QStringLiteral("compareWithAction"));
     connect(m_compareWith, &QAction::triggered, this, [this] {
         const QString a = m_currentTrace();
@@ -80,9 +80,11 @@ void CompareActions::compare(const QString& a, const QString& b)
     QPointer<QWidget> window
         = newResultWindow(tr("Compare: A %1, B %2").arg(QFileInfo(a).fileName(), QFileInfo(b).fileName()));
     const std::string pa = a.toStdString(), pb = b.toStdString();
+    Q_EMIT comparisonStarted(a, b);
     // One trace after the other: each profile is small, so only one model is in memory at a time.
     m_compareJob.start([pa, pb] { return core::compareRuns(core::loadRunProfile(pa), core::loadRunProfile(pb)); },
         [this, window](core::RunComparison c) {
+            Q_EMIT comparisonReady(std::make_shared<const core::RunComparison>(c));
             if (!window)
                 return;
             show(window, new ComparisonView(c, window));

@@ -13,6 +13,7 @@
 #include <QStringList>
 
 #include <functional>
+#include <memory>
 
 class QAction;
 class QWidget;
@@ -37,6 +38,10 @@ public:
 
 Q_SIGNALS:
     void comparisonShown(); // a comparison's result is in its window
+    // compare(a, b) began (the main window stacks B's timeline under A's) / its figures arrived (the
+    // Conjunctions list and the Summary add A, B and B − A).
+    void comparisonStarted(const QString& a, const QString& b);
+    void comparisonReady(std::shared_ptr<const sparkscope::core::RunComparison> comparison);
     void scalingShown();
 
 private:

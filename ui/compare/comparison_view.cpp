@@ -2,6 +2,7 @@
 
 #include "ui/compare/figure_table.h"
 
+#include <QFileInfo>
 #include <QLabel>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -12,7 +13,9 @@ namespace {
 
     QString runLine(const QString& name, const core::RunInput& in)
     {
-        const QString path = QString::fromStdString(in.path).toHtmlEscaped();
+        // The file's name (its full path in the label's tooltip): what tells the runs apart, and no
+        // machine path in a screenshot.
+        const QString path = QFileInfo(QString::fromStdString(in.path)).fileName().toHtmlEscaped();
         if (!in.profile)
             return QStringLiteral("<b>%1</b> %2: <b>not read</b> (%3)")
                 .arg(name, path, QString::fromStdString(in.error).toHtmlEscaped());
@@ -36,6 +39,7 @@ ComparisonView::ComparisonView(const core::RunComparison& c, QWidget* parent)
 {
     m_runs = new QLabel(runLine(QStringLiteral("A"), c.a) + QStringLiteral("<br>") + runLine(QStringLiteral("B"), c.b));
     m_runs->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_runs->setToolTip(QStringLiteral("A: %1\nB: %2").arg(QString::fromStdString(c.a.path), QString::fromStdString(c.b.path)));
     QStringList warnings;
     for (const std::string& w : c.warnings)
         warnings << QStringLiteral("⚠ ") + QString::fromStdString(w);

@@ -1,5 +1,6 @@
 #include "ui/panels/conjunctions_model.h"
 
+#include "ui/compare/figure_table.h"
 #include "ui/panels/metric_format.h"
 
 namespace sparkscope::ui {
@@ -54,11 +55,51 @@ void ConjunctionsModel::setMetrics(std::shared_ptr<const core::Metrics> metrics)
             m_rows.push_back(std::move(r));
         }
     }
+    matchSites();
     endResetModel();
 }
 
+void ConjunctionsModel::setComparison(std::shared_ptr<const core::RunComparison> comparison)
+{
+    beginResetModel();
+    m_comparison = std::move(comparison);
+    matchSites();
+    endResetModel();
+}
+
+// The report's group id of a static id is ParModel::staticName, the comparison's match key.
+void ConjunctionsModel::matchSites()
+{
+    for (Row& r : m_rows) {
+        r.site = nullptr;
+        if (!m_comparison)
+            continue;
+        const std::string name = r.name.toStdString();
+        for (const core::SiteComparison& s : m_comparison->sites)
+            if (s.site == name)
+                r.site = &s;
+    }
+}
+
+std::optional<double> ConjunctionsModel::compared(const Row& r, int column) const
+{
+    if (!r.site)
+        return std::nullopt;
+    const char* key = column < MeanA ? "covered_ns" : "time_mean_ns";
+    for (const core::FigureComparison& f : r.site->figures) {
+        if (f.key != key)
+            continue;
+        const int which = (column - CoveredA) % 3;
+        return which == 0 ? f.a : which == 1 ? f.b : f.difference;
+    }
+    return std::nullopt;
+}
+
 int ConjunctionsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
-int ConjunctionsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int ConjunctionsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : m_comparison ? ColumnCountWithComparison : ColumnCount;
+}
 
 QString ConjunctionsModel::staticId(int row) const
 {
@@ -76,6 +117,16 @@ QVariant ConjunctionsModel::data(const QModelIndex& index, int role) const
         return {};
     const Row& r = m_rows[size_t(index.row())];
     const int c = index.column();
+    if (c >= ColumnCount) {
+        const std::optional<double> v = compared(r, c);
+        if (role == kSortRole)
+            return v ? QVariant(*v) : QVariant();
+        if (role == Qt::TextAlignmentRole)
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
+            return {};
+        return figureText(c < MeanA ? "covered_ns" : "time_mean_ns", v, (c - CoveredA) % 3 == 2);
+    }
     if (role == kSortRole)
         return c == Name ? QVariant(r.name) : QVariant(r.values[size_t(c)]);
     if (role == Qt::TextAlignmentRole)
@@ -105,14 +156,19 @@ QVariant ConjunctionsModel::headerData(int section, Qt::Orientation orientation,
     if (orientation != Qt::Horizontal)
         return {};
     static const char* const names[] = { "Conjunction", "Instances", "Time mean", "Time total", "Time max",
-        "Runnable avg", "Running avg", "Cont. before", "Cont. last" };
+        "Runnable avg", "Running avg", "Cont. before", "Cont. last", "A covered (s)", "B covered (s)",
+        "B − A covered", "A mean (s)", "B mean (s)", "B − A mean" };
     static const char* const tips[] = { "Static id: the source location of the parallel conjunction",
         "Complete instances (PARCONJ_TIME count)", "PARCONJ_TIME mean", "PARCONJ_TIME sum", "PARCONJ_TIME max",
         "PARCONJ_RUNNABLE_SELF: mean over instances of the time-weighted average",
         "PARCONJ_RUNNING_SELF: mean over instances of the time-weighted average",
         "PARCONJ_CONTINUE_ON_BEFORE: fraction of instances ended on the starting engine",
-        "PARCONJ_CONTINUE_ON_LAST: fraction of instances ended on the engine of the last conjunct" };
-    if (section < 0 || section >= ColumnCount)
+        "PARCONJ_CONTINUE_ON_LAST: fraction of instances ended on the engine of the last conjunct",
+        "Comparison: the wall time with one of its instances open (covered_ns) in A, this trace",
+        "Comparison: covered_ns in B", "Comparison: covered_ns of B − A",
+        "Comparison: PARCONJ_TIME mean over complete instances (time_mean_ns) in A",
+        "Comparison: time_mean_ns in B", "Comparison: time_mean_ns of B − A" };
+    if (section < 0 || section >= columnCount())
         return {};
     if (role == Qt::DisplayRole)
         return tr(names[section]);

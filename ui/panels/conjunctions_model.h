@@ -4,11 +4,16 @@
 // average RUNNABLE_SELF and RUNNING_SELF, and the CONTINUE_ON_BEFORE / _LAST fractions. Display
 // text is formatted; Qt::UserRole holds the raw number (or the name) so a QSortFilterProxyModel
 // sorts numerically (it is given kSortRole). Reset when new metrics arrive; GUI thread only.
+// With a comparison open (File > Compare With…, this trace being A), six more columns: each static id's
+// covered time (the union of its instances' spans) and mean PARCONJ_TIME in A, in B and B − A, the
+// very figures of `sparkscope-cli compare` (core::SiteComparison; "-" where one run lacks the site).
+#include "sparkscope/core/compare.h"
 #include "sparkscope/core/metrics.h"
 
 #include <QAbstractTableModel>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace sparkscope::ui {
@@ -26,12 +31,23 @@ public:
         RunningAvg,
         ContinueBefore,
         ContinueLast,
-        ColumnCount
+        ColumnCount,
+        // Shown only while a comparison is set.
+        CoveredA = ColumnCount,
+        CoveredB,
+        CoveredDifference,
+        MeanA,
+        MeanB,
+        MeanDifference,
+        ColumnCountWithComparison
     };
     static constexpr int kSortRole = Qt::UserRole;
 
     explicit ConjunctionsModel(QObject* parent = nullptr);
     void setMetrics(std::shared_ptr<const core::Metrics> metrics);
+    // The comparison whose A is this trace (null: none; the extra columns go).
+    void setComparison(std::shared_ptr<const core::RunComparison> comparison);
+    bool hasComparison() const { return m_comparison != nullptr; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -46,8 +62,13 @@ private:
     struct Row {
         QString name;
         std::array<double, ColumnCount> values {};
+        const core::SiteComparison* site = nullptr; // in m_comparison; null: none or not in it
     };
+    void matchSites();
+    std::optional<double> compared(const Row& r, int column) const;
+
     std::shared_ptr<const core::Metrics> m_metrics;
+    std::shared_ptr<const core::RunComparison> m_comparison;
     std::vector<Row> m_rows;
 };
 

@@ -3,6 +3,7 @@
 #include "ui/docks/dock.h"
 #include "ui/export/metrics_export_action.h"
 #include "ui/hover/hover_controller.h"
+#include "ui/panels/conjunctions_model.h"
 #include "ui/panels/conjunctions_panel.h"
 #include "ui/panels/engines_panel.h"
 #include "ui/panels/metric_detail_panel.h"
@@ -89,10 +90,17 @@ void MetricsPanels::connectPanels()
 void MetricsPanels::showTrace(std::shared_ptr<const core::Trace> trace)
 {
     m_pendingExport.reset(); // it was about the trace shown before
+    setComparison(nullptr);
     m_conjunctions->setMetrics(nullptr, true);
     m_summary->setMetrics(nullptr, true);
     m_engines->setMetrics(nullptr);
     m_session->setTrace(std::move(trace));
+}
+
+void MetricsPanels::setComparison(std::shared_ptr<const core::RunComparison> comparison)
+{
+    m_conjunctions->model()->setComparison(comparison);
+    m_summary->setComparison(std::move(comparison));
 }
 
 void MetricsPanels::exportMetrics()

@@ -14,6 +14,7 @@
 // (MainWindow::createDocks) beside the Events and Bookmarks docks, and MetricsPanels needs nothing of
 // the window but the timeline, the zoom state and the status bar: it does not reach into the
 // window's menus or layout. GUI thread only.
+#include "sparkscope/core/compare.h"
 #include "sparkscope/core/trace.h"
 #include "ui/export/metrics_export_action.h"
 
@@ -60,6 +61,9 @@ public:
 
     // A trace is on screen (null: none): empties the panels and starts computing its metrics.
     void showTrace(std::shared_ptr<const core::Trace> trace);
+    // A comparison whose A is the trace on screen (null: none): the Conjunctions list and the Summary
+    // add A, B and B − A. Cleared by showTrace (a new trace is not that comparison's A).
+    void setComparison(std::shared_ptr<const core::RunComparison> comparison);
     // File > Export Metrics…: asks for the file and range, then exports them.
     void exportMetrics();
     // Writes the file as soon as the session has the analysis of its range (at once if it has).

@@ -2,10 +2,16 @@
 
 #include "ui/analysis/analysis_view.h"
 #include "ui/analysis/why_panel.h"
+#include "ui/compare/compare_actions.h"
+#include "ui/compare/figure_table.h"
+#include "ui/compare/stacked_timelines.h"
 #include "ui/hover/hover_controller.h"
 #include "ui/main_window.h"
+#include "ui/panels/conjunctions_model.h"
+#include "ui/panels/conjunctions_panel.h"
 #include "ui/panels/metrics_panels.h"
 #include "ui/panels/metrics_session.h"
+#include "ui/panels/summary_panel.h"
 #include "ui/timeline/timeline_widget.h"
 #include "ui/timeline/zoom_state.h"
 
@@ -68,6 +74,55 @@ namespace {
             int(!f.utilisationStrip.pixels.isNull()));
     }
 
+    QString number(const QVariant& v) { return v.isValid() ? QString::number(v.toDouble(), 'g', 17) : QStringLiteral("-"); }
+
+    void printTimeline(const char* name, TimelineWidget* timeline)
+    {
+        const Frame& f = timeline->currentFrame();
+        const QPoint origin = timeline->mapToGlobal(QPoint(0, 0));
+        std::printf("sparkscope-ready: compare timeline %s %d %d %d %d axis %.3f %.3f %lld %lld\n", name, origin.x(),
+            origin.y(), timeline->width(), timeline->height(), f.axis.left, f.axis.width,
+            static_cast<long long>(f.axis.startNs), static_cast<long long>(f.axis.endNs));
+    }
+
+    // With a comparison open: both timelines' places and axes, the alignment, the header (B's name or
+    // why it did not read, the warnings), and the A, B, B − A figures of the Summary's table and of
+    // the Conjunctions list as stored in their cells (raw numbers).
+    void reportCompare(MainWindow* window)
+    {
+        StackedTimelines* stacked = window->stacked();
+        if (!stacked || !stacked->isOpen())
+            return;
+        std::printf("sparkscope-ready: compare header %s\n",
+            qPrintable(stacked->headerText().replace(QLatin1Char('\n'), QLatin1String(" | "))));
+        if (stacked->timelineB()->data() && stacked->timelineB()->isVisible()) {
+            printTimeline("a", window->timeline());
+            printTimeline("b", stacked->timelineB());
+        }
+        if (const auto& map = stacked->map())
+            std::printf("sparkscope-ready: compare map %lld %lld %.17g\n", static_cast<long long>(map->aAnchorNs),
+                static_cast<long long>(map->bAnchorNs), map->scale);
+        const FigureTable* summary = window->metrics()->summary()->comparisonTable();
+        for (int r = 0; summary->isVisible() && r < summary->rowCount(); ++r) {
+            const QVariant key = summary->item(r, 0)->data(Qt::UserRole);
+            if (!key.isValid())
+                continue; // a heading
+            const auto cell = [&](int c) { return summary->item(r, c) ? summary->item(r, c)->data(Qt::UserRole) : QVariant(); };
+            std::printf("sparkscope-ready: compare summary %s %s %s %s\n", qPrintable(key.toString()),
+                qPrintable(number(cell(1))), qPrintable(number(cell(2))), qPrintable(number(cell(3))));
+        }
+        const ConjunctionsModel* model = window->metrics()->conjunctions()->model();
+        if (!model->hasComparison())
+            return;
+        for (int r = 0; r < model->rowCount(); ++r) {
+            QStringList values;
+            for (int c = ConjunctionsModel::CoveredA; c < ConjunctionsModel::ColumnCountWithComparison; ++c)
+                values << number(model->data(model->index(r, c), ConjunctionsModel::kSortRole));
+            std::printf("sparkscope-ready: compare site %s %s\n", qPrintable(model->staticId(r)),
+                qPrintable(values.join(QLatin1Char(' '))));
+        }
+    }
+
     void report(MainWindow* window)
     {
         auto* panels = window->metrics();
@@ -103,6 +158,7 @@ namespace {
             }
         }
         reportWhy(window);
+        reportCompare(window);
         std::printf("sparkscope-ready: done\n");
         std::fflush(stdout);
     }
@@ -129,6 +185,11 @@ void installReadyReport(MainWindow* window)
         QObject::connect(view, &AnalysisView::timelineDataReady, settle, qOverload<>(&QTimer::start));
         QObject::connect(view->criticalPathAction(), &QAction::toggled, settle, qOverload<>(&QTimer::start));
     }
+    // A comparison: once B's timeline is on screen (or did not read), once its figures are in the
+    // docks, and when it is realigned.
+    QObject::connect(window->stacked(), &StackedTimelines::shown, settle, qOverload<>(&QTimer::start));
+    QObject::connect(window->stacked(), &StackedTimelines::failed, settle, qOverload<>(&QTimer::start));
+    QObject::connect(window->compare(), &CompareActions::comparisonReady, settle, qOverload<>(&QTimer::start));
     QObject::connect(window->zoom(), &ZoomState::windowChanged, settle, [panels, settle] {
         if (panels->session()->full()) // not while loading: the first report is the metrics' (viewReady)
             settle->start();

@@ -1,8 +1,10 @@
 #include "ui/panels/summary_panel.h"
 
+#include "ui/compare/figure_table.h"
 #include "ui/panels/metric_format.h"
 #include "ui/timeline/frame.h"
 
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -60,6 +62,15 @@ SummaryPanel::SummaryPanel(QWidget* parent)
     });
     m_form->addRow(tr("Call-sequence count:"), m_callCount);
     layout->addLayout(m_form);
+    m_comparisonTitle = new QLabel(this);
+    m_comparisonTitle->setWordWrap(true);
+    m_comparisonTitle->hide();
+    layout->addWidget(m_comparisonTitle);
+    m_comparison = new FigureTable(this);
+    m_comparison->setObjectName(QStringLiteral("summaryComparison"));
+    m_comparison->setMinimumHeight(180);
+    m_comparison->hide();
+    layout->addWidget(m_comparison, 1);
     m_sites = new QTreeWidget(this);
     m_sites->setObjectName(QStringLiteral("runningBySite"));
     m_sites->setHeaderLabels({ tr("Running time by static id"), tr("Seconds"), tr("Share") });
@@ -75,6 +86,23 @@ SummaryPanel::SummaryPanel(QWidget* parent)
     m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     layout->addWidget(m_tree, 1);
     setMetrics(nullptr, true);
+}
+
+void SummaryPanel::setComparison(std::shared_ptr<const core::RunComparison> comparison)
+{
+    m_comparison->setRowCount(0);
+    m_comparisonTitle->setVisible(comparison != nullptr);
+    m_comparison->setVisible(comparison != nullptr);
+    if (!comparison)
+        return;
+    const auto name = [](const core::RunInput& in) { return QFileInfo(QString::fromStdString(in.path)).fileName(); };
+    m_comparisonTitle->setText(tr("<b>Compared</b> (whole traces): A %1, B %2%3")
+                                   .arg(name(comparison->a).toHtmlEscaped(), name(comparison->b).toHtmlEscaped(),
+                                       comparison->b.profile ? QString() : tr(" — B did not read")));
+    m_comparison->addFigures(comparison->program);
+    m_comparison->addHeading(tr("Loss ledger"));
+    m_comparison->addFigures(comparison->ledger, QStringLiteral("  "));
+    m_comparison->finish();
 }
 
 void SummaryPanel::setSiteSplit(const std::vector<SiteTime>& split)

@@ -6,7 +6,10 @@
 // metric as a tree, which for GHC eventlogs includes the ThreadScope figures (HEAP, the
 // per-generation GC table), with a plain note that a GHC program has no conjunctions. Between them,
 // the range's running time split by static id (which code ran: AnalysisView computes it).
+// With a comparison open (File > Compare With…, this trace being A), a table under the figures: the
+// whole traces' program and loss-ledger figures in A, B, B − A and B / A, as `sparkscope-cli compare`.
 // GUI thread only.
+#include "sparkscope/core/compare.h"
 #include "sparkscope/core/metrics.h"
 #include "ui/analysis/site_running.h"
 
@@ -22,6 +25,8 @@ class QTreeWidget;
 
 namespace sparkscope::ui {
 
+class FigureTable;
+
 class SummaryPanel : public QWidget {
     Q_OBJECT
 public:
@@ -32,6 +37,9 @@ public:
     // The range's running time per static id, largest first (empty: the table is hidden).
     void setSiteSplit(const std::vector<SiteTime>& split);
     QTreeWidget* siteTable() const { return m_sites; }
+    // The comparison whose A is this trace (null: none, the table is hidden).
+    void setComparison(std::shared_ptr<const core::RunComparison> comparison);
+    FigureTable* comparisonTable() const { return m_comparison; }
 
     QLineEdit* callCountField() const { return m_callCount; }
     // The text of a summary line by its label ("Run time", "Productivity", ...); empty when absent.
@@ -50,6 +58,8 @@ private:
     QLineEdit* m_callCount;
     QTreeWidget* m_tree;
     QTreeWidget* m_sites;
+    QLabel* m_comparisonTitle;
+    FigureTable* m_comparison;
     std::vector<std::pair<QString, QLabel*>> m_figures;
 };
 

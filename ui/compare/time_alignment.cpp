@@ -1,0 +1,70 @@
+#include "ui/compare/time_alignment.h"
+
+#include "sparkscope/core/par_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sparkscope::ui {
+
+RunAnchors anchorsOf(const TraceData& data)
+{
+    RunAnchors r;
+    r.startNs = data.startNs;
+    r.endNs = data.endNs;
+    for (const Marker& m : data.markers)
+        r.markers[m.label].push_back(m.timeNs);
+    const core::ParModel model = core::buildParModel(*data.trace);
+    std::map<uint32_t, std::string> names; // staticName per static id, looked up once
+    for (const core::ConjunctionInstance& c : model.conjunctions) {
+        auto it = names.find(c.staticId);
+        if (it == names.end())
+            it = names.emplace(c.staticId, model.staticName(c.staticId)).first;
+        r.conjunctions[it->second].push_back(int64_t(c.startNs)); // model.conjunctions are in start order
+    }
+    return r;
+}
+
+int64_t TimeMap::toB(int64_t aNs) const noexcept
+{
+    return bAnchorNs + std::llround(double(aNs - aAnchorNs) * scale);
+}
+
+int64_t TimeMap::toA(int64_t bNs) const noexcept
+{
+    return aAnchorNs + std::llround(double(bNs - bAnchorNs) / scale);
+}
+
+std::optional<TimeMap> alignRuns(const RunAnchors& a, const RunAnchors& b, const Alignment& alignment)
+{
+    TimeMap map;
+    const int64_t lengthA = std::max<int64_t>(1, a.endNs - a.startNs);
+    const int64_t lengthB = std::max<int64_t>(1, b.endNs - b.startNs);
+    map.scale = alignment.normalise ? double(lengthB) / double(lengthA) : 1.0;
+    if (alignment.at == Alignment::At::Start) {
+        map.aAnchorNs = a.startNs;
+        map.bAnchorNs = b.startNs;
+        return map;
+    }
+    const auto& inA = alignment.at == Alignment::At::Marker ? a.markers : a.conjunctions;
+    const auto& inB = alignment.at == Alignment::At::Marker ? b.markers : b.conjunctions;
+    const auto ia = inA.find(alignment.name), ib = inB.find(alignment.name);
+    if (ia == inA.end() || ib == inB.end() || alignment.occurrence >= ia->second.size()
+        || alignment.occurrence >= ib->second.size())
+        return std::nullopt;
+    map.aAnchorNs = ia->second[alignment.occurrence];
+    map.bAnchorNs = ib->second[alignment.occurrence];
+    return map;
+}
+
+std::vector<std::pair<std::string, size_t>> commonAnchors(
+    const std::map<std::string, std::vector<int64_t>>& a, const std::map<std::string, std::vector<int64_t>>& b)
+{
+    std::vector<std::pair<std::string, size_t>> out;
+    for (const auto& [name, times] : a)
+        if (auto it = b.find(name); it != b.end())
+            out.emplace_back(name, std::min(times.size(), it->second.size()));
+    return out;
+}
+
+} // namespace sparkscope::ui
