@@ -301,14 +301,8 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     if a.inner:
         return inner(a)
-    missing = [t for t in ("xvfb-run", "xdotool", "xwd") if not shutil.which(t)]
-    if missing:
-        print(f"NOT RUN: {', '.join(missing)} not installed (apt-get install xvfb xauth xdotool x11-apps)")
-        return 0
-    w, h = SCREEN
-    cmd = ["xvfb-run", "-a", "-s", f"-screen 0 {w}x{h}x24", sys.executable, os.path.abspath(__file__), "--inner",
-           "--app", a.app, "--cli", a.cli, "--demo", a.demo, "--out", a.out] + (["--docs", a.docs] if a.docs else [])
-    return subprocess.run(cmd, timeout=1800).returncode
+    return px.rerun_under_xvfb(__file__, ["--app", a.app, "--cli", a.cli, "--demo", a.demo, "--out", a.out]
+                               + (["--docs", a.docs] if a.docs else []), timeout=1800)
 
 
 if __name__ == "__main__":
