@@ -1,8 +1,8 @@
 // Offscreen screenshots of the metric panels (the menu pasted in where it pops up): hidden test, for
 // a quick look without X. The images in docs/images come from the real app under Xvfb instead
 // (tests/ui/panels_xvfb_shots.py --docs docs/images). Run on demand:
-//   SPARKSCOPE_PANELS_TRACE=pipeline.eventlog SPARKSCOPE_PANELS_SHOTS=docs/images \
-//       sparkscope-ui-tests "[.panels-screenshots]"
+//   SPARKSCOPE_PANELS_TRACE=pipeline.eventlog SPARKSCOPE_PANELS_SHOTS=docs/images
+//   sparkscope-ui-tests "[.panels-screenshots]" (both variables set, on one command line)
 // It opens the trace in the real main window, waits for the metrics, hovers the first conjunction's
 // start tick (position from the timeline's frame), opens the metric menu there, and saves the window
 // (with the menu painted where it pops up), then the conjunction list with a curve chosen, then the
