@@ -134,11 +134,15 @@ def screenshots(app, trace, out, stem, xwd, rows=False, must_have=()):
     ok &= judge(stem + ".png (app window grab)", *decode_png(png), must_have=must_have)
     if xwd:
         xwd_path = os.path.join(out, stem + ".xwd")
-        # Start the app normally on the X server, let it load and paint, grab the whole screen.
-        script = (f'"{app}" "{trace}" --size 1600x1000 & pid=$!; sleep 4; '
+        # Start the app normally on the X server and grab the whole screen once it reports that its
+        # view is loaded and painted (SPARKSCOPE_REPORT_READY: its first "done" line), however long
+        # that takes on a busy machine.
+        ready = os.path.join(out, stem + ".ready")
+        script = (f'"{app}" "{trace}" --size 1600x1000 > "{ready}" & pid=$!; '
+                  f'until grep -q "^sparkscope-ready: done" "{ready}" || ! kill -0 $pid 2>/dev/null; do sleep 0.2; done; '
                   f'xwd -root -silent -out "{xwd_path}"; kill $pid; wait $pid 2>/dev/null; exit 0')
         r = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1600x1000x24", "sh", "-c", script],
-                           env=env, capture_output=True, text=True, timeout=300)
+                           env=dict(env, SPARKSCOPE_REPORT_READY="1"), capture_output=True, text=True, timeout=300)
         if not os.path.exists(xwd_path):
             print(f"  {stem}: xwd failed: {r.stderr.strip()[-400:]}")
             return False
