@@ -7,7 +7,11 @@ each trace predicts the other's wall time (its first context's start to its last
 Error = (predicted - recorded) / recorded. The 2-engine trace measures its contention coefficient
 (docs/analysis.md, "Contention"); the 1-engine trace cannot, so it is also shown predicting 2 engines with
 the coefficient the 2-engine trace measured, given through `--costs FILE` (its own measured costs beside).
-Every pair is printed with the CPU time the hypervisor stole
+With --repeat 2 or more, a contention coefficient calibrated on the other pairs of the same workload is
+tried too (leave one out): each pair's coefficient is the one with which its 2-engine trace predicts its
+1-engine trace's wall time (bisection, `--costs FILE`), and every pair is predicted, both ways, with the
+median coefficient of the other pairs (`loo c`): a coefficient measured once per program and machine, then
+used on runs it was not fitted on. Every pair is printed with the CPU time the hypervisor stole
 from this virtual machine during each recording (/proc/stat; time stolen while a context runs counts as
 running in the trace), then the median error of each direction over the pairs (the pairs of a workload
 differ only by the machine's noise).
@@ -70,6 +74,26 @@ def with_contention(cli, path, costs, contention, costs_file):
     return analysed(cli, path, "--costs", costs_file)[1]
 
 
+def calibrated(cli, two, costs2, wall1, costs_file):
+    """The contention coefficient with which the 2-engine trace predicts wall1 at 1 engine (0 when it already
+    predicts wall1 or less: contention only makes the recorded work smaller). The prediction falls as the
+    coefficient grows (the recorded load is divided out), so bisection."""
+    def predicted(c):
+        return with_contention(cli, two, costs2, c, costs_file)[1]
+    if predicted(0.0) <= wall1:
+        return 0.0
+    lo, hi = 0.0, 1.0
+    while predicted(hi) > wall1 and hi < 64:
+        lo, hi = hi, hi * 2
+    for _ in range(12):
+        mid = (lo + hi) / 2
+        if predicted(mid) > wall1:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
 def error(predicted, recorded):
     return 100.0 * (predicted - recorded) / recorded
 
@@ -89,9 +113,10 @@ def main():
         "c of 2", "1->2 c2", "stolen ms"))
     summary = []
     for name in args.workloads.split(","):
-        up, down, borrowed, coefficients = [], [], [], []
-        for _ in range(args.repeat):
-            one, two = os.path.join(scratch, name + "-1.eventlog"), os.path.join(scratch, name + "-2.eventlog")
+        up, down, borrowed, coefficients, pairs = [], [], [], [], []
+        for i in range(args.repeat):
+            one = os.path.join(scratch, "%s-1-%d.eventlog" % (name, i))
+            two = os.path.join(scratch, "%s-2-%d.eventlog" % (name, i))
             stolen = (record(args.demo, name, 1, one), record(args.demo, name, 2, two))
             wall1, from1, work1, costs1 = analysed(args.cli, one)
             wall2, from2, work2, costs2 = analysed(args.cli, two)
@@ -100,11 +125,27 @@ def main():
             coefficients.append(costs2["contention"])
             lent = with_contention(args.cli, one, costs1, costs2["contention"], os.path.join(scratch, "lent.costs"))
             borrowed.append(error(lent[2], wall2))
+            costs_file = os.path.join(scratch, "fit.costs")
+            pairs.append((one, two, wall1, wall2, costs1, costs2, calibrated(args.cli, two, costs2, wall1, costs_file)))
             print("%-10s %9.3f ms %9.3f ms %+7.1f%%   %9.3f ms %9.3f ms %+7.1f%%   %+5.1f%%,%+5.1f%% %9.3f %7.3f %+7.1f%% "
                   "%4d, %d" % (name, from1[2] / 1e6, wall2 / 1e6, up[-1], from2[1] / 1e6, wall1 / 1e6, down[-1],
                                error(from1[1], wall1), error(from2[2], wall2), work2 / work1, coefficients[-1],
                                borrowed[-1], stolen[0], stolen[1]))
-        summary.append((name, up, down, borrowed, coefficients))
+        loo_up, loo_down, loo_c = [], [], []
+        for i, (one, two, wall1, wall2, costs1, costs2, _) in enumerate(pairs):
+            others = [p[6] for j, p in enumerate(pairs) if j != i]
+            if not others:
+                continue
+            c = statistics.median(others)
+            costs_file = os.path.join(scratch, "loo.costs")
+            loo_c.append(c)
+            loo_up.append(error(with_contention(args.cli, one, costs1, c, costs_file)[2], wall2))
+            loo_down.append(error(with_contention(args.cli, two, costs2, c, costs_file)[1], wall1))
+        if loo_c:
+            print("%-10s calibrated c per pair: %s; with the other pairs' median c: 1->2 %s, 2->1 %s" % (
+                name, ", ".join("%.3f" % p[6] for p in pairs), ", ".join("%+.1f%%" % e for e in loo_up),
+                ", ".join("%+.1f%%" % e for e in loo_down)))
+        summary.append((name, up, down, borrowed, coefficients, loo_up, loo_down, [p[6] for p in pairs]))
     print("(self: each trace predicting its own engine count; work 2/1: the 2-engine trace's T1 over the\n"
           "1-engine one's, the same program; c of 2: the contention the 2-engine trace measured (the 1-engine\n"
           "trace cannot: 0); 1->2 c2: the 1-engine trace predicting 2 engines with that coefficient given\n"
@@ -115,11 +156,15 @@ def main():
 
     def cell(v):
         return "%+6.1f%% (%+.1f .. %+.1f)" % (statistics.median(v), min(v), max(v))
-    for name, up, down, borrowed, coefficients in summary:
+    for name, up, down, borrowed, coefficients, loo_up, loo_down, fitted in summary:
         print("  %-10s 1 engine predicts 2: %s   2 engines predict 1: %s   1 predicts 2 with c of 2: %s   "
               "c of 2: %.3f (%.3f .. %.3f)" % (name, cell(up), cell(down), cell(borrowed),
                                                 statistics.median(coefficients), min(coefficients),
                                                 max(coefficients)))
+        if loo_up:
+            print("  %-10s with c calibrated on the other pairs (leave one out): 1 predicts 2: %s   2 predict 1: %s   "
+                  "calibrated c: %.3f (%.3f .. %.3f)" % (name, cell(loo_up), cell(loo_down), statistics.median(fitted),
+                                                         min(fitted), max(fitted)))
     if not args.scratch:
         shutil.rmtree(scratch)
 

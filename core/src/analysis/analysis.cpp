@@ -327,7 +327,9 @@ WhatIfReport AnalysisSession::Impl::whatIf(const AnalysisSession& session, const
         r.note = "GHC eventlogs record no joins: there is no DAG to re-simulate";
         return r;
     }
-    r.predictions = session.predict(options);
+    WhatIfOptions measured = options; // the costs just taken, not measuredCosts() again inside predict()
+    measured.costs = r.costs;
+    r.predictions = session.predict(measured);
     return r;
 }
 

@@ -120,8 +120,8 @@ namespace {
         {
             uint32_t i = m_leaves + e;
             m_keys[i].time = t;
-            for (i /= 2; i >= 1; i /= 2)
-                m_keys[i] = m_keys[2 * i + 1].time < m_keys[2 * i].time ? m_keys[2 * i + 1] : m_keys[2 * i];
+            for (i /= 2; i >= 1; i /= 2) // the child's index computed, not branched on: its order is random
+                m_keys[i] = m_keys[2 * i + uint32_t(m_keys[2 * i + 1].time < m_keys[2 * i].time)];
             m_set = m_set || e == m_consumed;
         }
         // The root's event is being handled: its leaf is emptied now, its path only in settle(), unless
@@ -170,7 +170,8 @@ namespace {
         {
             // Time per unit of recorded running time with k engines running (simulate.h, contention).
             m_stretch.assign(engines + 1, 1.0);
-            if (costs.contention > 0)
+            m_contended = costs.contention > 0;
+            if (m_contended)
                 for (uint32_t k = 1; k <= engines; ++k)
                     m_stretch[k] = (1.0 + costs.contention * double(k - 1)) * recordedRate;
             m_contextOf.assign(m_g.strandCount(), kNone);
@@ -289,6 +290,8 @@ namespace {
             const double end = m_runs.nextTime();
             if (end == EventTree<double>::kNever)
                 return kNever;
+            if (!m_contended) // the work clock is whole ns, one per ns
+                return m_now + uint64_t(std::max(0.0, end - m_work));
             const double left = std::max(0.0, end - m_work) * m_stretch[m_count[kIn] + m_count[kOut]];
             return m_now + uint64_t(std::ceil(left));
         }
@@ -299,7 +302,7 @@ namespace {
                 return;
             const uint64_t dt = t - m_now;
             if (const uint32_t k = m_count[kIn] + m_count[kOut]; k > 0)
-                m_work += double(dt) / m_stretch[k];
+                m_work += m_contended ? double(dt) / m_stretch[k] : double(dt);
             if (m_curve) {
                 const int64_t running = int64_t(m_count[kIn] + m_count[kOut]);
                 if (m_steps.empty() || m_steps.back().value != running)
@@ -308,7 +311,8 @@ namespace {
             m_ledger[LossCategory::RunningInConjunct] += dt * m_count[kIn];
             m_ledger[LossCategory::RunningOutsideConjunct] += dt * m_count[kOut];
             m_ledger[LossCategory::Searching] += dt * m_count[kSearch];
-            m_ledger[idleClass()] += dt * m_count[kIdle];
+            if (m_count[kIdle] > 0)
+                m_ledger[idleClass()] += dt * m_count[kIdle];
             m_now = t;
         }
 
@@ -750,6 +754,7 @@ namespace {
         EventTree<double> m_runs; // running nodes' ends on the work clock
         double m_work = 0; // the work clock: recorded running ns done by each running engine since 0
         std::vector<double> m_stretch; // per number of engines running: ns per recorded ns
+        bool m_contended = false; // costs.contention > 0: else every stretch is 1 and the clock whole ns
 
         uint64_t m_now = 0, m_left = 0;
         uint64_t m_sparks = 0, m_parkedBarrier = 0, m_parkedFuture = 0;
