@@ -21,6 +21,7 @@ namespace {
     void drain(std::deque<Entry>& part, Put put)
     {
         constexpr size_t kTrimEvery = size_t(1) << 20; // 16 MB of entries
+        const bool large = part.size() >= kTrimEvery / 16; // (a small part's blocks are not worth a trim)
         size_t sinceTrim = 0;
         while (!part.empty()) {
             put(part.front());
@@ -34,7 +35,8 @@ namespace {
         }
         std::deque<Entry>().swap(part);
 #if defined(__GLIBC__)
-        malloc_trim(0);
+        if (large)
+            malloc_trim(0);
 #endif
     }
 
