@@ -17,8 +17,7 @@ namespace {
     // fills. glibc keeps freed blocks in its heaps (they are small, and not at a heap's top), so every
     // kTrimEvery entries malloc_trim hands their pages back to the system; without that, the peak
     // would hold every entry twice (docs/performance.md, "Big traces").
-    template <class Put>
-    void drain(std::deque<Entry>& part, Put put)
+    template <class Put> void drain(std::deque<Entry>& part, Put put)
     {
         constexpr size_t kTrimEvery = size_t(1) << 20; // 16 MB of entries
         const bool large = part.size() >= kTrimEvery / 16; // (a small part's blocks are not worth a trim)
