@@ -396,6 +396,9 @@ namespace {
         if (!whatIf)
             return usageError(error, kUsage);
         options.whatIf = *whatIf;
+        // Nothing reads the events any more (the report works on the model and the session's DAG):
+        // they go before the what-if's graph is built, which is the peak (docs/performance.md).
+        trace->releaseEvents();
         const core::AnalysisReport report = core::analysisReport(session, options, metrics);
         return writeOutput(parsed->value("-o"),
             format == "json" ? core::analysisReportToJson(report, options.instances)

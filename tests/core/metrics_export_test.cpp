@@ -288,3 +288,29 @@ TEST_CASE("adding the analysis section leaves every other section of the metrics
         }
     }
 }
+
+TEST_CASE("a metrics file from a trace given up is the same file, and the trace keeps its summary only",
+    "[core][metrics][analysis]")
+{
+    for (uint64_t seed : { 3, 11 }) {
+        INFO("seed " << seed);
+        Trace trace = sparkscope::test::simulateRandomProgram(seed).build();
+        const size_t events = trace.eventCount(), engines = trace.engineCount();
+        const uint64_t first = trace.firstTimeNs, last = trace.lastTimeNs;
+        REQUIRE(events > 0);
+        MetricsOptions options;
+        options.instances = true;
+        const std::string kept = formatMetricsFile(computeMetricsFile(trace, options), MetricsFormat::Json);
+        CHECK(trace.eventCount() == events); // (the const& form leaves the trace alone)
+        const std::string givenUp
+            = formatMetricsFile(computeMetricsFile(std::move(trace), options), MetricsFormat::Json);
+        CHECK(givenUp == kept);
+        CHECK(Json::parse(givenUp)["trace"]["event_count"] == events); // the figures were taken before
+        // Released: no events, no bytes; the engine count and time span stay.
+        CHECK(trace.eventCount() == 0); // NOLINT(bugprone-use-after-move): computeMetricsFile released, not moved
+        CHECK(trace.bytes().empty());
+        CHECK(trace.engineCount() == engines);
+        CHECK(trace.firstTimeNs == first);
+        CHECK(trace.lastTimeNs == last);
+    }
+}

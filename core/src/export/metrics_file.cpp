@@ -10,24 +10,39 @@ namespace sparkscope::core {
 
 namespace {
 
-    MetricsFile computeBoth(const Trace& trace, const MetricsOptions& options, const AnalysisOptions& analysisOptions)
+    // `releasable`: the trace itself when the caller gives it up; its events are released once the
+    // session has read them (nothing after it reads events: the report works on the model and DAG).
+    MetricsFile computeBoth(const Trace& trace, const MetricsOptions& options, const AnalysisOptions& analysisOptions,
+        Trace* releasable = nullptr)
     {
         MetricsFile file;
         file.metrics = computeMetrics(trace, options);
         const AnalysisSession session(trace, AnalysisInputs { &file.metrics.engineStates, &file.metrics.model });
+        if (releasable)
+            releasable->releaseEvents();
         file.analysis = analysisReport(session, analysisOptions, file.metrics);
         return file;
+    }
+
+    AnalysisOptions analysisOptionsOf(const MetricsOptions& options)
+    {
+        AnalysisOptions analysisOptions;
+        analysisOptions.fromNs = options.fromNs;
+        analysisOptions.toNs = options.toNs;
+        analysisOptions.instances = options.instances;
+        return analysisOptions;
     }
 
 } // namespace
 
 MetricsFile computeMetricsFile(const Trace& trace, const MetricsOptions& options)
 {
-    AnalysisOptions analysisOptions;
-    analysisOptions.fromNs = options.fromNs;
-    analysisOptions.toNs = options.toNs;
-    analysisOptions.instances = options.instances;
-    return computeBoth(trace, options, analysisOptions);
+    return computeBoth(trace, options, analysisOptionsOf(options));
+}
+
+MetricsFile computeMetricsFile(Trace&& trace, const MetricsOptions& options)
+{
+    return computeBoth(trace, options, analysisOptionsOf(options), &trace);
 }
 
 AnalysisReport computeAnalysisReport(const Trace& trace, const AnalysisOptions& options)

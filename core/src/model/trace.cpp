@@ -30,6 +30,14 @@ int Header::extends(uint16_t number) const noexcept
     return -1;
 }
 
+void Trace::releaseEvents() noexcept
+{
+    for (auto& events : engines)
+        std::vector<Event>().swap(events);
+    std::vector<Event>().swap(global);
+    m_bytes.reset();
+}
+
 size_t Trace::eventCount() const noexcept
 {
     size_t n = global.size();

@@ -68,6 +68,12 @@ public:
 
     size_t eventCount() const noexcept;
     size_t engineCount() const noexcept { return engines.size(); }
+
+    // Frees the events and the bytes, keeping everything else (path, sizes, header, warnings, the
+    // engine count, the time span): for a one-shot caller that has run every pass reading events and
+    // still has model-only work to do (the CLI's metrics and analyze; docs/performance.md, "Big
+    // traces"). Afterwards the trace has no events.
+    void releaseEvents() noexcept;
     // Time span, set by the reader: the earliest event time, and the latest of event times and
     // block end times (0 and 0 for an empty trace).
     uint64_t firstTimeNs = 0;

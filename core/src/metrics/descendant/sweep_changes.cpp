@@ -2,13 +2,47 @@
 #include "metrics/descendant/sweep_changes.h"
 
 #include <limits>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
 namespace sparkscope::core::detail::sweep {
 
+namespace {
+
+    // Hands the entries of `part` to `put` front to back, popping each: a deque frees each block as
+    // it empties, so the entries are moved, not copied — the parts shrink while the sorted array
+    // fills. glibc keeps freed blocks in its heaps (they are small, and not at a heap's top), so every
+    // kTrimEvery entries malloc_trim hands their pages back to the system; without that, the peak
+    // would hold every entry twice (docs/performance.md, "Big traces").
+    template <class Put> void drain(std::deque<Entry>& part, Put put)
+    {
+        constexpr size_t kTrimEvery = size_t(1) << 20; // 16 MB of entries
+        const bool large = part.size() >= kTrimEvery / 16; // (a small part's blocks are not worth a trim)
+        size_t sinceTrim = 0;
+        while (!part.empty()) {
+            put(part.front());
+            part.pop_front();
+            if (++sinceTrim == kTrimEvery) {
+                sinceTrim = 0;
+#if defined(__GLIBC__)
+                malloc_trim(0);
+#endif
+            }
+        }
+        std::deque<Entry>().swap(part);
+#if defined(__GLIBC__)
+        if (large)
+            malloc_trim(0);
+#endif
+    }
+
+} // namespace
+
 // Radix sort on the key (t - first) << 2 | kind: one pass scatters the parts into 4096 buckets by
-// the key's top bits (reading the parts where they are), then each bucket — a few thousand entries,
+// the key's top bits (draining the parts as it goes), then each bucket — a few thousand entries,
 // in cache — is sorted on the rest of the key by least-significant-digit passes through a small
 // buffer. One array of the entries' size instead of two, and every pass but the first stays in
 // cache; a comparison sort would cost log2(n) ~ 20 passes' worth.
@@ -25,10 +59,8 @@ Entries sortEntries(const std::vector<std::deque<Entry>*>& parts)
     Entry* const out = v.data.get();
     if (n < 4096 || uint64_t(hi - lo) >= (uint64_t(1) << 61)) {
         Entry* to = out;
-        for (auto* p : parts) {
-            to = std::copy(p->begin(), p->end(), to);
-            std::deque<Entry>().swap(*p);
-        }
+        for (auto* p : parts)
+            drain(*p, [&](const Entry& e) { *to++ = e; });
         std::sort(out, out + n, Before {});
         return v;
     }
@@ -43,11 +75,8 @@ Entries sortEntries(const std::vector<std::deque<Entry>*>& parts)
     for (size_t b = 1; b < at.size(); ++b)
         at[b] += at[b - 1];
     std::vector<size_t> next(at.begin(), at.end() - 1);
-    for (auto* p : parts) {
-        for (const Entry& e : *p)
-            out[next[key(e) >> low]++] = e;
-        std::deque<Entry>().swap(*p);
-    }
+    for (auto* p : parts)
+        drain(*p, [&](const Entry& e) { out[next[key(e) >> low]++] = e; });
     if (low == 0)
         return v;
     const int passes = (low + 10) / 11, digit = (low + passes - 1) / passes;
