@@ -138,7 +138,7 @@ TEST_CASE("frame size depends on pixels, not on the number of spans", "[ui][fram
     for (size_t i = 0; i <= size_t(Ink::Sleeping); ++i)
         rects += f.rects[i].size();
     CHECK(rects <= 4 * 5 * size_t(f.axis.width + 1));
-    CHECK(f.curve.size() <= 2 * size_t(f.axis.width + 1) + 2);
+    CHECK(size_t(f.curve.size()) <= 2 * size_t(f.axis.width + 1) + 2);
 }
 
 TEST_CASE("tooltips say what is under the mouse", "[ui][frame]")

@@ -4,6 +4,17 @@
 
 namespace sparkscope::ui {
 
+namespace {
+    // The analysis of the range the metrics were computed for (no instances, no what-if).
+    core::AnalysisOptions analysisRange(const core::MetricsOptions& metrics)
+    {
+        core::AnalysisOptions options;
+        options.fromNs = metrics.fromNs;
+        options.toNs = metrics.toNs;
+        return options;
+    }
+} // namespace
+
 MetricsSession::MetricsSession(QObject* parent)
     : QObject(parent)
 {
@@ -90,7 +101,7 @@ void MetricsSession::startView()
             out.metrics = std::make_shared<core::Metrics>(core::computeMetrics(*trace, options, inputs));
             if (analysis && range)
                 out.analysis = std::make_shared<core::AnalysisReport>(
-                    core::analysisReport(*analysis->session, { options.fromNs, options.toNs, false }, *out.metrics));
+                    core::analysisReport(*analysis->session, analysisRange(options), *out.metrics));
             return out;
         },
         [this](ViewResult view) {
@@ -131,7 +142,7 @@ void MetricsSession::startViewAnalysis()
     m_viewAnalysisJob.start(
         [analysis = m_analysis, view = m_view, options = m_viewOptions] {
             return std::shared_ptr<const core::AnalysisReport>(std::make_shared<core::AnalysisReport>(
-                core::analysisReport(*analysis->session, { options.fromNs, options.toNs, false }, *view)));
+                core::analysisReport(*analysis->session, analysisRange(options), *view)));
         },
         [this](std::shared_ptr<const core::AnalysisReport> report) {
             m_viewAnalysis = std::move(report);
