@@ -25,7 +25,6 @@ import argparse
 import json
 import os
 import queue
-import shutil
 import subprocess
 import sys
 import time
@@ -279,12 +278,8 @@ def inner(a):
         print(f"  compare window: {len(set(pixels))} colours, luminance variance {variance:.0f} -> "
               f"{'OK' if good else 'BLANK'}")
         ok &= good
-    for name, step in {"compare-stacked.png": "stacked", "compare-window.png": "window"}.items():
-        if step in shots:
-            px.write_png(shots[step], os.path.join(a.out, name))
-            if a.docs:
-                shutil.copyfile(os.path.join(a.out, name), os.path.join(a.docs, name))
-    print("images in", a.out)
+    px.save_images({"compare-stacked.png": ("compare", "stacked"), "compare-window.png": ("compare", "window")},
+                   {"compare": shots}, a.out, a.docs)
     return 0 if ok else 1
 
 

@@ -279,15 +279,20 @@ def inner(a):
         good, shots = drive(a.app, trace, a.out, workload)
         ok &= good
         results[workload] = shots
-    picks = {"panels-hover-menu.png": ("pipeline", "menu"), "panels-conjunctions.png": ("quicksort", "chosen"),
-             "panels-summary.png": ("pipeline", "summary")}
-    for name, (workload, step) in picks.items():
-        if step in results.get(workload, {}):
-            write_png(results[workload][step], os.path.join(a.out, name))
-            if a.docs:
-                shutil.copyfile(os.path.join(a.out, name), os.path.join(a.docs, name))
-    print("images in", a.out)
+    save_images({"panels-hover-menu.png": ("pipeline", "menu"), "panels-conjunctions.png": ("quicksort", "chosen"),
+                 "panels-summary.png": ("pipeline", "summary")}, results, a.out, a.docs)
     return 0 if ok else 1
+
+
+def save_images(picks, results, out, docs):
+    """Writes each picked screenshot (name -> (run, step) of results[run][step]) as a PNG into `out`,
+    and into `docs` too when given (the user guide's images); a step that was not reached is skipped."""
+    for name, (run, step) in picks.items():
+        if step in results.get(run, {}):
+            write_png(results[run][step], os.path.join(out, name))
+            if docs:
+                shutil.copyfile(os.path.join(out, name), os.path.join(docs, name))
+    print("images in", out)
 
 
 def main():

@@ -201,14 +201,8 @@ def inner(a):
         ok &= good
     else:
         print("ghc: NOT RUN (no shared eventlog)")
-    picks = {"why-dock.png": ("demo", "open"), "why-finding.png": ("demo", "finding"),
-             "why-critical-path.png": ("demo", "path"), "why-ghc.png": ("ghc", "open")}
-    for name, (stem, step) in picks.items():
-        if step in results.get(stem, {}):
-            px.write_png(results[stem][step], os.path.join(a.out, name))
-            if a.docs:
-                shutil.copyfile(os.path.join(a.out, name), os.path.join(a.docs, name))
-    print("images in", a.out)
+    px.save_images({"why-dock.png": ("demo", "open"), "why-finding.png": ("demo", "finding"),
+                    "why-critical-path.png": ("demo", "path"), "why-ghc.png": ("ghc", "open")}, results, a.out, a.docs)
     return 0 if ok else 1
 
 

@@ -22,12 +22,15 @@ namespace {
     constexpr int kNameRole = Qt::UserRole + 1;
     constexpr int kCountRole = Qt::UserRole + 2;
 
-    std::optional<TimeWindow> mapped(std::optional<TimeWindow> w, TimeWindow (TimeMap::*to)(TimeWindow) const noexcept,
-        const TimeMap& map)
+    // Carries `from`'s window, selection and cursor to `to`, each time mapped by `map` (one
+    // direction of a TimeMap: it takes an instant or a window).
+    template <class Map> void carryView(const ZoomState& from, ZoomState& to, Map map)
     {
-        if (!w)
-            return std::nullopt;
-        return (map.*to)(*w);
+        to.moveTo(map(from.window()));
+        const auto selection = from.selection();
+        to.setSelection(selection ? std::optional<TimeWindow>(map(*selection)) : std::nullopt);
+        const auto cursor = from.cursorNs();
+        to.setCursor(cursor ? std::optional<int64_t>(map(*cursor)) : std::nullopt);
     }
 } // namespace
 
@@ -204,10 +207,7 @@ void StackedTimelines::syncToB()
     if (!m_map || m_syncing || !m_timeline->data())
         return;
     m_syncing = true;
-    m_zoomB->moveTo(m_map->toB(m_zoomA->window()));
-    m_zoomB->setSelection(mapped(m_zoomA->selection(), &TimeMap::toB, *m_map));
-    const auto cursor = m_zoomA->cursorNs();
-    m_zoomB->setCursor(cursor ? std::optional<int64_t>(m_map->toB(*cursor)) : std::nullopt);
+    carryView(*m_zoomA, *m_zoomB, [&](auto t) { return m_map->toB(t); });
     m_syncing = false;
 }
 
@@ -218,10 +218,7 @@ void StackedTimelines::syncToA()
     if (!m_map || m_syncing || !m_timeline->data())
         return;
     m_syncing = true;
-    m_zoomA->moveTo(m_map->toA(m_zoomB->window()));
-    m_zoomA->setSelection(mapped(m_zoomB->selection(), &TimeMap::toA, *m_map));
-    const auto cursor = m_zoomB->cursorNs();
-    m_zoomA->setCursor(cursor ? std::optional<int64_t>(m_map->toA(*cursor)) : std::nullopt);
+    carryView(*m_zoomB, *m_zoomA, [&](auto t) { return m_map->toA(t); });
     m_syncing = false;
     syncToB();
 }
