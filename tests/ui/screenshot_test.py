@@ -138,6 +138,10 @@ def screenshots(app, trace, out, stem, xwd, rows=False, must_have=()):
         # view is loaded and painted (SPARKSCOPE_REPORT_READY: its first "done" line), however long
         # that takes on a busy machine.
         ready = os.path.join(out, stem + ".ready")
+        # Removed here, not by the script's redirection: that happens in the background job, which
+        # may start after the loop has already read the last run's "done".
+        if os.path.exists(ready):
+            os.remove(ready)
         script = (f'"{app}" "{trace}" --size 1600x1000 > "{ready}" & pid=$!; '
                   f'until grep -q "^sparkscope-ready: done" "{ready}" || ! kill -0 $pid 2>/dev/null; do sleep 0.2; done; '
                   f'xwd -root -silent -out "{xwd_path}"; kill $pid; wait $pid 2>/dev/null; exit 0')
