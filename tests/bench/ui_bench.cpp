@@ -163,15 +163,10 @@ int benchCompare(const TraceData& a, const char* pathB, int width, int height, i
     const int half = height / 2;
     QImage imageA(width, half, QImage::Format_ARGB32_Premultiplied), imageB(width, half, QImage::Format_ARGB32_Premultiplied);
     QImage alone(width, height, QImage::Format_ARGB32_Premultiplied);
-    // Wall and this thread's CPU time of one repaint: on a busy machine the wall time also counts the
-    // time other processes had the core.
+    // Wall and process CPU time of one repaint (the process's: Qt may blend on its thread pool): on
+    // a busy machine the wall time also counts the time other processes had the cores.
     struct Cost {
         double wallMs, cpuMs;
-    };
-    auto threadCpuMs = [] {
-        timespec t {};
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-        return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
     };
     auto paintA = [&](QImage& image, TimeWindow w) {
         Viewport va { image.width(), image.height(), 1.0, w };
@@ -182,19 +177,19 @@ int benchCompare(const TraceData& a, const char* pathB, int width, int height, i
     };
     auto render = [&](TimeWindow w) {
         const auto start = Clock::now();
-        const double cpu = threadCpuMs();
+        const double cpu = processCpuMs();
         paintA(imageA, w);
         const Frame fb = frame(b, { width, half, 1.0, map.toB(w) });
         QPainter pb(&imageB);
         paintFrame(pb, fb, palette);
         pb.end();
-        return Cost { ms(Clock::now() - start), threadCpuMs() - cpu };
+        return Cost { ms(Clock::now() - start), processCpuMs() - cpu };
     };
     auto renderAlone = [&](TimeWindow w) {
         const auto start = Clock::now();
-        const double cpu = threadCpuMs();
+        const double cpu = processCpuMs();
         paintA(alone, w);
-        return Cost { ms(Clock::now() - start), threadCpuMs() - cpu };
+        return Cost { ms(Clock::now() - start), processCpuMs() - cpu };
     };
     struct Kind {
         const char* name;
