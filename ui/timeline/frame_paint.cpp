@@ -2,9 +2,12 @@
 // indexed-colour strips with a colour table made from the palette; vector devices (SVG, PDF) get
 // the same geometry as rectangles and lines, one brush per colour. Nothing here walks the trace.
 #include "ui/timeline/frame.h"
+#include "ui/timeline/strip_blit.h"
 
 #include <QPaintEngine>
 #include <QPainter>
+
+#include <algorithm>
 
 namespace sparkscope::ui {
 
@@ -30,9 +33,7 @@ namespace {
 
     void blit(QPainter& painter, const Frame::Strip& s, const QList<QRgb>& table)
     {
-        QImage image = s.pixels; // shares the pixels; the colour table detaches only the header
-        image.setColorTable(table);
-        painter.drawImage(s.target, image);
+        drawStrip(painter, s.target, s.pixels, table);
     }
 
     void paintText(QPainter& painter, const FrameText& t, const FramePalette& palette)
@@ -104,6 +105,14 @@ namespace {
         painter.restore();
     }
 
+    // The grid under the rows, fainter than the ruler's ticks it continues.
+    QPen faintGridPen(const FramePalette& palette)
+    {
+        QColor faint = palette.grid;
+        faint.setAlphaF(faint.alphaF() * 0.45);
+        return QPen(faint, 0);
+    }
+
     // Row backgrounds (every other row), the ruler's ticks and the faint grid under them.
     void paintBackground(QPainter& painter, const Frame& f, const FramePalette& palette)
     {
@@ -116,9 +125,7 @@ namespace {
         painter.setPen(QPen(palette.grid, 0));
         for (size_t i = 0; i < f.rulerTicks.size(); i += 2)
             painter.drawLine(f.rulerTicks[i]);
-        QColor faint = palette.grid;
-        faint.setAlphaF(faint.alphaF() * 0.45);
-        painter.setPen(QPen(faint, 0));
+        painter.setPen(faintGridPen(palette));
         for (size_t i = 1; i < f.rulerTicks.size(); i += 2)
             painter.drawLine(f.rulerTicks[i]);
         painter.setPen(QPen(palette.grid, 0));
@@ -159,6 +166,14 @@ namespace {
             painter.setPen(Qt::NoPen);
             painter.setBrush(palette.curveFill);
             painter.drawRects(f.curveBars.data(), int(f.curveBars.size()));
+        }
+        // The area is opaque (FramePalette::curveFill: a translucent one costs a blend per pixel),
+        // so the grid it covers is drawn again over it.
+        const double top = f.layout.curveTop(), bottom = top + f.layout.curveHeight;
+        painter.setPen(faintGridPen(palette));
+        for (size_t i = 1; i < f.rulerTicks.size(); i += 2) {
+            const QLineF& l = f.rulerTicks[i];
+            painter.drawLine(QLineF(l.x1(), std::max(top, l.y1()), l.x2(), std::min(bottom, l.y2())));
         }
         if (!f.curve.isEmpty() && !raster) {
             painter.setPen(QPen(palette.curveLine, 0));

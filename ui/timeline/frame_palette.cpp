@@ -74,6 +74,17 @@ const char* inkName(Ink ink) noexcept
     }
 }
 
+namespace {
+    // `top` drawn over the opaque `under`.
+    QColor over(const QColor& top, const QColor& under)
+    {
+        const double a = top.alphaF();
+        auto mix = [a](double t, double u) { return t * a + u * (1 - a); };
+        return QColor::fromRgbF(float(mix(top.redF(), under.redF())), float(mix(top.greenF(), under.greenF())),
+            float(mix(top.blueF(), under.blueF())));
+    }
+} // namespace
+
 FramePalette FramePalette::fromPalette(const QPalette& palette)
 {
     FramePalette p;
@@ -82,7 +93,9 @@ FramePalette FramePalette::fromPalette(const QPalette& palette)
     const bool dark = p.background.lightnessF() < 0.5;
     p.grid = dark ? QColor(255, 255, 255, 60) : QColor(0, 0, 0, 50);
     p.rowBackground = dark ? QColor(255, 255, 255, 14) : QColor(0, 0, 0, 10);
-    p.curveFill = dark ? QColor(90, 200, 110, 150) : QColor(40, 150, 60, 130);
+    // The curve's area as a translucent green over the background, mixed here once: painted
+    // opaque it costs a copy per pixel rather than a blend (frame_paint.cpp draws the grid over it).
+    p.curveFill = over(dark ? QColor(90, 200, 110, 150) : QColor(40, 150, 60, 130), p.background);
     p.curveLine = dark ? QColor(130, 230, 150) : QColor(20, 110, 40);
     auto set = [&](Ink ink, QColor light, QColor darkColour) { p.ink[size_t(ink)] = dark ? darkColour : light; };
     set(Ink::Idle, QColor(222, 222, 222), QColor(70, 70, 74));

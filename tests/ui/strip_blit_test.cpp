@@ -1,0 +1,186 @@
+// drawStrip against Qt's own drawImage of the same strip: the pixels written by hand must equal
+// Qt's (within one step of rounding per channel), inside every clip, and the cases it cannot write
+// exactly must go to drawImage.
+#include "ui/timeline/strip_blit.h"
+
+#include <catch2/catch.hpp>
+
+#include <QImage>
+#include <QPainter>
+#include <QWidget>
+
+#include <algorithm>
+#include <cstdlib>
+#include <functional>
+
+using namespace sparkscope::ui;
+
+namespace {
+
+// A strip of w x h with every kind of pixel: nothing (255), opaque inks 0 and 1, and ink 2 at alpha
+// 120 (as the spark-deque rows and the CPUs curve's area have); the pattern differs per row and column.
+QImage testStrip(int w, int h)
+{
+    QImage strip(w, h, QImage::Format_Indexed8);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            const int k = (x * 7 + y * 3) % 5;
+            strip.scanLine(y)[x] = uchar(k <= 2 ? k : 255);
+        }
+    return strip;
+}
+
+const QList<QRgb> kTable = [] {
+    QList<QRgb> table(256, qRgba(0, 0, 0, 0));
+    table[0] = qRgb(46, 158, 68);
+    table[1] = qRgb(236, 132, 22);
+    table[2] = qRgba(60, 110, 170, 120);
+    return table;
+}();
+
+// Something under the strip that varies by pixel, so that blending shows.
+QImage background(QSize size, QImage::Format format, double dpr = 1.0)
+{
+    QImage image(size, format);
+    for (int y = 0; y < size.height(); ++y)
+        for (int x = 0; x < size.width(); ++x)
+            image.setPixel(x, y, qRgb((x * 13) % 256, (y * 29) % 256, ((x + y) * 5) % 256));
+    image.setDevicePixelRatio(dpr);
+    return image;
+}
+
+int largestChannelDifference(const QImage& a, const QImage& b)
+{
+    REQUIRE(a.size() == b.size());
+    int most = 0;
+    for (int y = 0; y < a.height(); ++y)
+        for (int x = 0; x < a.width(); ++x) {
+            const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
+            most = std::max({ most, std::abs(qRed(p) - qRed(q)), std::abs(qGreen(p) - qGreen(q)),
+                std::abs(qBlue(p) - qBlue(q)), std::abs(qAlpha(p) - qAlpha(q)) });
+        }
+    return most;
+}
+
+// Paints the strip with drawStrip and with Qt's drawImage on copies of `under`, each after
+// `setUp` (transform, clip); returns drawStrip's answer and the two images.
+struct Painted {
+    bool direct;
+    QImage mine, qts;
+};
+Painted paintBoth(const QImage& under, const QRectF& target, const QImage& strip,
+    const std::function<void(QPainter&)>& setUp)
+{
+    Painted out { false, under.copy(), under.copy() };
+    {
+        QPainter p(&out.mine);
+        setUp(p);
+        out.direct = drawStrip(p, target, strip, kTable);
+    }
+    {
+        QPainter p(&out.qts);
+        setUp(p);
+        QImage coloured = strip;
+        coloured.setColorTable(kTable);
+        p.drawImage(target, coloured);
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("a strip written by hand equals Qt's drawImage of it, translated, on both 32-bit formats", "[ui][frame]")
+{
+    for (const QImage::Format format : { QImage::Format_ARGB32_Premultiplied, QImage::Format_RGB32 }) {
+        const QImage under = background({ 60, 40 }, format);
+        const QImage strip = testStrip(37, 21);
+        const Painted out = paintBoth(under, QRectF(4, 6, 37, 21), strip, [](QPainter& p) { p.translate(5, 3); });
+        CHECK(out.direct);
+        CHECK(largestChannelDifference(out.mine, out.qts) <= 1);
+        // Pixels the strip leaves alone (its 255s and everything outside it) are untouched.
+        CHECK(out.mine.pixel(0, 0) == under.pixel(0, 0));
+        CHECK(out.mine.pixel(59, 39) == under.pixel(59, 39));
+        CHECK(out.mine.pixel(9 + 2, 9 + 0) == under.pixel(9 + 2, 9 + 0)); // strip (2, 0): 14 % 5 = 4 -> 255
+        CHECK(out.mine.pixel(9 + 0, 9 + 0) == kTable[0]); // strip (0, 0) is ink 0, opaque
+    }
+}
+
+TEST_CASE("a strip written by hand keeps to the painter's clip and to the image", "[ui][frame]")
+{
+    const QImage under = background({ 50, 30 }, QImage::Format_ARGB32_Premultiplied);
+    // Part of the strip hangs off the image's right and bottom edges.
+    const Painted out = paintBoth(under, QRectF(20, 10, 40, 30), testStrip(40, 30), [](QPainter& p) {
+        p.setClipRegion(QRegion(QRect(0, 0, 30, 18)) + QRegion(QRect(40, 20, 10, 10)));
+    });
+    CHECK(out.direct);
+    CHECK(largestChannelDifference(out.mine, out.qts) <= 1);
+    CHECK(out.mine.pixel(35, 15) == under.pixel(35, 15)); // in the strip, outside the clip
+    CHECK(out.mine.pixel(20, 10) != under.pixel(20, 10)); // strip (0, 0), inside the clip
+}
+
+TEST_CASE("a strip written by hand on a device with two pixels per logical pixel equals Qt's", "[ui][frame]")
+{
+    const QImage under = background({ 80, 60 }, QImage::Format_ARGB32_Premultiplied, 2.0);
+    // 40 x 20 device pixels in a 20 x 10 logical rectangle at (3, 4): device (6, 8).
+    const Painted out = paintBoth(under, QRectF(3, 4, 20, 10), testStrip(40, 20), [](QPainter&) {});
+    CHECK(out.direct);
+    CHECK(largestChannelDifference(out.mine, out.qts) <= 1);
+    CHECK(out.mine.pixel(6, 8) == kTable[0]);
+}
+
+TEST_CASE("a strip that does not land on whole device pixels goes to drawImage", "[ui][frame]")
+{
+    const QImage under = background({ 40, 30 }, QImage::Format_ARGB32_Premultiplied);
+    const QImage strip = testStrip(20, 10);
+    const Painted half = paintBoth(under, QRectF(2.5, 3, 20, 10), strip, [](QPainter&) {});
+    CHECK_FALSE(half.direct);
+    CHECK(half.mine == half.qts);
+    const Painted scaled = paintBoth(under, QRectF(2, 3, 30, 10), strip, [](QPainter&) {});
+    CHECK_FALSE(scaled.direct);
+    CHECK(scaled.mine == scaled.qts);
+    const Painted faded = paintBoth(under, QRectF(2, 3, 20, 10), strip, [](QPainter& p) { p.setOpacity(0.5); });
+    CHECK_FALSE(faded.direct);
+    CHECK(faded.mine == faded.qts);
+    QImage indexed(40, 30, QImage::Format_RGB888);
+    indexed.fill(Qt::white);
+    QPainter p(&indexed);
+    CHECK_FALSE(drawStrip(p, QRectF(0, 0, 20, 10), strip, kTable)); // not a 32-bit image
+}
+
+namespace {
+// A widget that fills itself with one strip: rendered with a region, only that region may change.
+class StripWidget : public QWidget {
+public:
+    StripWidget() { resize(30, 20); }
+    bool direct = false;
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter p(this);
+        direct = drawStrip(p, QRectF(0, 0, 30, 20), testStrip(30, 20), kTable);
+    }
+};
+} // namespace
+
+TEST_CASE("a strip written by hand inside a widget keeps to the region the widget repaints", "[ui][frame]")
+{
+    StripWidget widget;
+    widget.setAttribute(Qt::WA_OpaquePaintEvent);
+    widget.setAutoFillBackground(false);
+    const QImage under = background({ 50, 40 }, QImage::Format_ARGB32_Premultiplied);
+    QImage image = under.copy();
+    // The widget at (10, 10) of the image, repainting only its top-left 12 x 8 and a 5 x 5 at (20, 12).
+    widget.render(&image, QPoint(10, 10), QRegion(0, 0, 12, 8) + QRegion(20, 12, 5, 5), QWidget::DrawChildren);
+    CHECK(widget.direct);
+    QImage reference = under.copy();
+    {
+        QPainter p(&reference);
+        p.setClipRegion(QRegion(10, 10, 12, 8) + QRegion(30, 22, 5, 5));
+        QImage coloured = testStrip(30, 20);
+        coloured.setColorTable(kTable);
+        p.drawImage(QPointF(10, 10), coloured);
+    }
+    CHECK(largestChannelDifference(image, reference) <= 1);
+    CHECK(image.pixel(25, 25) == under.pixel(25, 25)); // in the widget, outside the region
+}
