@@ -128,11 +128,23 @@ TEST_CASE("a strip written by hand on a device with two pixels per logical pixel
     CHECK(out.mine.pixel(6, 8) == kTable[0]);
 }
 
-TEST_CASE("a strip that does not land on whole device pixels goes to drawImage", "[ui][frame]")
+TEST_CASE("a strip that starts between device pixels lands where Qt puts it", "[ui][frame]")
 {
     const QImage under = background({ 40, 30 }, QImage::Format_ARGB32_Premultiplied);
     const QImage strip = testStrip(20, 10);
-    const Painted half = paintBoth(under, QRectF(2.5, 3, 20, 10), strip, [](QPainter&) {});
+    for (const QPointF at : { QPointF(2.5, 3.5), QPointF(2.4, 3.6), QPointF(2.6, 3.49) }) {
+        const Painted half = paintBoth(under, QRectF(at, QSizeF(20, 10)), strip, [](QPainter&) {});
+        CHECK(half.direct);
+        CHECK(largestChannelDifference(half.mine, half.qts) <= 1);
+    }
+}
+
+TEST_CASE("a strip that is scaled, faded or on another format goes to drawImage", "[ui][frame]")
+{
+    const QImage under = background({ 40, 30 }, QImage::Format_ARGB32_Premultiplied);
+    const QImage strip = testStrip(20, 10);
+    // Two device pixels per logical pixel and half a device pixel off: Qt samples, not placed by hand.
+    const Painted half = paintBoth(under, QRectF(2.25, 3, 10, 5), strip, [](QPainter& p) { p.scale(2, 2); });
     CHECK_FALSE(half.direct);
     CHECK(half.mine == half.qts);
     const Painted scaled = paintBoth(under, QRectF(2, 3, 30, 10), strip, [](QPainter&) {});

@@ -51,14 +51,16 @@ bool drawStrip(QPainter& painter, const QRectF& target, const QImage& pixels, co
         && t.m11() > 0 && t.m22() > 0 && painter.opacity() == 1.0
         && painter.compositionMode() == QPainter::CompositionMode_SourceOver
         && std::abs(dev.width() - pixels.width()) < 0.01 && std::abs(dev.height() - pixels.height()) < 0.01
-        && nearWhole(dev.left()) && nearWhole(dev.top());
+        && (t.type() <= QTransform::TxTranslate || (nearWhole(dev.left()) && nearWhole(dev.top())));
     if (!direct) {
         QImage withColours = pixels; // shares the pixels; the colour table detaches only the header
         withColours.setColorTable(table);
         painter.drawImage(target, withColours);
         return false;
     }
-    const int x0 = int(std::lround(dev.left())), y0 = int(std::lround(dev.top()));
+    // Half a pixel rounds up, as Qt places an unscaled image (qRound): the rows of a frame can start
+    // half-way down a pixel.
+    const int x0 = int(std::floor(dev.left() + 0.5)), y0 = int(std::floor(dev.top() + 0.5));
     // Where the painter may write: the image, the system clip (a widget's part of its window's
     // backing store, in device pixels), the painter's own clip, and the strip.
     QRegion region(QRect(x0, y0, pixels.width(), pixels.height()));

@@ -5,9 +5,9 @@
 // included, and splits a tall blend across Qt's GUI thread pool: on two busy cores a frame then
 // waits for pooled threads that the load keeps off the CPU (docs/performance.md, "Timeline frame:
 // the strips written by hand"). When the painter paints straight into a 32-bit QImage (a widget's
-// raster backing store, an exported PNG, the benchmarks' images) and the strip lands on whole
-// device pixels, drawStrip writes the strip's visible pixels itself, inside the painter's clip;
-// otherwise it hands the strip to drawImage.
+// raster backing store, an exported PNG, the benchmarks' images), one strip pixel per device pixel,
+// drawStrip writes the strip's visible pixels itself, inside the painter's clip, where Qt would put
+// them; otherwise it hands the strip to drawImage.
 #include <QList>
 #include <QRectF>
 #include <QRgb>
