@@ -95,6 +95,8 @@ struct FramePalette {
     QColor background, text, grid, rowBackground, curveFill, curveLine;
     std::array<QColor, kInkCount> ink;
     static FramePalette fromPalette(const QPalette& palette);
+    // `top` drawn over the opaque `under`, as one opaque colour.
+    static QColor over(const QColor& top, const QColor& under);
 };
 
 struct Viewport {

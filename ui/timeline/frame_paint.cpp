@@ -105,12 +105,15 @@ namespace {
         painter.restore();
     }
 
-    // The grid under the rows, fainter than the ruler's ticks it continues.
-    QPen faintGridPen(const FramePalette& palette)
+    // The grid under the rows, fainter than the ruler's ticks it continues, mixed with the colour
+    // it is drawn on: a tall translucent line is blended span by span on Qt's thread pool, 64
+    // pixels per task, which costs a frame milliseconds (docs/performance.md, "the strips written
+    // by hand"); an opaque one is a plain fill.
+    QPen faintGridPen(const FramePalette& palette, const QColor& under)
     {
         QColor faint = palette.grid;
         faint.setAlphaF(faint.alphaF() * 0.45);
-        return QPen(faint, 0);
+        return QPen(FramePalette::over(faint, under), 0);
     }
 
     // Row backgrounds (every other row), the ruler's ticks and the faint grid under them.
@@ -125,7 +128,7 @@ namespace {
         painter.setPen(QPen(palette.grid, 0));
         for (size_t i = 0; i < f.rulerTicks.size(); i += 2)
             painter.drawLine(f.rulerTicks[i]);
-        painter.setPen(faintGridPen(palette));
+        painter.setPen(faintGridPen(palette, palette.background));
         for (size_t i = 1; i < f.rulerTicks.size(); i += 2)
             painter.drawLine(f.rulerTicks[i]);
         painter.setPen(QPen(palette.grid, 0));
@@ -170,7 +173,7 @@ namespace {
         // The area is opaque (FramePalette::curveFill: a translucent one costs a blend per pixel),
         // so the grid it covers is drawn again over it.
         const double top = f.layout.curveTop(), bottom = top + f.layout.curveHeight;
-        painter.setPen(faintGridPen(palette));
+        painter.setPen(faintGridPen(palette, palette.curveFill));
         for (size_t i = 1; i < f.rulerTicks.size(); i += 2) {
             const QLineF& l = f.rulerTicks[i];
             painter.drawLine(QLineF(l.x1(), std::max(top, l.y1()), l.x2(), std::min(bottom, l.y2())));

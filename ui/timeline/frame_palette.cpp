@@ -74,16 +74,13 @@ const char* inkName(Ink ink) noexcept
     }
 }
 
-namespace {
-    // `top` drawn over the opaque `under`.
-    QColor over(const QColor& top, const QColor& under)
-    {
-        const double a = top.alphaF();
-        auto mix = [a](double t, double u) { return t * a + u * (1 - a); };
-        return QColor::fromRgbF(float(mix(top.redF(), under.redF())), float(mix(top.greenF(), under.greenF())),
-            float(mix(top.blueF(), under.blueF())));
-    }
-} // namespace
+QColor FramePalette::over(const QColor& top, const QColor& under)
+{
+    const double a = top.alphaF();
+    auto mix = [a](double t, double u) { return t * a + u * (1 - a); };
+    return QColor::fromRgbF(float(mix(top.redF(), under.redF())), float(mix(top.greenF(), under.greenF())),
+        float(mix(top.blueF(), under.blueF())));
+}
 
 FramePalette FramePalette::fromPalette(const QPalette& palette)
 {
@@ -92,7 +89,9 @@ FramePalette FramePalette::fromPalette(const QPalette& palette)
     p.text = palette.color(QPalette::Text);
     const bool dark = p.background.lightnessF() < 0.5;
     p.grid = dark ? QColor(255, 255, 255, 60) : QColor(0, 0, 0, 50);
-    p.rowBackground = dark ? QColor(255, 255, 255, 14) : QColor(0, 0, 0, 10);
+    // Every other row a shade darker (lighter when dark), mixed here once: big translucent fills
+    // are blended per pixel on Qt's thread pool, opaque ones are plain fills.
+    p.rowBackground = over(dark ? QColor(255, 255, 255, 14) : QColor(0, 0, 0, 10), p.background);
     // The curve's area as a translucent green over the background, mixed here once: painted
     // opaque it costs a copy per pixel rather than a blend (frame_paint.cpp draws the grid over it).
     p.curveFill = over(dark ? QColor(90, 200, 110, 150) : QColor(40, 150, 60, 130), p.background);
