@@ -2,7 +2,7 @@
 // indexed-colour strips with a colour table made from the palette; vector devices (SVG, PDF) get
 // the same geometry as rectangles and lines, one brush per colour. Nothing here walks the trace.
 #include "ui/timeline/frame.h"
-#include "ui/timeline/strip_blit.h"
+#include "ui/timeline/direct_paint.h"
 
 #include <QPaintEngine>
 #include <QPainter>

@@ -1,7 +1,7 @@
-// drawStrip against Qt's own drawImage of the same strip: the pixels written by hand must equal
-// Qt's (within one step of rounding per channel), inside every clip, and the cases it cannot write
-// exactly must go to drawImage.
-#include "ui/timeline/strip_blit.h"
+// drawStrip and fillRect against Qt's own drawImage and fillRect: the pixels written by hand must
+// equal Qt's (within one step of rounding per channel), inside every clip, and the cases they cannot
+// write as Qt would must go to Qt.
+#include "ui/timeline/direct_paint.h"
 
 #include <catch2/catch.hpp>
 
@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
+#include <vector>
 
 using namespace sparkscope::ui;
 
@@ -195,4 +196,89 @@ TEST_CASE("a strip written by hand inside a widget keeps to the region the widge
     }
     CHECK(largestChannelDifference(image, reference) <= 1);
     CHECK(image.pixel(25, 25) == under.pixel(25, 25)); // in the widget, outside the region
+}
+
+namespace {
+// fillRect by hand and Qt's painter.fillRect on copies of `under`, each after `setUp`.
+Painted fillBoth(const QImage& under, const QRectF& rect, const QColor& colour, const std::function<void(QPainter&)>& setUp)
+{
+    Painted out { false, under.copy(), under.copy() };
+    {
+        QPainter p(&out.mine);
+        setUp(p);
+        out.direct = fillRect(p, rect, colour);
+    }
+    {
+        QPainter p(&out.qts);
+        setUp(p);
+        p.fillRect(rect, colour);
+    }
+    return out;
+}
+} // namespace
+
+TEST_CASE("a rectangle filled by hand equals Qt's fillRect, translucent or opaque, off whole pixels", "[ui][frame]")
+{
+    for (const QImage::Format format : { QImage::Format_ARGB32_Premultiplied, QImage::Format_RGB32 }) {
+        const QImage under = background({ 60, 40 }, format);
+        for (const QColor& colour : { QColor(200, 0, 90, 45), QColor(200, 0, 90, 200), QColor(20, 110, 40) })
+            for (const QRectF& rect : { QRectF(3, 4, 20, 10), QRectF(2.5, 3.5, 20.25, 9.5), QRectF(10.4, 7.6, 0.7, 30),
+                     QRectF(50, 30, 40, 40) }) { // the last one hangs off the image
+                const Painted out = fillBoth(under, rect, colour, [](QPainter& p) { p.translate(1, 2); });
+                CHECK(out.direct);
+                CHECK(largestChannelDifference(out.mine, out.qts) <= 1);
+            }
+        const Painted untouched = fillBoth(under, QRectF(3, 4, 20, 10), QColor(200, 0, 90, 45), [](QPainter&) {});
+        CHECK(untouched.mine.pixel(2, 4) == under.pixel(2, 4)); // left of the rectangle
+        CHECK(untouched.mine.pixel(3, 4) != under.pixel(3, 4)); // its first pixel
+    }
+}
+
+TEST_CASE("a rectangle filled by hand keeps to the clip and scales as Qt's does", "[ui][frame]")
+{
+    const QImage under = background({ 60, 40 }, QImage::Format_ARGB32_Premultiplied);
+    const Painted clipped = fillBoth(under, QRectF(5, 5, 40, 30), QColor(0, 0, 200, 100),
+        [](QPainter& p) { p.setClipRegion(QRegion(0, 0, 20, 20) + QRegion(30, 25, 10, 10)); });
+    CHECK(clipped.direct);
+    CHECK(largestChannelDifference(clipped.mine, clipped.qts) <= 1);
+    CHECK(clipped.mine.pixel(25, 10) == under.pixel(25, 10));
+    const QImage doubled = background({ 80, 60 }, QImage::Format_ARGB32_Premultiplied, 2.0);
+    const Painted scaled = fillBoth(doubled, QRectF(3.25, 4, 10.5, 7.75), QColor(0, 0, 200, 100), [](QPainter&) {});
+    CHECK(scaled.direct);
+    CHECK(largestChannelDifference(scaled.mine, scaled.qts) <= 1);
+}
+
+TEST_CASE("an antialiased rectangle off whole pixels goes to Qt's fillRect", "[ui][frame]")
+{
+    const QImage under = background({ 40, 30 }, QImage::Format_ARGB32_Premultiplied);
+    const auto antialiased = [](QPainter& p) { p.setRenderHint(QPainter::Antialiasing); };
+    const Painted soft = fillBoth(under, QRectF(2.5, 3.5, 20, 10), QColor(0, 0, 200, 100), antialiased);
+    CHECK_FALSE(soft.direct);
+    CHECK(soft.mine == soft.qts);
+    const Painted whole = fillBoth(under, QRectF(2, 3, 20, 10), QColor(0, 0, 200, 100), antialiased);
+    CHECK(whole.direct);
+    CHECK(largestChannelDifference(whole.mine, whole.qts) <= 1);
+}
+
+TEST_CASE("many rectangles filled by hand in one call equal Qt's fills in order, in a clip of several parts", "[ui][frame]")
+{
+    const QImage under = background({ 60, 40 }, QImage::Format_RGB32);
+    // Overlapping translucent rectangles: the later one blends over the earlier one, as with Qt.
+    const std::vector<QRectF> rects { { 2, 2, 30, 20 }, { 10.5, 8.5, 30, 20 }, { 0, 30, 60, 1.5 }, { 45, 0, 0.75, 40 } };
+    const QColor colour(120, 20, 200, 90);
+    const auto clip = [](QPainter& p) { p.setClipRegion(QRegion(0, 0, 25, 40) + QRegion(30, 5, 30, 30)); };
+    QImage mine = under.copy(), qts = under.copy();
+    {
+        QPainter p(&mine);
+        clip(p);
+        CHECK(fillRects(p, rects, colour));
+    }
+    {
+        QPainter p(&qts);
+        clip(p);
+        for (const QRectF& r : rects)
+            p.fillRect(r, colour);
+    }
+    CHECK(largestChannelDifference(mine, qts) <= 1);
+    CHECK(mine.pixel(27, 12) == under.pixel(27, 12)); // in a rectangle, between the clip's parts
 }
