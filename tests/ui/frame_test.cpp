@@ -10,6 +10,7 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QPainter>
+#include <QPalette>
 #include <random>
 #include <set>
 
@@ -85,6 +86,38 @@ TEST_CASE("frame's CPUs curve is the exact average per column", "[ui][frame]")
         CHECK(heights[2 * i + 1] == Approx(want[i]));
     }
     CHECK(f.curveLevels.size() == 2); // dashed lines at 1 and 2 engines
+}
+
+TEST_CASE("the grid crosses the CPUs curve's area in the area's colours and the empty part in the background's",
+    "[ui][frame]")
+{
+    // One engine running over [0, 400) of [0, 1000): the curve's area covers the first 400 px only.
+    test::TraceBuilder b(1);
+    b.runThread(0, 0, 1).stopThread(0, 400, 1, core::kStopFinished).endAt(1000);
+    const auto data = buildTraceData(b.build());
+    const Viewport v { int(FrameLayout::kGutter) + 1000 + 4, 400, 1.0, { 0, 1000 } };
+    const Frame f = frame(*data, v);
+    const FramePalette palette = FramePalette::fromPalette(QPalette());
+    QImage image(v.width, v.height, QImage::Format_ARGB32_Premultiplied);
+    QPainter painter(&image);
+    paintFrame(painter, f, palette);
+    painter.end();
+    const QRgb onArea = palette.faintGridOver(palette.curveFill).rgb();
+    const QRgb onBackground = palette.faintGridOver(palette.background).rgb();
+    REQUIRE(onArea != onBackground);
+    // Count each grid colour in the curve's row, left and right of t = 400 (x = gutter + 400).
+    const int top = int(f.layout.curveTop()) + 2, bottom = int(f.layout.curveTop() + f.layout.curveHeight) - 2;
+    const int split = int(FrameLayout::kGutter) + 400;
+    int areaLeft = 0, areaRight = 0, backgroundRight = 0;
+    for (int y = top; y < bottom; ++y)
+        for (int x = int(FrameLayout::kGutter); x < int(FrameLayout::kGutter) + 1000; ++x) {
+            const QRgb p = image.pixel(x, y);
+            (x < split - 1 ? areaLeft : areaRight) += p == onArea;
+            backgroundRight += x > split + 1 && p == onBackground;
+        }
+    CHECK(areaLeft > 0); // the grid is drawn over the area
+    CHECK(areaRight == 0); // and not in the area's colours where there is no area
+    CHECK(backgroundRight > 0);
 }
 
 TEST_CASE("a column that is partly running shows that fraction of the bar", "[ui][frame]")

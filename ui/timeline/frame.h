@@ -97,6 +97,8 @@ struct FramePalette {
     static FramePalette fromPalette(const QPalette& palette);
     // `top` drawn over the opaque `under`, as one opaque colour.
     static QColor over(const QColor& top, const QColor& under);
+    // The grid under the rows (fainter than the ruler's ticks it continues) on `under`.
+    QColor faintGridOver(const QColor& under) const;
 };
 
 struct Viewport {

@@ -111,9 +111,7 @@ namespace {
     // by hand"); an opaque one is a plain fill.
     QPen faintGridPen(const FramePalette& palette, const QColor& under)
     {
-        QColor faint = palette.grid;
-        faint.setAlphaF(faint.alphaF() * 0.45);
-        return QPen(FramePalette::over(faint, under), 0);
+        return QPen(palette.faintGridOver(under), 0);
     }
 
     // Row backgrounds (every other row), the ruler's ticks and the faint grid under them.
@@ -157,6 +155,22 @@ namespace {
         }
     }
 
+    // The area under the CPUs curve is opaque (FramePalette::curveFill: a translucent one costs a
+    // blend per pixel), so the grid it covers is drawn again over it: from under the outline of the
+    // bar (Frame::curveBars, in x order) the grid line crosses, down to the baseline.
+    void paintGridOverCurve(QPainter& painter, const Frame& f, const FramePalette& palette)
+    {
+        const std::vector<QRectF>& bars = f.curveBars;
+        painter.setPen(faintGridPen(palette, palette.curveFill));
+        for (size_t i = 1; i < f.rulerTicks.size(); i += 2) {
+            const double x = f.rulerTicks[i].x1();
+            auto bar = std::upper_bound(bars.begin(), bars.end(), x, [](double v, const QRectF& b) { return v < b.left(); });
+            if (bar == bars.begin() || x >= (--bar)->right() || bar->height() <= 1)
+                continue;
+            painter.drawLine(QLineF(x, bar->top() + 1, x, bar->bottom()));
+        }
+    }
+
     // The CPUs curve and its levels. Vector devices get the area as rectangles rather than the
     // outline polygon filled: much faster (docs/performance.md, "Timeline frame: figures behind the
     // code's choices"), the outline is then drawn as a line.
@@ -170,14 +184,7 @@ namespace {
             painter.setBrush(palette.curveFill);
             painter.drawRects(f.curveBars.data(), int(f.curveBars.size()));
         }
-        // The area is opaque (FramePalette::curveFill: a translucent one costs a blend per pixel),
-        // so the grid it covers is drawn again over it.
-        const double top = f.layout.curveTop(), bottom = top + f.layout.curveHeight;
-        painter.setPen(faintGridPen(palette, palette.curveFill));
-        for (size_t i = 1; i < f.rulerTicks.size(); i += 2) {
-            const QLineF& l = f.rulerTicks[i];
-            painter.drawLine(QLineF(l.x1(), std::max(top, l.y1()), l.x2(), std::min(bottom, l.y2())));
-        }
+        paintGridOverCurve(painter, f, palette);
         if (!f.curve.isEmpty() && !raster) {
             painter.setPen(QPen(palette.curveLine, 0));
             painter.drawPolyline(f.curve);

@@ -82,6 +82,13 @@ QColor FramePalette::over(const QColor& top, const QColor& under)
         float(mix(top.blueF(), under.blueF())));
 }
 
+QColor FramePalette::faintGridOver(const QColor& under) const
+{
+    QColor faint = grid;
+    faint.setAlphaF(faint.alphaF() * 0.45);
+    return over(faint, under);
+}
+
 FramePalette FramePalette::fromPalette(const QPalette& palette)
 {
     FramePalette p;
