@@ -291,9 +291,12 @@ namespace {
             return;
         }
         out += "  costs " + w.costs.source + ": " + costsLine(w.costs) + "\n";
-        if (w.costs.source.starts_with("measured"))
+        if (w.costs.source == "measured")
             out += "  (each the median of that many latencies in the trace, the contention fitted on that many\n"
                    "  conjuncts; a cost with none is 0: --costs FILE can give it, e.g. from a trace on more engines)\n";
+        else if (w.costs.source.starts_with("measured"))
+            out += "  (each the median of that many latencies in the trace, a cost with none 0; the contention as\n"
+                   "  given by --contention)\n";
         for (const core::SiteScale& s : w.scales)
             out += "  " + s.site + " conjuncts made " + format("%g", s.factor) + "x as fast\n";
         out += "  recorded: " + std::to_string(a.ledger.engines) + " engines, wall " + seconds(w.recordedWallNs)
