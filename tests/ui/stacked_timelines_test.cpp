@@ -10,6 +10,8 @@
 #include "sparkscope/core/event_types.h"
 #include "sparkscope/core/writer.h"
 #include "ui/panels/conjunctions_model.h"
+#include "ui/panels/conjunctions_panel.h"
+#include "ui/panels/metric_detail_panel.h"
 #include "ui/compare/stacked_timelines.h"
 #include "ui/compare/time_alignment.h"
 #include "ui/timeline/timeline_widget.h"
@@ -228,6 +230,17 @@ TEST_CASE("in compare mode the Conjunctions list has a row for each site found o
     for (const core::SiteComparison& site : comparison->sites)
         if (site.site == "fib.m:20")
             CHECK(site.timeDifferenceNs == 50);
+    // In the panel, choosing B's row says why A has nothing to show for it (and highlights nothing).
+    ConjunctionsPanel panel;
+    panel.setMetrics(std::make_shared<const core::Metrics>(core::computeMetrics(a)), true);
+    panel.model()->setComparison(comparison);
+    REQUIRE(panel.selectStaticId(QStringLiteral("fib.m:20")));
+    CHECK(panel.selectedStaticId() == QStringLiteral("fib.m:20"));
+    CHECK(panel.selectedInstances().empty());
+    CHECK(panel.detail()->title().contains(QStringLiteral("ran only in B")));
+    REQUIRE(panel.selectStaticId(QStringLiteral("fib.m:12")));
+    CHECK(panel.selectedInstances().size() == 1);
+    CHECK_FALSE(panel.detail()->title().contains(QStringLiteral("ran only in B")));
     // Closing the comparison takes B's row away again; a new one brings it back once.
     model.setComparison(nullptr);
     CHECK(model.rowCount() == 1);
