@@ -22,8 +22,8 @@ namespace {
 
     constexpr std::string_view kUsage
         = "usage: sparkscope-cli analyze TRACE [--from NS --to NS] [--engines LIST] [--costs measured|zero|FILE]\n"
-          "                              [--scale SITE=FACTOR]... [--curves] [--format text|json] [-o FILE]\n"
-          "                              [--instances]\n\n"
+          "                              [--contention C] [--scale SITE=FACTOR]... [--curves] [--format text|json]\n"
+          "                              [-o FILE] [--instances]\n\n"
           "What to change, ranked by the time it could win back (the findings); where the engines' time\n"
           "went (the loss ledger), how much parallelism the program has (work,\n"
           "span, speed-up bounds), which chain of work decided the run's length (the critical path), and\n"
@@ -32,7 +32,9 @@ namespace {
           "  --engines     engine counts to predict, e.g. 1,2,4 (default 1,2,4,8,16,32,64); none: no what-if\n"
           "  --costs       measured (default): the costs this trace measured; zero: none; FILE: key=value\n"
           "                lines (spark_ns, steal_ns, context_ns, switch_ns, wake_ns, spin_ns, contention;\n"
-          "                '#' comments)\n"
+          "                '#' comments; sparkscope-cli calibrate writes one)\n"
+          "  --contention  the contention coefficient C (0 or more) instead of the costs' own, e.g. what\n"
+          "                sparkscope-cli calibrate found for this program on this machine\n"
           "  --scale       make a conjunction site's conjuncts FACTOR times as fast (SITE: its name as the\n"
           "                report shows it, or file:line, or its static id); repeatable\n"
           "  --curves      JSON: each prediction's CPUs curve too ([time ns, engines running] steps)\n"
@@ -245,6 +247,20 @@ namespace {
             if (!w.costs)
                 return std::nullopt;
         }
+        if (auto given = parsed.value("--contention")) {
+            char* end = nullptr;
+            const double c = std::strtod(given->c_str(), &end);
+            if (given->empty() || !end || *end || !std::isfinite(c) || c < 0) {
+                error = "--contention takes a number of 0 or more, not '" + *given + "'";
+                return std::nullopt;
+            }
+            // The other costs stay as chosen; the source says the coefficient was given.
+            core::CostModel costs = w.costs ? *w.costs : session.measuredCosts();
+            costs.contention = c;
+            costs.contentionSamples = 0;
+            costs.source += ", contention given";
+            w.costs = std::move(costs);
+        }
         for (const std::string& arg : parsed.all("--scale"))
             if (!addScale(arg, session, w, error))
                 return std::nullopt;
@@ -257,7 +273,7 @@ namespace {
         std::string out;
         for (size_t k = 0; k < core::kCostKindCount; ++k) {
             out += (k ? ", " : "") + std::string(core::costKey(core::CostKind(k))) + "=" + std::to_string(c.ns[k]);
-            if (c.source == "measured")
+            if (c.source.starts_with("measured"))
                 out += " (" + std::to_string(c.samples[k]) + ")";
         }
         out += ", contention=" + format("%.3f", c.contention);
@@ -278,6 +294,9 @@ namespace {
         if (w.costs.source == "measured")
             out += "  (each the median of that many latencies in the trace, the contention fitted on that many\n"
                    "  conjuncts; a cost with none is 0: --costs FILE can give it, e.g. from a trace on more engines)\n";
+        else if (w.costs.source.starts_with("measured"))
+            out += "  (each the median of that many latencies in the trace, a cost with none 0; the contention as\n"
+                   "  given by --contention)\n";
         for (const core::SiteScale& s : w.scales)
             out += "  " + s.site + " conjuncts made " + format("%g", s.factor) + "x as fast\n";
         out += "  recorded: " + std::to_string(a.ledger.engines) + " engines, wall " + seconds(w.recordedWallNs)
@@ -357,7 +376,7 @@ namespace {
 
     int runAnalyze(const std::vector<std::string>& args)
     {
-        auto parsed = parseArgs(args, { "--format", "-o", "--from", "--to", "--engines", "--costs", "--scale" },
+        auto parsed = parseArgs(args, { "--format", "-o", "--from", "--to", "--engines", "--costs", "--contention", "--scale" },
             { "--instances", "--curves" }, kUsage);
         if (!parsed)
             return kExitBadInput;

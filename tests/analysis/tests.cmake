@@ -14,3 +14,18 @@ foreach(_case help usage_errors ghc_text ghc_json demo_json demo_text_range_and_
       --testdata ${SPARKSCOPE_SHARED_DIR}/testdata --scratch ${PROJECT_BINARY_DIR}/test-scratch/analyze-${_case})
   set_tests_properties("analyze: ${_case}" PROPERTIES LABELS cli TIMEOUT 120)
 endforeach()
+
+# sparkscope-cli calibrate (tests/analysis/calibrate_cases.py): the fixture step records the demo's
+# quicksort on 1 engine (taskset-pinned) and on 2; the cases read that pair.
+set(_calibrate_pair ${PROJECT_BINARY_DIR}/test-scratch/calibrate-pair)
+foreach(_case record help usage_errors demo bad_input)
+  add_test(NAME "calibrate: ${_case}"
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/calibrate_cases.py --case ${_case} --pair ${_calibrate_pair}
+      --cli $<TARGET_FILE:sparkscope-cli> --demo $<TARGET_FILE:sparkscope-demo>
+      --testdata ${SPARKSCOPE_SHARED_DIR}/testdata --scratch ${PROJECT_BINARY_DIR}/test-scratch/calibrate-${_case})
+  if(_case STREQUAL "record")
+    set_tests_properties("calibrate: ${_case}" PROPERTIES FIXTURES_SETUP calibrate_pair LABELS cli TIMEOUT 120)
+  else()
+    set_tests_properties("calibrate: ${_case}" PROPERTIES FIXTURES_REQUIRED calibrate_pair LABELS cli TIMEOUT 120)
+  endif()
+endforeach()

@@ -6,11 +6,11 @@ each trace predicts the other's wall time (its first context's start to its last
 `what_if.recorded_wall_ns`) with the costs it measured itself (`sparkscope-cli analyze --engines 1,2`).
 Error = (predicted - recorded) / recorded. The 2-engine trace measures its contention coefficient
 (docs/analysis.md, "Contention"); the 1-engine trace cannot, so it is also shown predicting 2 engines with
-the coefficient the 2-engine trace measured, given through `--costs FILE` (its own measured costs beside).
-With --repeat 2 or more, a contention coefficient calibrated on the other pairs of the same workload is
-tried too (leave one out): each pair's coefficient is the one with which its 2-engine trace predicts its
-1-engine trace's wall time (bisection, `--costs FILE`), and every pair is predicted, both ways, with the
-median coefficient of the other pairs (`loo c`): a coefficient measured once per program and machine, then
+the coefficient the 2-engine trace measured, given through `analyze --contention C` (its own measured costs
+beside). With --repeat 2 or more, a contention coefficient calibrated on the other pairs of the same workload
+is tried too (leave one out): each pair's coefficient is the one with which its 2-engine trace predicts its
+1-engine trace's wall time (`sparkscope-cli calibrate`), and every pair is predicted, both ways, with the
+median coefficient of the other pairs (`loo c`, `analyze --contention`): a coefficient measured once per program and machine, then
 used on runs it was not fitted on. Every pair is printed with the CPU time the hypervisor stole
 from this virtual machine during each recording (/proc/stat; time stolen while a context runs counts as
 running in the trace), then the median error of each direction over the pairs (the pairs of a workload
@@ -53,9 +53,6 @@ def record(demo, name, engines, path):
     return stolen_ms() - before
 
 
-COST_KEYS = ("spark_ns", "steal_ns", "context_ns", "switch_ns", "wake_ns", "spin_ns")
-
-
 def analysed(cli, path, *extra):
     """The recorded wall time, the predictions for 1 and 2 engines, the work (T1) and the costs used."""
     out = subprocess.run([cli, "analyze", path, "--engines", "1,2", "--format", "json"] + list(extra), check=True,
@@ -65,33 +62,17 @@ def analysed(cli, path, *extra):
             a["costs"])
 
 
-def with_contention(cli, path, costs, contention, costs_file):
-    """`path`'s predictions with its own measured costs but the given contention coefficient."""
-    with open(costs_file, "w") as f:
-        for key in COST_KEYS:
-            f.write("%s=%d\n" % (key, costs[key]))
-        f.write("contention=%r\n" % contention)
-    return analysed(cli, path, "--costs", costs_file)[1]
+def with_contention(cli, path, contention):
+    """`path`'s predictions with its own measured costs but the given contention coefficient (repr: the
+    same double reaches the CLI)."""
+    return analysed(cli, path, "--contention", repr(contention))[1]
 
 
-def calibrated(cli, two, costs2, wall1, costs_file):
-    """The contention coefficient with which the 2-engine trace predicts wall1 at 1 engine (0 when it already
-    predicts wall1 or less: contention only makes the recorded work smaller). The prediction falls as the
-    coefficient grows (the recorded load is divided out), so bisection."""
-    def predicted(c):
-        return with_contention(cli, two, costs2, c, costs_file)[1]
-    if predicted(0.0) <= wall1:
-        return 0.0
-    lo, hi = 0.0, 1.0
-    while predicted(hi) > wall1 and hi < 64:
-        lo, hi = hi, hi * 2
-    for _ in range(12):
-        mid = (lo + hi) / 2
-        if predicted(mid) > wall1:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
+def calibrated(cli, one, two):
+    """The contention coefficient with which the 2-engine trace predicts the 1-engine trace's wall time
+    (`sparkscope-cli calibrate`; docs/analysis.md, "A coefficient from a pair of traces")."""
+    out = subprocess.run([cli, "calibrate", one, two, "--format", "json"], check=True, stdout=subprocess.PIPE).stdout
+    return json.loads(out)["coefficient"]
 
 
 def error(predicted, recorded):
@@ -118,38 +99,35 @@ def main():
             one = os.path.join(scratch, "%s-1-%d.eventlog" % (name, i))
             two = os.path.join(scratch, "%s-2-%d.eventlog" % (name, i))
             stolen = (record(args.demo, name, 1, one), record(args.demo, name, 2, two))
-            wall1, from1, work1, costs1 = analysed(args.cli, one)
+            wall1, from1, work1, _ = analysed(args.cli, one)
             wall2, from2, work2, costs2 = analysed(args.cli, two)
             up.append(error(from1[2], wall2))
             down.append(error(from2[1], wall1))
             coefficients.append(costs2["contention"])
-            lent = with_contention(args.cli, one, costs1, costs2["contention"], os.path.join(scratch, "lent.costs"))
-            borrowed.append(error(lent[2], wall2))
-            costs_file = os.path.join(scratch, "fit.costs")
-            pairs.append((one, two, wall1, wall2, costs1, costs2, calibrated(args.cli, two, costs2, wall1, costs_file)))
+            borrowed.append(error(with_contention(args.cli, one, costs2["contention"])[2], wall2))
+            pairs.append((one, two, wall1, wall2, calibrated(args.cli, one, two)))
             print("%-10s %9.3f ms %9.3f ms %+7.1f%%   %9.3f ms %9.3f ms %+7.1f%%   %+5.1f%%,%+5.1f%% %9.3f %7.3f %+7.1f%% "
                   "%4d, %d" % (name, from1[2] / 1e6, wall2 / 1e6, up[-1], from2[1] / 1e6, wall1 / 1e6, down[-1],
                                error(from1[1], wall1), error(from2[2], wall2), work2 / work1, coefficients[-1],
                                borrowed[-1], stolen[0], stolen[1]))
         loo_up, loo_down, loo_c = [], [], []
-        for i, (one, two, wall1, wall2, costs1, costs2, _) in enumerate(pairs):
-            others = [p[6] for j, p in enumerate(pairs) if j != i]
+        for i, (one, two, wall1, wall2, _) in enumerate(pairs):
+            others = [p[4] for j, p in enumerate(pairs) if j != i]
             if not others:
                 continue
             c = statistics.median(others)
-            costs_file = os.path.join(scratch, "loo.costs")
             loo_c.append(c)
-            loo_up.append(error(with_contention(args.cli, one, costs1, c, costs_file)[2], wall2))
-            loo_down.append(error(with_contention(args.cli, two, costs2, c, costs_file)[1], wall1))
+            loo_up.append(error(with_contention(args.cli, one, c)[2], wall2))
+            loo_down.append(error(with_contention(args.cli, two, c)[1], wall1))
         if loo_c:
             print("%-10s calibrated c per pair: %s; with the other pairs' median c: 1->2 %s, 2->1 %s" % (
-                name, ", ".join("%.3f" % p[6] for p in pairs), ", ".join("%+.1f%%" % e for e in loo_up),
+                name, ", ".join("%.3f" % p[4] for p in pairs), ", ".join("%+.1f%%" % e for e in loo_up),
                 ", ".join("%+.1f%%" % e for e in loo_down)))
-        summary.append((name, up, down, borrowed, coefficients, loo_up, loo_down, [p[6] for p in pairs]))
+        summary.append((name, up, down, borrowed, coefficients, loo_up, loo_down, [p[4] for p in pairs]))
     print("(self: each trace predicting its own engine count; work 2/1: the 2-engine trace's T1 over the\n"
           "1-engine one's, the same program; c of 2: the contention the 2-engine trace measured (the 1-engine\n"
           "trace cannot: 0); 1->2 c2: the 1-engine trace predicting 2 engines with that coefficient given\n"
-          "(--costs FILE); stolen: CPU time the hypervisor took during each recording)")
+          "(--contention); stolen: CPU time the hypervisor took during each recording)")
     for name in args.workloads.split(","):
         print("%-10s %s" % (name, WORKLOADS[name]))
     print("median error (range) over %d pairs:" % args.repeat)

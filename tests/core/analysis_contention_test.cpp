@@ -4,42 +4,15 @@
 #include "analysis/contention.h"
 #include "analysis/engine_activity.h"
 #include "sparkscope/core/analysis.h"
+#include "scenario_traces.h"
 #include "support/trace_builder.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 
 using namespace sparkscope::core;
+using sparkscope::test::contentionTrace;
 using sparkscope::test::TraceBuilder;
-
-namespace {
-
-// Three instances of one conjunction (static id 1, two conjuncts each, nesting depth 0) from ctx 1's
-// root. The first: G1 on engine 0 [100, 50130), G2 stolen by engine 1 and run by ctx 2 [130, 50120),
-// so both run 49,990 ns side by side (G1 also 40 ns alone). The other two run both conjuncts one after
-// the other on engine 0, alone: 40,000 ns each. So with two engines the same work took about 1.25× as
-// long: c ≈ 0.25.
-Trace contentionTrace()
-{
-    TraceBuilder b(2);
-    b.internString(0, 1, "sort.cpp:10");
-    b.runThread(0, 0, 1).startParConj(0, 100, 0xA, 1).sparkCreate(0, 110, 0xA, 5);
-    b.sparkSteal(1, 120, 0, 5).createThread(1, 125, 2).runThread(1, 130, 2);
-    b.endParConjunct(1, 50120, 0xA).stopThread(1, 50120, 2, kStopFinished);
-    b.endParConjunct(0, 50130, 0xA).endParConj(0, 50130, 0xA);
-    uint64_t t = 60000;
-    for (uint64_t dyn : { 0xBu, 0xCu }) {
-        const uint32_t spark = uint32_t(dyn);
-        b.startParConj(0, t, dyn, 1).sparkCreate(0, t, dyn, spark);
-        b.endParConjunct(0, t + 40000, dyn).sparkRun(0, t + 40000, spark);
-        b.endParConjunct(0, t + 80000, dyn).endParConj(0, t + 80000, dyn);
-        t += 100000;
-    }
-    b.stopThread(0, t, 1, kStopFinished);
-    return b.roundTrip();
-}
-
-} // namespace
 
 TEST_CASE("contention is fitted on like conjuncts that ran alone and beside another engine", "[analysis][whatif]")
 {

@@ -12,6 +12,26 @@
 
 namespace sparkscope::test {
 
+core::Trace contentionTrace()
+{
+    TraceBuilder b(2);
+    b.internString(0, 1, "sort.cpp:10");
+    b.runThread(0, 0, 1).startParConj(0, 100, 0xA, 1).sparkCreate(0, 110, 0xA, 5);
+    b.sparkSteal(1, 120, 0, 5).createThread(1, 125, 2).runThread(1, 130, 2);
+    b.endParConjunct(1, 50120, 0xA).stopThread(1, 50120, 2, core::kStopFinished);
+    b.endParConjunct(0, 50130, 0xA).endParConj(0, 50130, 0xA);
+    uint64_t t = 60000;
+    for (uint64_t dyn : { 0xBu, 0xCu }) {
+        const uint32_t spark = uint32_t(dyn);
+        b.startParConj(0, t, dyn, 1).sparkCreate(0, t, dyn, spark);
+        b.endParConjunct(0, t + 40000, dyn).sparkRun(0, t + 40000, spark);
+        b.endParConjunct(0, t + 80000, dyn).endParConj(0, t + 80000, dyn);
+        t += 100000;
+    }
+    b.stopThread(0, t, 1, core::kStopFinished);
+    return b.roundTrip();
+}
+
 core::Trace stealTrace()
 {
     TraceBuilder b(2);

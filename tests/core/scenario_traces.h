@@ -28,6 +28,13 @@ core::Trace stealTrace();
 // 180, ctx 1 parks at 185, is woken at 202, runs at 210, ends B at 220 and finishes at 230.
 core::Trace futureTrace();
 
+// Contention, 2 engines, [0, 260000), static id 1 = "sort.cpp:10": three instances of one conjunction
+// (two conjuncts each, nesting depth 0) from ctx 1's root, which runs on engine 0 throughout. The first: G1 on engine 0 [100, 50130), G2 stolen by engine 1 and run by ctx 2 [130, 50120),
+// so both run 49,990 ns side by side (G1 also 40 ns alone). The other two run both conjuncts one after
+// the other on engine 0, alone: 40,000 ns each. So with two engines the same work took about 1.25× as
+// long: c ≈ 0.25.
+core::Trace contentionTrace();
+
 // `trace` cut at a random instant (std::mt19937_64 seeded with `seed`), as a file that ends early:
 // the events after it dropped, the trace's end moved there and marked truncated.
 core::Trace truncatedAtRandom(core::Trace trace, uint64_t seed);

@@ -8,15 +8,18 @@ waiting for the app's next report that has what is checked (no fixed sleeps):
   - B's timeline is stacked under A's: same left edge, plot left and width, below A's;
   - the axes are aligned: B's window is A's mapped through the reported alignment (at the start);
   - the Summary's A, B, B − A of every program and ledger figure, and the Conjunctions list's covered
-    and mean times of every site, equal `sparkscope-cli compare A B --format json`;
+    and mean times of every site, equal `sparkscope-cli compare A B --format json` (the covered difference
+    of a site one run lacks: the other's covered time, signed, as the CLI's time_difference_ns);
   - zoom is shared: "+" on A's timeline zooms both, "-" on B's zooms both back out;
   - a B that does not read (a text file) is named with the CLI's reason, and A is still shown with
     its figures (B's absent);
-  - a B of another program (`sparkscope-demo quicksort`) shows the CLI's warning that no site matches;
+  - a B of another program (`sparkscope-demo quicksort`) shows the CLI's warning that no site matches,
+    and the Conjunctions list has a row for each of B's sites (only in B), equal to the CLI's too;
   - the screenshots are not blank.
 Images (in --out; with --docs also copied there under the names the user guide uses):
   compare-stacked.png  A over B, aligned at the start, the Summary's comparison table
   compare-window.png   the comparison's own window (program figures, ledger, sites)
+  compare-only-b.png   A over a B of another program, the Conjunctions list with B's site as a row
 
   compare_xvfb_shots.py --app PATH --cli PATH --demo PATH --out DIR [--docs DIR]
 Exit status 0 = all checks passed, or NOT RUN when xvfb-run, xdotool or xwd is missing.
@@ -130,13 +133,17 @@ def check_figures(report, cli):
                 print(f"  summary {key}: app {got}, CLI {want} -> DIFFERENT")
                 ok = False
             n += 1
-    for site in cli["sites"]:
-        if site["presence"] != "both" and site["site"] not in report["sites"]:
-            continue  # a site of B only is not a row of A's list
+    for site in cli["sites"]:  # every site, those of B only too (rows after A's)
         got = report["sites"].get(site["site"])
         f = site["figures"]
         want = [f["covered_ns"][k] for k in ("a", "b", "difference")] + \
             [f["time_mean_ns"][k] for k in ("a", "b", "difference")]
+        if site["presence"] != "both":  # the covered difference counts the run without the site as 0
+            want[2] = (f["covered_ns"]["b"] or 0) - (f["covered_ns"]["a"] or 0)
+            if abs(want[2]) != site["time_difference_ns"]:
+                print(f"  site {site['site']}: the CLI's time difference {site['time_difference_ns']} is not "
+                      f"|{want[2]}|")
+                ok = False
         if got is None or not all(same(g, w) for g, w in zip(got, want)):
             print(f"  site {site['site']}: app {got}, CLI {want} -> DIFFERENT")
             ok = False
@@ -254,12 +261,33 @@ def inner(a):
         # Another program: the CLI's warning that no site matches.
         other = cli_compare(a.cli, A, traces["quicksort-2"])
         compare_with(traces["quicksort-2"], "parfib-1.eventlog", centre_a)
-        rep = wait_report(app, lambda r: "b" in r["timelines"] and r["summary"] and "matches" in r.get("header", ""),
-                          "the different-program warning")
+        only_b = [s["site"] for s in other["sites"] if s["presence"] == "only_b"]
+        rep = wait_report(app, lambda r: "b" in r["timelines"] and r["summary"] and "matches" in r.get("header", "")
+                          and all(site in r["sites"] for site in only_b), "the different-program warning, B's sites")
         good = bool(other["warnings"]) and all(w in rep["header"] for w in other["warnings"])
         print(f"  other program: header '{rep['header']}' -> {'WARNED' if good else 'NO WARNING'}")
         ok &= good
+        good, n = check_figures(rep, other)
+        good &= bool(only_b)
+        print(f"  other program: {len(only_b)} site(s) only in B listed, {n} figures against sparkscope-cli compare "
+              f"-> {'EQUAL' if good else 'DIFFERENT'}")
+        ok &= good
         close_result_windows()
+        # The Conjunctions list with B's sites, painted: the tab clicked, then a zoom in and back to fit,
+        # whose reports come after it.
+        if "Conjunctions" in rep["tabs"]:
+            px.xdotool("mousemove", *rep["tabs"]["Conjunctions"])
+            px.xdotool("click", 1)
+        ta = rep["timelines"]["a"]["rect"]
+        px.xdotool("mousemove", ta[0] + ta[2] // 2, ta[1] + ta[3] // 2)
+        px.xdotool("click", 1)
+        whole = span(rep, "a")
+        px.xdotool("key", "plus")
+        wait_report(app, lambda r: "b" in r["timelines"] and span(r, "a") < whole, "A zoomed in (other program)")
+        px.xdotool("key", "ctrl+0")
+        wait_report(app, lambda r: "b" in r["timelines"] and span(r, "a") >= whole, "zoomed to fit (other program)")
+        px.xdotool("mousemove", SCREEN[0] - 5, SCREEN[1] - 5)
+        shots["only-b"] = px.grab(a.out, "compare-2-only-b")
     except Exception:
         px.grab(a.out, "compare-failure")  # what the screen showed: for the person reading the log
         print(f"  failed; the screen is in {os.path.join(a.out, 'compare-failure.png')}")
@@ -278,7 +306,8 @@ def inner(a):
         print(f"  compare window: {len(set(pixels))} colours, luminance variance {variance:.0f} -> "
               f"{'OK' if good else 'BLANK'}")
         ok &= good
-    px.save_images({"compare-stacked.png": ("compare", "stacked"), "compare-window.png": ("compare", "window")},
+    px.save_images({"compare-stacked.png": ("compare", "stacked"), "compare-window.png": ("compare", "window"),
+                    "compare-only-b.png": ("compare", "only-b")},
                    {"compare": shots}, a.out, a.docs)
     return 0 if ok else 1
 

@@ -2,11 +2,16 @@
 // A to B worked out by hand for each alignment (start, a marker's n-th occurrence, a conjunction
 // site's n-th instance, normalised or not), and the widget carrying window, selection and cursor
 // both ways between A's zoom state and B's, on a hand-built trace and the same trace 500 ns later; a
-// B that does not read is named with the reason.
+// B that does not read is named with the reason; the Conjunctions list's rows in compare mode, a site
+// found only in B among them.
 #include "support/trace_builder.h"
 
+#include "sparkscope/core/compare.h"
 #include "sparkscope/core/event_types.h"
 #include "sparkscope/core/writer.h"
+#include "ui/panels/conjunctions_model.h"
+#include "ui/panels/conjunctions_panel.h"
+#include "ui/panels/metric_detail_panel.h"
 #include "ui/compare/stacked_timelines.h"
 #include "ui/compare/time_alignment.h"
 #include "ui/timeline/timeline_widget.h"
@@ -36,6 +41,24 @@ core::Trace shiftedTrace(uint64_t s)
     b.endParConjunct(0, s + 700, 0xA).endParConj(0, s + 900, 0xA).stopThread(0, s + 1000, 1, core::kStopFinished);
     b.endParConjunct(1, s + 800, 0xA).stopThread(1, s + 810, 2, core::kStopFinished);
     b.endAt(s + 1100);
+    return b.roundTrip();
+}
+
+// shiftedTrace(0) and then, on engine 0, a second site "fib.m:20": started at 920, its second
+// conjunct run from the engine's own deque at 940, ended at 970 (covered 50 ns, PARCONJ_TIME 50 ns).
+core::Trace twoSiteTrace()
+{
+    test::TraceBuilder b(2);
+    b.internString(10, 1, "fib.m:12").internString(10, 2, "fib.m:20");
+    b.createThread(0, 10, 1).runThread(0, 100, 1);
+    b.startParConj(0, 200, 0xA, 1).sparkCreate(0, 250, 0xA, 7);
+    b.createThread(1, 390, 2).sparkSteal(1, 400, 0, 7).runThread(1, 410, 2);
+    b.endParConjunct(0, 700, 0xA).endParConj(0, 900, 0xA);
+    b.endParConjunct(1, 800, 0xA).stopThread(1, 810, 2, core::kStopFinished);
+    b.startParConj(0, 920, 0xB, 2).sparkCreate(0, 925, 0xB, 8);
+    b.endParConjunct(0, 940, 0xB).sparkRun(0, 940, 8).endParConjunct(0, 960, 0xB).endParConj(0, 970, 0xB);
+    b.stopThread(0, 1000, 1, core::kStopFinished);
+    b.endAt(1100);
     return b.roundTrip();
 }
 
@@ -164,4 +187,64 @@ TEST_CASE("a compared trace that does not read is named with the reason", "[ui][
     CHECK(stacked.headerText().contains(message));
     CHECK_FALSE(stacked.map());
     CHECK(zoomA.extent() == TimeWindow { a->startNs, a->endNs }); // A as it was
+}
+
+TEST_CASE("in compare mode the Conjunctions list has a row for each site found only in B", "[ui][compare]")
+{
+    // A: fib.m:12 once, [200, 900). B: the same, then fib.m:20 [920, 970), which A lacks.
+    const core::Trace a = shiftedTrace(0), b = twoSiteTrace();
+    ConjunctionsModel model;
+    model.setMetrics(std::make_shared<const core::Metrics>(core::computeMetrics(a)));
+    REQUIRE(model.rowCount() == 1);
+    const auto comparison = std::make_shared<const core::RunComparison>(core::compareRuns(
+        core::RunInput { "a", core::profileTrace(a), {} }, core::RunInput { "b", core::profileTrace(b), {} }));
+    model.setComparison(comparison);
+    REQUIRE(model.rowCount() == 2);
+    REQUIRE(model.columnCount() == ConjunctionsModel::ColumnCountWithComparison);
+    const auto sort = [&](int row, int column) { return model.data(model.index(row, column), ConjunctionsModel::kSortRole); };
+    const auto text = [&](int row, int column) { return model.data(model.index(row, column)).toString(); };
+    // A's own row: covered 700 ns in both, mean 700 in both, differences 0.
+    CHECK(model.staticId(0) == QStringLiteral("fib.m:12"));
+    CHECK_FALSE(model.onlyInB(0));
+    CHECK(model.number(0, ConjunctionsModel::Instances) == 1);
+    for (int c : { ConjunctionsModel::CoveredA, ConjunctionsModel::CoveredB, ConjunctionsModel::MeanA,
+             ConjunctionsModel::MeanB })
+        CHECK(sort(0, c).toDouble() == 700);
+    CHECK(sort(0, ConjunctionsModel::CoveredDifference).toDouble() == 0);
+    CHECK(sort(0, ConjunctionsModel::MeanDifference).toDouble() == 0);
+    // B's own site: after A's, marked, A's columns empty; B covered and mean 50 ns; the covered
+    // difference counts A's (never open) as 0; the mean's is absent (no instance in A).
+    CHECK(model.staticId(1) == QStringLiteral("fib.m:20"));
+    CHECK(model.onlyInB(1));
+    CHECK(text(1, ConjunctionsModel::Name) == QStringLiteral("fib.m:20 (only in B)"));
+    for (int c = ConjunctionsModel::Instances; c < ConjunctionsModel::ColumnCount; ++c)
+        CHECK(text(1, c).isEmpty());
+    CHECK(text(1, ConjunctionsModel::CoveredA) == QStringLiteral("-"));
+    CHECK_FALSE(sort(1, ConjunctionsModel::CoveredA).isValid());
+    CHECK(sort(1, ConjunctionsModel::CoveredB).toDouble() == 50);
+    CHECK(sort(1, ConjunctionsModel::CoveredDifference).toDouble() == 50);
+    CHECK(text(1, ConjunctionsModel::CoveredDifference) == QStringLiteral("+0.000000"));
+    CHECK(sort(1, ConjunctionsModel::MeanB).toDouble() == 50);
+    CHECK_FALSE(sort(1, ConjunctionsModel::MeanDifference).isValid());
+    // The CLI's sort key: |B − A| of the covered time, a missing side as 0.
+    for (const core::SiteComparison& site : comparison->sites)
+        if (site.site == "fib.m:20")
+            CHECK(site.timeDifferenceNs == 50);
+    // In the panel, choosing B's row says why A has nothing to show for it (and highlights nothing).
+    ConjunctionsPanel panel;
+    panel.setMetrics(std::make_shared<const core::Metrics>(core::computeMetrics(a)), true);
+    panel.model()->setComparison(comparison);
+    REQUIRE(panel.selectStaticId(QStringLiteral("fib.m:20")));
+    CHECK(panel.selectedStaticId() == QStringLiteral("fib.m:20"));
+    CHECK(panel.selectedInstances().empty());
+    CHECK(panel.detail()->title().contains(QStringLiteral("ran only in B")));
+    REQUIRE(panel.selectStaticId(QStringLiteral("fib.m:12")));
+    CHECK(panel.selectedInstances().size() == 1);
+    CHECK_FALSE(panel.detail()->title().contains(QStringLiteral("ran only in B")));
+    // Closing the comparison takes B's row away again; a new one brings it back once.
+    model.setComparison(nullptr);
+    CHECK(model.rowCount() == 1);
+    model.setComparison(comparison);
+    model.setComparison(comparison);
+    CHECK(model.rowCount() == 2);
 }

@@ -27,8 +27,8 @@ if(SPARKSCOPE_BUILD_UI)
       PROPERTIES LABELS ui TIMEOUT 1200)
     # File > Compare With… driven with xdotool in the real app under Xvfb: two demo traces stacked on
     # one axis, zoom shared, the docks' A / B / B − A against `sparkscope-cli compare`, a B that does
-    # not read, a B of another program. NOT RUN (passes) without xvfb-run, xdotool or xwd. Images in
-    # <build>/screenshots/compare.
+    # not read, a B of another program (its site a row of the Conjunctions list). NOT RUN (passes)
+    # without xvfb-run, xdotool or xwd. Images in <build>/screenshots/compare.
     add_test(NAME "ui: Compare With in the real app under Xvfb stacks B under A and shows the CLI's differences"
       COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/compare_xvfb_shots.py
         --app $<TARGET_FILE:sparkscope> --cli $<TARGET_FILE:sparkscope-cli> --demo $<TARGET_FILE:sparkscope-demo>

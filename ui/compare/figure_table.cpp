@@ -38,7 +38,19 @@ FigureTable::FigureTable(QWidget* parent)
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionBehavior(QAbstractItemView::SelectRows);
     verticalHeader()->hide();
+    // Rows as tall as a line of text (a tree's), not the style's roomier default: more figures in view.
+    verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    setWordWrap(false);
     setAlternatingRowColors(true);
+}
+
+void FigureTable::setNarrow(bool narrow)
+{
+    setColumnHidden(4, narrow);
+    horizontalHeader()->setSectionResizeMode(0, narrow ? QHeaderView::Stretch : QHeaderView::Interactive);
+    for (int c = 1; c < columnCount(); ++c)
+        horizontalHeader()->setSectionResizeMode(c, narrow ? QHeaderView::ResizeToContents : QHeaderView::Interactive);
 }
 
 void FigureTable::addFigures(const std::vector<core::FigureComparison>& figures, const QString& prefix)
@@ -56,6 +68,8 @@ void FigureTable::addFigures(const std::vector<core::FigureComparison>& figures,
             cell->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             if (values[c])
                 cell->setData(Qt::UserRole, *values[c]);
+            if (c == 2) // the ratio too, for a narrow table without its column
+                cell->setToolTip(tr("B − A %1, B / A %2").arg(text, f.ratio ? QString::number(*f.ratio, 'f', 3) : QStringLiteral("-")));
             setItem(row, c + 1, cell);
         }
     }

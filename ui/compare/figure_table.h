@@ -28,6 +28,9 @@ public:
     // Appends a row with `text` in the first cell only (a site's heading).
     void addHeading(const QString& text);
     void finish(); // sizes the columns to their contents
+    // For a dock's width: no B / A column (B − A's tooltip gives the ratio), the figure column takes what
+    // the numbers leave (its label elided if it must be).
+    void setNarrow(bool narrow);
 };
 
 } // namespace sparkscope::ui

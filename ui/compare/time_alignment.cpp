@@ -1,6 +1,6 @@
 #include "ui/compare/time_alignment.h"
 
-#include "sparkscope/core/par_model.h"
+#include "sparkscope/core/conjunction_starts.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,14 +14,10 @@ RunAnchors anchorsOf(const TraceData& data)
     r.endNs = data.endNs;
     for (const Marker& m : data.markers)
         r.markers[m.label].push_back(m.timeNs);
-    const core::ParModel model = core::buildParModel(*data.trace);
-    std::map<uint32_t, std::string> names; // staticName per static id, looked up once
-    for (const core::ConjunctionInstance& c : model.conjunctions) {
-        auto it = names.find(c.staticId);
-        if (it == names.end())
-            it = names.emplace(c.staticId, model.staticName(c.staticId)).first;
-        r.conjunctions[it->second].push_back(int64_t(c.startNs)); // model.conjunctions are in start order
-    }
+    // One pass over the events rather than the model (which the metrics build too): docs/performance.md,
+    // "A comparison open".
+    for (const auto& [site, starts] : core::conjunctionStartsBySite(*data.trace))
+        r.conjunctions[site].assign(starts.begin(), starts.end());
     return r;
 }
 

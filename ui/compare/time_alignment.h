@@ -4,7 +4,8 @@
 // traces' starts (the default), the n-th occurrence of a marker label in each, or the n-th instance of
 // a conjunction site (its source location) in each; scale is 1, or B's length / A's length when both
 // are normalised to the same length (then the traces' ends line up too when anchored at the start).
-// Pure values and functions; anchorsOf builds the ParModel, so call it on a worker thread.
+// Pure values and functions; anchorsOf scans the trace's events (core/conjunction_starts.h), so call it
+// on a worker thread.
 #include "ui/loading/trace_data.h"
 #include "ui/timeline/time_axis.h"
 

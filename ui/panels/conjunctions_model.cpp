@@ -3,6 +3,8 @@
 #include "ui/compare/figure_table.h"
 #include "ui/panels/metric_format.h"
 
+#include <QFont>
+
 namespace sparkscope::ui {
 
 namespace {
@@ -67,9 +69,11 @@ void ConjunctionsModel::setComparison(std::shared_ptr<const core::RunComparison>
     endResetModel();
 }
 
-// The report's group id of a static id is ParModel::staticName, the comparison's match key.
+// The report's group id of a static id is ParModel::staticName, the comparison's match key. The sites of
+// B alone become rows of their own, after A's (in the comparison's order: largest time difference first).
 void ConjunctionsModel::matchSites()
 {
+    std::erase_if(m_rows, [](const Row& r) { return r.onlyB; });
     for (Row& r : m_rows) {
         r.site = nullptr;
         if (!m_comparison)
@@ -79,6 +83,16 @@ void ConjunctionsModel::matchSites()
             if (s.site == name)
                 r.site = &s;
     }
+    if (!m_comparison)
+        return;
+    for (const core::SiteComparison& s : m_comparison->sites)
+        if (s.presence == core::Presence::OnlyB) {
+            Row r;
+            r.name = QString::fromStdString(s.site);
+            r.site = &s;
+            r.onlyB = true;
+            m_rows.push_back(std::move(r));
+        }
 }
 
 std::optional<double> ConjunctionsModel::compared(const Row& r, int column) const
@@ -90,6 +104,8 @@ std::optional<double> ConjunctionsModel::compared(const Row& r, int column) cons
         if (f.key != key)
             continue;
         const int which = (column - CoveredA) % 3;
+        if (which == 2 && column == CoveredDifference && r.site->presence != core::Presence::Both)
+            return f.b.value_or(0) - f.a.value_or(0); // never open in the run that lacks it
         return which == 0 ? f.a : which == 1 ? f.b : f.difference;
     }
     return std::nullopt;
@@ -105,6 +121,8 @@ QString ConjunctionsModel::staticId(int row) const
 {
     return row >= 0 && row < int(m_rows.size()) ? m_rows[size_t(row)].name : QString();
 }
+
+bool ConjunctionsModel::onlyInB(int row) const { return row >= 0 && row < int(m_rows.size()) && m_rows[size_t(row)].onlyB; }
 
 double ConjunctionsModel::number(int row, Column column) const
 {
@@ -128,11 +146,21 @@ QVariant ConjunctionsModel::data(const QModelIndex& index, int role) const
         return figureText(c < MeanA ? "covered_ns" : "time_mean_ns", v, (c - CoveredA) % 3 == 2);
     }
     if (role == kSortRole)
-        return c == Name ? QVariant(r.name) : QVariant(r.values[size_t(c)]);
+        // A site A lacks took no time there and had no instance: 0 sorts it after A's own, largest first.
+        return c == Name ? QVariant(r.name) : QVariant(r.onlyB ? 0.0 : r.values[size_t(c)]);
     if (role == Qt::TextAlignmentRole)
         return c == Name ? int(Qt::AlignLeft | Qt::AlignVCenter) : int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::FontRole && r.onlyB) {
+        QFont italic;
+        italic.setItalic(true);
+        return italic;
+    }
+    if (r.onlyB && c == Name && role == Qt::ToolTipRole)
+        return tr("%1 ran only in B, the compared trace: this trace (A) has no figures for it").arg(r.name);
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
         return {};
+    if (r.onlyB)
+        return c == Name ? tr("%1 (only in B)").arg(r.name) : QString();
     const double v = r.values[size_t(c)];
     switch (c) {
     case Name:
@@ -165,7 +193,7 @@ QVariant ConjunctionsModel::headerData(int section, Qt::Orientation orientation,
         "PARCONJ_CONTINUE_ON_BEFORE: fraction of instances ended on the starting engine",
         "PARCONJ_CONTINUE_ON_LAST: fraction of instances ended on the engine of the last conjunct",
         "Comparison: the wall time with one of its instances open (covered_ns) in A, this trace",
-        "Comparison: covered_ns in B", "Comparison: covered_ns of B − A",
+        "Comparison: covered_ns in B", "Comparison: covered_ns of B − A (a run without the site counts 0)",
         "Comparison: PARCONJ_TIME mean over complete instances (time_mean_ns) in A",
         "Comparison: time_mean_ns in B", "Comparison: time_mean_ns of B − A" };
     if (section < 0 || section >= columnCount())

@@ -6,7 +6,10 @@
 // sorts numerically (it is given kSortRole). Reset when new metrics arrive; GUI thread only.
 // With a comparison open (File > Compare With…, this trace being A), six more columns: each static id's
 // covered time (the union of its instances' spans) and mean PARCONJ_TIME in A, in B and B − A, the
-// very figures of `sparkscope-cli compare` (core::SiteComparison; "-" where one run lacks the site).
+// very figures of `sparkscope-cli compare` (core::SiteComparison; "-" where one run lacks the site),
+// and a row for each site found only in B, after A's rows: its name marked "only in B", A's columns
+// empty. The covered difference of a site one run lacks counts the missing side as 0 (it was never
+// open there: the CLI's time_difference_ns, signed); the mean's is "-" (no instance, no mean).
 #include "sparkscope/core/compare.h"
 #include "sparkscope/core/metrics.h"
 
@@ -56,6 +59,8 @@ public:
 
     // The static id (report group id) of a row.
     QString staticId(int row) const;
+    // Whether a row is a site found only in B (a comparison is set): A has no figures for it.
+    bool onlyInB(int row) const;
     double number(int row, Column column) const;
 
 private:
@@ -63,6 +68,7 @@ private:
         QString name;
         std::array<double, ColumnCount> values {};
         const core::SiteComparison* site = nullptr; // in m_comparison; null: none or not in it
+        bool onlyB = false; // a site of B that A lacks: no metrics of A
     };
     void matchSites();
     std::optional<double> compared(const Row& r, int column) const;

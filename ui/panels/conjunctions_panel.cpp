@@ -207,6 +207,13 @@ void ConjunctionsPanel::showMetricSummary()
         m_detail->clear();
         return;
     }
+    const QModelIndex current = m_table->currentIndex();
+    if (current.isValid() && m_model->onlyInB(m_proxy->mapToSource(current).row())) {
+        m_detail->showNote(tr("%1 ran only in B, the compared trace: this trace has no metrics of it. B's figures "
+                              "are in this list's B columns and in the comparison window's Conjunction sites tab.")
+                               .arg(m_static));
+        return;
+    }
     m_detail->showSummary(*m_metrics, QStringLiteral("conjunctions"), m_static, m_metric->currentText());
 }
 

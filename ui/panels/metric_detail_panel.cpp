@@ -37,6 +37,12 @@ void MetricDetailPanel::clear()
     m_table->clear();
 }
 
+void MetricDetailPanel::showNote(const QString& text)
+{
+    m_table->clear();
+    m_title->setText(text.toHtmlEscaped());
+}
+
 QString MetricDetailPanel::title() const { return m_title->text(); }
 
 QString MetricDetailPanel::shownValue(const QString& part, const QString& statistic) const

@@ -22,6 +22,8 @@ public:
     void showMetric(const core::Metrics& metrics, core::EventOwner owner, const QString& key);
     void showSummary(const core::Metrics& metrics, const QString& section, const QString& group, const QString& key);
     void clear();
+    // No figures, and `text` saying why (a site of the compared trace only).
+    void showNote(const QString& text);
 
     QString title() const;
     // The text shown for (part, statistic): part "instance" or "summary". Empty when absent.

@@ -68,9 +68,10 @@ SummaryPanel::SummaryPanel(QWidget* parent)
     layout->addWidget(m_comparisonTitle);
     m_comparison = new FigureTable(this);
     m_comparison->setObjectName(QStringLiteral("summaryComparison"));
-    m_comparison->setMinimumHeight(180);
+    m_comparison->setNarrow(true);
+    m_comparison->setMinimumHeight(12 * m_comparison->verticalHeader()->defaultSectionSize());
     m_comparison->hide();
-    layout->addWidget(m_comparison, 1);
+    layout->addWidget(m_comparison, 3); // while comparing, the figures compared before the metrics tree
     m_sites = new QTreeWidget(this);
     m_sites->setObjectName(QStringLiteral("runningBySite"));
     m_sites->setHeaderLabels({ tr("Running time by static id"), tr("Seconds"), tr("Share") });

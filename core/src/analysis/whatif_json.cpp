@@ -26,7 +26,7 @@ void addWhatIfJson(nlohmann::ordered_json& analysis, const WhatIfReport& r)
     }
     analysis["predictions"] = std::move(predictions);
     Json costs = Json { { "source", r.costs.source } };
-    const bool measured = r.costs.source == "measured";
+    const bool measured = r.costs.source.starts_with("measured"); // also "measured, contention given"
     Json samples = Json::object();
     for (size_t k = 0; k < kCostKindCount; ++k) {
         const std::string key(costKey(CostKind(k)));
