@@ -1,0 +1,150 @@
+// The what-if's shortcut (core/src/analysis/simulate.h, "Shortcut"; sim_graph.h, "Closed sub-trees"):
+// a closed sub-tree run as one step at P > 1, replayed node by node when a thief comes for the last
+// older spark, must give the very predictions of the node-by-node simulation. Both are run here on
+// random runtime-like programs (bushy and deep, 2 or 3 conjuncts, futures), damaged ones, and the
+// demo workloads' traces, at several engine counts and costs, with curves and scaled sites; every
+// figure must be equal. The counts of steps and replays taken must be positive, or the comparison
+// would not have tested the shortcut at all.
+#include "analysis/engine_activity.h"
+#include "analysis/run_dag.h"
+#include "analysis/sim_graph.h"
+#include "analysis/simulate.h"
+#include "metrics_sim.h"
+#include "scenario_traces.h"
+#include "sparkscope/core/analysis.h"
+#include "sparkscope/core/engine_states.h"
+
+#include <catch2/catch.hpp>
+
+using namespace sparkscope::core;
+
+namespace {
+
+CostModel costs(uint64_t spark, uint64_t steal, uint64_t context, uint64_t switchNs, uint64_t wake, uint64_t spin)
+{
+    CostModel c;
+    c.ns = { spark, steal, context, switchNs, wake, spin };
+    return c;
+}
+
+void checkSame(const Prediction& fast, const Prediction& full)
+{
+    INFO("P = " << full.engines);
+    CHECK(fast.engines == full.engines);
+    CHECK(fast.wallNs == full.wallNs);
+    CHECK(fast.ledger.ns == full.ledger.ns);
+    CHECK(fast.steals == full.steals);
+    CHECK(fast.contexts == full.contexts);
+    CHECK(fast.switches == full.switches);
+    CHECK(fast.wakeups == full.wakeups);
+    CHECK(fast.brokenDependencies == full.brokenDependencies);
+    CHECK(fast.speedup == full.speedup);
+    CHECK(fast.bound.lower == full.bound.lower);
+    CHECK(fast.bound.upper == full.bound.upper);
+    REQUIRE(fast.cpus.has_value() == full.cpus.has_value());
+    if (full.cpus) {
+        CHECK(fast.cpus->steps() == full.cpus->steps());
+        CHECK(fast.cpus->endNs() == full.cpus->endNs());
+    }
+}
+
+// The simulation itself, with and without the shortcut, at several P and costs; the steps and
+// replays it took added to `stats`.
+void compareSimulations(const Trace& trace, const std::string& what, detail::ShortcutStats& stats)
+{
+    INFO(what);
+    const ParModel model = buildParModel(trace);
+    const EngineStates states = computeEngineStates(trace);
+    const detail::EngineActivity activity(trace, states, model);
+    const detail::RunDag dag(model);
+    const detail::SimGraph graph(dag, dag.weights(activity, trace.firstTimeNs, trace.lastTimeNs));
+    // The recorded weights, and every conjunct's divided by 500: a few ns each, many 0, so that events
+    // of different engines fall on the same instant (the replay's order at one instant).
+    const detail::SimNodes tiny = graph.scaled(std::vector<double>(model.conjuncts.size(), 500.0));
+    for (const detail::SimNodes* nodes : { &graph.nodes(), &tiny })
+        for (const CostModel& c : { costs(0, 0, 0, 0, 0, 0), costs(150, 700, 1200, 400, 2500, 6000),
+                 costs(30, 80, 0, 0, 0, 0), costs(0, 0, 0, 0, 900, 0), costs(1, 2, 0, 1, 0, 0) }) {
+            INFO((nodes == &tiny ? "tiny weights, " : "") << "costs " << c.ns[0] << "," << c.ns[1] << "," << c.ns[2]
+                                                          << "," << c.ns[3] << "," << c.ns[4] << "," << c.ns[5]);
+            detail::SoloRuns solo;
+            const Prediction learning = detail::simulate(graph, *nodes, 1, c, true, 1.0, &solo);
+            checkSame(learning, detail::simulate(graph, *nodes, 1, c, true));
+            for (uint32_t p : { 2u, 3u, 4u, 8u, 64u })
+                checkSame(detail::simulate(graph, *nodes, p, c, true, 1.0, nullptr, &solo, &stats),
+                    detail::simulate(graph, *nodes, p, c, true));
+        }
+}
+
+// What predict() gives with WhatIfOptions::shortcut on and off: measured and zero costs, curves, a
+// site scaled (each sub-tree's weight is learnt on the scaled nodes).
+void comparePredictions(const Trace& trace, const std::string& what)
+{
+    INFO(what);
+    const AnalysisSession session(trace);
+    const Analysis a = session.analyze();
+    if (!a.recordsJoins)
+        return;
+    std::vector<std::vector<SiteScale>> scales { {} };
+    if (!a.workSpan.perConjunction.empty())
+        for (const double factor : { 2.0, 0.25 }) {
+            const std::vector<uint32_t> ids = session.matchSite(a.workSpan.perConjunction.front().site);
+            if (!ids.empty())
+                scales.push_back({ SiteScale { ids.front(), factor, {} } });
+        }
+    for (const auto& scale : scales)
+        for (const std::optional<CostModel>& c : { std::optional<CostModel>(), std::optional<CostModel>(CostModel {}) }) {
+            WhatIfOptions options;
+            options.engines = { 1, 2, 3, 4, 16, 64 };
+            options.costs = c;
+            options.scales = scale;
+            options.curves = true;
+            const std::vector<Prediction> fast = session.predict(options);
+            options.shortcut = false;
+            const std::vector<Prediction> full = session.predict(options);
+            REQUIRE(fast.size() == full.size());
+            for (size_t i = 0; i < full.size(); ++i)
+                checkSame(fast[i], full[i]);
+        }
+}
+
+} // namespace
+
+TEST_CASE("what-if shortcut: the same predictions as every node simulated, on random programs", "[analysis][whatif]")
+{
+    detail::ShortcutStats stats;
+    for (uint64_t seed = 1; seed <= 40; ++seed) {
+        const int maxDepth = seed > 20 ? 9 : 5;
+        const Trace t = sparkscope::test::simulateRandomProgram(seed, maxDepth, seed % 4 == 0 ? 2 : 3).build();
+        compareSimulations(t, "seed " + std::to_string(seed), stats);
+        if (seed % 8 == 0)
+            comparePredictions(t, "seed " + std::to_string(seed));
+    }
+    for (uint64_t seed = 1; seed <= 10; ++seed)
+        compareSimulations(
+            sparkscope::test::damagedAtRandom(sparkscope::test::simulateRandomProgram(seed, 9).build(), seed),
+            "damaged " + std::to_string(seed), stats);
+    INFO("steps " << stats.steps << ", replays " << stats.replays);
+    CHECK(stats.steps > 100);
+    CHECK(stats.replays > 10);
+}
+
+TEST_CASE("what-if shortcut: the same predictions as every node simulated, on the demo workloads", "[analysis][whatif]")
+{
+    detail::ShortcutStats stats;
+    for (unsigned engines : { 1u, 2u }) {
+        const auto traces = sparkscope::test::demoTraces("whatif-shortcut-" + std::to_string(engines),
+            { "parfib --n 24 --cutoff 8", "sumeuler --n 1000 --chunk 20", "quicksort --n 100000 --cutoff 2000",
+                "pipeline --items 200 --work 2000", "imbalanced --conjuncts 8 --unit 2000",
+                "listsum --n 3000 --chunk 2" },
+            engines);
+        if (traces.empty())
+            return; // the demo is not built (demoTraces WARNs)
+        for (const auto& [name, trace] : traces) {
+            compareSimulations(trace, name + " on " + std::to_string(engines), stats);
+            comparePredictions(trace, name + " on " + std::to_string(engines));
+        }
+    }
+    INFO("steps " << stats.steps << ", replays " << stats.replays);
+    CHECK(stats.steps > 1000);
+    CHECK(stats.replays > 10);
+}
