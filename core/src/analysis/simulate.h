@@ -62,7 +62,7 @@
 //     instant on a lower engine: nothing else schedules an event at the current instant while the
 //     sub-tree runs, since nobody spins or sleeps), and the steal then sees the deque as it is.
 // So every prediction is the one the node-by-node run gives (tests compare both on random programs and
-// demo traces). The parfib of 13 M events runs about 80 % of its nodes as parts of such steps at P = 64.
+// demo traces). The 13 M-event parfib runs 93 % of its nodes inside such steps at P = 64, 100 % at P = 2.
 //
 // Events are node completions (on the work clock) and cost or spin timers (in ns), one pending per
 // engine, in two tournament trees ordered by (time, engine): O(nodes log P) per run. Per run it owns a byte and a bit per node and 4 bytes per strand, beside the
