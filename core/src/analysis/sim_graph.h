@@ -38,7 +38,7 @@
 // sub-tree's course, so the simulation may run it as one step (simulate.h, "Shortcut").
 // Cost: the order (one pass over the cuts), then two passes over the cuts (one sequential, so the
 // first of duplicates wins deterministically), a pass over the releases for the closed sub-trees;
-// about 13 bytes per node and 50 per strand. Immutable after construction.
+// about 13 bytes per node and 53 per strand. Immutable after construction.
 #include "analysis/run_dag.h"
 
 #include <cstdint>
