@@ -118,7 +118,8 @@ int main(int argc, char** argv)
     // P = 1 learns the sub-trees the others may run as one step (simulate.h, "Shortcut"); each P > 1 is
     // timed with the shortcut and without it, alternately.
     detail::SoloRuns solo;
-    const Timing learn = timed(runs, [&] { (void)detail::simulate(*graph, graph->nodes(), 1, costs, false, rate, &solo); });
+    const Timing learn
+        = timed(runs, [&] { (void)detail::simulate(*graph, graph->nodes(), 1, costs, false, rate, &solo); });
     std::printf("  P =  1 learning the solo sub-trees: %.3f s wall, %.3f s CPU\n", learn.wall, learn.cpu);
     for (uint32_t p : all.engines) {
         std::vector<double> fullCpu, fastCpu, fastWall;
@@ -139,7 +140,8 @@ int main(int argc, char** argv)
             p, median(fastWall), median(fastCpu), median(fastWall) / 1.0, median(fullCpu),
             median(fullCpu) / median(fastCpu), double(fast) / 1e9, fast == full ? "" : " DIFFERS from every node's",
             100.0 * double(stats.stepNodes) / double(graph->nodeCount()), static_cast<unsigned long long>(stats.steps),
-            static_cast<unsigned long long>(stats.replays), 100.0 * double(stats.replayedNodes) / double(graph->nodeCount()));
+            static_cast<unsigned long long>(stats.replays),
+            100.0 * double(stats.replayedNodes) / double(graph->nodeCount()));
     }
     rusage usage {};
     getrusage(RUSAGE_SELF, &usage);

@@ -92,7 +92,8 @@ void comparePredictions(const Trace& trace, const std::string& what)
                 scales.push_back({ SiteScale { ids.front(), factor, {} } });
         }
     for (const auto& scale : scales)
-        for (const std::optional<CostModel>& c : { std::optional<CostModel>(), std::optional<CostModel>(CostModel {}) }) {
+        for (const std::optional<CostModel>& c :
+            { std::optional<CostModel>(), std::optional<CostModel>(CostModel {}) }) {
             WhatIfOptions options;
             options.engines = { 1, 2, 3, 4, 16, 64 };
             options.costs = c;

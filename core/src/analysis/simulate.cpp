@@ -894,8 +894,7 @@ namespace {
 Prediction simulate(const SimGraph& graph, const SimNodes& nodes, uint32_t engines, const CostModel& costs, bool curve,
     double recordedRate, SoloRuns* learn, const SoloRuns* use, ShortcutStats* stats)
 {
-    return Simulator(graph, nodes, std::max<uint32_t>(engines, 1), costs, curve, recordedRate, learn, use, stats)
-        .run();
+    return Simulator(graph, nodes, std::max<uint32_t>(engines, 1), costs, curve, recordedRate, learn, use, stats).run();
 }
 
 std::vector<Prediction> simulateAll(const SimGraph& graph, const SimNodes& nodes, const std::vector<uint32_t>& engines,

@@ -65,8 +65,8 @@
 // demo traces). The 13 M-event parfib runs 93 % of its nodes inside such steps at P = 64, 100 % at P = 2.
 //
 // Events are node completions (on the work clock) and cost or spin timers (in ns), one pending per
-// engine, in two tournament trees ordered by (time, engine): O(nodes log P) per run. Per run it owns a byte and a bit per node and 4 bytes per strand, beside the
-// shared graph; nothing is allocated per node. Deterministic.
+// engine, in two tournament trees ordered by (time, engine): O(nodes log P) per run. Per run it owns a byte and a bit
+// per node and 4 bytes per strand, beside the shared graph; nothing is allocated per node. Deterministic.
 #include "analysis/sim_graph.h"
 #include "sparkscope/core/analysis.h"
 
