@@ -4,8 +4,10 @@
 //     analysis with predictions for the default engine counts, the report's JSON), wall and CPU time,
 //     and their ratios (the target: analyze within 1.5x of metrics);
 //   - the what-if alone: the DAG's forward view and contention (built once per session), predict()
-//     for the default engine counts (in parallel, as the CLI runs them), and the simulation at each
-//     engine count on one thread (core/src/analysis/simulate.h), against the 1 s target for one run.
+//     for the default engine counts (as the CLI runs them), and the simulation at each engine count on
+//     one thread (core/src/analysis/simulate.h), against the 1 s target for one run: P = 1 learning the
+//     shortcut's sub-trees, then each P with the shortcut and with every node simulated, alternately
+//     (with the share of the nodes run inside steps and replayed).
 //
 //   sparkscope-whatif-bench FILE [RUNS]
 //

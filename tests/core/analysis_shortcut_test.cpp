@@ -4,7 +4,8 @@
 // random runtime-like programs (bushy and deep, 2 or 3 conjuncts, futures), damaged ones, and the
 // demo workloads' traces, at several engine counts and costs, with curves and scaled sites; every
 // figure must be equal. The counts of steps and replays taken must be positive, or the comparison
-// would not have tested the shortcut at all.
+// would not have tested the shortcut at all. Which sub-trees are closed is worked out by hand on a
+// nested conjunction.
 #include "analysis/engine_activity.h"
 #include "analysis/run_dag.h"
 #include "analysis/sim_graph.h"
@@ -13,8 +14,11 @@
 #include "scenario_traces.h"
 #include "sparkscope/core/analysis.h"
 #include "sparkscope/core/engine_states.h"
+#include "support/trace_builder.h"
 
 #include <catch2/catch.hpp>
+
+#include <algorithm>
 
 using namespace sparkscope::core;
 
@@ -109,6 +113,55 @@ void comparePredictions(const Trace& trace, const std::string& what)
 }
 
 } // namespace
+
+TEST_CASE("what-if shortcut: the closed sub-trees of a nested conjunction, by hand", "[analysis][whatif]")
+{
+    // The trace of "analysis of a nested conjunction with a context that waits runnable"
+    // (analysis_hand_test.cpp): outer A (static id 1) from ctx 1's root, G1 in ctx 1, G2's spark stolen
+    // and run by ctx 2 (a carrier: its Return cut is there); inside G1, inner B (static id 3): H1 in
+    // ctx 1, H2's spark taken back by ctx 1 at 155 (its Return cut is in G1).
+    sparkscope::test::TraceBuilder b(2);
+    b.internString(0, 1, "outer").internString(0, 3, "inner");
+    b.runThread(0, 0, 1).startParConj(0, 100, 0xA, 1).sparkCreate(0, 105, 0xA, 1);
+    b.startParConj(0, 110, 0xB, 3).sparkCreate(0, 115, 0xB, 2).endParConjunct(0, 150, 0xB);
+    b.sparkRun(0, 155, 2).endParConjunct(0, 175, 0xB).endParConj(0, 180, 0xB);
+    b.endParConjunct(0, 190, 0xA).stopThread(0, 195, 1, kStopBlocked).lookingForGlobal(0, 196).sleeping(0, 198);
+    b.lookingForLocal(1, 112)
+        .workStealing(1, 116)
+        .sparkSteal(1, 120, 0, 1)
+        .createThread(1, 122, 2)
+        .runThread(1, 125, 2);
+    b.endParConjunct(1, 200, 0xA).threadRunnable(1, 200, 1).stopThread(1, 205, 2, kStopFinished);
+    b.lookingForGlobal(1, 210).runThread(1, 215, 1).endParConj(1, 220, 0xA).stopThread(1, 240, 1, kStopFinished);
+    b.endAt(250);
+    const Trace trace = b.roundTrip();
+    const ParModel model = buildParModel(trace);
+    const EngineStates states = computeEngineStates(trace);
+    const detail::EngineActivity activity(trace, states, model);
+    const detail::RunDag dag(model);
+    const detail::SimGraph graph(dag, dag.weights(activity, trace.firstTimeNs, trace.lastTimeNs));
+    // Closed: G2 (started by G1's spark; its end releases A's join in ctx 1's root and its Return in
+    // ctx 2's) and H2 (started by H1's spark; ends into B's join and its Return, both in G1). Not
+    // closed: G1 and H1 (each pushes the next conjunct's spark, a release out of its sub-tree that is
+    // not its end's) and the roots (not conjuncts).
+    std::vector<std::string> closed;
+    REQUIRE(model.conjuncts.size() == 4);
+    for (uint32_t k = 0; k < model.conjuncts.size(); ++k) {
+        const ConjunctInstance& c = model.conjuncts[k];
+        const uint32_t site = model.conjunctions[c.conjunction.value()].staticId;
+        if (graph.closed(graph.graphStrand(k)))
+            closed.push_back(std::string(site == 1 ? "G" : "H") + std::to_string(c.position));
+    }
+    std::sort(closed.begin(), closed.end());
+    CHECK(closed == std::vector<std::string> { "G2", "H2" });
+    for (uint32_t s = dag.rootStrand(0); s < dag.strandCount(); ++s)
+        CHECK_FALSE(graph.closed(graph.graphStrand(s)));
+    CHECK(graph.closedCount() == 2);
+    // G2 and H2 hold one node each (nothing in them is cut).
+    for (uint32_t k = 0; k < model.conjuncts.size(); ++k)
+        if (graph.closed(graph.graphStrand(k)))
+            CHECK(graph.subtreeNodes(graph.graphStrand(k)) == 1);
+}
 
 TEST_CASE("what-if shortcut: the same predictions as every node simulated, on random programs", "[analysis][whatif]")
 {

@@ -132,6 +132,7 @@ public:
     uint32_t firstCut(uint32_t strand) const noexcept { return m_offsets[strand]; }
     uint32_t subtreeNodes(uint32_t strand) const noexcept { return m_subtreeNodes[strand]; }
     bool closed(uint32_t strand) const noexcept { return m_closed[strand] != 0; }
+    uint32_t closedCount() const noexcept { return m_closedCount; }
     uint32_t firstRoot() const noexcept { return m_firstRoot; } // the root that started first, or kNoIndex
 
     // The nodes with the weights of each conjunct k's own nodes (k: the model's conjunct index) divided
@@ -162,6 +163,7 @@ private:
     std::vector<uint32_t> m_subtreeEnd; // per graph strand
     std::vector<uint32_t> m_subtreeNodes; // per graph strand
     std::vector<uint8_t> m_closed; // per graph strand
+    uint32_t m_closedCount = 0;
     SimNodes m_nodes;
     std::vector<uint8_t> m_crossPreds;
     std::vector<std::pair<uint32_t, uint32_t>> m_bigPreds; // sorted by node

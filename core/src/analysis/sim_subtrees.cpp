@@ -100,6 +100,7 @@ void SimGraph::findClosedSubtrees()
         const uint32_t first = firstNode(s);
         m_closed[s] = role(s) == StrandRole::Conjunct && first != kNoIndex && lastNode(s) != kNoIndex && !open[s]
             && in[s] == 1 && entryIn[s] == 1 && m_crossPreds[first] == 1 && out[s] == endOut[s];
+        m_closedCount += m_closed[s];
     }
 }
 

@@ -903,7 +903,8 @@ std::vector<Prediction> simulateAll(const SimGraph& graph, const SimNodes& nodes
     std::vector<Prediction> runs(engines.size());
     SoloRuns solo;
     size_t from = 0;
-    if (shortcut && engines.size() > 1 && engines.front() == 1 && !(costs.contention > 0)) {
+    // (Without a closed sub-tree there is nothing to learn: all engine counts at once, as without the shortcut.)
+    if (shortcut && engines.size() > 1 && engines.front() == 1 && !(costs.contention > 0) && graph.closedCount() > 0) {
         runs[0] = simulate(graph, nodes, 1, costs, curve, recordedRate, &solo);
         from = 1;
     }
