@@ -4,8 +4,10 @@
 //     analysis with predictions for the default engine counts, the report's JSON), wall and CPU time,
 //     and their ratios (the target: analyze within 1.5x of metrics);
 //   - the what-if alone: the DAG's forward view and contention (built once per session), predict()
-//     for the default engine counts (in parallel, as the CLI runs them), and the simulation at each
-//     engine count on one thread (core/src/analysis/simulate.h), against the 1 s target for one run.
+//     for the default engine counts (as the CLI runs them), and the simulation at each engine count on
+//     one thread (core/src/analysis/simulate.h), against the 1 s target for one run: P = 1 learning the
+//     shortcut's sub-trees, then each P with the shortcut and with every node simulated, alternately
+//     (with the share of the nodes run inside steps and replayed).
 //
 //   sparkscope-whatif-bench FILE [RUNS]
 //
@@ -115,12 +117,33 @@ int main(int argc, char** argv)
         fit.wall);
     const CostModel costs = session->measuredCosts();
     const double rate = detail::recordedRate(contention.runningAt, costs.contention);
+    // P = 1 learns the sub-trees the others may run as one step (simulate.h, "Shortcut"); each P > 1 is
+    // timed with the shortcut and without it, alternately.
+    detail::SoloRuns solo;
+    const Timing learn
+        = timed(runs, [&] { (void)detail::simulate(*graph, graph->nodes(), 1, costs, false, rate, &solo); });
+    std::printf("  P =  1 learning the solo sub-trees: %.3f s wall, %.3f s CPU\n", learn.wall, learn.cpu);
     for (uint32_t p : all.engines) {
-        uint64_t wall = 0;
-        const Timing s
-            = timed(runs, [&] { wall = detail::simulate(*graph, graph->nodes(), p, costs, false, rate).wallNs; });
-        std::printf("  P = %2u: simulation %.3f s wall, %.3f s CPU: %.2fx the 1 s target (predicted wall %.6f s)\n", p,
-            s.wall, s.cpu, s.wall / 1.0, double(wall) / 1e9);
+        std::vector<double> fullCpu, fastCpu, fastWall;
+        uint64_t full = 0, fast = 0;
+        detail::ShortcutStats stats;
+        for (int i = 0; i < runs; ++i) {
+            const Timing a
+                = timed(1, [&] { full = detail::simulate(*graph, graph->nodes(), p, costs, false, rate).wallNs; });
+            stats = {};
+            const Timing b = timed(1, [&] {
+                fast = detail::simulate(*graph, graph->nodes(), p, costs, false, rate, nullptr, &solo, &stats).wallNs;
+            });
+            fullCpu.push_back(a.cpu), fastCpu.push_back(b.cpu), fastWall.push_back(b.wall);
+        }
+        std::printf("  P = %2u: simulation %.3f s wall, %.3f s CPU (%.2fx the 1 s target); every node: %.3f s CPU "
+                    "(%.2fx); predicted wall %.6f s%s; %.1f %% of the nodes in %llu steps, %llu replayed (%.1f %% "
+                    "of the nodes)\n",
+            p, median(fastWall), median(fastCpu), median(fastWall) / 1.0, median(fullCpu),
+            median(fullCpu) / median(fastCpu), double(fast) / 1e9, fast == full ? "" : " DIFFERS from every node's",
+            100.0 * double(stats.stepNodes) / double(graph->nodeCount()), static_cast<unsigned long long>(stats.steps),
+            static_cast<unsigned long long>(stats.replays),
+            100.0 * double(stats.replayedNodes) / double(graph->nodeCount()));
     }
     rusage usage {};
     getrusage(RUSAGE_SELF, &usage);

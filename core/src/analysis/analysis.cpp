@@ -22,7 +22,6 @@
 #include <set>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
-#include <tbb/task_group.h>
 
 namespace sparkscope::core {
 
@@ -276,11 +275,8 @@ std::vector<Prediction> AnalysisSession::predict(const WhatIfOptions& options) c
     for (uint32_t p : options.engines)
         distinct.insert(std::max<uint32_t>(p, 1));
     const std::vector<uint32_t> ps(distinct.begin(), distinct.end());
-    std::vector<Prediction> runs(ps.size());
-    tbb::task_group tasks; // one task per engine count, largest first (the longest runs); each owns its state
-    for (size_t i = ps.size(); i-- > 0;)
-        tasks.run([&, i] { runs[i] = detail::simulate(*s.sim, nodes, ps[i], costs, options.curves, rate); });
-    tasks.wait();
+    const std::vector<Prediction> runs
+        = detail::simulateAll(*s.sim, nodes, ps, costs, options.curves, rate, options.shortcut);
     std::vector<Prediction> out;
     for (uint32_t p : options.engines) {
         Prediction pr = runs[size_t(std::lower_bound(ps.begin(), ps.end(), std::max<uint32_t>(p, 1)) - ps.begin())];

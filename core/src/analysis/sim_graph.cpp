@@ -22,6 +22,7 @@ SimGraph::SimGraph(const RunDag& dag, const std::vector<uint64_t>& weights)
     scanCuts();
     fillRecords();
     fillNodes(weights);
+    findClosedSubtrees();
 }
 
 uint32_t SimGraph::strandOf(uint32_t node) const noexcept
@@ -46,16 +47,19 @@ void SimGraph::order()
     m_new.assign(strands, kNoIndex);
     m_old.clear();
     m_old.reserve(strands);
-    std::vector<uint32_t> stack, children;
+    m_parent.assign(strands, kNoIndex);
+    std::vector<std::pair<uint32_t, uint32_t>> stack, children; // (DAG strand, parent's graph id)
     auto from = [&](uint32_t root) {
         if (m_new[root] != kNoIndex)
             return;
         m_new[root] = 0;
-        stack.push_back(root);
+        stack.push_back({ root, kNoIndex });
         while (!stack.empty()) {
-            const uint32_t s = stack.back();
+            const auto [s, parent] = stack.back();
             stack.pop_back();
-            m_new[s] = uint32_t(m_old.size());
+            const uint32_t here = uint32_t(m_old.size());
+            m_new[s] = here;
+            m_parent[here] = parent;
             m_old.push_back(s);
             children.clear();
             for (const Cut& c : d.cuts(s))
@@ -63,7 +67,7 @@ void SimGraph::order()
                     for (uint32_t k : strandsOf(m.conjunctions[c.ref].conjuncts))
                         if (m_new[k] == kNoIndex) {
                             m_new[k] = 0; // on the stack
-                            children.push_back(k);
+                            children.push_back({ k, here });
                         }
             stack.insert(stack.end(), children.rbegin(), children.rend());
         }

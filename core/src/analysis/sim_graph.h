@@ -31,9 +31,14 @@
 // costs one or two cache lines instead of a walk through the cuts, the model's instances and the DAG's
 // cross-reference tables. Weights of 2^32 ns and more, and dependency counts of 255 and more, are kept
 // beside (sorted lists; rare).
+// Closed sub-trees (sim_subtrees.cpp): a conjunct whose sub-tree (itself and every strand nested in
+// it: one stretch of strands and nodes) exchanges no release with the rest of the graph but the one
+// that starts it (its Fork or Create) and its own end's (its Return and Join), and holds no Signal or
+// Wait and no strand that starts without a release. Only what its engine does can then change the
+// sub-tree's course, so the simulation may run it as one step (simulate.h, "Shortcut").
 // Cost: the order (one pass over the cuts), then two passes over the cuts (one sequential, so the
-// first of duplicates wins deterministically), about 13 bytes per node and 40 per strand. Immutable
-// after construction.
+// first of duplicates wins deterministically), a pass over the releases for the closed sub-trees;
+// about 13 bytes per node and 53 per strand. Immutable after construction.
 #include "analysis/run_dag.h"
 
 #include <cstdint>
@@ -121,6 +126,13 @@ public:
         return { m_waits.data() + m_waitOffsets[future], m_waitOffsets[future + 1] - m_waitOffsets[future] };
     }
     uint64_t nodeCount() const noexcept { return m_nodeCount; } // every strand's nodes (End cuts are not)
+    // The strand's sub-tree in the serial order: strands [strand, subtreeEnd), cuts [firstCut, the
+    // first cut of subtreeEnd), and its number of nodes. closed(): see "Closed sub-trees" above.
+    uint32_t subtreeEnd(uint32_t strand) const noexcept { return m_subtreeEnd[strand]; }
+    uint32_t firstCut(uint32_t strand) const noexcept { return m_offsets[strand]; }
+    uint32_t subtreeNodes(uint32_t strand) const noexcept { return m_subtreeNodes[strand]; }
+    bool closed(uint32_t strand) const noexcept { return m_closed[strand] != 0; }
+    uint32_t closedCount() const noexcept { return m_closedCount; }
     uint32_t firstRoot() const noexcept { return m_firstRoot; } // the root that started first, or kNoIndex
 
     // The nodes with the weights of each conjunct k's own nodes (k: the model's conjunct index) divided
@@ -141,11 +153,17 @@ private:
     void scanCuts();
     void fillRecords();
     void fillNodes(const std::vector<uint64_t>& weights);
+    void findClosedSubtrees(); // sim_subtrees.cpp
 
     const RunDag* m_dag;
     std::vector<uint32_t> m_new; // per DAG strand: the graph's strand
     std::vector<uint32_t> m_old; // per graph strand: the DAG's strand
     std::vector<uint32_t> m_offsets; // per graph strand + 1: its first cut
+    std::vector<uint32_t> m_parent; // per graph strand: the strand whose fork placed it in the order, or kNoIndex
+    std::vector<uint32_t> m_subtreeEnd; // per graph strand
+    std::vector<uint32_t> m_subtreeNodes; // per graph strand
+    std::vector<uint8_t> m_closed; // per graph strand
+    uint32_t m_closedCount = 0;
     SimNodes m_nodes;
     std::vector<uint8_t> m_crossPreds;
     std::vector<std::pair<uint32_t, uint32_t>> m_bigPreds; // sorted by node

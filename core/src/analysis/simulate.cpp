@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <tbb/task_group.h>
 
 namespace sparkscope::core::detail {
 
@@ -92,6 +93,9 @@ namespace {
         uint32_t context = kNone; // the context it holds
         uint32_t ended = kNone; // a conjunct that just ended here without being its conjunction's last
         uint64_t rng = 0; // the victim scan's start, as the runtime's xorshift
+        uint32_t solo = kNone; // Running a sub-tree as one step (simulate.h, "Shortcut"): its strand
+        uint64_t soloStart = 0; // when the step began, in ns and on the work clock
+        double soloWork = 0;
         std::vector<Work> next; // released nodes this engine runs next, top last
         std::vector<uint32_t> deque; // sparks (conjunct ids), oldest at `head`, newest at the back
         size_t head = 0;
@@ -115,6 +119,7 @@ namespace {
                 m_keys[i] = m_keys[2 * i];
         }
         uint32_t next() const noexcept { return m_keys[1].engine; } // with one leaf, the leaf itself
+        Time time(uint32_t e) const noexcept { return m_keys[m_leaves + e].time; } // engine e's event
         Time nextTime() const noexcept { return m_keys[1].time; }
         void set(uint32_t e, Time t) noexcept
         {
@@ -153,7 +158,7 @@ namespace {
     class Simulator {
     public:
         Simulator(const SimGraph& graph, const SimNodes& nodes, uint32_t engines, const CostModel& costs, bool curve,
-            double recordedRate)
+            double recordedRate, SoloRuns* learn, const SoloRuns* use, ShortcutStats* stats)
             : m_g(graph)
             , m_n(nodes)
             , m_p(engines)
@@ -167,6 +172,7 @@ namespace {
             , m_nonEmpty(engines)
             , m_timers(engines)
             , m_runs(engines)
+            , m_stats(stats)
         {
             // Time per unit of recorded running time with k engines running (simulate.h, contention).
             m_stretch.assign(engines + 1, 1.0);
@@ -182,6 +188,12 @@ namespace {
             }
             m_count[kIdle] = engines;
             m_left = graph.nodeCount();
+            if (!m_contended && engines == 1 && learn) {
+                m_learn = learn;
+                m_learn->work.assign(graph.strandCount(), 0);
+            }
+            if (!m_contended && engines > 1 && use && use->work.size() == graph.strandCount())
+                m_use = use;
         }
 
         Prediction run()
@@ -328,6 +340,8 @@ namespace {
             m_done[node / 64] |= uint64_t(1) << (node % 64);
             const SimNode& n = m_n.nodes[node];
             if (n.release == CutKind::End) {
+                if (!m_probes.empty() && m_probes.back().strand == strand)
+                    learnt(e, strand);
                 endOfStrand(e, strand, n.flags);
                 return;
             }
@@ -392,6 +406,8 @@ namespace {
             Pick p;
             switch (en.state) {
             case State::Running:
+                if (en.solo != kNone)
+                    finishSolo(e);
                 complete(e, en.strand, en.node);
                 if (pickNext(e, p))
                     go(e, p);
@@ -420,6 +436,12 @@ namespace {
         {
             for (;;) {
                 SimEngine& en = m_engines[e];
+                if (p.cost == 0 && (m_learn || m_use) && entersSubtree(en, p)) {
+                    if (m_learn)
+                        m_probes.push_back({ p.strand, m_bad, en.deque.size() - en.head, m_left, m_work });
+                    else if (startSolo(e, p.strand))
+                        return;
+                }
                 en.node = p.node;
                 en.strand = p.strand;
                 if (p.cost > 0) {
@@ -453,6 +475,7 @@ namespace {
                 return true; // an instant node decides nothing; a carrier runs in the context at hand
             if (m_contextOf[w.strand] != en.context) {
                 // The strand's context was parked: resume it here (the engine's own context is done).
+                ++m_bad;
                 dropContext(e);
                 adopt(e, w.strand);
                 p.cost = m_costs[CostKind::Switch];
@@ -503,6 +526,7 @@ namespace {
         {
             SimEngine& en = m_engines[e];
             const uint64_t switchCost = m_costs[CostKind::Switch];
+            ++m_bad;
             en.ended = kNone;
             en.stop = Stop::None;
             if (m_runHead < m_runnable.size()) {
@@ -523,7 +547,7 @@ namespace {
             if (en.deque.size() > en.head) {
                 q = popOwn(e);
             } else if (const uint32_t v = victim(e); v != kNone) {
-                q = steal(v);
+                q = steal(v, e);
                 cost += stealCost;
                 ++m_steals;
             }
@@ -598,6 +622,7 @@ namespace {
         void park(uint32_t e, Ctx why)
         {
             SimEngine& en = m_engines[e];
+            ++m_bad;
             m_ctx[en.context] = why;
             m_parkedBarrier += why == Ctx::Barrier;
             m_parkedFuture += why == Ctx::Future;
@@ -629,9 +654,11 @@ namespace {
             return q;
         }
 
-        uint32_t steal(uint32_t v)
+        uint32_t steal(uint32_t v, uint32_t thief)
         {
             SimEngine& en = m_engines[v];
+            if (en.solo != kNone && en.deque.size() - en.head == 1)
+                replay(v, thief); // the last older spark: the sub-tree's own may be next
             const uint32_t q = en.deque[en.head++];
             tookSpark(v);
             return q;
@@ -673,6 +700,89 @@ namespace {
             notify();
         }
 
+        // ---- the shortcut (simulate.h) ---------------------------------------------------------------
+        // p starts a closed sub-tree with nothing on the engine's stack and no conjunct just ended.
+        bool entersSubtree(const SimEngine& en, const Pick& p) const noexcept
+        {
+            return en.next.empty() && en.ended == kNone && p.node == m_g.firstCut(p.strand) && m_g.closed(p.strand);
+        }
+
+        // P = 1: the sub-tree `strand` entered last has ended; its run was alone if nothing in it called
+        // search, parked or switched (m_bad), its stack and deque are as they began and it ran all its nodes.
+        void learnt(uint32_t e, uint32_t strand)
+        {
+            const Probe p = m_probes.back();
+            m_probes.pop_back();
+            const SimEngine& en = m_engines[e];
+            if (p.bad == m_bad && en.next.empty() && en.deque.size() - en.head == p.sparks
+                && p.left - m_left == m_g.subtreeNodes(strand) && m_work > p.work)
+                m_learn->work[strand] = uint64_t(m_work - p.work);
+        }
+
+        bool startSolo(uint32_t e, uint32_t strand)
+        {
+            SimEngine& en = m_engines[e];
+            const uint64_t work = m_use->work[strand];
+            if (work == 0 || m_replaying || en.deque.size() == en.head || !m_spinners.empty() || !m_sleepers.empty())
+                return false;
+            en.solo = strand;
+            en.soloStart = m_now;
+            en.soloWork = m_work;
+            en.node = m_g.lastNode(strand);
+            en.strand = strand;
+            setState(e, State::Running, true);
+            m_runs.set(e, m_work + double(work));
+            return true;
+        }
+
+        // The step's end: every node of the sub-tree but its last is done; the last completes as usual.
+        void finishSolo(uint32_t e)
+        {
+            SimEngine& en = m_engines[e];
+            const uint32_t x = en.solo;
+            en.solo = kNone;
+            const uint32_t from = m_g.firstCut(x), to = m_g.firstCut(m_g.subtreeEnd(x));
+            for (uint32_t w = from / 64; w <= (to - 1) / 64; ++w) {
+                const uint32_t lo = std::max(from, w * 64) - w * 64, hi = std::min(to, w * 64 + 64) - w * 64;
+                m_done[w] |= (hi - lo == 64 ? ~uint64_t(0) : ((uint64_t(1) << (hi - lo)) - 1)) << lo;
+            }
+            m_left -= m_g.subtreeNodes(x) - 1;
+            if (m_stats)
+                ++m_stats->steps, m_stats->stepNodes += m_g.subtreeNodes(x);
+        }
+
+        // Engine v's sub-tree, run node by node from its start up to the events before the thief's: those
+        // at an earlier instant, and at this one those of a lower engine (simulate.h, "Replay").
+        void replay(uint32_t v, uint32_t thief)
+        {
+            SimEngine& en = m_engines[v];
+            const uint32_t x = en.solo;
+            const uint64_t start = en.soloStart;
+            const double w0 = en.soloWork, work = m_work;
+            en.solo = kNone;
+            const uint64_t left = m_left;
+            m_replaying = true;
+            m_work = w0;
+            go(v, { m_g.firstCut(x), x, 0 });
+            for (;;) {
+                const double end = m_runs.time(v);
+                if (en.state != State::Running || end == EventTree<double>::kNever)
+                    break; // (not reached: the sub-tree's run alone never stops)
+                const uint64_t t = start + uint64_t(end - w0);
+                if (t > m_now || (t == m_now && v > thief))
+                    break;
+                m_work = end;
+                complete(v, en.strand, en.node);
+                Pick p;
+                if (pickNext(v, p))
+                    go(v, p);
+            }
+            m_work = work;
+            m_replaying = false;
+            if (m_stats)
+                ++m_stats->replays, m_stats->replayedNodes += left - m_left;
+        }
+
         // ---- start and damaged input ---------------------------------------------------------------
         // The first root starts at 0 on engine 0 in a new context; every other strand waiting for nothing
         // is runnable from the start (other program roots; conjuncts whose fork or spark the trace lost),
@@ -710,6 +820,7 @@ namespace {
         // as if its dependencies were met (counted). Amortised linear: the scan only moves forwards.
         bool breakStall()
         {
+            ++m_bad;
             while (m_scan < m_g.cutCount() && done(m_scan))
                 ++m_scan;
             if (m_scan >= m_g.cutCount())
@@ -733,6 +844,14 @@ namespace {
             pushRunnable({ n, s });
             return true;
         }
+
+        struct Probe {
+            uint32_t strand;
+            uint64_t bad;
+            size_t sparks;
+            uint64_t left;
+            double work;
+        };
 
         const SimGraph& m_g;
         const SimNodes& m_n;
@@ -761,15 +880,39 @@ namespace {
         std::array<uint32_t, kSlots> m_count {};
         LossLedger m_ledger;
         std::vector<StepFunction::Step> m_steps;
+        SoloRuns* m_learn = nullptr; // P = 1, c = 0: what the shortcut learns
+        const SoloRuns* m_use = nullptr; // P > 1, c = 0: the shortcut
+        std::vector<Probe> m_probes; // P = 1: the sub-trees entered and not ended, innermost last
+        uint64_t m_bad = 0; // searches, parks, switches and stalls so far
+        bool m_replaying = false;
+        ShortcutStats* m_stats;
         uint64_t m_steals = 0, m_contexts = 0, m_switches = 0, m_wakeups = 0, m_broken = 0;
     };
 
 } // namespace
 
 Prediction simulate(const SimGraph& graph, const SimNodes& nodes, uint32_t engines, const CostModel& costs, bool curve,
-    double recordedRate)
+    double recordedRate, SoloRuns* learn, const SoloRuns* use, ShortcutStats* stats)
 {
-    return Simulator(graph, nodes, std::max<uint32_t>(engines, 1), costs, curve, recordedRate).run();
+    return Simulator(graph, nodes, std::max<uint32_t>(engines, 1), costs, curve, recordedRate, learn, use, stats).run();
+}
+
+std::vector<Prediction> simulateAll(const SimGraph& graph, const SimNodes& nodes, const std::vector<uint32_t>& engines,
+    const CostModel& costs, bool curve, double recordedRate, bool shortcut)
+{
+    std::vector<Prediction> runs(engines.size());
+    SoloRuns solo;
+    size_t from = 0;
+    // (Without a closed sub-tree there is nothing to learn: all engine counts at once, as without the shortcut.)
+    if (shortcut && engines.size() > 1 && engines.front() == 1 && !(costs.contention > 0) && graph.closedCount() > 0) {
+        runs[0] = simulate(graph, nodes, 1, costs, curve, recordedRate, &solo);
+        from = 1;
+    }
+    tbb::task_group tasks; // one task per engine count, largest first (the longest runs); each owns its state
+    for (size_t i = engines.size(); i-- > from;)
+        tasks.run([&, i] { runs[i] = simulate(graph, nodes, engines[i], costs, curve, recordedRate, nullptr, &solo); });
+    tasks.wait();
+    return runs;
 }
 
 } // namespace sparkscope::core::detail

@@ -211,6 +211,9 @@ struct WhatIfOptions {
     std::optional<CostModel> costs; // absent: the trace's own (AnalysisSession::measuredCosts())
     std::vector<SiteScale> scales;
     bool curves = false; // also the predicted CPUs curve of each P
+    // Run the sub-trees nobody can see into as one step each (docs/analysis.md, "What-if"): the same
+    // predictions, fewer simulated events. Off: every node is an event (tests compare the two).
+    bool shortcut = true;
 };
 
 struct Prediction {

@@ -1,0 +1,204 @@
+// The what-if's shortcut (core/src/analysis/simulate.h, "Shortcut"; sim_graph.h, "Closed sub-trees"):
+// a closed sub-tree run as one step at P > 1, replayed node by node when a thief comes for the last
+// older spark, must give the very predictions of the node-by-node simulation. Both are run here on
+// random runtime-like programs (bushy and deep, 2 or 3 conjuncts, futures), damaged ones, and the
+// demo workloads' traces, at several engine counts and costs, with curves and scaled sites; every
+// figure must be equal. The counts of steps and replays taken must be positive, or the comparison
+// would not have tested the shortcut at all. Which sub-trees are closed is worked out by hand on a
+// nested conjunction.
+#include "analysis/engine_activity.h"
+#include "analysis/run_dag.h"
+#include "analysis/sim_graph.h"
+#include "analysis/simulate.h"
+#include "metrics_sim.h"
+#include "scenario_traces.h"
+#include "sparkscope/core/analysis.h"
+#include "sparkscope/core/engine_states.h"
+#include "support/trace_builder.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+using namespace sparkscope::core;
+
+namespace {
+
+CostModel costs(uint64_t spark, uint64_t steal, uint64_t context, uint64_t switchNs, uint64_t wake, uint64_t spin)
+{
+    CostModel c;
+    c.ns = { spark, steal, context, switchNs, wake, spin };
+    return c;
+}
+
+void checkSame(const Prediction& fast, const Prediction& full)
+{
+    INFO("P = " << full.engines);
+    CHECK(fast.engines == full.engines);
+    CHECK(fast.wallNs == full.wallNs);
+    CHECK(fast.ledger.ns == full.ledger.ns);
+    CHECK(fast.steals == full.steals);
+    CHECK(fast.contexts == full.contexts);
+    CHECK(fast.switches == full.switches);
+    CHECK(fast.wakeups == full.wakeups);
+    CHECK(fast.brokenDependencies == full.brokenDependencies);
+    CHECK(fast.speedup == full.speedup);
+    CHECK(fast.bound.lower == full.bound.lower);
+    CHECK(fast.bound.upper == full.bound.upper);
+    REQUIRE(fast.cpus.has_value() == full.cpus.has_value());
+    if (full.cpus) {
+        CHECK(fast.cpus->steps() == full.cpus->steps());
+        CHECK(fast.cpus->endNs() == full.cpus->endNs());
+    }
+}
+
+// The simulation itself, with and without the shortcut, at several P and costs; the steps and
+// replays it took added to `stats`.
+void compareSimulations(const Trace& trace, const std::string& what, detail::ShortcutStats& stats)
+{
+    INFO(what);
+    const ParModel model = buildParModel(trace);
+    const EngineStates states = computeEngineStates(trace);
+    const detail::EngineActivity activity(trace, states, model);
+    const detail::RunDag dag(model);
+    const detail::SimGraph graph(dag, dag.weights(activity, trace.firstTimeNs, trace.lastTimeNs));
+    // The recorded weights, and every conjunct's divided by 500: a few ns each, many 0, so that events
+    // of different engines fall on the same instant (the replay's order at one instant).
+    const detail::SimNodes tiny = graph.scaled(std::vector<double>(model.conjuncts.size(), 500.0));
+    for (const detail::SimNodes* nodes : { &graph.nodes(), &tiny })
+        for (const CostModel& c : { costs(0, 0, 0, 0, 0, 0), costs(150, 700, 1200, 400, 2500, 6000),
+                 costs(30, 80, 0, 0, 0, 0), costs(0, 0, 0, 0, 900, 0), costs(1, 2, 0, 1, 0, 0) }) {
+            INFO((nodes == &tiny ? "tiny weights, " : "") << "costs " << c.ns[0] << "," << c.ns[1] << "," << c.ns[2]
+                                                          << "," << c.ns[3] << "," << c.ns[4] << "," << c.ns[5]);
+            detail::SoloRuns solo;
+            const Prediction learning = detail::simulate(graph, *nodes, 1, c, true, 1.0, &solo);
+            checkSame(learning, detail::simulate(graph, *nodes, 1, c, true));
+            for (uint32_t p : { 2u, 3u, 4u, 8u, 64u })
+                checkSame(detail::simulate(graph, *nodes, p, c, true, 1.0, nullptr, &solo, &stats),
+                    detail::simulate(graph, *nodes, p, c, true));
+        }
+}
+
+// What predict() gives with WhatIfOptions::shortcut on and off: measured and zero costs, curves, a
+// site scaled (each sub-tree's weight is learnt on the scaled nodes).
+void comparePredictions(const Trace& trace, const std::string& what)
+{
+    INFO(what);
+    const AnalysisSession session(trace);
+    const Analysis a = session.analyze();
+    if (!a.recordsJoins)
+        return;
+    std::vector<std::vector<SiteScale>> scales { {} };
+    if (!a.workSpan.perConjunction.empty())
+        for (const double factor : { 2.0, 0.25 }) {
+            const std::vector<uint32_t> ids = session.matchSite(a.workSpan.perConjunction.front().site);
+            if (!ids.empty())
+                scales.push_back({ SiteScale { ids.front(), factor, {} } });
+        }
+    for (const auto& scale : scales)
+        for (const std::optional<CostModel>& c :
+            { std::optional<CostModel>(), std::optional<CostModel>(CostModel {}) }) {
+            WhatIfOptions options;
+            options.engines = { 1, 2, 3, 4, 16, 64 };
+            options.costs = c;
+            options.scales = scale;
+            options.curves = true;
+            const std::vector<Prediction> fast = session.predict(options);
+            options.shortcut = false;
+            const std::vector<Prediction> full = session.predict(options);
+            REQUIRE(fast.size() == full.size());
+            for (size_t i = 0; i < full.size(); ++i)
+                checkSame(fast[i], full[i]);
+        }
+}
+
+} // namespace
+
+TEST_CASE("what-if shortcut: the closed sub-trees of a nested conjunction, by hand", "[analysis][whatif]")
+{
+    // The trace of "analysis of a nested conjunction with a context that waits runnable"
+    // (analysis_hand_test.cpp): outer A (static id 1) from ctx 1's root, G1 in ctx 1, G2's spark stolen
+    // and run by ctx 2 (a carrier: its Return cut is there); inside G1, inner B (static id 3): H1 in
+    // ctx 1, H2's spark taken back by ctx 1 at 155 (its Return cut is in G1).
+    sparkscope::test::TraceBuilder b(2);
+    b.internString(0, 1, "outer").internString(0, 3, "inner");
+    b.runThread(0, 0, 1).startParConj(0, 100, 0xA, 1).sparkCreate(0, 105, 0xA, 1);
+    b.startParConj(0, 110, 0xB, 3).sparkCreate(0, 115, 0xB, 2).endParConjunct(0, 150, 0xB);
+    b.sparkRun(0, 155, 2).endParConjunct(0, 175, 0xB).endParConj(0, 180, 0xB);
+    b.endParConjunct(0, 190, 0xA).stopThread(0, 195, 1, kStopBlocked).lookingForGlobal(0, 196).sleeping(0, 198);
+    b.lookingForLocal(1, 112)
+        .workStealing(1, 116)
+        .sparkSteal(1, 120, 0, 1)
+        .createThread(1, 122, 2)
+        .runThread(1, 125, 2);
+    b.endParConjunct(1, 200, 0xA).threadRunnable(1, 200, 1).stopThread(1, 205, 2, kStopFinished);
+    b.lookingForGlobal(1, 210).runThread(1, 215, 1).endParConj(1, 220, 0xA).stopThread(1, 240, 1, kStopFinished);
+    b.endAt(250);
+    const Trace trace = b.roundTrip();
+    const ParModel model = buildParModel(trace);
+    const EngineStates states = computeEngineStates(trace);
+    const detail::EngineActivity activity(trace, states, model);
+    const detail::RunDag dag(model);
+    const detail::SimGraph graph(dag, dag.weights(activity, trace.firstTimeNs, trace.lastTimeNs));
+    // Closed: G2 (started by G1's spark; its end releases A's join in ctx 1's root and its Return in
+    // ctx 2's) and H2 (started by H1's spark; ends into B's join and its Return, both in G1). Not
+    // closed: G1 and H1 (each pushes the next conjunct's spark, a release out of its sub-tree that is
+    // not its end's) and the roots (not conjuncts).
+    std::vector<std::string> closed;
+    REQUIRE(model.conjuncts.size() == 4);
+    for (uint32_t k = 0; k < model.conjuncts.size(); ++k) {
+        const ConjunctInstance& c = model.conjuncts[k];
+        const uint32_t site = model.conjunctions[c.conjunction.value()].staticId;
+        if (graph.closed(graph.graphStrand(k)))
+            closed.push_back(std::string(site == 1 ? "G" : "H") + std::to_string(c.position));
+    }
+    std::sort(closed.begin(), closed.end());
+    CHECK(closed == std::vector<std::string> { "G2", "H2" });
+    for (uint32_t s = dag.rootStrand(0); s < dag.strandCount(); ++s)
+        CHECK_FALSE(graph.closed(graph.graphStrand(s)));
+    CHECK(graph.closedCount() == 2);
+    // G2 and H2 hold one node each (nothing in them is cut).
+    for (uint32_t k = 0; k < model.conjuncts.size(); ++k)
+        if (graph.closed(graph.graphStrand(k)))
+            CHECK(graph.subtreeNodes(graph.graphStrand(k)) == 1);
+}
+
+TEST_CASE("what-if shortcut: the same predictions as every node simulated, on random programs", "[analysis][whatif]")
+{
+    detail::ShortcutStats stats;
+    for (uint64_t seed = 1; seed <= 40; ++seed) {
+        const int maxDepth = seed > 20 ? 9 : 5;
+        const Trace t = sparkscope::test::simulateRandomProgram(seed, maxDepth, seed % 4 == 0 ? 2 : 3).build();
+        compareSimulations(t, "seed " + std::to_string(seed), stats);
+        if (seed % 8 == 0)
+            comparePredictions(t, "seed " + std::to_string(seed));
+    }
+    for (uint64_t seed = 1; seed <= 10; ++seed)
+        compareSimulations(
+            sparkscope::test::damagedAtRandom(sparkscope::test::simulateRandomProgram(seed, 9).build(), seed),
+            "damaged " + std::to_string(seed), stats);
+    INFO("steps " << stats.steps << ", replays " << stats.replays);
+    CHECK(stats.steps > 100);
+    CHECK(stats.replays > 10);
+}
+
+TEST_CASE("what-if shortcut: the same predictions as every node simulated, on the demo workloads", "[analysis][whatif]")
+{
+    detail::ShortcutStats stats;
+    for (unsigned engines : { 1u, 2u }) {
+        const auto traces = sparkscope::test::demoTraces("whatif-shortcut-" + std::to_string(engines),
+            { "parfib --n 24 --cutoff 8", "sumeuler --n 1000 --chunk 20", "quicksort --n 100000 --cutoff 2000",
+                "pipeline --items 200 --work 2000", "imbalanced --conjuncts 8 --unit 2000",
+                "listsum --n 3000 --chunk 2" },
+            engines);
+        if (traces.empty())
+            return; // the demo is not built (demoTraces WARNs)
+        for (const auto& [name, trace] : traces) {
+            compareSimulations(trace, name + " on " + std::to_string(engines), stats);
+            comparePredictions(trace, name + " on " + std::to_string(engines));
+        }
+    }
+    INFO("steps " << stats.steps << ", replays " << stats.replays);
+    CHECK(stats.steps > 1000);
+    CHECK(stats.replays > 10);
+}
