@@ -20,6 +20,10 @@ std::string analysisDocument(const Analysis& analysis, nlohmann::ordered_json an
 // `<key>_ns` and `<key>_fraction` for each category, then running and the total.
 nlohmann::ordered_json ledgerJson(const LossLedger& ledger);
 
+// A cost model's keys (docs/analysis.md, "costs"): one `<kind>_ns` per cost kind, `contention`, and
+// with `samples` their sample counts under `samples` (whatif_json.cpp).
+nlohmann::ordered_json costModelJson(const CostModel& costs, bool samples);
+
 // The what-if's keys into the analysis object (whatif_json.cpp): `predictions`, `costs`, `what_if`.
 void addWhatIfJson(nlohmann::ordered_json& analysis, const WhatIfReport& report);
 

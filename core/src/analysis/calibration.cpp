@@ -2,6 +2,7 @@
 // docs/analysis.md "A coefficient from a pair of traces").
 #include "sparkscope/core/calibration.h"
 
+#include "analysis/analysis_json.h"
 #include "sparkscope/core/compare.h"
 #include "sparkscope/core/reader.h"
 
@@ -199,16 +200,7 @@ std::string calibrationToJson(const ContentionCalibration& c)
     };
     // The other run's recorded wall: what this one's predictions are compared with.
     auto runJson = [&](const CalibrationRun& r, const CalibrationRun& other) {
-        Json costs = Json::object();
-        Json samples = Json::object();
-        for (size_t k = 0; k < kCostKindCount; ++k) {
-            const std::string key(costKey(CostKind(k)));
-            costs[key] = r.costs.ns[k];
-            samples[key] = r.costs.samples[k];
-        }
-        costs["contention"] = r.costs.contention;
-        samples["contention"] = r.costs.contentionSamples;
-        costs["samples"] = std::move(samples);
+        Json costs = detail::costModelJson(r.costs, true);
         return Json { { "path", r.path }, { "engines", r.engines }, { "recorded_wall_ns", r.recordedWallNs },
             { "work_ns", r.workNs }, { "costs", std::move(costs) },
             { "predicts",

@@ -7,6 +7,22 @@
 
 namespace sparkscope::core::detail {
 
+nlohmann::ordered_json costModelJson(const CostModel& costs, bool samples)
+{
+    using Json = nlohmann::ordered_json;
+    Json out = Json::object(), counts = Json::object();
+    for (size_t k = 0; k < kCostKindCount; ++k) {
+        const std::string key(costKey(CostKind(k)));
+        out[key] = costs.ns[k];
+        counts[key] = costs.samples[k];
+    }
+    out["contention"] = costs.contention;
+    counts["contention"] = costs.contentionSamples;
+    if (samples)
+        out["samples"] = std::move(counts);
+    return out;
+}
+
 void addWhatIfJson(nlohmann::ordered_json& analysis, const WhatIfReport& r)
 {
     using Json = nlohmann::ordered_json;
@@ -26,17 +42,8 @@ void addWhatIfJson(nlohmann::ordered_json& analysis, const WhatIfReport& r)
     }
     analysis["predictions"] = std::move(predictions);
     Json costs = Json { { "source", r.costs.source } };
-    const bool measured = r.costs.source.starts_with("measured"); // also "measured, contention given"
-    Json samples = Json::object();
-    for (size_t k = 0; k < kCostKindCount; ++k) {
-        const std::string key(costKey(CostKind(k)));
-        costs[key] = r.costs.ns[k];
-        samples[key] = r.costs.samples[k];
-    }
-    costs["contention"] = r.costs.contention;
-    samples["contention"] = r.costs.contentionSamples;
-    if (measured)
-        costs["samples"] = std::move(samples);
+    // The sample counts only for measured costs (also "measured, contention given").
+    costs.update(costModelJson(r.costs, r.costs.source.starts_with("measured")));
     analysis["costs"] = std::move(costs);
     Json scales = Json::array();
     for (const SiteScale& s : r.scales)
