@@ -65,6 +65,7 @@ struct SimNode {
     static constexpr uint8_t kInConjunct = 4; // its strand is a conjunct
     static constexpr uint8_t kCarrier = 8; // its strand is a carrier
     static constexpr uint8_t kWaits = 16; // it has cross dependencies (crossPreds > 0)
+    static constexpr uint8_t kStartsClosed = 32; // the first node of a closed sub-tree (SimGraph::closed)
     uint32_t weight = 0; // ns; kBigWeight: look it up with SimNodes::bigWeight
     uint32_t ref = kNoIndex;
     CutKind release = CutKind::Start;

@@ -101,6 +101,8 @@ void SimGraph::findClosedSubtrees()
         m_closed[s] = role(s) == StrandRole::Conjunct && first != kNoIndex && lastNode(s) != kNoIndex && !open[s]
             && in[s] == 1 && entryIn[s] == 1 && m_crossPreds[first] == 1 && out[s] == endOut[s];
         m_closedCount += m_closed[s];
+        if (m_closed[s])
+            m_nodes.nodes[first].flags |= SimNode::kStartsClosed;
     }
 }
 

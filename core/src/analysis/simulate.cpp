@@ -704,7 +704,7 @@ namespace {
         // p starts a closed sub-tree with nothing on the engine's stack and no conjunct just ended.
         bool entersSubtree(const SimEngine& en, const Pick& p) const noexcept
         {
-            return en.next.empty() && en.ended == kNone && p.node == m_g.firstCut(p.strand) && m_g.closed(p.strand);
+            return (m_n.nodes[p.node].flags & SimNode::kStartsClosed) && en.next.empty() && en.ended == kNone;
         }
 
         // P = 1: the sub-tree `strand` entered last has ended; its run was alone if nothing in it called
