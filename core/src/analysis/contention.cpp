@@ -3,9 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <tbb/combinable.h>
+#include <map>
 #include <tbb/parallel_for.h>
-#include <unordered_map>
+#include <tbb/parallel_reduce.h>
 
 namespace sparkscope::core::detail {
 
@@ -131,25 +131,28 @@ Contention measureContention(const ParModel& m, const EngineActivity& activity)
         if (pj != kNoIndex && pj < j)
             depth[j] = depth[pj] + 1;
     }
-    using Groups = std::unordered_map<uint64_t, Sums>;
-    tbb::combinable<Groups> partial;
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, m.conjuncts.size()), [&](const tbb::blocked_range<size_t>& r) {
-        Groups& groups = partial.local();
-        for (size_t k = r.begin(); k < r.end(); ++k) {
-            const ConjunctInstance& q = m.conjuncts[k];
-            if (!q.started || !q.ended || !q.conjunction.valid() || runNs[k] < kMinConjunctNs)
-                continue;
-            const ConjunctionInstance& j = m.conjunction(q.conjunction);
-            const uint64_t key = uint64_t(j.staticId) << 32 | uint64_t(std::min<uint32_t>(q.position, 0xFFF)) << 20
-                | std::min<uint32_t>(depth[q.conjunction.value()], 0xFFFFF);
-            groups[key].add(double(othersNs[k]) / double(runNs[k]), std::log(double(runNs[k])));
-        }
-    });
-    Groups groups;
-    partial.combine_each([&](const Groups& g) {
-        for (const auto& [key, sums] : g)
-            groups[key].add(sums);
-    });
+    // Grouped in a fixed order (deterministic chunks joined in a fixed tree, groups in key order): a
+    // floating-point sum depends on its order, and the coefficient must not change from run to run.
+    using Groups = std::map<uint64_t, Sums>;
+    const Groups groups = tbb::parallel_deterministic_reduce(
+        tbb::blocked_range<size_t>(0, m.conjuncts.size(), 4096), Groups {},
+        [&](const tbb::blocked_range<size_t>& r, Groups g) {
+            for (size_t k = r.begin(); k < r.end(); ++k) {
+                const ConjunctInstance& q = m.conjuncts[k];
+                if (!q.started || !q.ended || !q.conjunction.valid() || runNs[k] < kMinConjunctNs)
+                    continue;
+                const ConjunctionInstance& j = m.conjunction(q.conjunction);
+                const uint64_t key = uint64_t(j.staticId) << 32 | uint64_t(std::min<uint32_t>(q.position, 0xFFF)) << 20
+                    | std::min<uint32_t>(depth[q.conjunction.value()], 0xFFFFF);
+                g[key].add(double(othersNs[k]) / double(runNs[k]), std::log(double(runNs[k])));
+            }
+            return g;
+        },
+        [](Groups a, const Groups& b) {
+            for (const auto& [key, sums] : b)
+                a[key].add(sums);
+            return a;
+        });
     double sxx = 0, sxy = 0;
     uint64_t samples = 0;
     for (const auto& [key, g] : groups) {
