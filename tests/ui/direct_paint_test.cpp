@@ -69,8 +69,8 @@ struct Painted {
     bool direct;
     QImage mine, qts;
 };
-Painted paintBoth(const QImage& under, const QRectF& target, const QImage& strip,
-    const std::function<void(QPainter&)>& setUp)
+Painted paintBoth(
+    const QImage& under, const QRectF& target, const QImage& strip, const std::function<void(QPainter&)>& setUp)
 {
     Painted out { false, under.copy(), under.copy() };
     {
@@ -110,9 +110,8 @@ TEST_CASE("a strip written by hand keeps to the painter's clip and to the image"
 {
     const QImage under = background({ 50, 30 }, QImage::Format_ARGB32_Premultiplied);
     // Part of the strip hangs off the image's right and bottom edges.
-    const Painted out = paintBoth(under, QRectF(20, 10, 40, 30), testStrip(40, 30), [](QPainter& p) {
-        p.setClipRegion(QRegion(QRect(0, 0, 30, 18)) + QRegion(QRect(40, 20, 10, 10)));
-    });
+    const Painted out = paintBoth(under, QRectF(20, 10, 40, 30), testStrip(40, 30),
+        [](QPainter& p) { p.setClipRegion(QRegion(QRect(0, 0, 30, 18)) + QRegion(QRect(40, 20, 10, 10))); });
     CHECK(out.direct);
     CHECK(largestChannelDifference(out.mine, out.qts) <= 1);
     CHECK(out.mine.pixel(35, 15) == under.pixel(35, 15)); // in the strip, outside the clip
@@ -200,7 +199,8 @@ TEST_CASE("a strip written by hand inside a widget keeps to the region the widge
 
 namespace {
 // fillRect by hand and Qt's painter.fillRect on copies of `under`, each after `setUp`.
-Painted fillBoth(const QImage& under, const QRectF& rect, const QColor& colour, const std::function<void(QPainter&)>& setUp)
+Painted fillBoth(
+    const QImage& under, const QRectF& rect, const QColor& colour, const std::function<void(QPainter&)>& setUp)
 {
     Painted out { false, under.copy(), under.copy() };
     {
@@ -260,11 +260,13 @@ TEST_CASE("an antialiased rectangle off whole pixels goes to Qt's fillRect", "[u
     CHECK(largestChannelDifference(whole.mine, whole.qts) <= 1);
 }
 
-TEST_CASE("many rectangles filled by hand in one call equal Qt's fills in order, in a clip of several parts", "[ui][frame]")
+TEST_CASE(
+    "many rectangles filled by hand in one call equal Qt's fills in order, in a clip of several parts", "[ui][frame]")
 {
     const QImage under = background({ 60, 40 }, QImage::Format_RGB32);
     // Overlapping translucent rectangles: the later one blends over the earlier one, as with Qt.
-    const std::vector<QRectF> rects { { 2, 2, 30, 20 }, { 10.5, 8.5, 30, 20 }, { 0, 30, 60, 1.5 }, { 45, 0, 0.75, 40 } };
+    const std::vector<QRectF> rects { { 2, 2, 30, 20 }, { 10.5, 8.5, 30, 20 }, { 0, 30, 60, 1.5 },
+        { 45, 0, 0.75, 40 } };
     const QColor colour(120, 20, 200, 90);
     const auto clip = [](QPainter& p) { p.setClipRegion(QRegion(0, 0, 25, 40) + QRegion(30, 5, 30, 30)); };
     QImage mine = under.copy(), qts = under.copy();

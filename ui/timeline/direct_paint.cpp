@@ -79,7 +79,8 @@ namespace {
     quint32* row(const Target& target, int y)
     {
         // Write where the engine writes: bits() could detach a shared image from the engine's buffer.
-        return reinterpret_cast<quint32*>(const_cast<uchar*>(target.image->constBits()) + y * target.image->bytesPerLine());
+        return reinterpret_cast<quint32*>(
+            const_cast<uchar*>(target.image->constBits()) + y * target.image->bytesPerLine());
     }
 
 } // namespace
@@ -172,11 +173,13 @@ bool fillRects(QPainter& painter, std::span<const QRectF> rects, const QColor& c
         if (x1 <= x0 || y1 <= y0)
             continue;
         const QRect r(x0, y0, x1 - x0, y1 - y0);
-        if (oneRect)
-            fill(r & clip.boundingRect());
-        else
-            for (const QRect& part : clip & r)
+        if (oneRect) {
+            fill(r.intersected(clip.boundingRect()));
+        } else {
+            const QRegion parts = clip.intersected(r);
+            for (const QRect& part : parts)
                 fill(part);
+        }
     }
     return true;
 }
