@@ -16,6 +16,7 @@ using sparkscope::test::pathOf;
 using sparkscope::test::siteLedger;
 using sparkscope::test::siteWorkSpan;
 using sparkscope::test::stealTrace;
+using sparkscope::test::nestedTrace;
 using sparkscope::test::TraceBuilder;
 
 TEST_CASE("analysis of two engines with a steal", "[core][analysis]")
@@ -127,27 +128,9 @@ TEST_CASE("analysis of a future whose wait suspends", "[core][analysis]")
 
 TEST_CASE("analysis of a nested conjunction with a context that waits runnable", "[core][analysis]")
 {
-    TraceBuilder b(2);
-    b.internString(0, 1, "outer").internString(0, 3, "inner");
-    // Engine 0, ctx 1: outer A from 100 (G1 in ctx 1), G2's spark s1 at 105; inside G1, inner B from
-    // 110 (H1), H2's spark s2 at 115; H1 ends 150; ctx 1 takes s2 itself at 155, H2 runs to 175; B ends
-    // 180; G1 ends 190; ctx 1 parks at A's barrier at 195; engine 0 searches [196,198) and sleeps.
-    b.runThread(0, 0, 1).startParConj(0, 100, 0xA, 1).sparkCreate(0, 105, 0xA, 1);
-    b.startParConj(0, 110, 0xB, 3).sparkCreate(0, 115, 0xB, 2).endParConjunct(0, 150, 0xB);
-    b.sparkRun(0, 155, 2).endParConjunct(0, 175, 0xB).endParConj(0, 180, 0xB);
-    b.endParConjunct(0, 190, 0xA).stopThread(0, 195, 1, kStopBlocked).lookingForGlobal(0, 196).sleeping(0, 198);
-    // Engine 1 searches from 112, steals s1 at 120; ctx 2 (created 122) runs G2 [125,200) and wakes
-    // ctx 1 at 200. ctx 1 stays runnable until engine 1, after searching [210,215), runs it at 215;
-    // ctx 1 ends A at 220 and finishes at 240. The trace ends at 250.
-    b.lookingForLocal(1, 112)
-        .workStealing(1, 116)
-        .sparkSteal(1, 120, 0, 1)
-        .createThread(1, 122, 2)
-        .runThread(1, 125, 2);
-    b.endParConjunct(1, 200, 0xA).threadRunnable(1, 200, 1).stopThread(1, 205, 2, kStopFinished);
-    b.lookingForGlobal(1, 210).runThread(1, 215, 1).endParConj(1, 220, 0xA).stopThread(1, 240, 1, kStopFinished);
-    b.endAt(250);
-    const Analysis a = analyze(b.roundTrip());
+    // nestedTrace() (scenario_traces.h): outer A from ctx 1, inner B inside G1, G2 stolen by engine 1,
+    // ctx 1 runnable over [200, 215) until engine 1 runs it.
+    const Analysis a = analyze(nestedTrace());
 
     // Engine 0: out [0,100) + [190,195), in [100,190); idle [195,196) at A's barrier (1), searching
     // [196,198), asleep [198,250): at the barrier [198,200) (2), ctx 1 Runnable [200,215) (15), then

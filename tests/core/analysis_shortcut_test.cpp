@@ -116,25 +116,11 @@ void comparePredictions(const Trace& trace, const std::string& what)
 
 TEST_CASE("what-if shortcut: the closed sub-trees of a nested conjunction, by hand", "[analysis][whatif]")
 {
-    // The trace of "analysis of a nested conjunction with a context that waits runnable"
-    // (analysis_hand_test.cpp): outer A (static id 1) from ctx 1's root, G1 in ctx 1, G2's spark stolen
+    // nestedTrace() (scenario_traces.h), as "analysis of a nested conjunction with a context that
+    // waits runnable" (analysis_hand_test.cpp) reads it: outer A (static id 1) from ctx 1's root, G1 in ctx 1, G2's spark stolen
     // and run by ctx 2 (a carrier: its Return cut is there); inside G1, inner B (static id 3): H1 in
     // ctx 1, H2's spark taken back by ctx 1 at 155 (its Return cut is in G1).
-    sparkscope::test::TraceBuilder b(2);
-    b.internString(0, 1, "outer").internString(0, 3, "inner");
-    b.runThread(0, 0, 1).startParConj(0, 100, 0xA, 1).sparkCreate(0, 105, 0xA, 1);
-    b.startParConj(0, 110, 0xB, 3).sparkCreate(0, 115, 0xB, 2).endParConjunct(0, 150, 0xB);
-    b.sparkRun(0, 155, 2).endParConjunct(0, 175, 0xB).endParConj(0, 180, 0xB);
-    b.endParConjunct(0, 190, 0xA).stopThread(0, 195, 1, kStopBlocked).lookingForGlobal(0, 196).sleeping(0, 198);
-    b.lookingForLocal(1, 112)
-        .workStealing(1, 116)
-        .sparkSteal(1, 120, 0, 1)
-        .createThread(1, 122, 2)
-        .runThread(1, 125, 2);
-    b.endParConjunct(1, 200, 0xA).threadRunnable(1, 200, 1).stopThread(1, 205, 2, kStopFinished);
-    b.lookingForGlobal(1, 210).runThread(1, 215, 1).endParConj(1, 220, 0xA).stopThread(1, 240, 1, kStopFinished);
-    b.endAt(250);
-    const Trace trace = b.roundTrip();
+    const Trace trace = sparkscope::test::nestedTrace();
     const ParModel model = buildParModel(trace);
     const EngineStates states = computeEngineStates(trace);
     const detail::EngineActivity activity(trace, states, model);

@@ -49,6 +49,25 @@ core::Trace stealTrace()
     return b.roundTrip();
 }
 
+core::Trace nestedTrace()
+{
+    TraceBuilder b(2);
+    b.internString(0, 1, "outer").internString(0, 3, "inner");
+    b.runThread(0, 0, 1).startParConj(0, 100, 0xA, 1).sparkCreate(0, 105, 0xA, 1);
+    b.startParConj(0, 110, 0xB, 3).sparkCreate(0, 115, 0xB, 2).endParConjunct(0, 150, 0xB);
+    b.sparkRun(0, 155, 2).endParConjunct(0, 175, 0xB).endParConj(0, 180, 0xB);
+    b.endParConjunct(0, 190, 0xA).stopThread(0, 195, 1, core::kStopBlocked).lookingForGlobal(0, 196).sleeping(0, 198);
+    b.lookingForLocal(1, 112)
+        .workStealing(1, 116)
+        .sparkSteal(1, 120, 0, 1)
+        .createThread(1, 122, 2)
+        .runThread(1, 125, 2);
+    b.endParConjunct(1, 200, 0xA).threadRunnable(1, 200, 1).stopThread(1, 205, 2, core::kStopFinished);
+    b.lookingForGlobal(1, 210).runThread(1, 215, 1).endParConj(1, 220, 0xA).stopThread(1, 240, 1, core::kStopFinished);
+    b.endAt(250);
+    return b.roundTrip();
+}
+
 core::Trace futureTrace()
 {
     TraceBuilder b(2);

@@ -28,6 +28,15 @@ core::Trace stealTrace();
 // 180, ctx 1 parks at 185, is woken at 202, runs at 210, ends B at 220 and finishes at 230.
 core::Trace futureTrace();
 
+// A nested conjunction with a context that waits runnable, 2 engines, [0, 250), static ids 1 =
+// "outer", 3 = "inner". Engine 0, ctx 1: outer A (0xA) from 100 (G1 in ctx 1), G2's spark s1 at 105;
+// inside G1, inner B (0xB) from 110 (H1), H2's spark s2 at 115; H1 ends 150; ctx 1 takes s2 itself at
+// 155, H2 runs to 175; B ends 180; G1 ends 190; ctx 1 parks at A's barrier at 195; engine 0 searches
+// [196, 198) and sleeps. Engine 1 searches from 112, steals s1 at 120; ctx 2 (created 122) runs G2
+// [125, 200) and wakes ctx 1 at 200. ctx 1 stays runnable until engine 1, after searching [210, 215),
+// runs it at 215; ctx 1 ends A at 220 and finishes at 240.
+core::Trace nestedTrace();
+
 // Contention, 2 engines, [0, 260000), static id 1 = "sort.cpp:10": three instances of one conjunction
 // (two conjuncts each, nesting depth 0) from ctx 1's root, which runs on engine 0 throughout. The first: G1 on engine 0 [100, 50130), G2 stolen by engine 1 and run by ctx 2 [130, 50120),
 // so both run 49,990 ns side by side (G1 also 40 ns alone). The other two run both conjuncts one after
