@@ -10,14 +10,16 @@ foreach(src ${SPARKSCOPE_BENCH_SOURCES})
   sparkscope_warnings(sparkscope-${stem}-bench)
 endforeach()
 
-# The timeline benchmark needs the Qt UI library (absent with SPARKSCOPE_BUILD_UI=OFF).
-if(TARGET sparkscope-ui-bench)
-  if(TARGET sparkscope_ui)
-    target_link_libraries(sparkscope-ui-bench PRIVATE sparkscope_ui)
-  else()
-    set_target_properties(sparkscope-ui-bench PROPERTIES EXCLUDE_FROM_ALL ON)
+# The timeline benchmarks need the Qt UI library (absent with SPARKSCOPE_BUILD_UI=OFF).
+foreach(qt_bench sparkscope-ui-bench sparkscope-paint-bench)
+  if(TARGET ${qt_bench})
+    if(TARGET sparkscope_ui)
+      target_link_libraries(${qt_bench} PRIVATE sparkscope_ui)
+    else()
+      set_target_properties(${qt_bench} PROPERTIES EXCLUDE_FROM_ALL ON)
+    endif()
   endif()
-endif()
+endforeach()
 
 # The runtime benchmark times the demo's parfib (app/demo/, the code sparkscope-demo runs) and the
 # runtime's private tracer.
