@@ -185,6 +185,23 @@ def inner(a):
     cli = cli_compare(a.cli, A, traces["parfib-2"])
     app = px.App(a.app, A, [], config=os.path.join(a.out, "config"))
     shots = {}
+
+    def grab_with_tab(rep, tab, whole, stem, what):
+        """Shows the dock's `tab`, then zooms A in and back to fit (`whole` ns), whose reports come
+        after the tab is painted, and grabs the screen as `stem`."""
+        if tab in rep["tabs"]:
+            px.xdotool("mousemove", *rep["tabs"][tab])
+            px.xdotool("click", 1)
+        ta = rep["timelines"]["a"]["rect"]
+        px.xdotool("mousemove", ta[0] + ta[2] // 2, ta[1] + ta[3] // 2)
+        px.xdotool("click", 1)
+        px.xdotool("key", "plus")
+        wait_report(app, lambda r: "b" in r["timelines"] and span(r, "a") < whole, f"A zoomed in {what}")
+        px.xdotool("key", "ctrl+0")
+        wait_report(app, lambda r: "b" in r["timelines"] and span(r, "a") >= whole, f"zoomed to fit {what}")
+        px.xdotool("mousemove", SCREEN[0] - 5, SCREEN[1] - 5)
+        return px.grab(a.out, stem)
+
     try:
         first = wait_report(app, lambda r: "timeline" in r, "the trace on screen")
         t = first["timeline"]
@@ -232,18 +249,7 @@ def inner(a):
         if span(zout, "a") < whole:  # zooming out may land on the whole trace already: no change, no report
             px.xdotool("key", "ctrl+0")
             fit = wait_report(app, lambda r: "b" in r["timelines"] and span(r, "a") >= whole, "zoomed to fit")
-        if "Summary" in fit["tabs"]:
-            px.xdotool("mousemove", *fit["tabs"]["Summary"])
-            px.xdotool("click", 1)
-        # The Summary tab painted: the next reports (zoom in and back to fit) come after it.
-        px.xdotool("mousemove", ta[0] + ta[2] // 2, ta[1] + ta[3] // 2)
-        px.xdotool("click", 1)
-        px.xdotool("key", "plus")
-        wait_report(app, lambda r: "b" in r["timelines"] and span(r, "a") < whole, "A zoomed in again")
-        px.xdotool("key", "ctrl+0")
-        wait_report(app, lambda r: "b" in r["timelines"] and span(r, "a") >= whole, "zoomed to fit again")
-        px.xdotool("mousemove", SCREEN[0] - 5, SCREEN[1] - 5)
-        shots["stacked"] = px.grab(a.out, "compare-1-stacked")
+        shots["stacked"] = grab_with_tab(fit, "Summary", whole, "compare-1-stacked", "again")
 
         # A B that does not read: named with the CLI's reason; A and its figures stay.
         bad = cli_compare(a.cli, A, broken)
@@ -273,21 +279,8 @@ def inner(a):
               f"-> {'EQUAL' if good else 'DIFFERENT'}")
         ok &= good
         close_result_windows()
-        # The Conjunctions list with B's sites, painted: the tab clicked, then a zoom in and back to fit,
-        # whose reports come after it.
-        if "Conjunctions" in rep["tabs"]:
-            px.xdotool("mousemove", *rep["tabs"]["Conjunctions"])
-            px.xdotool("click", 1)
-        ta = rep["timelines"]["a"]["rect"]
-        px.xdotool("mousemove", ta[0] + ta[2] // 2, ta[1] + ta[3] // 2)
-        px.xdotool("click", 1)
-        whole = span(rep, "a")
-        px.xdotool("key", "plus")
-        wait_report(app, lambda r: "b" in r["timelines"] and span(r, "a") < whole, "A zoomed in (other program)")
-        px.xdotool("key", "ctrl+0")
-        wait_report(app, lambda r: "b" in r["timelines"] and span(r, "a") >= whole, "zoomed to fit (other program)")
-        px.xdotool("mousemove", SCREEN[0] - 5, SCREEN[1] - 5)
-        shots["only-b"] = px.grab(a.out, "compare-2-only-b")
+        # The Conjunctions list with B's sites.
+        shots["only-b"] = grab_with_tab(rep, "Conjunctions", span(rep, "a"), "compare-2-only-b", "(other program)")
     except Exception:
         px.grab(a.out, "compare-failure")  # what the screen showed: for the person reading the log
         print(f"  failed; the screen is in {os.path.join(a.out, 'compare-failure.png')}")
