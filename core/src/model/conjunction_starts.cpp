@@ -1,5 +1,7 @@
 #include "sparkscope/core/conjunction_starts.h"
 
+#include "model/intern_string.h"
+
 #include "sparkscope/core/event_types.h"
 
 #include <algorithm>
@@ -41,18 +43,11 @@ std::map<std::string, std::vector<uint64_t>> conjunctionStartsBySite(const Trace
     auto byPlace = [](const auto& x, const auto& y) { return x.first < y.first; };
     std::sort(starts.begin(), starts.end(), byPlace);
     std::sort(strings.begin(), strings.end(), byPlace);
-    // As the model reads INTERN_STRING: the text before the id (4 bytes at the end), without trailing
-    // NULs; a later definition of an id wins.
+    // As the model reads INTERN_STRING; a later definition of an id wins.
     std::unordered_map<uint32_t, std::string> names;
-    for (const auto& [place, e] : strings) {
-        const Payload p = trace.payload(*e);
-        if (p.size() < 4)
-            continue;
-        std::string_view text = p.text(0).substr(0, p.size() - 4);
-        while (!text.empty() && text.back() == '\0')
-            text.remove_suffix(1);
-        names[p.u32(p.size() - 4)] = std::string(text);
-    }
+    for (const auto& [place, e] : strings)
+        if (auto s = detail::internedString(trace.payload(*e)))
+            names[s->first] = std::move(s->second);
     std::map<std::string, std::vector<uint64_t>> out;
     std::unordered_map<uint32_t, std::vector<uint64_t>*> site; // per static id, its list in `out`
     for (const auto& [place, staticId] : starts) {

@@ -3,6 +3,7 @@
 // end of the trace, and the interned strings (the one event the model keeps that belongs to no
 // family of the parallel model).
 #include "model/par_model_builder.h"
+#include "model/intern_string.h"
 
 #include <algorithm>
 #include <array>
@@ -126,12 +127,8 @@ std::string ParModelBuilder::hex(uint64_t v)
 // INTERN_STRING(text, id): the names of static conjunctions and futures, looked up by id later.
 void ParModelBuilder::onInternString(Payload p)
 {
-    if (p.size() < 4)
-        return;
-    std::string_view text = p.text(0).substr(0, p.size() - 4);
-    while (!text.empty() && text.back() == '\0')
-        text.remove_suffix(1);
-    m.strings[p.u32(p.size() - 4)] = std::string(text);
+    if (auto s = internedString(p))
+        m.strings[s->first] = std::move(s->second);
 }
 
 // What the walk leaves open at the end of the trace is a problem of the trace (truncated, or a
