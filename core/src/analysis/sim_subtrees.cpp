@@ -43,26 +43,23 @@ void SimGraph::findClosedSubtrees()
             open[a] = 1;
     };
     auto holds = [&](uint32_t a, uint32_t s) { return s >= a && s < m_subtreeEnd[a]; };
-    // `fromEnd`: u is su's last node; `toFirst`: v is sv's first node.
-    auto release = [&](uint32_t su, uint32_t sv, bool fromEnd, bool toFirst) {
+    // The release counted on every sub-tree from `s` up that does not hold `other`: in `count`, and in
+    // `own` on s itself when `at` (the release leaves from s's end, or enters at its first node).
+    auto climb = [&](uint32_t s, uint32_t other, std::vector<uint32_t>& count, std::vector<uint32_t>& own, bool at) {
         int steps = 0;
-        for (uint32_t a = su; a != kNoIndex && !holds(a, sv); a = m_parent[a]) {
+        for (uint32_t a = s; a != kNoIndex && !holds(a, other); a = m_parent[a]) {
             if (++steps > kMaxWalk) {
                 openUp(a);
                 break;
             }
-            ++out[a];
-            endOut[a] += a == su && fromEnd;
+            ++count[a];
+            own[a] += a == s && at;
         }
-        steps = 0;
-        for (uint32_t b = sv; b != kNoIndex && !holds(b, su); b = m_parent[b]) {
-            if (++steps > kMaxWalk) {
-                openUp(b);
-                break;
-            }
-            ++in[b];
-            entryIn[b] += b == sv && toFirst;
-        }
+    };
+    // `fromEnd`: u is su's last node; `toFirst`: v is sv's first node.
+    auto release = [&](uint32_t su, uint32_t sv, bool fromEnd, bool toFirst) {
+        climb(su, sv, out, endOut, fromEnd);
+        climb(sv, su, in, entryIn, toFirst);
     };
     for (uint32_t s = 0; s < strands; ++s) {
         const uint32_t first = firstNode(s), last = lastNode(s);
