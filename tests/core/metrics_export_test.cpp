@@ -4,9 +4,11 @@
 #include "metrics_sim.h"
 #include "scenario_traces.h"
 #include "sparkscope/core/metrics.h"
+#include "sparkscope/core/findings.h"
 #include "sparkscope/core/metrics_export.h"
 #include "sparkscope/core/reader.h"
 #include "support/test_data.h"
+#include "support/trace_builder.h"
 
 #include <catch2/catch.hpp>
 
@@ -313,4 +315,26 @@ TEST_CASE("a metrics file from a trace given up is the same file, and the trace 
         CHECK(trace.firstTimeNs == first);
         CHECK(trace.lastTimeNs == last);
     }
+}
+
+TEST_CASE("a site name that is not UTF-8 is written as U+FFFD in the metrics file and the analysis", "[core][metrics]")
+{
+    // stealTrace's conjunction, its static id named by a damaged INTERN_STRING ("fib.m:10" then the
+    // bytes 0xFF 0xFE): nlohmann::json throws on such a string unless told to replace it.
+    sparkscope::test::TraceBuilder b(2);
+    b.internString(0, 1, std::string("fib.m:10\xff\xfe"));
+    b.runThread(0, 0, 1).startParConj(0, 100, 0xA, 1).sparkCreate(0, 110, 0xA, 5);
+    b.sparkSteal(1, 120, 0, 5).createThread(1, 125, 2).runThread(1, 130, 2);
+    b.endParConjunct(0, 200, 0xA).stopThread(0, 210, 1, kStopBlocked);
+    b.endParConjunct(1, 300, 0xA).threadRunnable(1, 305, 1).stopThread(1, 310, 2, kStopFinished);
+    b.runThread(0, 330, 1).endParConj(0, 340, 0xA).stopThread(0, 400, 1, kStopFinished).endAt(400);
+    const Trace trace = b.roundTrip();
+    const std::string replaced = "fib.m:10\xEF\xBF\xBD\xEF\xBF\xBD"; // two U+FFFD
+    std::string metrics, analysis;
+    REQUIRE_NOTHROW(metrics = formatMetricsFile(computeMetricsFile(trace, {}), MetricsFormat::Json));
+    CHECK(metrics.find(replaced) != std::string::npos);
+    CHECK_NOTHROW(Json::parse(metrics));
+    REQUIRE_NOTHROW(analysis = analysisReportToJson(computeAnalysisReport(trace)));
+    CHECK(analysis.find(replaced) != std::string::npos);
+    CHECK_NOTHROW(Json::parse(analysis));
 }

@@ -4,6 +4,7 @@
 
 #include "export/json_object_builder.h"
 #include "export/stat_json.h"
+#include "export/json_document.h"
 
 namespace sparkscope::core {
 
@@ -129,7 +130,7 @@ namespace detail {
             { "warnings", a.trace.warnings } };
         root["range"] = Json { { "from_ns", a.fromNs }, { "to_ns", a.toNs } };
         root["analysis"] = std::move(analysis);
-        return root.dump(2) + "\n";
+        return detail::jsonDocument(root);
     }
 
 } // namespace detail

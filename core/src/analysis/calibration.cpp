@@ -5,6 +5,7 @@
 #include "analysis/analysis_json.h"
 #include "sparkscope/core/compare.h"
 #include "sparkscope/core/reader.h"
+#include "export/json_document.h"
 
 #include <charconv>
 #include <functional>
@@ -211,7 +212,7 @@ std::string calibrationToJson(const ContentionCalibration& c)
     };
     Json root = Json { { "format_version", 1 }, { "coefficient", c.coefficient }, { "reached", c.reached },
         { "one", runJson(c.one, c.many) }, { "many", runJson(c.many, c.one) }, { "notes", c.notes } };
-    return root.dump(2) + "\n";
+    return detail::jsonDocument(root);
 }
 
 std::string calibrationCostsText(const ContentionCalibration& c)

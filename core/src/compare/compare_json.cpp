@@ -6,6 +6,7 @@
 
 #include "analysis/analysis_json.h"
 #include "export/csv_field.h"
+#include "export/json_document.h"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -102,7 +103,7 @@ std::string comparisonToJson(const RunComparison& c)
             { "conjuncts", std::move(conjuncts) } });
     }
     root["sites"] = std::move(sites);
-    return root.dump(2) + "\n";
+    return detail::jsonDocument(root);
 }
 
 std::string comparisonToCsv(const RunComparison& c)
@@ -162,7 +163,7 @@ std::string scalingToJson(const ScalingReport& r)
         sites.push_back(Json { { "site", s.site }, { "points", std::move(list) } });
     }
     root["sites"] = std::move(sites);
-    return root.dump(2) + "\n";
+    return detail::jsonDocument(root);
 }
 
 std::string scalingToCsv(const ScalingReport& r)

@@ -8,6 +8,7 @@
 #include "export/csv_field.h"
 #include "export/json_object_builder.h"
 #include "export/stat_json.h"
+#include "export/json_document.h"
 
 #include <nlohmann/json.hpp>
 
@@ -88,7 +89,7 @@ std::string metricsToJson(const Metrics& m, const AnalysisReport* analysis)
     }
     if (analysis)
         root["analysis"] = detail::analysisReportJson(*analysis, m.options.instances);
-    return root.dump(2) + "\n";
+    return detail::jsonDocument(root);
 }
 
 std::string metricsToCsv(const Metrics& m, const AnalysisReport* analysis)
