@@ -172,29 +172,11 @@ namespace {
             tail = decodeEvents(bytes, dataStart, bytes.size(), state, sink, ctx);
         }
 
-        switch (tail.stop) {
-        case DecodeStop::Cancelled:
+        if (tail.stop == DecodeStop::Cancelled)
             return cancelledError();
-        case DecodeStop::Failed:
+        if (tail.stop == DecodeStop::Failed)
             return *tail.error;
-        case DecodeStop::Truncated:
-            trace.truncated = true;
-            break;
-        case DecodeStop::DataEnd:
-        case DecodeStop::RangeEnd:
-            break;
-        }
-        for (auto& w : tail.warnings)
-            trace.warnings.push_back(std::move(w));
-        if (tail.stop == DecodeStop::Truncated)
-            trace.warnings.push_back({ "reading stopped at byte " + std::to_string(tail.position) + " of "
-                    + std::to_string(bytes.size()) + ": " + tail.truncation + "; the " + std::to_string(tail.events)
-                    + " complete events before it are kept",
-                tail.position });
-        else if (tail.stop == DecodeStop::DataEnd && tail.position < bytes.size())
-            trace.warnings.push_back({ std::to_string(bytes.size() - tail.position) + " bytes after DATA_END (byte "
-                    + std::to_string(tail.position - 2) + ") are ignored",
-                tail.position });
+        recordStop(trace, tail, bytes.size(), tail.events);
 
         if (isCancelled(options))
             return cancelledError();

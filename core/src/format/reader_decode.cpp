@@ -373,6 +373,24 @@ DecodeOutcome decodeEvents(std::span<const uint8_t> bytes, uint64_t begin, uint6
     return out;
 }
 
+void recordStop(Trace& trace, DecodeOutcome& outcome, uint64_t streamBytes, uint64_t events)
+{
+    if (outcome.stop == DecodeStop::Truncated)
+        trace.truncated = true;
+    for (auto& w : outcome.warnings)
+        trace.warnings.push_back(std::move(w));
+    outcome.warnings.clear();
+    if (outcome.stop == DecodeStop::Truncated)
+        trace.warnings.push_back({ "reading stopped at byte " + std::to_string(outcome.position) + " of "
+                + std::to_string(streamBytes) + ": " + outcome.truncation + "; the " + std::to_string(events)
+                + " complete events before it are kept",
+            outcome.position });
+    else if (outcome.stop == DecodeStop::DataEnd && outcome.position < streamBytes)
+        trace.warnings.push_back({ std::to_string(streamBytes - outcome.position) + " bytes after DATA_END (byte "
+                + std::to_string(outcome.position - 2) + ") are ignored",
+            outcome.position });
+}
+
 RangePlan planRanges(std::span<const uint8_t> bytes, uint64_t dataStart, const SizeTable& sizes, uint64_t targetBytes)
 {
     RangePlan plan;

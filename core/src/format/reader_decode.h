@@ -86,6 +86,11 @@ struct DecodeOutcome {
 DecodeOutcome decodeEvents(std::span<const uint8_t> bytes, uint64_t begin, uint64_t limit, BlockState& state,
     EventSink& sink, const DecodeContext& ctx);
 
+// Records how decoding ended in `trace`: truncation (the flag and a warning saying where and why),
+// bytes after DATA_END, and the outcome's block warnings. `events` = all events decoded before the
+// stop. For the outcomes other than Failed and Cancelled, which the caller reports itself.
+void recordStop(Trace& trace, DecodeOutcome& outcome, uint64_t streamBytes, uint64_t events);
+
 // Offsets that split [dataStart, end) into ranges that each start and end on block boundaries
 // (walking marker to marker by declared size), about `targetBytes` each. The last cut is where the
 // walk stopped; the rest of the stream from there is the "tail", decoded with full checks.

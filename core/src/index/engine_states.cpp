@@ -1,6 +1,6 @@
 // Engine-state derivation (rules in engine_states.h). One forward scan per engine produces raw
-// intervals (possibly empty, possibly equal to their neighbour); a second linear pass drops empty
-// ones and merges equal neighbours, which keeps the state machine itself free of special cases.
+// intervals (possibly empty, possibly equal to their neighbour), which push() drops or merges with
+// the previous one as they come; that keeps the state machine itself free of special cases.
 // Engines are independent, so they are scanned in parallel with TBB.
 #include "sparkscope/core/engine_states.h"
 
@@ -26,104 +26,99 @@ std::string_view engineStateName(EngineState state) noexcept
     return "idle";
 }
 
-namespace {
+void EngineStateScanner::push(const StateInterval& r)
+{
+    if (r.endNs <= r.startNs)
+        return;
+    if (!m_out.empty() && m_out.back().state == r.state && m_out.back().context == r.context
+        && m_out.back().endNs == r.startNs)
+        m_out.back().endNs = r.endNs;
+    else
+        m_out.push_back(r);
+}
 
-    struct Current {
-        EngineState state = EngineState::Idle;
-        uint32_t context = kNoContext;
-    };
+void EngineStateScanner::switchTo(uint64_t t, EngineState state, uint32_t context)
+{
+    t = std::max(t, m_curStart);
+    push({ m_curStart, t, m_cur.context, m_cur.state });
+    m_cur = { state, state == EngineState::Running ? context : kNoContext };
+    m_curStart = t;
+}
 
-    std::vector<StateInterval> scanEngine(const Trace& trace, const std::vector<Event>& events)
-    {
-        const uint64_t first = trace.firstTimeNs, last = trace.lastTimeNs;
-        std::vector<StateInterval> raw;
-        raw.reserve(events.size() / 2 + 2);
-        Current cur, savedBeforeGc;
-        bool inGc = false;
-        uint64_t curStart = first;
-        auto switchTo = [&](uint64_t t, EngineState state, uint32_t context) {
-            t = std::clamp(t, curStart, last);
-            raw.push_back({ curStart, t, cur.context, cur.state });
-            cur = { state, state == EngineState::Running ? context : kNoContext };
-            curStart = t;
-        };
-        for (const Event& e : events) {
-            const uint64_t t = e.timeNs;
-            // Woken: the next event ends the sleep. Block markers do not: they are the tracer's
-            // bookkeeping (a runtime flushes its buffer as the engine goes to sleep).
-            if (!inGc && cur.state == EngineState::Sleeping && e.type != ev::MerEngineSleeping
-                && e.type != ev::BlockMarker)
-                switchTo(t, EngineState::Idle, kNoContext);
-            switch (e.type) {
-            case ev::RunThread: {
-                const uint32_t context = trace.payload(e).u32(0);
-                if (inGc)
-                    savedBeforeGc = { EngineState::Running, context };
-                else
-                    switchTo(t, EngineState::Running, context);
-                break;
-            }
-            case ev::StopThread:
-                if (inGc) {
-                    if (savedBeforeGc.state == EngineState::Running)
-                        savedBeforeGc = {};
-                } else if (cur.state == EngineState::Running) {
-                    switchTo(t, EngineState::Idle, kNoContext);
-                }
-                break;
-            case ev::GcStart:
-            case ev::GcWork:
-            case ev::GcIdle:
-            case ev::GcDone:
-                if (!inGc) {
-                    savedBeforeGc = cur;
-                    inGc = true;
-                    switchTo(t, EngineState::Gc, kNoContext);
-                }
-                break;
-            case ev::GcEnd:
-                if (inGc) {
-                    inGc = false;
-                    switchTo(t, savedBeforeGc.state, savedBeforeGc.context);
-                }
-                break;
-            case ev::MerLookingForGlobalContext:
-            case ev::MerWorkStealing:
-            case ev::MerLookingForLocalSpark:
-                if (!inGc && cur.state != EngineState::Running && cur.state != EngineState::Searching)
-                    switchTo(t, EngineState::Searching, kNoContext);
-                break;
-            case ev::MerSparkRun:
-            case ev::MerSparkSteal:
-                if (!inGc && cur.state == EngineState::Searching)
-                    switchTo(t, EngineState::Idle, kNoContext);
-                break;
-            case ev::MerEngineSleeping:
-                if (!inGc && cur.state != EngineState::Running)
-                    switchTo(t, EngineState::Sleeping, kNoContext);
-                break;
-            default:
-                break;
-            }
-        }
-        if (last > curStart)
-            raw.push_back({ curStart, last, cur.context, cur.state });
-
-        std::vector<StateInterval> out;
-        out.reserve(raw.size());
-        for (const StateInterval& r : raw) {
-            if (r.endNs <= r.startNs)
-                continue;
-            if (!out.empty() && out.back().state == r.state && out.back().context == r.context
-                && out.back().endNs == r.startNs)
-                out.back().endNs = r.endNs;
-            else
-                out.push_back(r);
-        }
-        return out;
+void EngineStateScanner::add(const Event& e, const Payload& payload)
+{
+    const uint64_t t = e.timeNs;
+    // Woken: the next event ends the sleep. Block markers do not: they are the tracer's
+    // bookkeeping (a runtime flushes its buffer as the engine goes to sleep).
+    if (!m_inGc && m_cur.state == EngineState::Sleeping && e.type != ev::MerEngineSleeping && e.type != ev::BlockMarker)
+        switchTo(t, EngineState::Idle, kNoContext);
+    switch (e.type) {
+    case ev::RunThread: {
+        const uint32_t context = payload.u32(0);
+        if (m_inGc)
+            m_savedBeforeGc = { EngineState::Running, context };
+        else
+            switchTo(t, EngineState::Running, context);
+        break;
     }
+    case ev::StopThread:
+        if (m_inGc) {
+            if (m_savedBeforeGc.state == EngineState::Running)
+                m_savedBeforeGc = {};
+        } else if (m_cur.state == EngineState::Running) {
+            switchTo(t, EngineState::Idle, kNoContext);
+        }
+        break;
+    case ev::GcStart:
+    case ev::GcWork:
+    case ev::GcIdle:
+    case ev::GcDone:
+        if (!m_inGc) {
+            m_savedBeforeGc = m_cur;
+            m_inGc = true;
+            switchTo(t, EngineState::Gc, kNoContext);
+        }
+        break;
+    case ev::GcEnd:
+        if (m_inGc) {
+            m_inGc = false;
+            switchTo(t, m_savedBeforeGc.state, m_savedBeforeGc.context);
+        }
+        break;
+    case ev::MerLookingForGlobalContext:
+    case ev::MerWorkStealing:
+    case ev::MerLookingForLocalSpark:
+        if (!m_inGc && m_cur.state != EngineState::Running && m_cur.state != EngineState::Searching)
+            switchTo(t, EngineState::Searching, kNoContext);
+        break;
+    case ev::MerSparkRun:
+    case ev::MerSparkSteal:
+        if (!m_inGc && m_cur.state == EngineState::Searching)
+            switchTo(t, EngineState::Idle, kNoContext);
+        break;
+    case ev::MerEngineSleeping:
+        if (!m_inGc && m_cur.state != EngineState::Running)
+            switchTo(t, EngineState::Sleeping, kNoContext);
+        break;
+    default:
+        break;
+    }
+}
 
-} // namespace
+std::vector<StateInterval> EngineStateScanner::finish(uint64_t firstNs, uint64_t lastNs)
+{
+    if (lastNs > m_curStart)
+        push({ m_curStart, lastNs, m_cur.context, m_cur.state });
+    // The first interval began at 0 in place of the trace's first time, which no event precedes.
+    if (!m_out.empty()) {
+        m_out.front().startNs = std::max(m_out.front().startNs, firstNs);
+        if (m_out.front().endNs <= m_out.front().startNs)
+            m_out.erase(m_out.begin());
+    }
+    std::vector<StateInterval> out = std::move(m_out);
+    *this = {};
+    return out;
+}
 
 EngineStates computeEngineStates(const Trace& trace)
 {
@@ -131,8 +126,12 @@ EngineStates computeEngineStates(const Trace& trace)
     states.firstNs = trace.firstTimeNs;
     states.lastNs = std::max(trace.lastTimeNs, trace.firstTimeNs);
     states.engines.resize(trace.engines.size());
-    tbb::parallel_for(
-        size_t(0), trace.engines.size(), [&](size_t e) { states.engines[e] = scanEngine(trace, trace.engines[e]); });
+    tbb::parallel_for(size_t(0), trace.engines.size(), [&](size_t e) {
+        EngineStateScanner scanner;
+        for (const Event& event : trace.engines[e])
+            scanner.add(event, trace.payload(event));
+        states.engines[e] = scanner.finish(states.firstNs, states.lastNs);
+    });
     return states;
 }
 

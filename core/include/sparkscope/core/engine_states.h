@@ -69,6 +69,32 @@ struct EngineStates {
 // Derives the intervals. Parallel over engines; O(events).
 EngineStates computeEngineStates(const Trace& trace);
 
+// The state machine of one engine, fed its events one at a time in time order: what
+// computeEngineStates runs per engine, and what a caller streaming a trace (trace_stream.h) runs as
+// the events arrive, before the trace's time span is known. Equal neighbours are merged as they
+// come, so it holds the result only.
+class EngineStateScanner {
+public:
+    // `payload` is the event's payload (read for RUN_THREAD's context).
+    void add(const Event& e, const Payload& payload);
+    // The intervals over [firstNs, lastNs], firstNs and lastNs being the whole trace's (every event
+    // of the engine lies inside). Leaves the scanner empty.
+    std::vector<StateInterval> finish(uint64_t firstNs, uint64_t lastNs);
+
+private:
+    struct Current {
+        EngineState state = EngineState::Idle;
+        uint32_t context = kNoContext;
+    };
+    void switchTo(uint64_t t, EngineState state, uint32_t context);
+    void push(const StateInterval& r);
+
+    std::vector<StateInterval> m_out;
+    Current m_cur, m_savedBeforeGc;
+    bool m_inGc = false;
+    uint64_t m_curStart = 0; // the trace's first time stands in for 0 at finish()
+};
+
 // CPUS_OVER_TIME: number of engines in the Running state at each instant, over [firstNs, lastNs).
 // Its integral is the total running time summed over engines. O(n log n) in intervals.
 StepFunction cpusOverTime(const EngineStates& states);

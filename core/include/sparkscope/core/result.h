@@ -16,6 +16,7 @@ enum class ErrorCode {
     AbsurdSize, // a size field no real eventlog has
     Cancelled, // the caller asked to stop
     Usage, // bad arguments
+    Unsupported, // input this path cannot take (e.g. a compressed file to memory-map)
 };
 
 struct Error {

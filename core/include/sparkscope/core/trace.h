@@ -42,6 +42,15 @@ struct Warning {
 
 enum class Compression { None, Gzip, Zstd, Bzip2 };
 
+// The payload of `e` inside `stream` (the decoded stream its offset indexes); empty when the stream
+// does not hold all of it.
+inline Payload payloadIn(std::span<const uint8_t> stream, const Event& e) noexcept
+{
+    if (e.endOffset() > stream.size())
+        return {};
+    return Payload(stream.subspan(e.payloadOffset(), e.payloadSize));
+}
+
 class Trace {
 public:
     std::string path; // as given to the reader ("<memory>" for buffers)
@@ -58,13 +67,7 @@ public:
     std::span<const uint8_t> bytes() const noexcept { return { m_bytes ? m_bytes->data() : nullptr, m_bytes ? m_bytes->size() : 0 }; }
     void setBytes(std::shared_ptr<const std::vector<uint8_t>> bytes) { m_bytes = std::move(bytes); }
 
-    Payload payload(const Event& e) const noexcept
-    {
-        auto all = bytes();
-        if (e.endOffset() > all.size())
-            return {};
-        return Payload(all.subspan(e.payloadOffset(), e.payloadSize));
-    }
+    Payload payload(const Event& e) const noexcept { return payloadIn(bytes(), e); }
 
     size_t eventCount() const noexcept;
     size_t engineCount() const noexcept { return engines.size(); }

@@ -1,0 +1,83 @@
+#pragma once
+// streamTrace: one pass over an uncompressed eventlog in memory bounded by a window of the file,
+// not by its size. It is how the viewer opens traces too big to hold as a Trace (docs/
+// performance.md, "Big traces"): a 2 GB eventlog holds ~200 M events, whose 24-byte handles alone
+// would take 4.8 GB.
+//
+// How: the file is memory-mapped and decoded a range of about `windowBytes` at a time by the
+// reader's own decode loop (so every rule of attribution, truncation and damage is the reader's),
+// and the pages of each decoded range are handed back to the kernel (MADV_DONTNEED: they stay in
+// the page cache, and a later access maps them again). Each engine's events are kept back in a
+// small sorted buffer and handed to `consume` in time order, stably, as the reader's per-engine
+// sort orders them: the newest `holdBack` events of an engine wait, because GHC writes a few events
+// out of order inside a block. An event that arrives earlier than one already handed out (an
+// inversion longer than the hold-back) is handed out anyway and counted in `lateEvents`, so a
+// caller can tell that its result may differ from reading the trace whole.
+//
+// Besides the events, the pass records where each engine's blocks lie and which times they hold
+// (BlockExtent), so that a window of time can later be decoded again from the file alone
+// (decodeBlocks).
+//
+// Compressed input cannot be mapped: it is refused with ErrorCode::Unsupported, and callers read it
+// whole. Neither function throws on bad input; errors name the byte offset.
+#include "sparkscope/core/result.h"
+#include "sparkscope/core/trace.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace sparkscope::core {
+
+// One block of one engine, as found in the file.
+struct BlockExtent {
+    uint64_t offset = 0; // of the block marker
+    uint64_t bytes = 0; // the marker and the events the block holds
+    uint64_t firstNs = UINT64_MAX; // earliest event time in the block (UINT64_MAX if none)
+    uint64_t lastNs = 0; // latest event time in the block
+    uint32_t events = 0; // events in the block, the marker included
+};
+
+// Events of one engine (or the global ones: engine == kNoEngine), in time order. `stream` is the
+// whole decoded stream: Event::offset indexes into it, and it stays readable for the whole pass.
+struct StreamBatch {
+    uint16_t engine = kNoEngine;
+    std::span<const Event> events;
+    std::span<const uint8_t> stream;
+
+    Payload payload(const Event& e) const noexcept { return payloadIn(stream, e); }
+};
+
+struct StreamOptions {
+    uint64_t windowBytes = uint64_t(32) << 20; // stream bytes decoded per step
+    size_t holdBack = 4096; // events of each engine kept back for late arrivals
+    const std::atomic<bool>* cancel = nullptr;
+    std::function<void(uint64_t done, uint64_t total)> progress; // stream bytes
+};
+
+struct StreamedTrace {
+    // Everything of a Trace but its events: path, sizes, header, warnings, truncation, the time span,
+    // and `engines` sized to the engine count (each empty).
+    Trace summary;
+    std::vector<std::vector<BlockExtent>> blocks; // per engine, in file order
+    uint64_t events = 0; // events handed out, global ones included
+    uint64_t lateEvents = 0; // events that came after a later one of their engine had been handed out
+};
+
+// Streams `path`, calling consume(batch) for each run of events of one engine, from one thread,
+// as the pass goes. All of an engine's events, in order, across its batches, are what readTrace's
+// trace.engines[engine] holds (when lateEvents is 0).
+Result<StreamedTrace> streamTrace(
+    const std::string& path, const std::function<void(const StreamBatch&)>& consume, const StreamOptions& options = {});
+
+// The events of the given blocks of `engine`, decoded again from the file and sorted by time
+// (stably), in a Trace of their own that holds just those blocks' bytes. The blocks must come from
+// streamTrace of the same, unchanged file.
+Result<Trace> decodeBlocks(const std::string& path, const Header& header, uint16_t engine,
+    std::span<const BlockExtent> blocks);
+
+} // namespace sparkscope::core

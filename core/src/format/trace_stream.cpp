@@ -1,0 +1,289 @@
+// streamTrace and decodeBlocks (trace_stream.h): the reader's decode loop run over a memory-mapped
+// file one range at a time, with each engine's events kept back in a short sorted buffer.
+#include "sparkscope/core/trace_stream.h"
+
+#include "format/reader_decode.h"
+#include "format/reader_input.h"
+
+#include <boost/iostreams/device/mapped_file.hpp>
+
+#include <algorithm>
+#include <exception>
+#include <filesystem>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
+namespace sparkscope::core {
+
+namespace {
+    using namespace detail;
+
+    // A read-only mapping of a whole file; an empty file maps to an empty span.
+    class MappedFile {
+    public:
+        Result<std::span<const uint8_t>> open(const std::string& path)
+        {
+            std::error_code ec;
+            const uint64_t size = std::filesystem::file_size(path, ec);
+            if (ec)
+                return Error { ErrorCode::Io, "cannot open " + path + ": " + ec.message(), std::nullopt };
+            if (size == 0)
+                return std::span<const uint8_t> {};
+            try {
+                m_file.open(path);
+            } catch (const std::exception& e) {
+                return Error { ErrorCode::Io, "cannot map " + path + ": " + e.what(), std::nullopt };
+            }
+            return bytes();
+        }
+        std::span<const uint8_t> bytes() const noexcept
+        {
+            if (!m_file.is_open())
+                return {};
+            return { reinterpret_cast<const uint8_t*>(m_file.data()), m_file.size() };
+        }
+        // Hands the pages wholly inside [from, to) back to the kernel. The mapping stays valid: a
+        // later read maps them again from the page cache (or the disk).
+        void release(uint64_t from, uint64_t to) const noexcept
+        {
+#if defined(__linux__)
+            static const uint64_t page = uint64_t(::sysconf(_SC_PAGESIZE));
+            const uint64_t a = (from + page - 1) / page * page, b = to / page * page;
+            if (m_file.is_open() && b > a)
+                ::madvise(const_cast<char*>(m_file.data()) + a, b - a, MADV_DONTNEED);
+#else
+            (void)from;
+            (void)to;
+#endif
+        }
+
+    private:
+        boost::iostreams::mapped_file_source m_file;
+    };
+
+    // Appends the block extents of one range's events of one engine (in file order) to `extents`.
+    // Events before the range's first marker of the engine continue its last block.
+    void recordBlocks(std::span<const Event> events, std::vector<BlockExtent>& extents)
+    {
+        for (const Event& e : events) {
+            if (e.type == ev::BlockMarker || extents.empty()) {
+                extents.push_back({});
+                extents.back().offset = e.offset;
+            }
+            BlockExtent& b = extents.back();
+            b.bytes = std::max(b.bytes, e.endOffset() - b.offset);
+            b.firstNs = std::min(b.firstNs, e.timeNs);
+            b.lastNs = std::max(b.lastNs, e.timeNs);
+            ++b.events;
+        }
+    }
+
+    // One engine's events not yet handed out, sorted; the newest `holdBack` of them wait for late
+    // arrivals.
+    struct Pending {
+        std::vector<Event> events;
+        uint64_t lastOut = 0; // time of the last event handed out
+        bool anyOut = false;
+    };
+
+    class Streamer {
+    public:
+        Streamer(const std::function<void(const StreamBatch&)>& consume, const StreamOptions& options,
+            std::span<const uint8_t> stream, StreamedTrace& out)
+            : m_consume(consume)
+            , m_options(options)
+            , m_stream(stream)
+            , m_out(out)
+        {
+        }
+
+        // Takes one range's events (per engine, in file order) and hands out what is safe.
+        void take(EventSink& sink)
+        {
+            if (sink.engines.size() > m_engines.size()) {
+                m_engines.resize(sink.engines.size());
+                m_out.blocks.resize(sink.engines.size());
+            }
+            for (size_t e = 0; e < sink.engines.size(); ++e) {
+                recordBlocks(sink.engines[e], m_out.blocks[e]);
+                add(m_engines[e], sink.engines[e], uint16_t(e), m_options.holdBack);
+            }
+            add(m_global, sink.global, kNoEngine, m_options.holdBack);
+        }
+
+        void finish()
+        {
+            std::vector<Event> none;
+            for (size_t e = 0; e < m_engines.size(); ++e)
+                add(m_engines[e], none, uint16_t(e), 0);
+            add(m_global, none, kNoEngine, 0);
+        }
+
+        size_t engineCount() const noexcept { return m_engines.size(); }
+
+    private:
+        void add(Pending& p, std::vector<Event>& arrived, uint16_t engine, size_t holdBack)
+        {
+            if (!arrived.empty()) {
+                for (const Event& e : arrived)
+                    if (p.anyOut && e.timeNs < p.lastOut)
+                        ++m_out.lateEvents;
+                p.events.insert(p.events.end(), arrived.begin(), arrived.end());
+                std::vector<Event>().swap(arrived);
+                stableSortByTime(p.events);
+            }
+            if (p.events.size() <= holdBack)
+                return;
+            const size_t n = p.events.size() - holdBack;
+            m_consume(StreamBatch { engine, std::span<const Event>(p.events.data(), n), m_stream });
+            m_out.events += n;
+            p.lastOut = std::max(p.anyOut ? p.lastOut : 0, p.events[n - 1].timeNs);
+            p.anyOut = true;
+            p.events.erase(p.events.begin(), p.events.begin() + long(n));
+        }
+
+        const std::function<void(const StreamBatch&)>& m_consume;
+        const StreamOptions& m_options;
+        std::span<const uint8_t> m_stream;
+        StreamedTrace& m_out;
+        std::vector<Pending> m_engines;
+        Pending m_global;
+    };
+
+    Result<StreamedTrace> streamUnguarded(
+        const std::string& path, const std::function<void(const StreamBatch&)>& consume, const StreamOptions& options)
+    {
+        MappedFile file;
+        auto mapped = file.open(path);
+        if (!mapped)
+            return mapped.error();
+        const std::span<const uint8_t> bytes = mapped.value();
+        if (detectCompression(bytes.first(std::min<size_t>(bytes.size(), 8))) != Compression::None)
+            return Error { ErrorCode::Unsupported, path + " is compressed; streaming reads uncompressed eventlogs only",
+                std::nullopt };
+
+        StreamedTrace out;
+        Trace& trace = out.summary;
+        trace.path = path;
+        trace.fileSize = bytes.size();
+        auto parsed = parseHeader(bytes);
+        if (!parsed)
+            return parsed.error();
+        trace.header = std::move(parsed->header);
+        const SizeTable sizes(trace.header);
+        const RangePlan plan = planRanges(bytes, parsed->dataStart, sizes, std::max<uint64_t>(1, options.windowBytes));
+
+        const uint64_t streamBytes = bytes.size() - parsed->dataStart;
+        uint64_t decoded = 0;
+        DecodeContext ctx;
+        ctx.sizes = &sizes;
+        ctx.cancel = options.cancel;
+        if (options.progress)
+            ctx.advanced = [&](uint64_t delta) { options.progress(decoded += delta, streamBytes); };
+
+        Streamer streamer(consume, options, bytes, out);
+        BlockState state;
+        state.sawMarker = false;
+        uint64_t minTime = UINT64_MAX, maxTime = 0, events = 0;
+        DecodeOutcome outcome;
+        // Ranges between the plan's cuts end on event boundaries; the last one runs to the end of
+        // the stream with the reader's full checks. The block state carries over from range to
+        // range, so the result is that of one sequential decode.
+        for (size_t i = 0; i < plan.cuts.size(); ++i) {
+            const uint64_t from = plan.cuts[i];
+            const uint64_t to = i + 1 < plan.cuts.size() ? plan.cuts[i + 1] : bytes.size();
+            EventSink sink;
+            outcome = decodeEvents(bytes, from, to, state, sink, ctx);
+            if (outcome.stop == DecodeStop::Cancelled)
+                return Error { ErrorCode::Cancelled, "reading was cancelled", std::nullopt };
+            if (outcome.stop == DecodeStop::Failed)
+                return *outcome.error;
+            minTime = std::min(minTime, outcome.minTimeNs);
+            maxTime = std::max(maxTime, outcome.maxTimeNs);
+            events += outcome.events;
+            for (auto& w : outcome.warnings)
+                trace.warnings.push_back(std::move(w));
+            outcome.warnings.clear();
+            streamer.take(sink);
+            file.release(from, outcome.position);
+            if (outcome.stop != DecodeStop::RangeEnd)
+                break;
+        }
+        streamer.finish();
+        recordStop(trace, outcome, bytes.size(), events);
+        trace.engines.resize(streamer.engineCount());
+        out.blocks.resize(streamer.engineCount());
+        if (events > 0) {
+            trace.firstTimeNs = minTime;
+            trace.lastTimeNs = maxTime;
+        }
+        if (options.progress)
+            options.progress(streamBytes, streamBytes);
+        return out;
+    }
+} // namespace
+
+Result<StreamedTrace> streamTrace(
+    const std::string& path, const std::function<void(const StreamBatch&)>& consume, const StreamOptions& options)
+{
+    try {
+        return streamUnguarded(path, consume, options);
+    } catch (const std::bad_alloc&) {
+        return Error { ErrorCode::Io, "not enough memory to stream " + path, std::nullopt };
+    }
+}
+
+Result<Trace> decodeBlocks(
+    const std::string& path, const Header& header, uint16_t engine, std::span<const BlockExtent> blocks)
+{
+    MappedFile file;
+    auto mapped = file.open(path);
+    if (!mapped)
+        return mapped.error();
+    const std::span<const uint8_t> bytes = mapped.value();
+    const SizeTable sizes(header);
+    DecodeContext ctx;
+    ctx.sizes = &sizes;
+
+    // The blocks' bytes, back to back, in a buffer of their own; events point into it.
+    auto own = std::make_shared<std::vector<uint8_t>>();
+    std::vector<Event> events;
+    for (const BlockExtent& b : blocks) {
+        if (b.offset > bytes.size() || b.bytes > bytes.size() - b.offset)
+            return Error { ErrorCode::Io, path + " is shorter than when it was read (the block at byte "
+                    + std::to_string(b.offset) + " is gone)", b.offset };
+        // Decoding from the block's marker gives its events the attribution a whole read gives them:
+        // the marker sets the whole block state.
+        BlockState state;
+        EventSink sink;
+        const DecodeOutcome o = decodeEvents(bytes, b.offset, b.offset + b.bytes, state, sink, ctx);
+        if (o.stop == DecodeStop::Failed)
+            return *o.error;
+        const uint64_t base = own->size();
+        own->insert(own->end(), bytes.begin() + long(b.offset), bytes.begin() + long(b.offset + b.bytes));
+        if (engine < sink.engines.size())
+            for (Event e : sink.engines[engine]) {
+                e.offset = e.offset - b.offset + base;
+                events.push_back(e);
+            }
+        file.release(b.offset, b.offset + b.bytes);
+    }
+    stableSortByTime(events);
+    Trace trace;
+    trace.path = path;
+    trace.fileSize = bytes.size();
+    trace.header = header;
+    trace.engines.resize(size_t(engine) + 1);
+    if (!events.empty()) {
+        trace.firstTimeNs = events.front().timeNs;
+        trace.lastTimeNs = events.back().timeNs;
+    }
+    trace.engines[engine] = std::move(events);
+    trace.setBytes(std::move(own));
+    return trace;
+}
+
+} // namespace sparkscope::core
