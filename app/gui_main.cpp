@@ -156,8 +156,9 @@ int main(int argc, char** argv)
         // the timeline (the utilisation row, the critical path) and in the Why dock.
         auto* timeline = window.timeline();
         auto grabWhenReady = [&grabbing, &window, timeline, grab, &compareFigures, &compareTimeline] {
-            if (grabbing || !timeline->data() || timeline->rowsPending() || !timeline->rows().ledger || !compareFigures
-                || !compareTimeline)
+            // A streamed trace has no analysis to wait for (TraceData::isStreamed).
+            const bool analysed = timeline->data() && (timeline->rows().ledger || timeline->data()->isStreamed());
+            if (grabbing || !analysed || timeline->rowsPending() || !compareFigures || !compareTimeline)
                 return;
             grabbing = true;
             QTimer::singleShot(300, &window, grab); // let layouts settle and the window paint once

@@ -161,7 +161,11 @@ void MainWindow::createActions()
     // For Perfetto's UI and chrome://tracing; written in the background, reported in the status bar.
     m_chromeExport = new ChromeExport(this);
     a.exportChrome = newAction(this, tr("Export &Chrome/Perfetto Trace…"), QKeySequence(), this, [this] {
-        if (m_timeline->data())
+        if (!m_timeline->data())
+            return;
+        if (m_timeline->data()->isStreamed())
+            showMessage(streamedRefusal(tr("Export Chrome/Perfetto Trace")), true);
+        else
             m_chromeExport->ask(this, m_timeline->data()->trace);
     });
     a.exportChrome->setObjectName(QStringLiteral("exportChromeAction"));
@@ -457,7 +461,10 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceData> data, const QString& 
             false);
     updateStatus();
     showDocksFor(*data);
-    m_metrics->showTrace(data->trace);
+    if (data->isStreamed())
+        m_metrics->showStreamed(*data);
+    else
+        m_metrics->showTrace(data->trace);
     Q_EMIT traceShown();
 }
 
@@ -506,8 +513,9 @@ void MainWindow::updateStatus()
         return;
     }
     const TimeWindow w = m_zoom->window();
-    QString text = tr("%1 events, %2 engines   view %3 – %4 (%5)")
-                       .arg(data->trace->eventCount())
+    QString text = tr(data->isStreamed() ? "%1 events (streamed), %2 engines   view %3 – %4 (%5)"
+                                         : "%1 events, %2 engines   view %3 – %4 (%5)")
+                       .arg(data->eventCount())
                        .arg(data->engineCount())
                        .arg(formatDuration(w.startNs, 6), formatDuration(w.endNs, 6), formatDuration(w.spanNs()));
     if (auto c = m_zoom->cursorNs())

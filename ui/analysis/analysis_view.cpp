@@ -137,7 +137,8 @@ void AnalysisView::refresh()
         }
     }
     if (!session->trace()) {
-        m_panel->setPending(tr("Open a trace to see where its engines' time went."));
+        m_panel->setPending(
+            session->unavailable().isEmpty() ? tr("Open a trace to see where its engines' time went.") : session->unavailable());
         return;
     }
     const core::MetricsOptions& o = session->viewOptions();

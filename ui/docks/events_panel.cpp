@@ -1,6 +1,7 @@
 #include "ui/docks/events_panel.h"
 
 #include "sparkscope/core/event_types.h"
+#include "ui/export/eventlog_range_export.h"
 #include "ui/models/events_model.h"
 #include "ui/timeline/zoom_state.h"
 
@@ -106,6 +107,10 @@ void EventsPanel::buildIfNeeded()
     if (m_built || !m_data)
         return;
     m_built = true;
+    if (m_data->isStreamed()) {
+        m_info->setText(streamedRefusal(tr("The events list")));
+        return;
+    }
     m_info->setText(tr("indexing…"));
     auto data = m_data;
     m_indexJob.start([data] { return buildTimeOrder(*data->trace); },

@@ -10,6 +10,13 @@
 
 namespace sparkscope::ui {
 
+QString streamedRefusal(const QString& what)
+{
+    return QObject::tr("%1 needs the whole trace in memory, and this trace was opened by streaming because of "
+                       "its size (SPARKSCOPE_STREAM_BYTES sets the size from which traces are streamed)")
+        .arg(what);
+}
+
 QString writeEventlogRange(const QString& path, const core::Trace& trace, uint64_t fromNs, uint64_t toNs)
 {
     auto cut = core::cutTrace(trace, fromNs, toNs);
@@ -32,6 +39,10 @@ void EventlogRangeExport::exportRange(std::shared_ptr<const TraceData> data)
 {
     if (!data)
         return;
+    if (data->isStreamed()) {
+        Q_EMIT failed(QString(), streamedRefusal(tr("Export Range as Eventlog")));
+        return;
+    }
     // The selection, else what is on screen.
     const TimeWindow range = m_zoom->selection().value_or(m_zoom->window());
     const QString path = QFileDialog::getSaveFileName(m_parent, tr("Export range as eventlog"),

@@ -15,6 +15,9 @@ class QWidget;
 
 namespace sparkscope::ui {
 
+// Why `what` (a command) is not available for a streamed trace (TraceData::isStreamed).
+QString streamedRefusal(const QString& what);
+
 class ZoomState;
 
 // Writes the events of [fromNs, toNs] of `trace` and the state at fromNs to `path`; returns an error

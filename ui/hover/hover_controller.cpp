@@ -34,11 +34,13 @@ std::optional<HoverHit> hitTest(const TraceData& data, const Frame& f, const cor
     if (engine < 0 || size_t(engine) >= data.trace->engines.size())
         return std::nullopt;
     const size_t e = size_t(engine);
-    const auto [i0, i1] = data.instantRange(e, f.axis.timeAt(pos.x() - 4), f.axis.timeAt(pos.x() + 4) + 1);
+    // Ticks are shown, so few events lie within the 8 px around the pointer.
+    const auto window = data.events(e, f.axis.timeAt(pos.x() - 4), f.axis.timeAt(pos.x() + 4) + 1);
+    if (!window)
+        return std::nullopt;
     std::optional<HoverHit> best;
     double bestDistance = 4.5;
-    for (size_t i = i0; i < i1; ++i) {
-        const core::Event& ev = data.instant(e, i);
+    for (const core::Event& ev : window->events) {
         const double d = std::abs(f.axis.xOf(int64_t(ev.timeNs)) - pos.x());
         if (d >= bestDistance)
             continue;
@@ -46,7 +48,7 @@ std::optional<HoverHit> hitTest(const TraceData& data, const Frame& f, const cor
         if (owner.kind() == OwnerKind::None)
             continue;
         bestDistance = d;
-        best = HoverHit { uint16_t(e), i, ev.type, int64_t(ev.timeNs), owner };
+        best = HoverHit { uint16_t(e), ev.type, int64_t(ev.timeNs), owner };
     }
     return best;
 }

@@ -31,7 +31,6 @@ struct TraceData;
 // An event under the pointer that belongs to the parallel model.
 struct HoverHit {
     uint16_t engine = 0;
-    size_t instant = 0; // index into the engine's events (TraceData::instant)
     uint16_t type = 0;
     int64_t timeNs = 0;
     core::EventOwner owner;

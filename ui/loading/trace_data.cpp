@@ -3,10 +3,13 @@
 #include "sparkscope/core/engine_states.h"
 #include "sparkscope/core/event_types.h"
 #include "sparkscope/core/reader.h"
+#include "sparkscope/core/trace_stream.h"
 
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 
 namespace sparkscope::ui {
 
@@ -85,15 +88,19 @@ const char* tickKindName(TickKind kind) noexcept
     return "";
 }
 
-std::pair<size_t, size_t> TraceData::instantRange(size_t engine, int64_t fromNs, int64_t toNs) const
+std::optional<EventWindow> TraceData::events(size_t engine, int64_t fromNs, int64_t toNs, size_t limit) const
 {
+    if (streamed)
+        return streamed->window(engine, fromNs, toNs, limit);
     if (engine >= trace->engines.size())
-        return { 0, 0 };
-    const auto& idx = trace->engines[engine];
+        return EventWindow {};
+    const auto& all = trace->engines[engine];
     auto timeLess = [](const core::Event& e, int64_t t) { return int64_t(e.timeNs) < t; };
-    const size_t a = size_t(std::lower_bound(idx.begin(), idx.end(), fromNs, timeLess) - idx.begin());
-    const size_t b = size_t(std::lower_bound(idx.begin() + long(a), idx.end(), toNs, timeLess) - idx.begin());
-    return { a, b };
+    const auto a = std::lower_bound(all.begin(), all.end(), fromNs, timeLess);
+    const auto b = std::lower_bound(a, all.end(), toNs, timeLess);
+    if (size_t(b - a) > limit)
+        return std::nullopt;
+    return EventWindow { trace, std::span<const core::Event>(all.data() + (a - all.begin()), size_t(b - a)) };
 }
 
 bool keepOnlyPayloadBytes(Trace& trace)
@@ -138,6 +145,53 @@ bool keepOnlyPayloadBytes(Trace& trace)
     return true;
 }
 
+namespace {
+
+    // The CPUs curve and the pyramid, from the engine states (which it frees as it goes: peak memory
+    // matters).
+    void indexStates(TraceData& data, EngineStates states)
+    {
+        data.cpus = cpusOverTime(states);
+        std::vector<std::vector<LodSpan>> spans(states.engines.size());
+        tbb::parallel_for(size_t(0), spans.size(), [&](size_t e) {
+            auto& in = states.engines[e];
+            spans[e].reserve(in.size());
+            for (const StateInterval& s : in)
+                spans[e].push_back({ s.startNs, s.endNs, s.context, uint8_t(s.state) });
+            std::vector<StateInterval>().swap(in);
+        });
+        data.lod = LodIndex::build(std::move(spans), kEngineStateCount, uint64_t(data.startNs), uint64_t(data.endNs));
+    }
+
+    void addMarker(TraceData& data, const Event& e, const Payload& payload)
+    {
+        auto text = payload.text(0);
+        if (auto nul = text.find('\0'); nul != std::string_view::npos)
+            text = text.substr(0, nul);
+        data.markers.push_back({ int64_t(e.timeNs), std::string(text), e.engine });
+    }
+
+    void addMarkers(TraceData& data, const Trace& trace, std::span<const Event> events)
+    {
+        for (const Event& e : events)
+            if (e.type == ev::UserMarker)
+                addMarker(data, e, trace.payload(e));
+    }
+
+    void sortMarkers(TraceData& data)
+    {
+        std::stable_sort(data.markers.begin(), data.markers.end(),
+            [](const Marker& a, const Marker& b) { return a.timeNs < b.timeNs; });
+    }
+
+    void setSpan(TraceData& data, const Trace& trace)
+    {
+        data.startNs = int64_t(trace.firstTimeNs);
+        data.endNs = std::max<int64_t>(int64_t(trace.lastTimeNs), data.startNs + 1);
+    }
+
+} // namespace
+
 std::shared_ptr<const TraceData> buildTraceData(Trace trace, const std::atomic<bool>* cancel)
 {
     auto cancelled = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
@@ -145,50 +199,92 @@ std::shared_ptr<const TraceData> buildTraceData(Trace trace, const std::atomic<b
     auto data = std::make_shared<TraceData>();
     auto shared = std::make_shared<const Trace>(std::move(trace));
     data->trace = shared;
-    data->startNs = int64_t(shared->firstTimeNs);
-    data->endNs = std::max<int64_t>(int64_t(shared->lastTimeNs), data->startNs + 1);
-
+    setSpan(*data, *shared);
     {
         EngineStates states = computeEngineStates(*shared);
         if (cancelled())
             return nullptr;
-        data->cpus = cpusOverTime(states);
-        std::vector<std::vector<LodSpan>> spans(states.engines.size());
-        tbb::parallel_for(size_t(0), spans.size(), [&](size_t e) {
-            auto& in = states.engines[e];
-            spans[e].reserve(in.size());
-            for (const StateInterval& s : in)
-                spans[e].push_back({ s.startNs, s.endNs, s.context, uint8_t(s.state) });
-            std::vector<StateInterval>().swap(in); // free as we go: peak memory matters
-        });
-        if (cancelled())
-            return nullptr;
-        data->lod
-            = LodIndex::build(std::move(spans), kEngineStateCount, uint64_t(data->startNs), uint64_t(data->endNs));
+        indexStates(*data, std::move(states));
     }
     if (cancelled())
         return nullptr;
-
-    auto addMarkers = [&](const std::vector<Event>& events) {
-        for (const Event& e : events)
-            if (e.type == ev::UserMarker) {
-                auto text = shared->payload(e).text(0);
-                if (auto nul = text.find('\0'); nul != std::string_view::npos)
-                    text = text.substr(0, nul);
-                data->markers.push_back({ int64_t(e.timeNs), std::string(text), e.engine });
-            }
-    };
-    addMarkers(shared->global);
+    addMarkers(*data, *shared, shared->global);
     for (const auto& events : shared->engines)
-        addMarkers(events);
-    std::stable_sort(data->markers.begin(), data->markers.end(),
-        [](const Marker& a, const Marker& b) { return a.timeNs < b.timeNs; });
+        addMarkers(*data, *shared, events);
+    sortMarkers(*data);
     return data;
+}
+
+Result<std::shared_ptr<const TraceData>> streamTraceData(
+    const std::string& path, const std::function<void(int)>& progress, const std::atomic<bool>* cancel)
+{
+    auto data = std::make_shared<TraceData>();
+    std::vector<EngineStateScanner> scanners;
+    StreamOptions options;
+    options.cancel = cancel;
+    if (progress)
+        options.progress = [&progress](uint64_t done, uint64_t total) {
+            progress(total ? int(900.0 * double(done) / double(total)) : 0);
+        };
+    auto streamed = streamTrace(
+        path,
+        [&](const StreamBatch& batch) {
+            EngineStateScanner* scanner = nullptr;
+            if (batch.engine != kNoEngine) {
+                if (batch.engine >= scanners.size())
+                    scanners.resize(size_t(batch.engine) + 1);
+                scanner = &scanners[batch.engine];
+            }
+            for (const Event& e : batch.events) {
+                const Payload payload = batch.payload(e);
+                if (e.type == ev::UserMarker) [[unlikely]]
+                    addMarker(*data, e, payload);
+                if (scanner)
+                    scanner->add(e, payload);
+            }
+        },
+        options);
+    if (!streamed)
+        return streamed.error();
+    StreamedTrace& s = streamed.value();
+    scanners.resize(s.summary.engineCount());
+    setSpan(*data, s.summary);
+    EngineStates states;
+    states.firstNs = s.summary.firstTimeNs;
+    states.lastNs = std::max(s.summary.lastTimeNs, s.summary.firstTimeNs);
+    for (auto& scanner : scanners)
+        states.engines.push_back(scanner.finish(states.firstNs, states.lastNs));
+    indexStates(*data, std::move(states));
+    sortMarkers(*data);
+    if (s.lateEvents > 0)
+        s.summary.warnings.push_back({ std::to_string(s.lateEvents)
+                + " events came later in the file than the streaming window allows; the engine bars around "
+                  "them may differ slightly from reading the trace whole",
+            0 });
+    data->streamed = std::make_shared<const StreamedEvents>(path, s.summary.header, std::move(s.blocks), s.events);
+    data->trace = std::make_shared<const Trace>(std::move(s.summary));
+    if (progress)
+        progress(1000);
+    return std::shared_ptr<const TraceData>(std::move(data));
+}
+
+uint64_t streamThresholdBytes()
+{
+    if (const char* v = std::getenv("SPARKSCOPE_STREAM_BYTES"); v && *v)
+        return std::strtoull(v, nullptr, 10);
+    return uint64_t(1) << 30;
 }
 
 Result<std::shared_ptr<const TraceData>> loadTraceData(
     const std::string& path, const std::function<void(int)>& progress, const std::atomic<bool>* cancel)
 {
+    std::error_code ec;
+    if (const uint64_t size = std::filesystem::file_size(path, ec); !ec && size >= streamThresholdBytes()) {
+        auto streamed = streamTraceData(path, progress, cancel);
+        if (streamed || streamed.error().code != ErrorCode::Unsupported)
+            return streamed;
+        // A compressed file cannot be streamed: it is read whole below.
+    }
     ReadOptions options;
     options.cancel = cancel;
     // One decoding thread: on parfib-4-37 (108 MB) it peaked at 368 MB against 453-459 MB with 2 or

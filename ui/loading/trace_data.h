@@ -10,6 +10,7 @@
 #include "sparkscope/core/result.h"
 #include "sparkscope/core/step_function.h"
 #include "sparkscope/core/trace.h"
+#include "ui/loading/streamed_events.h"
 
 #include <atomic>
 #include <functional>
@@ -40,13 +41,19 @@ struct TraceData {
     int64_t startNs = 0;
     int64_t endNs = 1;
 
+    // Set when the trace was opened by streaming (big files): `trace` then holds no events (its
+    // header, times, warnings and engine count only), and they are decoded again on demand.
+    std::shared_ptr<const StreamedEvents> streamed;
+
     size_t engineCount() const noexcept { return lod.engineCount(); }
-    // Event i of `engine` (instant or not: callers check tickKindOf). No separate index is kept:
-    // the engine's events are already sorted by time, and ticks are drawn only when few events
-    // fall in the window, so filtering while drawing is cheap and saves 4 bytes per event.
-    const core::Event& instant(size_t engine, size_t i) const { return trace->engines[engine][i]; }
-    // Indexes [first, last) into trace->engines[engine] of the events with time in [fromNs, toNs).
-    std::pair<size_t, size_t> instantRange(size_t engine, int64_t fromNs, int64_t toNs) const;
+    bool isStreamed() const noexcept { return streamed != nullptr; }
+    // Events in the trace, streamed or held.
+    uint64_t eventCount() const noexcept { return streamed ? streamed->eventCount() : trace->eventCount(); }
+    // The events of `engine` with time in [fromNs, toNs) (instant or not: callers check tickKindOf),
+    // or nullopt when more than `limit` fall there. No separate index is kept: the engine's events
+    // are sorted by time, and ticks are drawn only when few events fall in the window, so filtering
+    // while drawing is cheap and saves 4 bytes per event.
+    std::optional<EventWindow> events(size_t engine, int64_t fromNs, int64_t toNs, size_t limit = SIZE_MAX) const;
 };
 
 // Replaces the trace's decoded stream by the records (header + payload) of the events that carry a
@@ -62,7 +69,18 @@ bool keepOnlyPayloadBytes(core::Trace& trace);
 // Returns null when `cancel` became true.
 std::shared_ptr<const TraceData> buildTraceData(core::Trace trace, const std::atomic<bool>* cancel = nullptr);
 
-// Reads and indexes `path` on the calling thread. progress(permille) is called now and then.
+// Streams `path` (trace_stream.h) and builds the same indexes without holding its events. Fails with
+// ErrorCode::Unsupported for a compressed file.
+core::Result<std::shared_ptr<const TraceData>> streamTraceData(
+    const std::string& path, const std::function<void(int)>& progress = {}, const std::atomic<bool>* cancel = nullptr);
+
+// Files at least this big (uncompressed) are streamed rather than read whole: reading a 1 GiB GHC
+// eventlog whole holds ~3.4 GB. SPARKSCOPE_STREAM_BYTES overrides it (0 streams every
+// uncompressed file).
+uint64_t streamThresholdBytes();
+
+// Reads and indexes `path` on the calling thread, streaming it when it is big (see above).
+// progress(permille) is called now and then.
 core::Result<std::shared_ptr<const TraceData>> loadTraceData(
     const std::string& path, const std::function<void(int)>& progress = {}, const std::atomic<bool>* cancel = nullptr);
 

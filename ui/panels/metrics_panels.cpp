@@ -1,6 +1,7 @@
 #include "ui/panels/metrics_panels.h"
 
 #include "ui/docks/dock.h"
+#include "ui/export/eventlog_range_export.h"
 #include "ui/export/metrics_export_action.h"
 #include "ui/hover/hover_controller.h"
 #include "ui/panels/conjunctions_model.h"
@@ -95,6 +96,15 @@ void MetricsPanels::showTrace(std::shared_ptr<const core::Trace> trace)
     m_summary->setMetrics(nullptr, true);
     m_engines->setMetrics(nullptr);
     m_session->setTrace(std::move(trace));
+}
+
+void MetricsPanels::showStreamed(const TraceData& data)
+{
+    showTrace(nullptr);
+    const QString why = streamedRefusal(tr("Computing the metrics and the analysis of its %1 events").arg(data.eventCount()))
+        + tr("; run sparkscope-cli metrics or analyze on it.");
+    m_summary->setUnavailable(why);
+    m_session->setUnavailable(why);
 }
 
 void MetricsPanels::setComparison(std::shared_ptr<const core::RunComparison> comparison)

@@ -20,8 +20,16 @@ MetricsSession::MetricsSession(QObject* parent)
 {
 }
 
+void MetricsSession::setUnavailable(const QString& why)
+{
+    setTrace(nullptr);
+    m_unavailable = why;
+    Q_EMIT computing(); // the views refresh and show why
+}
+
 void MetricsSession::setTrace(std::shared_ptr<const core::Trace> trace)
 {
+    m_unavailable.clear();
     m_trace = std::move(trace);
     m_full.reset();
     m_view.reset();

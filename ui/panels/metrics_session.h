@@ -69,6 +69,11 @@ public:
     // The sequential call-sequence count for NANOSECS_PER_CALL (nullopt or 0: absent).
     void setCallCount(std::optional<uint64_t> count);
 
+    // Why there are no metrics although a trace is open (a streamed trace), or "" (see setTrace).
+    const QString& unavailable() const noexcept { return m_unavailable; }
+    // No trace to compute from, and why: the panels say so instead of "open a trace".
+    void setUnavailable(const QString& why);
+
 Q_SIGNALS:
     void computing();
     void fullReady();
@@ -82,6 +87,7 @@ private:
     bool viewHasRange() const { return m_viewOptions.fromNs != 0 || m_viewOptions.toNs != UINT64_MAX; }
 
     std::shared_ptr<const core::Trace> m_trace;
+    QString m_unavailable;
     std::shared_ptr<const MetricsBundle> m_full;
     std::shared_ptr<const core::Metrics> m_view;
     core::MetricsOptions m_viewOptions;

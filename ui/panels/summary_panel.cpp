@@ -139,6 +139,14 @@ QString SummaryPanel::figure(const QString& label) const
     return {};
 }
 
+void SummaryPanel::setUnavailable(const QString& why)
+{
+    setMetrics(nullptr, false);
+    setFigure(QStringLiteral("Range"), tr("not computed"));
+    m_note->setText(why);
+    m_note->show();
+}
+
 void SummaryPanel::setComputing(bool computing)
 {
     if (computing)

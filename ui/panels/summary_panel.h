@@ -34,6 +34,8 @@ public:
 
     void setMetrics(std::shared_ptr<const core::Metrics> metrics, bool conjunctionEvents);
     void setComputing(bool computing);
+    // No metrics will come for the trace shown, and why.
+    void setUnavailable(const QString& why);
     // The range's running time per static id, largest first (empty: the table is hidden).
     void setSiteSplit(const std::vector<SiteTime>& split);
     QTreeWidget* siteTable() const { return m_sites; }

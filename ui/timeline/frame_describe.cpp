@@ -18,6 +18,8 @@ namespace {
 
     constexpr double kMarkerReach = 3; // px either side of a marker's line that name it
     constexpr double kTickReach = 3; // px either side of the pointer searched for ticks (the nearest under 4 px wins)
+    // Ticks are shown, so the few pixels around the pointer hold few events; a bound all the same.
+    constexpr size_t kMaxEventsNearTick = 4096;
 
     QString at(int64_t ns) { return formatDuration(ns, 9); }
 
@@ -98,27 +100,29 @@ namespace {
     // The tick of engine e nearest to pos (within 4 px), or "".
     QString describeTick(const TraceData& data, const TimeAxis& axis, size_t e, QPointF pos)
     {
-        const auto [i0, i1]
-            = data.instantRange(e, axis.timeAt(pos.x() - kTickReach), axis.timeAt(pos.x() + kTickReach) + 1);
-        size_t best = i1;
+        const auto window = data.events(
+            e, axis.timeAt(pos.x() - kTickReach), axis.timeAt(pos.x() + kTickReach) + 1, kMaxEventsNearTick);
+        if (!window)
+            return {};
+        const core::Event* best = nullptr;
         double bestDist = kTickReach + 1;
-        for (size_t i = i0; i < i1; ++i) {
-            if (tickKindOf(data.instant(e, i).type) == TickKind::Count)
+        for (const core::Event& ev : window->events) {
+            if (tickKindOf(ev.type) == TickKind::Count)
                 continue;
-            const double dist = std::abs(axis.xOf(int64_t(data.instant(e, i).timeNs)) - pos.x());
+            const double dist = std::abs(axis.xOf(int64_t(ev.timeNs)) - pos.x());
             if (dist < bestDist) {
                 bestDist = dist;
-                best = i;
+                best = &ev;
             }
         }
-        if (best == i1)
+        if (!best)
             return {};
-        const core::Event& ev = data.instant(e, best);
+        const core::Event& ev = *best;
         return QStringLiteral("%1 on engine %2\nat %3\n%4")
             .arg(QString::fromUtf8(core::eventTypeName(ev.type).data(), qsizetype(core::eventTypeName(ev.type).size())))
             .arg(e)
             .arg(at(int64_t(ev.timeNs)))
-            .arg(QString::fromStdString(core::formatFields(*data.trace, ev)));
+            .arg(QString::fromStdString(core::formatFields(*window->trace, ev)));
     }
 
     // A pixel of engine e's row that holds one span describes it; a pixel that holds many shows its

@@ -77,13 +77,12 @@ namespace {
     void addTicks(Frame& f, const TraceData& data, size_t e, long columns)
     {
         const TimeAxis& axis = f.axis;
-        const auto [a, b] = data.instantRange(e, axis.startNs, axis.endNs);
-        if (b - a > size_t(columns) / kColumnsPerTick)
+        const auto window = data.events(e, axis.startNs, axis.endNs, size_t(columns) / kColumnsPerTick);
+        if (!window)
             return;
         f.ticksShown = true;
         const double top = f.layout.barTop(e);
-        for (size_t i = a; i < b; ++i) {
-            const core::Event& ev = data.instant(e, i);
+        for (const core::Event& ev : window->events) {
             if (tickKindOf(ev.type) == TickKind::Count)
                 continue;
             const double x = axis.xOf(int64_t(ev.timeNs));

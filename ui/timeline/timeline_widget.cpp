@@ -148,7 +148,7 @@ void TimelineWidget::setLedgerHighlight(int category)
 
 void TimelineWidget::startRows()
 {
-    if (!m_data)
+    if (!m_data || m_data->isStreamed()) // both rows need every event
         return;
     // Each computation holds the trace alive; its result is dropped if the trace changed or its row
     // was switched off meanwhile (the job was cancelled then).

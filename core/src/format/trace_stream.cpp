@@ -81,14 +81,17 @@ namespace {
         }
     }
 
-    // One engine's events not yet handed out, sorted; the newest `holdBack` of them wait for late
-    // arrivals.
-    struct Pending {
-        std::vector<Event> events;
-        uint64_t lastOut = 0; // time of the last event handed out
-        bool anyOut = false;
+    // Where handed-out events stand, per engine, to count late arrivals.
+    struct HandedOut {
+        uint64_t lastNs = 0; // time of the last event handed out
+        bool any = false;
     };
 
+    // Runs the ranges' events through one EventSink that is kept from range to range: each engine's
+    // vector starts with the events held back from the range before, the decoder appends the new
+    // ones, and after a sort (linear: the held ones are sorted, the new ones nearly) all but the
+    // newest `holdBack` are handed out. Keeping the vectors keeps their pages: a fresh sink per
+    // range cost more in zeroed pages and regrowth than the decoding itself.
     class Streamer {
     public:
         Streamer(const std::function<void(const StreamBatch&)>& consume, const StreamOptions& options,
@@ -100,57 +103,61 @@ namespace {
         {
         }
 
-        // Takes one range's events (per engine, in file order) and hands out what is safe.
-        void take(EventSink& sink)
+        EventSink& sink() noexcept { return m_sink; }
+
+        // The range just decoded into sink() is in: hands out what is safe.
+        void take()
         {
-            if (sink.engines.size() > m_engines.size()) {
-                m_engines.resize(sink.engines.size());
-                m_out.blocks.resize(sink.engines.size());
+            if (m_sink.engines.size() > m_handed.size()) {
+                m_handed.resize(m_sink.engines.size());
+                m_held.resize(m_sink.engines.size(), 0);
+                m_out.blocks.resize(m_sink.engines.size());
             }
-            for (size_t e = 0; e < sink.engines.size(); ++e) {
-                recordBlocks(sink.engines[e], m_out.blocks[e]);
-                add(m_engines[e], sink.engines[e], uint16_t(e), m_options.holdBack);
+            for (size_t e = 0; e < m_sink.engines.size(); ++e) {
+                auto& v = m_sink.engines[e];
+                recordBlocks(std::span<const Event>(v).subspan(m_held[e]), m_out.blocks[e]);
+                m_held[e] = handOut(v, m_held[e], m_handed[e], uint16_t(e), m_options.holdBack);
             }
-            add(m_global, sink.global, kNoEngine, m_options.holdBack);
+            m_heldGlobal = handOut(m_sink.global, m_heldGlobal, m_handedGlobal, kNoEngine, m_options.holdBack);
         }
 
         void finish()
         {
-            std::vector<Event> none;
-            for (size_t e = 0; e < m_engines.size(); ++e)
-                add(m_engines[e], none, uint16_t(e), 0);
-            add(m_global, none, kNoEngine, 0);
+            for (size_t e = 0; e < m_sink.engines.size(); ++e)
+                handOut(m_sink.engines[e], m_held[e], m_handed[e], uint16_t(e), 0);
+            handOut(m_sink.global, m_heldGlobal, m_handedGlobal, kNoEngine, 0);
         }
 
-        size_t engineCount() const noexcept { return m_engines.size(); }
+        size_t engineCount() const noexcept { return m_sink.engines.size(); }
 
     private:
-        void add(Pending& p, std::vector<Event>& arrived, uint16_t engine, size_t holdBack)
+        // v = [held events, new events]; returns how many it holds back now.
+        size_t handOut(std::vector<Event>& v, size_t held, HandedOut& handed, uint16_t engine, size_t holdBack)
         {
-            if (!arrived.empty()) {
-                for (const Event& e : arrived)
-                    if (p.anyOut && e.timeNs < p.lastOut)
-                        ++m_out.lateEvents;
-                p.events.insert(p.events.end(), arrived.begin(), arrived.end());
-                std::vector<Event>().swap(arrived);
-                stableSortByTime(p.events);
-            }
-            if (p.events.size() <= holdBack)
-                return;
-            const size_t n = p.events.size() - holdBack;
-            m_consume(StreamBatch { engine, std::span<const Event>(p.events.data(), n), m_stream });
+            if (handed.any)
+                for (size_t i = held; i < v.size(); ++i)
+                    m_out.lateEvents += v[i].timeNs < handed.lastNs ? 1 : 0;
+            stableSortByTime(v);
+            if (v.size() <= holdBack)
+                return v.size();
+            const size_t n = v.size() - holdBack;
+            m_consume(StreamBatch { engine, std::span<const Event>(v.data(), n), m_stream });
             m_out.events += n;
-            p.lastOut = std::max(p.anyOut ? p.lastOut : 0, p.events[n - 1].timeNs);
-            p.anyOut = true;
-            p.events.erase(p.events.begin(), p.events.begin() + long(n));
+            handed.lastNs = std::max(handed.any ? handed.lastNs : 0, v[n - 1].timeNs);
+            handed.any = true;
+            v.erase(v.begin(), v.begin() + long(n)); // moves the held ones to the front; capacity stays
+            return v.size();
         }
 
         const std::function<void(const StreamBatch&)>& m_consume;
         const StreamOptions& m_options;
         std::span<const uint8_t> m_stream;
         StreamedTrace& m_out;
-        std::vector<Pending> m_engines;
-        Pending m_global;
+        EventSink m_sink;
+        std::vector<size_t> m_held;
+        std::vector<HandedOut> m_handed;
+        size_t m_heldGlobal = 0;
+        HandedOut m_handedGlobal;
     };
 
     Result<StreamedTrace> streamUnguarded(
@@ -195,8 +202,7 @@ namespace {
         for (size_t i = 0; i < plan.cuts.size(); ++i) {
             const uint64_t from = plan.cuts[i];
             const uint64_t to = i + 1 < plan.cuts.size() ? plan.cuts[i + 1] : bytes.size();
-            EventSink sink;
-            outcome = decodeEvents(bytes, from, to, state, sink, ctx);
+            outcome = decodeEvents(bytes, from, to, state, streamer.sink(), ctx);
             if (outcome.stop == DecodeStop::Cancelled)
                 return Error { ErrorCode::Cancelled, "reading was cancelled", std::nullopt };
             if (outcome.stop == DecodeStop::Failed)
@@ -207,7 +213,7 @@ namespace {
             for (auto& w : outcome.warnings)
                 trace.warnings.push_back(std::move(w));
             outcome.warnings.clear();
-            streamer.take(sink);
+            streamer.take();
             file.release(from, outcome.position);
             if (outcome.stop != DecodeStop::RangeEnd)
                 break;
