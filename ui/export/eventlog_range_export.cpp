@@ -12,8 +12,9 @@ namespace sparkscope::ui {
 
 QString streamedRefusal(const QString& what)
 {
-    return QObject::tr("%1 needs the whole trace in memory, and this trace was opened by streaming because of "
-                       "its size (SPARKSCOPE_STREAM_BYTES sets the size from which traces are streamed)")
+    return QObject::tr("%1 needs every event in memory, and this trace was opened by streaming because of its "
+                       "size: only the timeline's window is decoded. Set SPARKSCOPE_STREAM_BYTES above the file's "
+                       "size to read it whole.")
         .arg(what);
 }
 

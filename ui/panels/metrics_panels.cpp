@@ -14,6 +14,7 @@
 #include "ui/timeline/zoom_state.h"
 
 #include <QDockWidget>
+#include <QLocale>
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QTimer>
@@ -101,8 +102,9 @@ void MetricsPanels::showTrace(std::shared_ptr<const core::Trace> trace)
 void MetricsPanels::showStreamed(const TraceData& data)
 {
     showTrace(nullptr);
-    const QString why = streamedRefusal(tr("Computing the metrics and the analysis of its %1 events").arg(data.eventCount()))
-        + tr("; run sparkscope-cli metrics or analyze on it.");
+    const QString why = streamedRefusal(tr("No metrics or analysis: computing them over its %1 events")
+                                            .arg(QLocale().toString(qulonglong(data.eventCount()))))
+        + tr(" sparkscope-cli metrics and analyze compute them without a window.");
     m_summary->setUnavailable(why);
     m_session->setUnavailable(why);
 }

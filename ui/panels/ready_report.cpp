@@ -185,6 +185,11 @@ void installReadyReport(MainWindow* window)
         QObject::connect(view, &AnalysisView::timelineDataReady, settle, qOverload<>(&QTimer::start));
         QObject::connect(view->criticalPathAction(), &QAction::toggled, settle, qOverload<>(&QTimer::start));
     }
+    // A streamed trace gets no metrics (TraceData::isStreamed): it is ready once it is on screen.
+    QObject::connect(window, &MainWindow::traceShown, settle, [window, settle] {
+        if (const auto& data = window->timeline()->data(); data && data->isStreamed())
+            settle->start();
+    });
     // A comparison: once B's timeline is on screen (or did not read), once its figures are in the
     // docks, and when it is realigned.
     QObject::connect(window->stacked(), &StackedTimelines::shown, settle, qOverload<>(&QTimer::start));

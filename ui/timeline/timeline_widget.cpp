@@ -41,7 +41,8 @@ void TimelineWidget::setData(std::shared_ptr<const TraceData> data)
     m_data = std::move(data);
     m_frame.reset();
     m_rows = {};
-    m_rows.ledgerPending = m_data != nullptr; // until the analysis hands its ledger over (setLedger)
+    // Until the analysis hands its ledger over (setLedger); a streamed trace gets none.
+    m_rows.ledgerPending = m_data && !m_data->isStreamed();
     m_ledgerHighlight = -1;
     m_lanesJob.cancel();
     m_dequesJob.cancel();
@@ -98,7 +99,7 @@ void TimelineWidget::setShowDequeSizes(bool on)
 void TimelineWidget::setLedger(std::shared_ptr<const core::LedgerCurves> ledger)
 {
     m_rows.ledger = std::move(ledger);
-    m_rows.ledgerPending = !m_rows.ledger && m_data;
+    m_rows.ledgerPending = !m_rows.ledger && m_data && !m_data->isStreamed();
     rowsChanged();
 }
 

@@ -64,14 +64,25 @@ namespace {
         boost::iostreams::mapped_file_source m_file;
     };
 
-    // Appends the block extents of one range's events of one engine (in file order) to `extents`.
-    // Events before the range's first marker of the engine continue its last block.
-    void recordBlocks(std::span<const Event> events, std::vector<BlockExtent>& extents)
+    // Appends the extents of one range's events of one engine (in file order) to `extents`. Events
+    // before the range's first marker of the engine continue its last block.
+    void recordBlocks(std::span<const Event> events, std::span<const uint8_t> stream, std::vector<BlockExtent>& extents)
     {
         for (const Event& e : events) {
-            if (e.type == ev::BlockMarker || extents.empty()) {
-                extents.push_back({});
-                extents.back().offset = e.offset;
+            const bool marker = e.type == ev::BlockMarker;
+            if (marker || extents.empty() || extents.back().events >= BlockExtent::kExtentEvents) {
+                BlockExtent next;
+                next.offset = e.offset;
+                if (marker) {
+                    // The decoder trusts a block's size when it covers at least the marker.
+                    const uint64_t declared = payloadIn(stream, e).u32(0);
+                    next.blockOffset = e.offset;
+                    next.blockEnd = declared >= uint64_t(e.headerSize) + e.payloadSize ? e.offset + declared : 0;
+                } else if (!extents.empty()) {
+                    next.blockOffset = extents.back().blockOffset;
+                    next.blockEnd = extents.back().blockEnd;
+                }
+                extents.push_back(next);
             }
             BlockExtent& b = extents.back();
             b.bytes = std::max(b.bytes, e.endOffset() - b.offset);
@@ -115,7 +126,7 @@ namespace {
             }
             for (size_t e = 0; e < m_sink.engines.size(); ++e) {
                 auto& v = m_sink.engines[e];
-                recordBlocks(std::span<const Event>(v).subspan(m_held[e]), m_out.blocks[e]);
+                recordBlocks(std::span<const Event>(v).subspan(m_held[e]), m_stream, m_out.blocks[e]);
                 m_held[e] = handOut(v, m_held[e], m_handed[e], uint16_t(e), m_options.holdBack);
             }
             m_heldGlobal = handOut(m_sink.global, m_heldGlobal, m_handedGlobal, kNoEngine, m_options.holdBack);
@@ -259,11 +270,20 @@ Result<Trace> decodeBlocks(
     std::vector<Event> events;
     for (const BlockExtent& b : blocks) {
         if (b.offset > bytes.size() || b.bytes > bytes.size() - b.offset)
-            return Error { ErrorCode::Io, path + " is shorter than when it was read (the block at byte "
-                    + std::to_string(b.offset) + " is gone)", b.offset };
+            return Error { ErrorCode::Io, path + " is shorter than when it was read (the events at byte "
+                    + std::to_string(b.offset) + " are gone)", b.offset };
         // Decoding from the block's marker gives its events the attribution a whole read gives them:
-        // the marker sets the whole block state.
+        // the marker sets the whole block state. An extent inside a block starts in the state the
+        // marker left: so many bytes of the block to go, or (a size that cannot be trusted, or an
+        // extent past it) its engine until the next marker.
         BlockState state;
+        if (b.offset != b.blockOffset) {
+            state.engine = engine;
+            state.sawMarker = true;
+            state.blockOffset = b.blockOffset;
+            state.lenient = b.blockEnd <= b.offset;
+            state.remaining = state.lenient ? 0 : int64_t(b.blockEnd - b.offset);
+        }
         EventSink sink;
         const DecodeOutcome o = decodeEvents(bytes, b.offset, b.offset + b.bytes, state, sink, ctx);
         if (o.stop == DecodeStop::Failed)

@@ -33,13 +33,18 @@
 
 namespace sparkscope::core {
 
-// One block of one engine, as found in the file.
+// A run of at most kExtentEvents consecutive events of one block of one engine, as found in the
+// file: a whole block, or a piece of a big one (GHC's hold ~100,000 events), so that a narrow window
+// of time decodes a few thousand events, not a whole block.
 struct BlockExtent {
-    uint64_t offset = 0; // of the block marker
-    uint64_t bytes = 0; // the marker and the events the block holds
-    uint64_t firstNs = UINT64_MAX; // earliest event time in the block (UINT64_MAX if none)
-    uint64_t lastNs = 0; // latest event time in the block
-    uint32_t events = 0; // events in the block, the marker included
+    static constexpr uint32_t kExtentEvents = 4096;
+    uint64_t offset = 0; // of the first event (the block marker for a block's first extent)
+    uint64_t bytes = 0; // from `offset` to the end of the last event
+    uint64_t blockOffset = 0; // of the block's marker
+    uint64_t blockEnd = 0; // where the marker says the block ends; 0 when its size cannot be trusted
+    uint64_t firstNs = UINT64_MAX; // earliest event time in the extent (UINT64_MAX if none)
+    uint64_t lastNs = 0; // latest event time in the extent
+    uint32_t events = 0; // events in the extent, the marker included
 };
 
 // Events of one engine (or the global ones: engine == kNoEngine), in time order. `stream` is the
@@ -63,7 +68,7 @@ struct StreamedTrace {
     // Everything of a Trace but its events: path, sizes, header, warnings, truncation, the time span,
     // and `engines` sized to the engine count (each empty).
     Trace summary;
-    std::vector<std::vector<BlockExtent>> blocks; // per engine, in file order
+    std::vector<std::vector<BlockExtent>> blocks; // per engine, in file order (extents of blocks)
     uint64_t events = 0; // events handed out, global ones included
     uint64_t lateEvents = 0; // events that came after a later one of their engine had been handed out
 };
@@ -74,9 +79,9 @@ struct StreamedTrace {
 Result<StreamedTrace> streamTrace(
     const std::string& path, const std::function<void(const StreamBatch&)>& consume, const StreamOptions& options = {});
 
-// The events of the given blocks of `engine`, decoded again from the file and sorted by time
-// (stably), in a Trace of their own that holds just those blocks' bytes. The blocks must come from
-// streamTrace of the same, unchanged file.
+// The events of the given extents of `engine`, decoded again from the file and sorted by time
+// (stably), in a Trace of their own that holds just those extents' bytes. The extents must come
+// from streamTrace of the same, unchanged file.
 Result<Trace> decodeBlocks(const std::string& path, const Header& header, uint16_t engine,
     std::span<const BlockExtent> blocks);
 
