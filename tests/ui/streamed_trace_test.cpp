@@ -1,0 +1,144 @@
+// A trace opened by streaming (streamTraceData) draws and describes exactly what the same trace read
+// whole draws: the pyramid, the CPUs curve, the markers, and, at every zoom, the same event ticks
+// and the same tooltips on them, although its events are decoded again from the file on demand.
+#include "support/test_data.h"
+#include "support/trace_builder.h"
+#include "ui/loading/trace_data.h"
+#include "ui/timeline/frame.h"
+
+#include "sparkscope/core/event_types.h"
+#include "sparkscope/core/reader.h"
+#include "sparkscope/core/writer.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace sparkscope;
+using namespace sparkscope::ui;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::shared_ptr<const TraceData> streamed(const std::string& path)
+{
+    auto data = streamTraceData(path);
+    REQUIRE(data);
+    REQUIRE(data.value()->isStreamed());
+    return data.value();
+}
+
+std::shared_ptr<const TraceData> whole(const std::string& path)
+{
+    auto trace = core::readTrace(path);
+    REQUIRE(trace);
+    return buildTraceData(std::move(trace).value());
+}
+
+// The ticks (and marker lines) of a frame, per ink.
+size_t tickCount(const Frame& f)
+{
+    size_t n = 0;
+    for (size_t ink = size_t(Ink::TickSparkCreate); ink < kInkCount; ++ink)
+        n += f.lines[ink].size();
+    return n;
+}
+
+void checkSameViews(const TraceData& a, const TraceData& b)
+{
+    REQUIRE(a.startNs == b.startNs);
+    REQUIRE(a.endNs == b.endNs);
+    REQUIRE(a.engineCount() == b.engineCount());
+    REQUIRE(a.eventCount() == b.eventCount());
+    REQUIRE(a.cpus.steps().size() == b.cpus.steps().size());
+    REQUIRE(a.markers.size() == b.markers.size());
+    for (size_t i = 0; i < a.markers.size(); ++i)
+        CHECK((a.markers[i].timeNs == b.markers[i].timeNs && a.markers[i].label == b.markers[i].label));
+    for (size_t e = 0; e < a.engineCount(); ++e)
+        REQUIRE(a.lod.spans(e).size() == b.lod.spans(e).size());
+
+    // Windows from the whole trace down to 1 µs, at positions spread over it.
+    const int64_t span = a.endNs - a.startNs;
+    size_t framesWithTicks = 0, tooltips = 0;
+    for (int64_t width : { span, span / 100, span / 10000, int64_t(1000) }) {
+        for (int k = 0; k < 7; ++k) {
+            const int64_t start = a.startNs + (span - std::min(span, width)) * k / 6;
+            const Viewport v { 1200, 600, 1.0, { start, start + std::max<int64_t>(width, 1) } };
+            const Frame fa = frame(a, v), fb = frame(b, v);
+            CAPTURE(width, start);
+            REQUIRE(fa.ticksShown == fb.ticksShown);
+            for (size_t ink = 0; ink < kInkCount; ++ink)
+                REQUIRE(fa.lines[ink] == fb.lines[ink]);
+            if (!fa.ticksShown)
+                continue;
+            framesWithTicks += tickCount(fa) > 0 ? 1 : 0;
+            // The tooltip on each tick (the first 50 of each kind) says the same.
+            for (size_t ink = size_t(Ink::TickSparkCreate); ink < kInkCount; ++ink)
+                for (size_t i = 0; i < std::min<size_t>(50, fa.lines[ink].size()); ++i) {
+                    const QPointF at = fa.lines[ink][i].center();
+                    const QString ta = describeAt(a, fa, at), tb = describeAt(b, fb, at);
+                    REQUIRE(ta == tb);
+                    tooltips += ta.isEmpty() ? 0 : 1;
+                }
+        }
+    }
+    // The comparison must have compared something: ticks are drawn once zoomed in.
+    CHECK(framesWithTicks > 0);
+    CHECK(tooltips > 0);
+}
+
+} // namespace
+
+TEST_CASE("a streamed GHC eventlog draws and describes what reading it whole does", "[ui][stream]")
+{
+    for (const char* name : { "ghc/parfib-12-30.eventlog", "ghc/sumfib-30-3000.eventlog", "ghc/parfib-8-32.eventlog" }) {
+        const auto path = test::sharedTestData(name);
+        if (!path)
+            return;
+        CAPTURE(name);
+        checkSameViews(*whole(path->string()), *streamed(path->string()));
+    }
+}
+
+TEST_CASE("a streamed runtime trace draws its ticks as read whole", "[ui][stream]")
+{
+    // Mercury events on two engines, in several blocks per engine.
+    test::TraceBuilder b(2);
+    for (uint64_t i = 0; i < 3000; ++i) {
+        const uint64_t t = 1000 + i * 500;
+        b.runThread(uint16_t(i % 2), t, uint32_t(i + 1)).sparkCreate(uint16_t(i % 2), t + 100, i, uint32_t(i));
+        b.stopThread(uint16_t(i % 2), t + 400, uint32_t(i + 1), core::kStopFinished);
+    }
+    const fs::path file = test::scratchDir("streamed_trace_runtime") / "runtime.eventlog";
+    {
+        const std::vector<uint8_t> bytes = core::writeTrace(b.roundTrip());
+        std::ofstream out(file, std::ios::binary);
+        out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    }
+    const auto a = whole(file.string());
+    const auto s = streamed(file.string());
+    checkSameViews(*a, *s);
+}
+
+TEST_CASE("loadTraceData streams files from the threshold up, and reads compressed ones whole", "[ui][stream]")
+{
+    const auto zst = test::sharedTestData("ghc/parfib-5-34.eventlog.zst");
+    const auto plain = test::sharedTestData("ghc/parfib-12-30.eventlog");
+    if (!zst || !plain)
+        return;
+    ::setenv("SPARKSCOPE_STREAM_BYTES", "1000", 1);
+    auto big = loadTraceData(plain->string());
+    auto packed = loadTraceData(zst->string());
+    ::setenv("SPARKSCOPE_STREAM_BYTES", "", 1);
+    auto small = loadTraceData(plain->string());
+    REQUIRE(big);
+    REQUIRE(packed);
+    REQUIRE(small);
+    CHECK(big.value()->isStreamed());
+    CHECK_FALSE(packed.value()->isStreamed()); // cannot be mapped: read whole
+    CHECK(packed.value()->eventCount() == core::readTrace(zst->string())->eventCount());
+    CHECK_FALSE(small.value()->isStreamed()); // the default threshold is 1 GiB
+    CHECK(big.value()->eventCount() == small.value()->eventCount());
+    CHECK(big.value()->trace->eventCount() == 0); // the streamed trace holds no events
+}
