@@ -391,16 +391,14 @@ void recordStop(Trace& trace, DecodeOutcome& outcome, uint64_t streamBytes, uint
             outcome.position });
 }
 
-RangePlan planRanges(std::span<const uint8_t> bytes, uint64_t dataStart, const SizeTable& sizes, uint64_t targetBytes)
+RangeWalk walkRange(std::span<const uint8_t> bytes, uint64_t from, const SizeTable& sizes, uint64_t targetBytes)
 {
-    RangePlan plan;
-    plan.cuts.push_back(dataStart);
+    RangeWalk walk { from, true, false };
     const uint8_t* const d = bytes.data();
     const uint64_t n = bytes.size();
     if (sizes.size[ev::BlockMarker] != 14)
-        return plan;
-    uint64_t pos = dataStart;
-    bool sawMarker = false;
+        return walk;
+    uint64_t pos = from;
     while (pos + 2 <= n) {
         const uint16_t type = loadBE16(d + pos);
         uint64_t next;
@@ -411,7 +409,7 @@ RangePlan planRanges(std::span<const uint8_t> bytes, uint64_t dataStart, const S
             if (blockSize < 24)
                 break;
             next = pos + blockSize;
-            sawMarker = true;
+            walk.sawMarker = true;
         } else if (type == kDataEnd || sizes.size[type] == SizeTable::kUndeclared) {
             break;
         } else if (sizes.size[type] == SizeTable::kVariable) {
@@ -426,14 +424,30 @@ RangePlan planRanges(std::span<const uint8_t> bytes, uint64_t dataStart, const S
         if (next >= n)
             break;
         pos = next;
-        if (pos - plan.cuts.back() >= targetBytes) {
-            plan.cuts.push_back(pos);
-            plan.tailSawMarker = sawMarker;
+        if (pos - from >= targetBytes) {
+            walk.end = pos;
+            walk.stuck = false;
+            return walk;
         }
     }
-    if (pos != plan.cuts.back()) {
-        plan.cuts.push_back(pos);
+    walk.end = pos;
+    return walk;
+}
+
+RangePlan planRanges(std::span<const uint8_t> bytes, uint64_t dataStart, const SizeTable& sizes, uint64_t targetBytes)
+{
+    RangePlan plan;
+    plan.cuts.push_back(dataStart);
+    bool sawMarker = false;
+    for (;;) {
+        const RangeWalk walk = walkRange(bytes, plan.cuts.back(), sizes, targetBytes);
+        sawMarker = sawMarker || walk.sawMarker;
+        if (walk.end == plan.cuts.back())
+            break;
+        plan.cuts.push_back(walk.end);
         plan.tailSawMarker = sawMarker;
+        if (walk.stuck)
+            break;
     }
     return plan;
 }

@@ -91,6 +91,17 @@ DecodeOutcome decodeEvents(std::span<const uint8_t> bytes, uint64_t begin, uint6
 // stop. For the outcomes other than Failed and Cancelled, which the caller reports itself.
 void recordStop(Trace& trace, DecodeOutcome& outcome, uint64_t streamBytes, uint64_t events);
 
+// One step of planRanges: walks whole events (a block in one step, by its declared size) from
+// `from` until at least `targetBytes` are passed. `end` is where it stopped: an event boundary, or,
+// when `stuck`, the first place it could not walk past (the end, DATA_END, an undeclared type, a
+// block reaching the end of the stream: the tail's business, decoded with full checks).
+struct RangeWalk {
+    uint64_t end = 0;
+    bool stuck = false;
+    bool sawMarker = false; // the walk passed a block marker
+};
+RangeWalk walkRange(std::span<const uint8_t> bytes, uint64_t from, const SizeTable& sizes, uint64_t targetBytes);
+
 // Offsets that split [dataStart, end) into ranges that each start and end on block boundaries
 // (walking marker to marker by declared size), about `targetBytes` each. The last cut is where the
 // walk stopped; the rest of the stream from there is the "tail", decoded with full checks.

@@ -192,7 +192,6 @@ namespace {
             return parsed.error();
         trace.header = std::move(parsed->header);
         const SizeTable sizes(trace.header);
-        const RangePlan plan = planRanges(bytes, parsed->dataStart, sizes, std::max<uint64_t>(1, options.windowBytes));
 
         const uint64_t streamBytes = bytes.size() - parsed->dataStart;
         uint64_t decoded = 0;
@@ -207,12 +206,14 @@ namespace {
         state.sawMarker = false;
         uint64_t minTime = UINT64_MAX, maxTime = 0, events = 0;
         DecodeOutcome outcome;
-        // Ranges between the plan's cuts end on event boundaries; the last one runs to the end of
-        // the stream with the reader's full checks. The block state carries over from range to
-        // range, so the result is that of one sequential decode.
-        for (size_t i = 0; i < plan.cuts.size(); ++i) {
-            const uint64_t from = plan.cuts[i];
-            const uint64_t to = i + 1 < plan.cuts.size() ? plan.cuts[i + 1] : bytes.size();
+        // Each range is walked (walkRange, as the reader plans its parallel ranges) just before it is
+        // decoded, so that the walk maps no more of the file than the decoding does. A range ends on
+        // an event boundary; where the walk gets stuck, the rest of the stream is the last range,
+        // decoded with the reader's full checks. The block state carries over from range to range,
+        // so the result is that of one sequential decode.
+        for (uint64_t from = parsed->dataStart;;) {
+            const RangeWalk walk = walkRange(bytes, from, sizes, std::max<uint64_t>(1, options.windowBytes));
+            const uint64_t to = walk.stuck ? bytes.size() : walk.end;
             outcome = decodeEvents(bytes, from, to, state, streamer.sink(), ctx);
             if (outcome.stop == DecodeStop::Cancelled)
                 return Error { ErrorCode::Cancelled, "reading was cancelled", std::nullopt };
@@ -226,8 +227,9 @@ namespace {
             outcome.warnings.clear();
             streamer.take();
             file.release(from, outcome.position);
-            if (outcome.stop != DecodeStop::RangeEnd)
+            if (outcome.stop != DecodeStop::RangeEnd || to == bytes.size())
                 break;
+            from = to;
         }
         streamer.finish();
         recordStop(trace, outcome, bytes.size(), events);
