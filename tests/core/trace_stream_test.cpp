@@ -284,6 +284,20 @@ TEST_CASE("an event later than the hold-back is handed out and counted", "[strea
     CHECK(count(64) == std::pair<uint64_t, uint64_t>(0, 5));
 }
 
+TEST_CASE("decoding extents again from a file that shrank is an error, not a crash", "[stream]")
+{
+    const fs::path path = test::scratchDir("trace_stream_shrunk") / "shrinks.eventlog";
+    const std::vector<uint8_t> bytes = writeTrace(test::nestedTrace());
+    writeFile(path, bytes);
+    auto s = streamTrace(path.string(), [](const StreamBatch&) {});
+    REQUIRE(s);
+    REQUIRE_FALSE(s->blocks.at(0).empty());
+    writeFile(path, std::span<const uint8_t>(bytes.data(), s->blocks[0].front().offset + 1));
+    auto again = decodeBlocks(path.string(), s->summary.header, 0, s->blocks[0]);
+    REQUIRE_FALSE(again);
+    CHECK(again.error().message.find("shorter than when it was read") != std::string::npos);
+}
+
 TEST_CASE("streaming refuses what it cannot read, saying what", "[stream]")
 {
     const fs::path dir = test::scratchDir("trace_stream_refuse");
@@ -298,6 +312,12 @@ TEST_CASE("streaming refuses what it cannot read, saying what", "[stream]")
     REQUIRE_FALSE(packed);
     CHECK(packed.error().code == ErrorCode::Unsupported);
     CHECK(packed.error().message.find("compressed") != std::string::npos);
+
+    const fs::path empty = dir / "empty.eventlog";
+    writeFile(empty, std::vector<uint8_t> {});
+    auto nothing = streamTrace(empty.string(), [](const StreamBatch&) {});
+    REQUIRE_FALSE(nothing);
+    CHECK(nothing.error().message == readTrace(empty.string()).error().message);
 
     const fs::path text = dir / "notes.txt";
     writeFile(text, std::vector<uint8_t>(100, 'x'));

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <exception>
 #include <filesystem>
+#include <fstream>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -258,22 +259,27 @@ Result<StreamedTrace> streamTrace(
 Result<Trace> decodeBlocks(
     const std::string& path, const Header& header, uint16_t engine, std::span<const BlockExtent> blocks)
 {
-    MappedFile file;
-    auto mapped = file.open(path);
-    if (!mapped)
-        return mapped.error();
-    const std::span<const uint8_t> bytes = mapped.value();
+    // Read, not mapped: a file that shrank since it was streamed gives a short read and an error
+    // here, where touching a mapped page past its new end would kill the process.
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return Error { ErrorCode::Io, "cannot open " + path, std::nullopt };
     const SizeTable sizes(header);
     DecodeContext ctx;
     ctx.sizes = &sizes;
 
-    // The blocks' bytes, back to back, in a buffer of their own; events point into it.
+    // The extents' bytes, back to back, in a buffer of their own; events point into it.
     auto own = std::make_shared<std::vector<uint8_t>>();
     std::vector<Event> events;
     for (const BlockExtent& b : blocks) {
-        if (b.offset > bytes.size() || b.bytes > bytes.size() - b.offset)
-            return Error { ErrorCode::Io, path + " is shorter than when it was read (the events at byte "
-                    + std::to_string(b.offset) + " are gone)", b.offset };
+        const uint64_t base = own->size();
+        own->resize(base + b.bytes);
+        in.seekg(std::streamoff(b.offset));
+        in.read(reinterpret_cast<char*>(own->data() + base), std::streamsize(b.bytes));
+        if (uint64_t(in.gcount()) != b.bytes)
+            return Error { ErrorCode::Io,
+                path + " is shorter than when it was read (the events at byte " + std::to_string(b.offset) + " are gone)",
+                b.offset };
         // Decoding from the block's marker gives its events the attribution a whole read gives them:
         // the marker sets the whole block state. An extent inside a block starts in the state the
         // marker left: so many bytes of the block to go, or (a size that cannot be trusted, or an
@@ -287,22 +293,15 @@ Result<Trace> decodeBlocks(
             state.remaining = state.lenient ? 0 : int64_t(b.blockEnd - b.offset);
         }
         EventSink sink;
-        const DecodeOutcome o = decodeEvents(bytes, b.offset, b.offset + b.bytes, state, sink, ctx);
+        const DecodeOutcome o = decodeEvents(*own, base, base + b.bytes, state, sink, ctx);
         if (o.stop == DecodeStop::Failed)
             return *o.error;
-        const uint64_t base = own->size();
-        own->insert(own->end(), bytes.begin() + long(b.offset), bytes.begin() + long(b.offset + b.bytes));
         if (engine < sink.engines.size())
-            for (Event e : sink.engines[engine]) {
-                e.offset = e.offset - b.offset + base;
-                events.push_back(e);
-            }
-        file.release(b.offset, b.offset + b.bytes);
+            events.insert(events.end(), sink.engines[engine].begin(), sink.engines[engine].end());
     }
     stableSortByTime(events);
     Trace trace;
     trace.path = path;
-    trace.fileSize = bytes.size();
     trace.header = header;
     trace.engines.resize(size_t(engine) + 1);
     if (!events.empty()) {
