@@ -40,12 +40,11 @@ namespace {
         if (*from > *to)
             return usageError("--from is after --to", kUsage);
 
-        auto trace = loadTrace(parsed->positional.front());
-        if (!trace)
-            return kExitBadInput;
-        auto cut = core::cutTrace(*trace, *from, *to);
+        // Streamed (cutFile): memory for the range, not for the whole trace.
+        const std::string& path = parsed->positional.front();
+        auto cut = core::cutFile(path, *from, *to);
         if (!cut) {
-            std::fprintf(stderr, "sparkscope-cli: %s\n", cut.error().toString().c_str());
+            std::fprintf(stderr, "sparkscope-cli: %s: %s\n", path.c_str(), cut.error().toString().c_str());
             return kExitBadInput;
         }
         auto written = core::writeFile(*output, cut->bytes);

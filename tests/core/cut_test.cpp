@@ -275,3 +275,45 @@ TEST_CASE("cut read back equals the range of the original on a demo trace", "[co
         CHECK(found == inside);
     }
 }
+
+namespace {
+
+// cutFile streams the file and keeps only what the cut needs: its output must be cutTrace's, byte
+// for byte, for ranges at the start, in the middle, at the end, empty, and the whole trace.
+void checkCutFileMatches(const Trace& trace)
+{
+    const uint64_t first = trace.firstTimeNs, span = trace.lastTimeNs - trace.firstTimeNs;
+    const std::pair<uint64_t, uint64_t> ranges[] = { { 0, first + span / 4 }, { first + span / 3, first + span / 2 },
+        { first + 3 * span / 4, UINT64_MAX }, { first + span / 2, first + span / 2 }, { 0, UINT64_MAX } };
+    for (const auto& [from, to] : ranges) {
+        CAPTURE(trace.path, from, to);
+        auto whole = cutTrace(trace, from, to);
+        auto streamed = cutFile(trace.path, from, to);
+        REQUIRE(whole);
+        REQUIRE(streamed);
+        CHECK(streamed->stats.rangeEvents == whole->stats.rangeEvents);
+        CHECK(streamed->stats.stateEvents == whole->stats.stateEvents);
+        CHECK(streamed->bytes == whole->bytes);
+    }
+}
+
+} // namespace
+
+TEST_CASE("cutFile writes what cutTrace writes, streaming the file", "[core][cut][stream]")
+{
+    for (const auto& [name, trace] :
+        test::sharedGhcTraces({ "sumfib-30-3000.eventlog", "parfib-12-30.eventlog", "parfib-8-32.eventlog" })) {
+        INFO(name);
+        checkCutFileMatches(trace);
+    }
+    for (const auto& [name, trace] : test::demoTraces("cut-file-demo", { "parfib --n 24 --cutoff 12", "pipeline --items 200" })) {
+        INFO(name);
+        checkCutFileMatches(trace);
+    }
+    auto usage = cutFile("any.eventlog", 10, 5);
+    REQUIRE_FALSE(usage);
+    CHECK(usage.error().code == ErrorCode::Usage);
+    auto missing = cutFile("no-such-file.eventlog", 0, 5);
+    REQUIRE_FALSE(missing);
+    CHECK(missing.error().code == ErrorCode::Io);
+}

@@ -6,6 +6,7 @@
 
 #include "sparkscope/core/cut.h"
 #include "sparkscope/core/reader.h"
+#include "sparkscope/core/writer.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -63,4 +64,31 @@ TEST_CASE("export range as eventlog reports a file it cannot write", "[ui][expor
     exporter.exportRangeTo(data, QStringLiteral("/nonexistent-dir/range.eventlog"), 0, 600);
     REQUIRE(QTest::qWaitFor([&] { return failed.count() == 1; }, 30000));
     CHECK(failed.at(0).at(1).toString().contains(QStringLiteral("nonexistent-dir")));
+}
+
+TEST_CASE("export range as eventlog of a streamed trace cuts the file", "[ui][export][stream]")
+{
+    // The same trace as a file, opened by streaming: the export streams the file again and writes
+    // what the cut of the trace read whole is.
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const std::string file = dir.filePath(QStringLiteral("small.eventlog")).toStdString();
+    REQUIRE(core::writeFile(file, core::writeTrace(*smallTrace()->trace)));
+    auto streamed = streamTraceData(file);
+    REQUIRE(streamed);
+    REQUIRE(streamed.value()->isStreamed());
+    ZoomState zoom;
+    EventlogRangeExport exporter(&zoom, nullptr);
+    QSignalSpy exported(&exporter, &EventlogRangeExport::exported);
+    const QString path = dir.filePath(QStringLiteral("range.eventlog"));
+    exporter.exportRangeTo(streamed.value(), path, 100, 450);
+    REQUIRE(QTest::qWaitFor([&] { return exported.count() == 1; }, 30000));
+    std::ifstream in(path.toStdString(), std::ios::binary);
+    const std::vector<uint8_t> written((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto whole = core::readTrace(file);
+    REQUIRE(whole);
+    auto expected = core::cutTrace(whole.value(), 100, 450);
+    REQUIRE(expected);
+    CHECK(written == expected->bytes);
+    CHECK(expected->stats.rangeEvents > 0);
 }

@@ -18,15 +18,26 @@ QString streamedRefusal(const QString& what)
         .arg(what);
 }
 
+namespace {
+    QString writeCut(const QString& path, const core::Result<core::CutOutput>& cut)
+    {
+        if (!cut)
+            return QString::fromStdString(cut.error().toString());
+        auto written = core::writeFile(path.toStdString(), cut->bytes);
+        if (!written)
+            return QString::fromStdString(written.error().toString());
+        return {};
+    }
+}
+
 QString writeEventlogRange(const QString& path, const core::Trace& trace, uint64_t fromNs, uint64_t toNs)
 {
-    auto cut = core::cutTrace(trace, fromNs, toNs);
-    if (!cut)
-        return QString::fromStdString(cut.error().toString());
-    auto written = core::writeFile(path.toStdString(), cut->bytes);
-    if (!written)
-        return QString::fromStdString(written.error().toString());
-    return {};
+    return writeCut(path, core::cutTrace(trace, fromNs, toNs));
+}
+
+QString writeEventlogRange(const QString& path, const std::string& tracePath, uint64_t fromNs, uint64_t toNs)
+{
+    return writeCut(path, core::cutFile(tracePath, fromNs, toNs));
 }
 
 EventlogRangeExport::EventlogRangeExport(const ZoomState* zoom, QWidget* parent)
@@ -40,10 +51,6 @@ void EventlogRangeExport::exportRange(std::shared_ptr<const TraceData> data)
 {
     if (!data)
         return;
-    if (data->isStreamed()) {
-        Q_EMIT failed(QString(), streamedRefusal(tr("Export Range as Eventlog")));
-        return;
-    }
     // The selection, else what is on screen.
     const TimeWindow range = m_zoom->selection().value_or(m_zoom->window());
     const QString path = QFileDialog::getSaveFileName(m_parent, tr("Export range as eventlog"),
@@ -57,7 +64,12 @@ void EventlogRangeExport::exportRange(std::shared_ptr<const TraceData> data)
 void EventlogRangeExport::exportRangeTo(
     std::shared_ptr<const TraceData> data, const QString& path, uint64_t fromNs, uint64_t toNs)
 {
-    m_job.start([data, path, fromNs, toNs] { return writeEventlogRange(path, *data->trace, fromNs, toNs); },
+    m_job.start(
+        [data, path, fromNs, toNs] {
+            // A streamed trace holds no events: its range is cut from the file, streamed again.
+            return data->isStreamed() ? writeEventlogRange(path, data->streamed->path(), fromNs, toNs)
+                                      : writeEventlogRange(path, *data->trace, fromNs, toNs);
+        },
         [this, path](QString error) {
             if (error.isEmpty())
                 Q_EMIT exported(path);

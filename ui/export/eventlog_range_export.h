@@ -23,6 +23,8 @@ class ZoomState;
 // Writes the events of [fromNs, toNs] of `trace` and the state at fromNs to `path`; returns an error
 // message ("" on success).
 QString writeEventlogRange(const QString& path, const core::Trace& trace, uint64_t fromNs, uint64_t toNs);
+// The same for the trace file at `tracePath`, streamed (core::cutFile): for a streamed trace.
+QString writeEventlogRange(const QString& path, const std::string& tracePath, uint64_t fromNs, uint64_t toNs);
 
 class EventlogRangeExport : public QObject {
     Q_OBJECT

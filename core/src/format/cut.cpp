@@ -6,6 +6,8 @@
 #include "sparkscope/core/cut.h"
 
 #include "sparkscope/core/byte_order.h"
+#include "sparkscope/core/reader.h"
+#include "sparkscope/core/trace_stream.h"
 #include "sparkscope/core/writer.h"
 
 #include <algorithm>
@@ -55,6 +57,26 @@ namespace {
         }
     }
 
+    // Every kind of event StateReplay reads; the others before the range change nothing.
+    bool makesState(uint16_t type)
+    {
+        if (isDefinition(type))
+            return true;
+        switch (type) {
+        case ev::CreateThread:
+        case ev::MerReuseContext:
+        case ev::ThreadLabel:
+        case ev::RunThread:
+        case ev::StopThread:
+        case ev::MerReleaseContext:
+        case ev::GcStart:
+        case ev::GcEnd:
+            return true;
+        default:
+            return false;
+        }
+    }
+
     // One event to write: the original, at a (possibly new) time, with a replaced payload if any.
     struct Pending {
         const Event* event;
@@ -77,6 +99,8 @@ namespace {
 
         void add(const Trace& trace, const Event& e)
         {
+            if (!makesState(e.type)) // what cutFile leaves out before the range
+                return;
             const Payload p = trace.payload(e);
             if (isDefinition(e.type)) {
                 definitions.push_back(&e);
@@ -280,6 +304,47 @@ Result<CutOutput> cutTrace(const Trace& trace, uint64_t fromNs, uint64_t toNs)
         writeState();
     result.bytes = out.finish();
     return result;
+}
+
+Result<CutOutput> cutFile(const std::string& path, uint64_t fromNs, uint64_t toNs)
+{
+    if (fromNs > toNs)
+        return cutTrace(Trace {}, fromNs, toNs); // its usage error
+    // The kept events, each engine's in the order the stream hands them out (readTrace's), their
+    // records copied into a buffer of their own.
+    auto bytes = std::make_shared<std::vector<uint8_t>>();
+    std::vector<std::vector<Event>> engines;
+    std::vector<Event> global;
+    auto streamed = streamTrace(path, [&](const StreamBatch& batch) {
+        for (Event e : batch.events) {
+            if (e.timeNs > toNs || (e.timeNs < fromNs && !makesState(e.type)) || e.endOffset() > batch.stream.size())
+                continue;
+            const uint64_t at = bytes->size();
+            bytes->insert(bytes->end(), batch.stream.begin() + long(e.offset), batch.stream.begin() + long(e.endOffset()));
+            e.offset = at;
+            if (batch.engine == kNoEngine) {
+                global.push_back(e);
+            } else {
+                if (batch.engine >= engines.size())
+                    engines.resize(size_t(batch.engine) + 1);
+                engines[batch.engine].push_back(e);
+            }
+        }
+    });
+    if (!streamed) {
+        if (streamed.error().code != ErrorCode::Unsupported)
+            return streamed.error();
+        auto whole = readTrace(path);
+        if (!whole)
+            return whole.error();
+        return cutTrace(whole.value(), fromNs, toNs);
+    }
+    Trace kept = std::move(streamed.value().summary);
+    engines.resize(kept.engineCount());
+    kept.engines = std::move(engines);
+    kept.global = std::move(global);
+    kept.setBytes(std::move(bytes));
+    return cutTrace(kept, fromNs, toNs);
 }
 
 } // namespace sparkscope::core

@@ -23,6 +23,7 @@
 #include "sparkscope/core/trace.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace sparkscope::core {
@@ -39,5 +40,12 @@ struct CutOutput {
 
 // Fails (ErrorCode::Usage) when fromNs > toNs.
 Result<CutOutput> cutTrace(const Trace& trace, uint64_t fromNs, uint64_t toNs);
+
+// The same cut of the file at `path`, byte for byte, without holding the whole trace: an
+// uncompressed file is streamed (trace_stream.h), keeping only the events of the range and, from
+// before it, those the state at `fromNs` is made of (definitions, contexts' creations, labels, runs
+// and stops, GC starts and ends); cutTrace then runs on those. Memory: the range, plus those few
+// kinds of events before it. A compressed file is read whole.
+Result<CutOutput> cutFile(const std::string& path, uint64_t fromNs, uint64_t toNs);
 
 } // namespace sparkscope::core
