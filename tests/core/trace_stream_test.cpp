@@ -226,6 +226,15 @@ TEST_CASE("streaming a shared eventlog hands out the events, states and pyramid 
     CHECK(checked >= 20);
 }
 
+TEST_CASE("streaming demo traces recorded by the runtime gives the whole read", "[stream][demo]")
+{
+    for (const auto& [name, trace] :
+        test::demoTraces("trace-stream-demo", { "parfib --n 24 --cutoff 12", "pipeline --items 200", "quicksort --n 100000 --cutoff 5000" })) {
+        INFO(name);
+        checkAgainstWholeRead(trace.path, 64 << 10);
+    }
+}
+
 TEST_CASE("streaming runtime and writer traces in windows of any size gives the whole read", "[stream]")
 {
     const fs::path dir = test::scratchDir("trace_stream_windows");
