@@ -254,6 +254,43 @@ TEST_CASE("streaming runtime and writer traces in windows of any size gives the 
     }
 }
 
+TEST_CASE("a block whose size lies streams as reading it whole does, in windows of any size", "[stream]")
+{
+    // Three blocks of engine 0, 10 events each; the first block's size is then made 5 bytes too
+    // big, or 0 (the decoder gives such a block's events to its engine up to the next marker, and
+    // warns). The walk that plans the ranges steps over blocks by their declared size, so its range
+    // ends fall inside events: streaming must go on from where decoding stopped, not stop there.
+    EventlogWriter w(mercuryHeader());
+    const std::vector<uint8_t> spark = PayloadBuilder().u64(1).u32(1).data();
+    for (uint64_t block = 0; block < 3; ++block) {
+        w.beginBlock(0, 100 * block);
+        for (uint64_t i = 0; i < 10; ++i)
+            REQUIRE(w.event(ev::MerSparkCreate, 100 * block + i, spark));
+    }
+    const std::vector<uint8_t> good = w.finish();
+    // The first block marker: after the header, the first BLOCK_MARKER event; its size is the u32
+    // at 10 bytes into it.
+    auto whole = readTraceFromBytes(good);
+    REQUIRE(whole);
+    const uint64_t marker = whole->engines.at(0).front().offset;
+    REQUIRE(whole->engines[0].front().type == ev::BlockMarker);
+    const fs::path dir = test::scratchDir("trace_stream_lying_block");
+    for (uint32_t declared : { uint32_t(24 + 10 * 22 + 5), uint32_t(0) }) {
+        std::vector<uint8_t> bytes = good;
+        bytes[marker + 10] = uint8_t(declared >> 24);
+        bytes[marker + 11] = uint8_t(declared >> 16);
+        bytes[marker + 12] = uint8_t(declared >> 8);
+        bytes[marker + 13] = uint8_t(declared);
+        const fs::path path = dir / ("declares-" + std::to_string(declared) + ".eventlog");
+        writeFile(path, bytes);
+        auto damaged = readTrace(path.string());
+        REQUIRE(damaged);
+        CHECK_FALSE(damaged->warnings.empty());
+        for (uint64_t window : { uint64_t(1), uint64_t(100), uint64_t(4096) })
+            checkAgainstWholeRead(path, window);
+    }
+}
+
 TEST_CASE("an event later than the hold-back is handed out and counted", "[stream]")
 {
     // Engine 0: a block of 20 events at 100, 110, ..., 290, then a block starting with an event at

@@ -127,10 +127,17 @@ TEST_CASE("loadTraceData streams files from the threshold up, and reads compress
     const auto plain = test::sharedTestData("ghc/parfib-12-30.eventlog");
     if (!zst || !plain)
         return;
-    ::setenv("SPARKSCOPE_STREAM_BYTES", "1000", 1);
-    auto big = loadTraceData(plain->string());
-    auto packed = loadTraceData(zst->string());
-    ::setenv("SPARKSCOPE_STREAM_BYTES", "", 1);
+    // Set for the two loads below only, whatever happens (later tests must not stream).
+    struct StreamFrom1000Bytes {
+        StreamFrom1000Bytes() { ::setenv("SPARKSCOPE_STREAM_BYTES", "1000", 1); }
+        ~StreamFrom1000Bytes() { ::unsetenv("SPARKSCOPE_STREAM_BYTES"); }
+    };
+    core::Result<std::shared_ptr<const TraceData>> big = core::Error {}, packed = core::Error {};
+    {
+        StreamFrom1000Bytes env;
+        big = loadTraceData(plain->string());
+        packed = loadTraceData(zst->string());
+    }
     auto small = loadTraceData(plain->string());
     REQUIRE(big);
     REQUIRE(packed);

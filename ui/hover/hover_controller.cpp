@@ -34,8 +34,10 @@ std::optional<HoverHit> hitTest(const TraceData& data, const Frame& f, const cor
     if (engine < 0 || size_t(engine) >= data.trace->engines.size())
         return std::nullopt;
     const size_t e = size_t(engine);
-    // Ticks are shown, so few events lie within the 8 px around the pointer.
-    const auto window = data.events(e, f.axis.timeAt(pos.x() - 4), f.axis.timeAt(pos.x() + 4) + 1);
+    // Ticks are shown, so few events lie within the 8 px around the pointer; a bound all the same.
+    constexpr size_t kMaxEventsNearPointer = 4096;
+    const auto window
+        = data.events(e, f.axis.timeAt(pos.x() - 4), f.axis.timeAt(pos.x() + 4) + 1, kMaxEventsNearPointer);
     if (!window)
         return std::nullopt;
     std::optional<HoverHit> best;

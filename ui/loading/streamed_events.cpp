@@ -5,9 +5,9 @@
 namespace sparkscope::ui {
 
 namespace {
-    constexpr size_t kCachedWindows = 8;
-    // A window whose partly covered blocks hold more than this is not decoded: at any zoom where it
-    // could matter, the blocks inside the window already hold more events than can be drawn.
+    constexpr size_t kCachedWindowsPerEngine = 2; // a frame asks one window per engine
+    // A window whose extents hold more than this is not decoded, whatever the caller's limit: at any
+    // zoom where it could matter, the extents inside the window hold more events than can be drawn.
     constexpr uint64_t kMaxDecodeBytes = uint64_t(64) << 20;
 }
 
@@ -29,7 +29,7 @@ std::optional<EventWindow> StreamedEvents::window(size_t engine, int64_t fromNs,
     // The overlapping blocks are a run in file order (an engine's blocks follow each other in time,
     // give or take the few events GHC writes late); take the span from the first to the last.
     size_t first = SIZE_MAX, last = 0;
-    uint64_t inside = 0, partBytes = 0;
+    uint64_t inside = 0, decodeBytes = 0;
     for (size_t i = 0; i < blocks.size(); ++i) {
         const core::BlockExtent& b = blocks[i];
         if (b.events == 0 || b.lastNs < from || b.firstNs >= to)
@@ -38,12 +38,11 @@ std::optional<EventWindow> StreamedEvents::window(size_t engine, int64_t fromNs,
         last = i;
         if (b.firstNs >= from && b.lastNs < to)
             inside += b.events;
-        else
-            partBytes += b.bytes;
+        decodeBytes += b.bytes;
     }
     if (first == SIZE_MAX)
         return EventWindow {};
-    if (inside > limit || partBytes > kMaxDecodeBytes)
+    if (inside > limit || decodeBytes > kMaxDecodeBytes)
         return std::nullopt;
 
     std::shared_ptr<const core::Trace> trace = decode(engine, first, last);
@@ -55,7 +54,7 @@ std::optional<EventWindow> StreamedEvents::window(size_t engine, int64_t fromNs,
     const auto b = std::lower_bound(a, events.end(), to, timeLess);
     if (size_t(b - a) > limit)
         return std::nullopt;
-    return EventWindow { trace, std::span<const core::Event>(&*a, size_t(b - a)) };
+    return EventWindow { trace, std::span<const core::Event>(events.data() + (a - events.begin()), size_t(b - a)) };
 }
 
 std::shared_ptr<const core::Trace> StreamedEvents::decode(size_t engine, size_t first, size_t last) const
@@ -71,7 +70,7 @@ std::shared_ptr<const core::Trace> StreamedEvents::decode(size_t engine, size_t 
     if (!trace)
         return nullptr; // the file changed or went away: no ticks rather than wrong ones
     m_cache.push_front({ engine, first, last, std::make_shared<const core::Trace>(std::move(trace).value()) });
-    if (m_cache.size() > kCachedWindows)
+    if (m_cache.size() > std::max<size_t>(8, kCachedWindowsPerEngine * m_blocks.size()))
         m_cache.pop_back();
     return m_cache.front().trace;
 }

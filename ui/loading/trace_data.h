@@ -53,7 +53,7 @@ struct TraceData {
     // or nullopt when more than `limit` fall there. No separate index is kept: the engine's events
     // are sorted by time, and ticks are drawn only when few events fall in the window, so filtering
     // while drawing is cheap and saves 4 bytes per event.
-    std::optional<EventWindow> events(size_t engine, int64_t fromNs, int64_t toNs, size_t limit = SIZE_MAX) const;
+    std::optional<EventWindow> events(size_t engine, int64_t fromNs, int64_t toNs, size_t limit) const;
 };
 
 // Replaces the trace's decoded stream by the records (header + payload) of the events that carry a

@@ -331,8 +331,10 @@ Result<CutOutput> cutFile(const std::string& path, uint64_t fromNs, uint64_t toN
             }
         }
     });
-    if (!streamed) {
-        if (streamed.error().code != ErrorCode::Unsupported)
+    // A compressed file cannot be streamed; a file with an inversion longer than the stream's
+    // hold-back would not give cutTrace's order: both are read whole.
+    if (!streamed || streamed->lateEvents > 0) {
+        if (!streamed && streamed.error().code != ErrorCode::Unsupported)
             return streamed.error();
         auto whole = readTrace(path);
         if (!whole)

@@ -373,13 +373,18 @@ DecodeOutcome decodeEvents(std::span<const uint8_t> bytes, uint64_t begin, uint6
     return out;
 }
 
+void appendWarnings(std::vector<Warning>& to, std::vector<Warning>& from)
+{
+    for (Warning& w : from)
+        addWarning(to, std::move(w.message), w.byteOffset);
+    from.clear();
+}
+
 void recordStop(Trace& trace, DecodeOutcome& outcome, uint64_t streamBytes, uint64_t events)
 {
     if (outcome.stop == DecodeStop::Truncated)
         trace.truncated = true;
-    for (auto& w : outcome.warnings)
-        trace.warnings.push_back(std::move(w));
-    outcome.warnings.clear();
+    appendWarnings(trace.warnings, outcome.warnings);
     if (outcome.stop == DecodeStop::Truncated)
         trace.warnings.push_back({ "reading stopped at byte " + std::to_string(outcome.position) + " of "
                 + std::to_string(streamBytes) + ": " + outcome.truncation + "; the " + std::to_string(events)

@@ -86,6 +86,10 @@ struct DecodeOutcome {
 DecodeOutcome decodeEvents(std::span<const uint8_t> bytes, uint64_t begin, uint64_t limit, BlockState& state,
     EventSink& sink, const DecodeContext& ctx);
 
+// Moves `from`'s warnings to the end of `to`, keeping to the cap one decode keeps (the rest are
+// summed up in one line), so that decoding in several steps warns as decoding in one does.
+void appendWarnings(std::vector<Warning>& to, std::vector<Warning>& from);
+
 // Records how decoding ended in `trace`: truncation (the flag and a warning saying where and why),
 // bytes after DATA_END, and the outcome's block warnings. `events` = all events decoded before the
 // stop. For the outcomes other than Failed and Cancelled, which the caller reports itself.

@@ -46,6 +46,15 @@ namespace {
                 return {};
             return { reinterpret_cast<const uint8_t*>(m_file.data()), m_file.size() };
         }
+        // Whether the file still has the size it was mapped with. Touching a mapped page past the
+        // end of a file that shrank kills the process (SIGBUS): the pass checks between ranges.
+        // (A file cut while one range is being decoded can still do it; a program rewriting its
+        // eventlog while SparkScope opens it is the case, and the window is one range.)
+        bool unchanged(const std::string& path) const
+        {
+            std::error_code ec;
+            return !m_file.is_open() || std::filesystem::file_size(path, ec) >= m_file.size();
+        }
         // Hands the pages wholly inside [from, to) back to the kernel. The mapping stays valid: a
         // later read maps them again from the page cache (or the disk).
         void release(uint64_t from, uint64_t to) const noexcept
@@ -146,6 +155,8 @@ namespace {
         // v = [held events, new events]; returns how many it holds back now.
         size_t handOut(std::vector<Event>& v, size_t held, HandedOut& handed, uint16_t engine, size_t holdBack)
         {
+            if (held == v.size() && holdBack > 0)
+                return held; // nothing new (most engines of a range, with many engines)
             if (handed.any)
                 for (size_t i = held; i < v.size(); ++i)
                     m_out.lateEvents += v[i].timeNs < handed.lastNs ? 1 : 0;
@@ -215,19 +226,37 @@ namespace {
         for (uint64_t from = parsed->dataStart;;) {
             const RangeWalk walk = walkRange(bytes, from, sizes, std::max<uint64_t>(1, options.windowBytes));
             const uint64_t to = walk.stuck ? bytes.size() : walk.end;
+            auto account = [&] {
+                minTime = std::min(minTime, outcome.minTimeNs);
+                maxTime = std::max(maxTime, outcome.maxTimeNs);
+                events += outcome.events;
+                appendWarnings(trace.warnings, outcome.warnings);
+            };
             outcome = decodeEvents(bytes, from, to, state, streamer.sink(), ctx);
+            // Stopped short of a range end that is not the stream's: the walk stepped over a block by
+            // a size that lies, so `to` is not where an event ends as the decoder reads the stream
+            // (or a garbage tail starts before it). Decoding goes on from where it stopped, in the
+            // state it stopped in, as one whole decode would: the next walk starts there (and a
+            // garbage tail stops it again at once, as the last range). Where it could not even
+            // start, the rest is decoded in one go.
+            const bool shortOfRange = outcome.stop == DecodeStop::Truncated && to < bytes.size();
+            if (shortOfRange && outcome.position == from) {
+                account();
+                outcome = decodeEvents(bytes, from, bytes.size(), state, streamer.sink(), ctx);
+            }
             if (outcome.stop == DecodeStop::Cancelled)
                 return Error { ErrorCode::Cancelled, "reading was cancelled", std::nullopt };
             if (outcome.stop == DecodeStop::Failed)
                 return *outcome.error;
-            minTime = std::min(minTime, outcome.minTimeNs);
-            maxTime = std::max(maxTime, outcome.maxTimeNs);
-            events += outcome.events;
-            for (auto& w : outcome.warnings)
-                trace.warnings.push_back(std::move(w));
-            outcome.warnings.clear();
+            if (!file.unchanged(path))
+                return Error { ErrorCode::Io, path + " changed while it was being read", outcome.position };
+            account();
             streamer.take();
             file.release(from, outcome.position);
+            if (shortOfRange && outcome.position > from) {
+                from = outcome.position;
+                continue;
+            }
             if (outcome.stop != DecodeStop::RangeEnd || to == bytes.size())
                 break;
             from = to;
@@ -261,6 +290,12 @@ Result<Trace> decodeBlocks(
 {
     // Read, not mapped: a file that shrank since it was streamed gives a short read and an error
     // here, where touching a mapped page past its new end would kill the process.
+    Trace trace;
+    trace.path = path;
+    trace.header = header;
+    trace.engines.resize(size_t(engine) + 1);
+    if (blocks.empty())
+        return trace;
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return Error { ErrorCode::Io, "cannot open " + path, std::nullopt };
@@ -300,10 +335,6 @@ Result<Trace> decodeBlocks(
             events.insert(events.end(), sink.engines[engine].begin(), sink.engines[engine].end());
     }
     stableSortByTime(events);
-    Trace trace;
-    trace.path = path;
-    trace.header = header;
-    trace.engines.resize(size_t(engine) + 1);
     if (!events.empty()) {
         trace.firstTimeNs = events.front().timeNs;
         trace.lastTimeNs = events.back().timeNs;
