@@ -513,9 +513,9 @@ void MainWindow::updateStatus()
         return;
     }
     const TimeWindow w = m_zoom->window();
-    QString text = tr(data->isStreamed() ? "%1 events (streamed), %2 engines   view %3 – %4 (%5)"
-                                         : "%1 events, %2 engines   view %3 – %4 (%5)")
+    QString text = tr("%1 events%2, %3 engines   view %4 – %5 (%6)")
                        .arg(data->eventCount())
+                       .arg(data->isStreamed() ? tr(" (streamed)") : QString())
                        .arg(data->engineCount())
                        .arg(formatDuration(w.startNs, 6), formatDuration(w.endNs, 6), formatDuration(w.spanNs()));
     if (auto c = m_zoom->cursorNs())

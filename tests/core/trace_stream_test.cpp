@@ -59,7 +59,7 @@ struct Gathered {
         }
         engines[b.engine].insert(engines[b.engine].end(), b.events.begin(), b.events.end());
         for (const Event& e : b.events)
-            scanners[b.engine].add(e, b.payload(e));
+            scanners[b.engine].add(e, b.stream);
     }
 };
 

@@ -236,11 +236,10 @@ Result<std::shared_ptr<const TraceData>> streamTraceData(
                 scanner = &scanners[batch.engine];
             }
             for (const Event& e : batch.events) {
-                const Payload payload = batch.payload(e);
                 if (e.type == ev::UserMarker) [[unlikely]]
-                    addMarker(*data, e, payload);
+                    addMarker(*data, e, batch.payload(e));
                 if (scanner)
-                    scanner->add(e, payload);
+                    scanner->add(e, batch.stream);
             }
         },
         options);

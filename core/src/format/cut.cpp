@@ -217,6 +217,13 @@ namespace {
         std::vector<size_t> m_pendingBytes;
     };
 
+    Error backwardsRange(uint64_t fromNs, uint64_t toNs)
+    {
+        return Error { ErrorCode::Usage,
+            "the range's start (" + std::to_string(fromNs) + " ns) is after its end (" + std::to_string(toNs) + " ns)",
+            std::nullopt };
+    }
+
     // WALL_CLOCK_TIME (u32 capset, u64 seconds, u32 nanoseconds) moved later by `shiftNs`.
     std::vector<uint8_t> shiftWallClock(Payload p, uint64_t shiftNs)
     {
@@ -231,9 +238,7 @@ namespace {
 Result<CutOutput> cutTrace(const Trace& trace, uint64_t fromNs, uint64_t toNs)
 {
     if (fromNs > toNs)
-        return Error { ErrorCode::Usage,
-            "the range's start (" + std::to_string(fromNs) + " ns) is after its end (" + std::to_string(toNs) + " ns)",
-            std::nullopt };
+        return backwardsRange(fromNs, toNs);
 
     CutOutput result;
     CutWriter out(trace);
@@ -309,7 +314,7 @@ Result<CutOutput> cutTrace(const Trace& trace, uint64_t fromNs, uint64_t toNs)
 Result<CutOutput> cutFile(const std::string& path, uint64_t fromNs, uint64_t toNs)
 {
     if (fromNs > toNs)
-        return cutTrace(Trace {}, fromNs, toNs); // its usage error
+        return backwardsRange(fromNs, toNs);
     // The kept events, each engine's in the order the stream hands them out (readTrace's), their
     // records copied into a buffer of their own.
     auto bytes = std::make_shared<std::vector<uint8_t>>();

@@ -215,7 +215,6 @@ namespace {
 
         Streamer streamer(consume, options, bytes, out);
         BlockState state;
-        state.sawMarker = false;
         uint64_t minTime = UINT64_MAX, maxTime = 0, events = 0;
         DecodeOutcome outcome;
         // Each range is walked (walkRange, as the reader plans its parallel ranges) just before it is

@@ -45,7 +45,7 @@ void EngineStateScanner::switchTo(uint64_t t, EngineState state, uint32_t contex
     m_curStart = t;
 }
 
-void EngineStateScanner::add(const Event& e, const Payload& payload)
+void EngineStateScanner::add(const Event& e, std::span<const uint8_t> stream)
 {
     const uint64_t t = e.timeNs;
     // Woken: the next event ends the sleep. Block markers do not: they are the tracer's
@@ -54,7 +54,7 @@ void EngineStateScanner::add(const Event& e, const Payload& payload)
         switchTo(t, EngineState::Idle, kNoContext);
     switch (e.type) {
     case ev::RunThread: {
-        const uint32_t context = payload.u32(0);
+        const uint32_t context = payloadIn(stream, e).u32(0);
         if (m_inGc)
             m_savedBeforeGc = { EngineState::Running, context };
         else
@@ -128,8 +128,9 @@ EngineStates computeEngineStates(const Trace& trace)
     states.engines.resize(trace.engines.size());
     tbb::parallel_for(size_t(0), trace.engines.size(), [&](size_t e) {
         EngineStateScanner scanner;
+        const std::span<const uint8_t> stream = trace.bytes();
         for (const Event& event : trace.engines[e])
-            scanner.add(event, trace.payload(event));
+            scanner.add(event, stream);
         states.engines[e] = scanner.finish(states.firstNs, states.lastNs);
     });
     return states;

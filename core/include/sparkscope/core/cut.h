@@ -45,8 +45,8 @@ Result<CutOutput> cutTrace(const Trace& trace, uint64_t fromNs, uint64_t toNs);
 // uncompressed file is streamed (trace_stream.h), keeping only the events of the range and, from
 // before it, those the state at `fromNs` is made of (definitions, contexts' creations, labels, runs
 // and stops, GC starts and ends); cutTrace then runs on those. Memory: the range, plus those kinds
-// of events before it (for a GHC program spawning sparks, ~0.3 % of its events; for one switching
-// threads often, more than half). A compressed file, or one whose events are out of order by more
+// of events before it (`sparkscope-cli info` counts: 0.03 % of parfib-4-37's events, whose bulk is
+// sparks; 53 % of sumfib-30-3000's, which switches threads often). A compressed file, or one whose events are out of order by more
 // than the stream's hold-back, is read whole.
 Result<CutOutput> cutFile(const std::string& path, uint64_t fromNs, uint64_t toNs);
 

@@ -75,8 +75,9 @@ EngineStates computeEngineStates(const Trace& trace);
 // come, so it holds the result only.
 class EngineStateScanner {
 public:
-    // `payload` is the event's payload (read for RUN_THREAD's context).
-    void add(const Event& e, const Payload& payload);
+    // `stream` is the decoded stream e's offset indexes (only RUN_THREAD's payload is read: its
+    // context).
+    void add(const Event& e, std::span<const uint8_t> stream);
     // The intervals over [firstNs, lastNs], firstNs and lastNs being the whole trace's (every event
     // of the engine lies inside). Leaves the scanner empty.
     std::vector<StateInterval> finish(uint64_t firstNs, uint64_t lastNs);
