@@ -80,6 +80,7 @@ AnalysisView::AnalysisView(QWidget* window, TimelineWidget* timeline, ZoomState*
 
     MetricsSession* session = m_metrics->session();
     connect(session, &MetricsSession::computing, this, &AnalysisView::refresh);
+    connect(session, &MetricsSession::unavailableSet, this, &AnalysisView::refresh);
     connect(session, &MetricsSession::viewReady, this, &AnalysisView::refresh);
     connect(session, &MetricsSession::analysisReady, this, &AnalysisView::refresh);
     connect(m_panel, &WhyPanel::findingActivated, this, &AnalysisView::activateFinding);

@@ -24,7 +24,7 @@ void MetricsSession::setUnavailable(const QString& why)
 {
     setTrace(nullptr);
     m_unavailable = why;
-    Q_EMIT computing(); // the views refresh and show why
+    Q_EMIT unavailableSet();
 }
 
 void MetricsSession::setTrace(std::shared_ptr<const core::Trace> trace)

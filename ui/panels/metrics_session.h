@@ -75,6 +75,7 @@ public:
     void setUnavailable(const QString& why);
 
 Q_SIGNALS:
+    void unavailableSet(); // setUnavailable: no computation will come
     void computing();
     void fullReady();
     void viewReady();
