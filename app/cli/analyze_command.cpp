@@ -400,7 +400,7 @@ namespace {
         if (options.toNs <= options.fromNs)
             return usageError("--to must be after --from", kUsage);
 
-        auto trace = loadTrace(parsed->positional.front());
+        auto trace = loadTraceForMetrics(parsed->positional.front());
         if (!trace)
             return kExitBadInput;
         // The metrics the findings read, then the analysis session borrowing their states and model

@@ -1,5 +1,6 @@
 #include "cli/cli_common.h"
 
+#include "sparkscope/core/compact_trace.h"
 #include "sparkscope/core/event_types.h"
 #include "sparkscope/core/reader.h"
 #include "sparkscope/core/writer.h"
@@ -109,14 +110,25 @@ std::optional<uint64_t> parseUnsigned(std::string_view text)
     return v;
 }
 
+namespace {
+    std::optional<core::Trace> loaded(const std::string& path, core::Result<core::Trace> result)
+    {
+        if (!result) {
+            std::fprintf(stderr, "sparkscope-cli: %s: %s\n", path.c_str(), result.error().toString().c_str());
+            return std::nullopt;
+        }
+        return std::move(result).value();
+    }
+} // namespace
+
 std::optional<core::Trace> loadTrace(const std::string& path)
 {
-    auto result = core::readTrace(path);
-    if (!result) {
-        std::fprintf(stderr, "sparkscope-cli: %s: %s\n", path.c_str(), result.error().toString().c_str());
-        return std::nullopt;
-    }
-    return std::move(result).value();
+    return loaded(path, core::readTrace(path));
+}
+
+std::optional<core::Trace> loadTraceForMetrics(const std::string& path)
+{
+    return loaded(path, core::readTraceCompact(path));
 }
 
 std::string eventName(uint16_t type)

@@ -90,6 +90,9 @@ std::optional<uint64_t> parseUnsigned(std::string_view text);
 // ---- input -------------------------------------------------------------------------------------
 // Reads a trace; on failure prints "sparkscope-cli: <path>: <error>" to stderr and returns nullopt.
 std::optional<core::Trace> loadTrace(const std::string& path);
+// The same for commands that only compute metrics and the analysis: core::readTraceCompact, which
+// streams the file and holds GHC's spark events as 8-byte marks (a 2 GB log's metrics in a few GB).
+std::optional<core::Trace> loadTraceForMetrics(const std::string& path);
 
 // The event name shown by the CLI: the table name, or UNKNOWN_<n>.
 std::string eventName(uint16_t type);

@@ -63,7 +63,7 @@ namespace {
             return usageError("--to must be after --from", kUsage);
         options.instances = parsed->flag("--instances");
 
-        auto trace = loadTrace(parsed->positional.front());
+        auto trace = loadTraceForMetrics(parsed->positional.front());
         if (!trace)
             return kExitBadInput;
         // The trace is given up: its events go once read for the last time (less peak memory).

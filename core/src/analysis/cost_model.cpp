@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <tbb/parallel_for.h>
 
 namespace sparkscope::core {
@@ -170,20 +171,21 @@ namespace detail {
         EngineSamples scanEngine(const Trace& trace, uint16_t engine, const EngineActivity& activity)
         {
             EngineSamples out;
-            const std::vector<Event>& events = trace.engines[engine];
             RunDecisions decisions(trace);
-            for (size_t i = 0; i < events.size(); ++i) {
-                const Event& e = events[i];
+            std::optional<uint64_t> slept; // an ENGINE_SLEEPING waiting for the engine's next event
+            forEachEngineEvent(trace, engine, [&](const Event& e) {
+                if (slept)
+                    out.sleeps.push_back({ *slept, e.timeNs });
+                slept.reset();
                 decisions.see(e, out);
                 if (e.type == ev::MerSparkCreate || e.type == ev::ThreadRunnable)
                     out.work.push_back(e.timeNs);
                 if (e.type != ev::MerEngineSleeping)
-                    continue;
+                    return;
                 if (auto start = searchStart(activity, engine, e.timeNs))
                     out.spins.push_back(e.timeNs - *start);
-                if (i + 1 < events.size())
-                    out.sleeps.push_back({ e.timeNs, events[i + 1].timeNs });
-            }
+                slept = e.timeNs;
+            });
             return out;
         }
 

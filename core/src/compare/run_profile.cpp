@@ -3,8 +3,8 @@
 // derived here but the grouping by site (docs/compare.md says which figure comes from where).
 #include "sparkscope/core/compare.h"
 
+#include "sparkscope/core/compact_trace.h"
 #include "sparkscope/core/event_types.h"
-#include "sparkscope/core/reader.h"
 
 #include <algorithm>
 #include <charconv>
@@ -205,7 +205,7 @@ RunProfile profileTrace(const Trace& trace, const ProfileOptions& options)
 RunInput loadRunProfile(const std::string& path, const ProfileOptions& options)
 {
     RunInput in { path, std::nullopt, {} };
-    auto trace = readTrace(path);
+    auto trace = readTraceCompact(path);
     if (!trace) {
         in.error = path + ": " + trace.error().toString();
         return in;

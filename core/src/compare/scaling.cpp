@@ -4,7 +4,7 @@
 // that starts at 1 with engines twice as large (docs/compare.md "Scaling").
 #include "sparkscope/core/compare.h"
 
-#include "sparkscope/core/reader.h"
+#include "sparkscope/core/compact_trace.h"
 
 #include <algorithm>
 #include <map>
@@ -150,7 +150,7 @@ std::vector<RunInput> loadScalingRuns(std::span<const std::string> paths)
     // First pass: each trace's engine count (reading a trace is a small part of profiling it).
     std::vector<std::optional<uint32_t>> engines;
     for (const std::string& path : paths) {
-        auto trace = readTrace(path);
+        auto trace = readTraceCompact(path);
         engines.push_back(trace ? std::optional<uint32_t>(engineCountOf(trace.value())) : std::nullopt);
     }
     std::vector<RunInput> out;

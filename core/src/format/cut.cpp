@@ -10,6 +10,8 @@
 #include "sparkscope/core/trace_stream.h"
 #include "sparkscope/core/writer.h"
 
+#include "format/kept_events.h"
+
 #include <algorithm>
 #include <deque>
 #include <unordered_map>
@@ -315,26 +317,12 @@ Result<CutOutput> cutFile(const std::string& path, uint64_t fromNs, uint64_t toN
 {
     if (fromNs > toNs)
         return backwardsRange(fromNs, toNs);
-    // The kept events, each engine's in the order the stream hands them out (readTrace's), their
-    // records copied into a buffer of their own.
-    auto bytes = std::make_shared<std::vector<uint8_t>>();
-    std::vector<std::vector<Event>> engines;
-    std::vector<Event> global;
+    // The kept events, each engine's in the order the stream hands them out (readTrace's).
+    detail::KeptEvents kept;
     auto streamed = streamTrace(path, [&](const StreamBatch& batch) {
-        for (Event e : batch.events) {
-            if (e.timeNs > toNs || (e.timeNs < fromNs && !makesState(e.type)) || e.endOffset() > batch.stream.size())
-                continue;
-            const uint64_t at = bytes->size();
-            bytes->insert(bytes->end(), batch.stream.begin() + long(e.offset), batch.stream.begin() + long(e.endOffset()));
-            e.offset = at;
-            if (batch.engine == kNoEngine) {
-                global.push_back(e);
-            } else {
-                if (batch.engine >= engines.size())
-                    engines.resize(size_t(batch.engine) + 1);
-                engines[batch.engine].push_back(e);
-            }
-        }
+        for (const Event& e : batch.events)
+            if (e.timeNs <= toNs && (e.timeNs >= fromNs || makesState(e.type)))
+                kept.keep(batch.engine, e, batch.stream);
     });
     // A compressed file cannot be streamed; a file with an inversion longer than the stream's
     // hold-back would not give cutTrace's order: both are read whole.
@@ -346,12 +334,7 @@ Result<CutOutput> cutFile(const std::string& path, uint64_t fromNs, uint64_t toN
             return whole.error();
         return cutTrace(whole.value(), fromNs, toNs);
     }
-    Trace kept = std::move(streamed.value().summary);
-    engines.resize(kept.engineCount());
-    kept.engines = std::move(engines);
-    kept.global = std::move(global);
-    kept.setBytes(std::move(bytes));
-    return cutTrace(kept, fromNs, toNs);
+    return cutTrace(std::move(kept).into(std::move(streamed.value().summary)), fromNs, toNs);
 }
 
 } // namespace sparkscope::core

@@ -56,7 +56,6 @@ void forEachSparkDequeSize(const Trace& trace, size_t engine, const std::vector<
 {
     if (engine >= trace.engines.size())
         return;
-    const std::vector<Event>& events = trace.engines[engine];
     // One walk applies the rules; `full` is the pool's capacity: an overflow sets the count to it and
     // the count never exceeds it (-1: unknown, no such limit).
     auto walk = [&](int64_t full, auto&& atOverflow, bool report) {
@@ -69,13 +68,10 @@ void forEachSparkDequeSize(const Trace& trace, size_t engine, const std::vector<
             if (report)
                 changed(t, value);
         };
-        size_t i = 0, j = 0;
-        while (i < events.size() || j < lost.size()) {
-            if (j < lost.size() && (i == events.size() || lost[j] < events[i].timeNs)) {
+        size_t j = 0;
+        forEachEngineEvent(trace, engine, [&](const Event& ev) {
+            while (j < lost.size() && lost[j] < ev.timeNs)
                 apply(lost[j++], value - 1);
-                continue;
-            }
-            const Event& ev = events[i++];
             const Change c = changeOf(trace, ev, options);
             switch (c.kind) {
             case Change::None:
@@ -88,13 +84,17 @@ void forEachSparkDequeSize(const Trace& trace, size_t engine, const std::vector<
             default:
                 apply(ev.timeNs, c.kind == Change::Reset ? c.value : value + (c.kind == Change::Add ? 1 : -1));
             }
-        }
+        });
+        while (j < lost.size())
+            apply(lost[j++], value - 1);
     };
     // The capacity: the smallest count at an overflow, counting without overflow resets (the count
     // only ever runs above the truth through removals GHC did not post).
     int64_t capacity = -1;
-    if (options.resetAtOverflow
-        && std::any_of(events.begin(), events.end(), [](const Event& e) { return e.type == ev::SparkOverflow; }))
+    bool overflows = false;
+    if (options.resetAtOverflow)
+        forEachEngineEvent(trace, engine, [&](const Event& e) { overflows = overflows || e.type == ev::SparkOverflow; });
+    if (overflows)
         walk(
             -1, [&](int64_t value) { capacity = capacity < 0 ? value : std::min(capacity, value); }, false);
     walk(

@@ -65,7 +65,7 @@ namespace {
                 s.steals.push_back({ stealStart, t, engine, productive });
             stealOpen = false;
         };
-        for (const Event& e : trace.engines[engine]) {
+        forEachEngineEvent(trace, engine, [&](const Event& e) {
             const uint64_t t = e.timeNs;
             const bool in = r.contains(t);
             switch (e.type) {
@@ -168,7 +168,7 @@ namespace {
             default:
                 break;
             }
-        }
+        });
         return s;
     }
 

@@ -35,6 +35,7 @@ void Trace::releaseEvents() noexcept
     for (auto& events : engines)
         std::vector<Event>().swap(events);
     std::vector<Event>().swap(global);
+    std::vector<EngineMarks>().swap(marks);
     m_bytes.reset();
 }
 
@@ -43,7 +44,17 @@ size_t Trace::eventCount() const noexcept
     size_t n = global.size();
     for (const auto& e : engines)
         n += e.size();
+    for (const auto& m : marks)
+        n += m.marks.size();
     return n;
+}
+
+bool Trace::hasMarks() const noexcept
+{
+    for (const auto& m : marks)
+        if (!m.marks.empty())
+            return true;
+    return false;
 }
 
 } // namespace sparkscope::core

@@ -7,6 +7,7 @@
 //
 // Immutable once read; safe to share between threads for reading.
 #include "sparkscope/core/event.h"
+#include "sparkscope/core/event_marks.h"
 
 #include <cstdint>
 #include <memory>
@@ -62,6 +63,9 @@ public:
 
     std::vector<std::vector<Event>> engines; // index = engine number; each stably sorted by time
     std::vector<Event> global; // no engine; stably sorted by time
+    // Per engine, the events held as marks (event_marks.h) rather than in `engines`: empty unless the
+    // trace was read by readTraceCompact. Passes that read mark types walk forEachEngineEvent.
+    std::vector<EngineMarks> marks;
 
     // The decoded stream (header included): Event::offset indexes into it.
     std::span<const uint8_t> bytes() const noexcept { return { m_bytes ? m_bytes->data() : nullptr, m_bytes ? m_bytes->size() : 0 }; }
@@ -69,7 +73,8 @@ public:
 
     Payload payload(const Event& e) const noexcept { return payloadIn(bytes(), e); }
 
-    size_t eventCount() const noexcept;
+    size_t eventCount() const noexcept; // marks included
+    bool hasMarks() const noexcept;
     size_t engineCount() const noexcept { return engines.size(); }
 
     // Frees the events and the bytes, keeping everything else (path, sizes, header, warnings, the
@@ -94,3 +99,31 @@ private:
 } // namespace sparkscope::core
 
 #include "sparkscope/core/trace_merge.h"
+
+namespace sparkscope::core {
+
+// Calls f(const Event&) for every event of `engine` in its order, marks included (each as the Event it
+// stands for, at its place among the engine's Events). Without marks, a loop over trace.engines[engine].
+template <class F>
+void forEachEngineEvent(const Trace& trace, size_t engine, F&& f)
+{
+    const std::vector<Event>& events = trace.engines[engine];
+    const EngineMarks* m = engine < trace.marks.size() && !trace.marks[engine].marks.empty() ? &trace.marks[engine] : nullptr;
+    if (!m) {
+        for (const Event& e : events)
+            f(e);
+        return;
+    }
+    size_t k = 0;
+    auto marksUpTo = [&](uint64_t n) {
+        for (; k < n; ++k)
+            f(m->marks[k].event(uint16_t(engine)));
+    };
+    for (size_t i = 0; i < events.size(); ++i) {
+        marksUpTo(m->before[i]);
+        f(events[i]);
+    }
+    marksUpTo(m->marks.size());
+}
+
+} // namespace sparkscope::core

@@ -1,0 +1,29 @@
+#pragma once
+// readTraceCompact: a Trace for the one-shot passes over a big eventlog (the metrics and the
+// analysis: sparkscope-cli metrics and analyze, and the app's for a streamed trace). It reads the file
+// by streaming (trace_stream.h), so the file is never held, and keeps GHC's payload-free spark events
+// as 8-byte marks (event_marks.h) and every other event as an Event with its record copied into a
+// buffer of its own. On a spark-heavy GHC log that is 8 bytes per event where readTrace holds 24
+// plus the file (docs/performance.md, "Metrics of big traces").
+//
+// Every pass of the metrics and the analysis gives the same result on it as on readTrace's trace
+// (tests/core/compact_trace_test.cpp). What it is not for: passes that need each event's bytes or
+// place in the file (writing, cutting, the checks, the Chrome export) — marks have neither.
+//
+// A compressed file cannot be streamed, and a file with an inversion longer than the stream's
+// hold-back would not give readTrace's order: both are read whole with readTrace, then their marks
+// are folded (so later passes still gain, though the peak is readTrace's).
+#include "sparkscope/core/result.h"
+#include "sparkscope/core/trace.h"
+#include "sparkscope/core/trace_stream.h"
+
+#include <string>
+
+namespace sparkscope::core {
+
+Result<Trace> readTraceCompact(const std::string& path, const StreamOptions& options = {});
+
+// Moves the events of `trace` that can be marks into trace.marks (trace.engines keeps the rest).
+void foldMarks(Trace& trace);
+
+} // namespace sparkscope::core

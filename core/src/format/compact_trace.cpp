@@ -1,0 +1,96 @@
+// readTraceCompact and foldMarks (compact_trace.h).
+#include "sparkscope/core/compact_trace.h"
+
+#include "sparkscope/core/reader.h"
+
+#include "format/kept_events.h"
+
+namespace sparkscope::core {
+
+namespace {
+
+    // An engine's marks grow as its events are handed out; `before` gets an entry per kept Event.
+    void addMark(std::vector<EngineMarks>& marks, uint16_t engine, const Event& e)
+    {
+        if (engine >= marks.size())
+            marks.resize(size_t(engine) + 1);
+        marks[engine].marks.emplace_back(e);
+    }
+
+    void noteKept(std::vector<EngineMarks>& marks, uint16_t engine)
+    {
+        if (engine >= marks.size())
+            marks.resize(size_t(engine) + 1);
+        marks[engine].before.push_back(marks[engine].marks.size());
+    }
+
+    // An engine without marks needs no `before` either (forEachEngineEvent then loops over its Events).
+    void trim(std::vector<EngineMarks>& marks, size_t engines)
+    {
+        marks.resize(engines);
+        for (EngineMarks& m : marks) {
+            if (m.marks.empty())
+                std::vector<uint64_t>().swap(m.before);
+            m.marks.shrink_to_fit();
+            m.before.shrink_to_fit();
+        }
+    }
+
+} // namespace
+
+void foldMarks(Trace& trace)
+{
+    std::vector<EngineMarks> marks(trace.engineCount());
+    for (size_t engine = 0; engine < trace.engineCount(); ++engine) {
+        std::vector<Event>& events = trace.engines[engine];
+        EngineMarks& m = marks[engine];
+        size_t kept = 0;
+        for (const Event& e : events) {
+            if (Mark::fits(e)) {
+                m.marks.emplace_back(e);
+            } else {
+                m.before.push_back(m.marks.size());
+                events[kept++] = e;
+            }
+        }
+        events.resize(kept);
+        events.shrink_to_fit();
+    }
+    trim(marks, trace.engineCount());
+    trace.marks = std::move(marks);
+}
+
+Result<Trace> readTraceCompact(const std::string& path, const StreamOptions& options)
+{
+    detail::KeptEvents kept;
+    std::vector<EngineMarks> marks;
+    auto streamed = streamTrace(
+        path,
+        [&](const StreamBatch& batch) {
+            for (const Event& e : batch.events) {
+                if (batch.engine != kNoEngine && Mark::fits(e))
+                    addMark(marks, batch.engine, e);
+                else if (kept.keep(batch.engine, e, batch.stream) && batch.engine != kNoEngine)
+                    noteKept(marks, batch.engine);
+            }
+        },
+        options);
+    if (!streamed || streamed->lateEvents > 0) {
+        if (!streamed && streamed.error().code != ErrorCode::Unsupported)
+            return streamed.error();
+        ReadOptions read;
+        read.cancel = options.cancel;
+        read.progress = options.progress;
+        auto whole = readTrace(path, read);
+        if (!whole)
+            return whole.error();
+        foldMarks(whole.value());
+        return whole;
+    }
+    Trace trace = std::move(kept).into(std::move(streamed.value().summary));
+    trim(marks, trace.engineCount());
+    trace.marks = std::move(marks);
+    return trace;
+}
+
+} // namespace sparkscope::core
