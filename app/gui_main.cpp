@@ -156,7 +156,8 @@ int main(int argc, char** argv)
         // the timeline (the utilisation row, the critical path) and in the Why dock.
         auto* timeline = window.timeline();
         auto grabWhenReady = [&grabbing, &window, timeline, grab, &compareFigures, &compareTimeline] {
-            // A streamed trace has no analysis to wait for (TraceData::isStreamed).
+            // A streamed trace is grabbed at its first frame: its metrics and analysis come from a
+            // second read of the file in the background (MetricsPanels::showStreamed), after it.
             const bool analysed = timeline->data() && (timeline->rows().ledger || timeline->data()->isStreamed());
             if (grabbing || !analysed || timeline->rowsPending() || !compareFigures || !compareTimeline)
                 return;

@@ -12,11 +12,13 @@ namespace {
 }
 
 StreamedEvents::StreamedEvents(
-    std::string path, core::Header header, std::vector<std::vector<core::BlockExtent>> blocks, uint64_t eventCount)
+    std::string path, core::Header header, std::vector<std::vector<core::BlockExtent>> blocks, uint64_t eventCount,
+    uint64_t markCount)
     : m_path(std::move(path))
     , m_header(std::move(header))
     , m_blocks(std::move(blocks))
     , m_eventCount(eventCount)
+    , m_markCount(markCount)
 {
 }
 

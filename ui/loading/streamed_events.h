@@ -28,9 +28,11 @@ struct EventWindow {
 class StreamedEvents {
 public:
     StreamedEvents(std::string path, core::Header header, std::vector<std::vector<core::BlockExtent>> blocks,
-        uint64_t eventCount);
+        uint64_t eventCount, uint64_t markCount = 0);
 
     uint64_t eventCount() const noexcept { return m_eventCount; }
+    // How many of them a compact read holds as marks (core::Mark::fits): what its metrics would cost.
+    uint64_t markCount() const noexcept { return m_markCount; }
     const std::string& path() const noexcept { return m_path; }
 
     // The engine's events with time in [fromNs, toNs), or nullopt when more than `limit` fall in it
@@ -52,6 +54,7 @@ private:
     core::Header m_header;
     std::vector<std::vector<core::BlockExtent>> m_blocks;
     uint64_t m_eventCount = 0;
+    uint64_t m_markCount = 0;
     mutable std::mutex m_mutex;
     mutable std::list<Decoded> m_cache; // most recent first
 };

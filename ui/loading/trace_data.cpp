@@ -220,6 +220,7 @@ Result<std::shared_ptr<const TraceData>> streamTraceData(
 {
     auto data = std::make_shared<TraceData>();
     std::vector<EngineStateScanner> scanners;
+    uint64_t marks = 0; // events a compact read would hold as marks (MetricsPanels::showStreamed)
     StreamOptions options;
     options.cancel = cancel;
     if (progress)
@@ -238,8 +239,10 @@ Result<std::shared_ptr<const TraceData>> streamTraceData(
             for (const Event& e : batch.events) {
                 if (e.type == ev::UserMarker) [[unlikely]]
                     addMarker(*data, e, batch.payload(e));
-                if (scanner)
+                if (scanner) {
                     scanner->add(e, batch.stream);
+                    marks += Mark::fits(e);
+                }
             }
         },
         options);
@@ -260,7 +263,7 @@ Result<std::shared_ptr<const TraceData>> streamTraceData(
                 + " events came later in the file than the streaming window allows; the engine bars around "
                   "them may differ slightly from reading the trace whole",
             0 });
-    data->streamed = std::make_shared<const StreamedEvents>(path, s.summary.header, std::move(s.blocks), s.events);
+    data->streamed = std::make_shared<const StreamedEvents>(path, s.summary.header, std::move(s.blocks), s.events, marks);
     data->trace = std::make_shared<const Trace>(std::move(s.summary));
     if (progress)
         progress(1000);

@@ -62,8 +62,9 @@ public:
 
     // A trace is on screen (null: none): empties the panels and starts computing its metrics.
     void showTrace(std::shared_ptr<const core::Trace> trace);
-    // A streamed trace (TraceData::isStreamed): its events are not held, so no metrics; the panels
-    // say why.
+    // A streamed trace (TraceData::isStreamed): the viewer holds none of its events, so its metrics are
+    // computed from a compact read of its file (MetricsSession::setTraceFile) when that fits in memory
+    // beside the timeline; else the panels say why.
     void showStreamed(const TraceData& data);
     // A comparison whose A is the trace on screen (null: none): the Conjunctions list and the Summary
     // add A, B and B − A. Cleared by showTrace (a new trace is not that comparison's A).

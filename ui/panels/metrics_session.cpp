@@ -1,5 +1,7 @@
 #include "ui/panels/metrics_session.h"
 
+#include "sparkscope/core/compact_trace.h"
+
 #include <QElapsedTimer>
 
 namespace sparkscope::ui {
@@ -22,41 +24,73 @@ MetricsSession::MetricsSession(QObject* parent)
 
 void MetricsSession::setUnavailable(const QString& why)
 {
-    setTrace(nullptr);
+    clear();
     m_unavailable = why;
     Q_EMIT unavailableSet();
 }
 
-void MetricsSession::setTrace(std::shared_ptr<const core::Trace> trace)
+void MetricsSession::clear()
 {
     m_unavailable.clear();
-    m_trace = std::move(trace);
+    m_trace.reset();
     m_full.reset();
     m_view.reset();
     m_viewOptions = {};
     m_analysis.reset();
     m_viewAnalysis.reset();
     // Every computation in flight is about the previous trace now.
+    m_fullJob.cancel();
     m_viewJob.cancel();
     m_analysisJob.cancel();
     m_viewAnalysisJob.cancel();
-    if (!m_trace) {
-        m_fullJob.cancel();
-        return;
-    }
+}
+
+void MetricsSession::setTrace(std::shared_ptr<const core::Trace> trace)
+{
+    clear();
+    m_trace = std::move(trace);
+    if (m_trace)
+        startFull([trace = m_trace](const std::atomic<bool>*, std::string&) { return trace; });
+}
+
+void MetricsSession::setTraceFile(const std::string& path)
+{
+    clear();
+    startFull([path](const std::atomic<bool>* stop, std::string& error) -> std::shared_ptr<const core::Trace> {
+        core::StreamOptions options;
+        options.cancel = stop;
+        auto read = core::readTraceCompact(path, options);
+        if (!read) {
+            error = read.error().toString();
+            return nullptr;
+        }
+        return std::make_shared<const core::Trace>(std::move(read).value());
+    });
+}
+
+void MetricsSession::startFull(
+    std::function<std::shared_ptr<const core::Trace>(const std::atomic<bool>* stop, std::string& error)> load)
+{
     m_fullJob.start(
-        [trace = m_trace]() -> std::shared_ptr<const MetricsBundle> {
+        [load = std::move(load)](JobControl& job) -> std::shared_ptr<const MetricsBundle> {
             QElapsedTimer timer;
             timer.start();
             auto bundle = std::make_shared<MetricsBundle>();
-            bundle->trace = trace;
-            bundle->metrics = core::computeMetrics(*trace);
+            bundle->trace = load(job.stopFlag(), bundle->error);
+            if (!bundle->trace || job.stopRequested())
+                return bundle;
+            bundle->metrics = core::computeMetrics(*bundle->trace);
             bundle->index = core::ParEventIndex::build(bundle->metrics.model);
-            bundle->conjunctionEvents = core::declaresConjunctionEvents(*trace);
+            bundle->conjunctionEvents = core::declaresConjunctionEvents(*bundle->trace);
             bundle->computeMs = double(timer.nsecsElapsed()) / 1e6;
             return bundle;
         },
         [this](std::shared_ptr<const MetricsBundle> full) {
+            if (!full->trace) {
+                setUnavailable(tr("No metrics: %1").arg(QString::fromStdString(full->error)));
+                return;
+            }
+            m_trace = full->trace;
             m_full = std::move(full);
             Q_EMIT fullReady();
             startView();

@@ -23,8 +23,11 @@
 
 #include <QObject>
 
+#include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 
 namespace sparkscope::ui {
 
@@ -34,6 +37,7 @@ struct MetricsBundle {
     core::ParEventIndex index;
     bool conjunctionEvents = true; // false for GHC eventlogs: no conjunctions or futures
     double computeMs = 0;
+    std::string error; // why there is no trace (a compact read that failed), else empty
 };
 
 // The analysis of the trace on screen: a session over the full metrics' states and model (kept alive
@@ -51,6 +55,11 @@ public:
 
     // A new trace (or none): drops every result and starts computing the full metrics.
     void setTrace(std::shared_ptr<const core::Trace> trace);
+    // A trace whose events the viewer does not hold (a streamed one): drops every result, and reads
+    // `path` again in the background with core::readTraceCompact — the way sparkscope-cli metrics reads
+    // it — to compute the full metrics from. trace() is that compact trace once they are ready; if the
+    // read fails, the session becomes unavailable with its error.
+    void setTraceFile(const std::string& path);
     std::shared_ptr<const core::Trace> trace() const { return m_trace; }
     // The whole-trace metrics (null until ready).
     std::shared_ptr<const MetricsBundle> full() const { return m_full; }
@@ -82,6 +91,9 @@ Q_SIGNALS:
     void analysisReady(); // the whole trace's analysis, or the view's, is ready
 
 private:
+    void clear();
+    // Starts the full metrics of the trace load() gives (null, with the error set, on failure).
+    void startFull(std::function<std::shared_ptr<const core::Trace>(const std::atomic<bool>* stop, std::string& error)> load);
     void startView();
     void startAnalysis();
     void startViewAnalysis();

@@ -185,11 +185,13 @@ void installReadyReport(MainWindow* window)
         QObject::connect(view, &AnalysisView::timelineDataReady, settle, qOverload<>(&QTimer::start));
         QObject::connect(view->criticalPathAction(), &QAction::toggled, settle, qOverload<>(&QTimer::start));
     }
-    // A streamed trace gets no metrics (TraceData::isStreamed): it is ready once it is on screen.
-    QObject::connect(window, &MainWindow::traceShown, settle, [window, settle] {
-        if (const auto& data = window->timeline()->data(); data && data->isStreamed())
+    // A trace whose metrics will not come (a streamed trace too big for them, or whose compact read
+    // failed: MetricsPanels::showStreamed) is ready once it is on screen, or once that is known.
+    QObject::connect(window, &MainWindow::traceShown, settle, [panels, settle] {
+        if (!panels->session()->unavailable().isEmpty())
             settle->start();
     });
+    QObject::connect(panels->session(), &MetricsSession::unavailableSet, settle, qOverload<>(&QTimer::start));
     // A comparison: once B's timeline is on screen (or did not read), once its figures are in the
     // docks, and when it is realigned.
     QObject::connect(window->stacked(), &StackedTimelines::shown, settle, qOverload<>(&QTimer::start));

@@ -17,6 +17,8 @@
 #include "sparkscope/core/trace.h"
 #include "sparkscope/core/trace_stream.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 
 namespace sparkscope::core {
@@ -25,5 +27,15 @@ Result<Trace> readTraceCompact(const std::string& path, const StreamOptions& opt
 
 // Moves the events of `trace` that can be marks into trace.marks (trace.engines keeps the rest).
 void foldMarks(Trace& trace);
+
+// About the peak memory of computing the metrics and the analysis of a trace read by
+// readTraceCompact, of which `marks` of `events` can be marks (Mark::fits). The rates are measured
+// (docs/performance.md, "Metrics of big traces"): about 12 bytes per mark on a spark-heavy GHC log
+// (the mark, its vector's growth and what the passes keep), about 180 bytes per other event on
+// SparkScope's demo traces (the event, its record, the model and the descendant sweep).
+constexpr uint64_t compactMetricsBytes(uint64_t events, uint64_t marks)
+{
+    return marks * 12 + (events - std::min(events, marks)) * 180;
+}
 
 } // namespace sparkscope::core
