@@ -15,8 +15,10 @@ RunAnchors anchorsOf(const TraceData& data)
     for (const Marker& m : data.markers)
         r.markers[m.label].push_back(m.timeNs);
     // One pass over the events rather than the model (which the metrics build too): docs/performance.md,
-    // "A comparison open".
-    for (const auto& [site, starts] : core::conjunctionStartsBySite(*data.trace))
+    // "A comparison open". A streamed trace's were gathered by its streaming pass.
+    const core::ConjunctionStarts scanned
+        = data.isStreamed() ? core::ConjunctionStarts {} : core::conjunctionStartsBySite(*data.trace);
+    for (const auto& [site, starts] : data.isStreamed() ? data.streamedConjunctionStarts : scanned)
         r.conjunctions[site].assign(starts.begin(), starts.end());
     return r;
 }

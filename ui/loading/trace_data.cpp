@@ -221,6 +221,8 @@ Result<std::shared_ptr<const TraceData>> streamTraceData(
     auto data = std::make_shared<TraceData>();
     std::vector<EngineStateScanner> scanners;
     uint64_t marks = 0; // events a compact read would hold as marks (MetricsPanels::showStreamed)
+    ConjunctionStartScanner starts;
+    std::vector<uint32_t> handed; // per stream (0: global, e + 1: engine e), events handed out so far
     StreamOptions options;
     options.cancel = cancel;
     if (progress)
@@ -236,9 +238,15 @@ Result<std::shared_ptr<const TraceData>> streamTraceData(
                     scanners.resize(size_t(batch.engine) + 1);
                 scanner = &scanners[batch.engine];
             }
+            const size_t stream = batch.engine == kNoEngine ? 0 : size_t(batch.engine) + 1;
+            if (stream >= handed.size())
+                handed.resize(stream + 1);
             for (const Event& e : batch.events) {
+                const uint32_t index = handed[stream]++;
                 if (e.type == ev::UserMarker) [[unlikely]]
                     addMarker(*data, e, batch.payload(e));
+                if (e.type == ev::MerStartParConj || e.type == ev::InternString) [[unlikely]]
+                    starts.add(e, batch.payload(e), uint32_t(stream), index);
                 if (scanner) {
                     scanner->add(e, batch.stream);
                     marks += Mark::fits(e);
@@ -263,6 +271,7 @@ Result<std::shared_ptr<const TraceData>> streamTraceData(
                 + " events came later in the file than the streaming window allows; the engine bars around "
                   "them may differ slightly from reading the trace whole",
             0 });
+    data->streamedConjunctionStarts = starts.finish();
     data->streamed = std::make_shared<const StreamedEvents>(path, s.summary.header, std::move(s.blocks), s.events, marks);
     data->trace = std::make_shared<const Trace>(std::move(s.summary));
     if (progress)

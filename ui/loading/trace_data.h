@@ -6,6 +6,7 @@
 // and the pyramid (bounded). The trace keeps only the bytes of events that carry a payload
 // (keepOnlyPayloadBytes): a GHC log is mostly payload-free events whose type and time the Event
 // handles already hold, so its decoded stream (108 MB for parfib-4-37) would be dead weight.
+#include "sparkscope/core/conjunction_starts.h"
 #include "sparkscope/core/lod_index.h"
 #include "sparkscope/core/result.h"
 #include "sparkscope/core/step_function.h"
@@ -44,6 +45,9 @@ struct TraceData {
     // Set when the trace was opened by streaming (big files): `trace` then holds no events (its
     // header, times, warnings and engine count only), and they are decoded again on demand.
     std::shared_ptr<const StreamedEvents> streamed;
+    // A streamed trace's conjunction starts by site, gathered by the streaming pass (the comparison's
+    // anchors, ui/compare/time_alignment.h, cannot scan events it does not hold). Empty otherwise.
+    core::ConjunctionStarts streamedConjunctionStarts;
 
     size_t engineCount() const noexcept { return lod.engineCount(); }
     bool isStreamed() const noexcept { return streamed != nullptr; }

@@ -17,8 +17,32 @@
 
 namespace sparkscope::core {
 
+using ConjunctionStarts = std::map<std::string, std::vector<uint64_t>>;
+
 // Site (its INTERN_STRING text, else "static#<id>") → the start times of its instances, in the order
 // Trace::forEachInTimeOrder meets their START_PAR_CONJ.
-std::map<std::string, std::vector<uint64_t>> conjunctionStartsBySite(const Trace& trace);
+ConjunctionStarts conjunctionStartsBySite(const Trace& trace);
+
+// The same, fed one event at a time: how a streaming pass (trace_stream.h), which holds no trace,
+// gathers them. Each event comes with its stream (0: the global events, e + 1: engine e's) and its
+// index in that stream's order (readTrace's: StreamBatch hands each stream's events out in it), which
+// is what places events at one time as forEachInTimeOrder does.
+class ConjunctionStartScanner {
+public:
+    void add(const Event& e, Payload payload, uint32_t stream, uint32_t index);
+    ConjunctionStarts finish();
+
+private:
+    // An event's place in Trace::forEachInTimeOrder: time, then the global stream before the engines'
+    // (by number), then the order within its stream.
+    struct Place {
+        uint64_t timeNs;
+        uint32_t stream;
+        uint32_t index;
+        auto operator<=>(const Place&) const = default;
+    };
+    std::vector<std::pair<Place, uint32_t>> m_starts; // static id
+    std::vector<std::pair<Place, std::pair<uint32_t, std::string>>> m_strings; // id, text
+};
 
 } // namespace sparkscope::core
