@@ -30,12 +30,13 @@ void foldMarks(Trace& trace);
 
 // About the peak memory of computing the metrics and the analysis of a trace read by
 // readTraceCompact, of which `marks` of `events` can be marks (Mark::fits). The rates are measured
-// (docs/performance.md, "Metrics of big traces"): about 12 bytes per mark on a spark-heavy GHC log
-// (the mark, its vector's growth and what the passes keep), about 180 bytes per other event on
-// SparkScope's demo traces (the event, its record, the model and the descendant sweep).
+// (docs/performance.md, "Metrics of big traces: a compact read"): about 10 bytes per mark on a
+// spark-heavy GHC log (the 8-byte mark, and the streaming window and the passes' working memory
+// spread over the events), about 180 bytes per other event on SparkScope's demo traces (the event,
+// its record, the model and the descendant sweep).
 constexpr uint64_t compactMetricsBytes(uint64_t events, uint64_t marks)
 {
-    return marks * 12 + (events - std::min(events, marks)) * 180;
+    return marks * 10 + (events - std::min(events, marks)) * 180;
 }
 
 } // namespace sparkscope::core

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 namespace sparkscope::core {
@@ -58,9 +59,11 @@ private:
 static_assert(sizeof(Mark) == 8);
 
 // The marks of one engine, and where they go among its Events: its event order is the order a whole
-// read gives (marks and Events interleaved), which passes with ties at one time rely on.
+// read gives (marks and Events interleaved), which passes with ties at one time rely on. A deque, not
+// a vector: marks are most of a big trace, and a vector's growth would hold its old and new arrays
+// together (1.5x its size at each doubling) and copy them; a deque grows by 512-byte blocks.
 struct EngineMarks {
-    std::vector<Mark> marks; // in the engine's order
+    std::deque<Mark> marks; // in the engine's order
     std::vector<uint64_t> before; // before[i]: how many marks come before the engine's i-th Event
 };
 

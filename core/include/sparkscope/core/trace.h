@@ -115,9 +115,10 @@ void forEachEngineEvent(const Trace& trace, size_t engine, F&& f)
         return;
     }
     size_t k = 0;
+    auto mark = m->marks.begin();
     auto marksUpTo = [&](uint64_t n) {
-        for (; k < n; ++k)
-            f(m->marks[k].event(uint16_t(engine)));
+        for (; k < n; ++k, ++mark)
+            f(mark->event(uint16_t(engine)));
     };
     for (size_t i = 0; i < events.size(); ++i) {
         marksUpTo(m->before[i]);
