@@ -24,6 +24,7 @@
 #include "ui/timeline/frame.h"
 
 #include "sparkscope/core/analysis.h"
+#include "sparkscope/core/compact_trace.h"
 #include "sparkscope/core/event_types.h"
 #include "sparkscope/core/ledger_curves.h"
 #include "sparkscope/core/writer.h"
@@ -319,59 +320,74 @@ int main(int argc, char** argv)
     }
     std::printf("RESULT open load_ms=%.1f first_frame_ms=%.2f rss_kb=%ld\n", ms(t1 - t0), firstFrameMs, peakRssKb());
 
-    if (data.isStreamed()) {
-        std::printf("rows and analysis: not measured: they need every event, and a streamed trace holds none (the "
-                    "app does not compute them for it either)\n");
-        return 0;
-    }
     // Optional rows: computed as the widget does when they are switched on (there: in the background).
-    const long rssBefore = peakRssKb();
-    const auto r0 = Clock::now();
-    rows.lanes = computeContextLaneRows(*data.trace);
-    const auto r1 = Clock::now();
-    rows.deques = computeDequeRows(*data.trace);
-    const auto r2 = Clock::now();
-    size_t dequeSteps = 0;
-    for (const auto& curve : rows.deques->engines)
-        dequeSteps += curve.steps().size();
-    std::printf("rows: context lanes %.0f ms (%zu contexts, %.1f MB), spark deques %.0f ms (%zu steps, max %lld), "
-                "peak RSS %.0f MB -> %.0f MB\n",
-        ms(r1 - r0), rows.lanes->size(), double(rows.lanes->memoryBytes()) / 1048576.0, ms(r2 - r1), dequeSteps,
-        static_cast<long long>(rows.deques->maxValue), double(rssBefore) / 1024.0, double(peakRssKb()) / 1024.0);
-    const int maxScroll = int(
-        frameLayout(data, { width, height, 1.0, { data.startNs, data.endNs }, true, true, 0 }, &rows).maxScrollY());
-    for (const Kind& k :
-        { Kind { "zoom-to-fit", span }, Kind { "1 ms window", 1'000'000 }, Kind { "1 us window", 1000 } }) {
-        std::vector<double> times, geometry;
-        size_t lanesDrawn = 0;
-        cpu.clear();
-        for (int r = 0; r < repeat; ++r) {
-            const int64_t room = std::max<int64_t>(0, span - k.spanNs);
-            const int64_t start = data.startNs + (repeat > 1 ? room * r / (repeat - 1) : 0);
-            // Lanes scrolled to a different place each time (top, ..., bottom).
-            const int scrollY = repeat > 1 ? int(int64_t(maxScroll) * r / (repeat - 1)) : 0;
-            times.push_back(render({ start, start + k.spanNs }, true, scrollY));
-            const auto a = Clock::now();
-            const Frame f
-                = frame(data, { width, height, 1.0, { start, start + k.spanNs }, true, true, scrollY }, nullptr, &rows);
-            geometry.push_back(ms(Clock::now() - a));
-            lanesDrawn = std::max(lanesDrawn, f.extras.lanesDrawn);
+    // A streamed trace has none: they need every event (the app does not offer them for it either).
+    auto benchRows = [&] {
+        const long rssBefore = peakRssKb();
+        const auto r0 = Clock::now();
+        rows.lanes = computeContextLaneRows(*data.trace);
+        const auto r1 = Clock::now();
+        rows.deques = computeDequeRows(*data.trace);
+        const auto r2 = Clock::now();
+        size_t dequeSteps = 0;
+        for (const auto& curve : rows.deques->engines)
+            dequeSteps += curve.steps().size();
+        std::printf("rows: context lanes %.0f ms (%zu contexts, %.1f MB), spark deques %.0f ms (%zu steps, max %lld), "
+                    "peak RSS %.0f MB -> %.0f MB\n",
+            ms(r1 - r0), rows.lanes->size(), double(rows.lanes->memoryBytes()) / 1048576.0, ms(r2 - r1), dequeSteps,
+            static_cast<long long>(rows.deques->maxValue), double(rssBefore) / 1024.0, double(peakRssKb()) / 1024.0);
+        const int maxScroll = int(
+            frameLayout(data, { width, height, 1.0, { data.startNs, data.endNs }, true, true, 0 }, &rows).maxScrollY());
+        for (const Kind& k :
+            { Kind { "zoom-to-fit", span }, Kind { "1 ms window", 1'000'000 }, Kind { "1 us window", 1000 } }) {
+            std::vector<double> times, geometry;
+            size_t lanesDrawn = 0;
+            cpu.clear();
+            for (int r = 0; r < repeat; ++r) {
+                const int64_t room = std::max<int64_t>(0, span - k.spanNs);
+                const int64_t start = data.startNs + (repeat > 1 ? room * r / (repeat - 1) : 0);
+                // Lanes scrolled to a different place each time (top, ..., bottom).
+                const int scrollY = repeat > 1 ? int(int64_t(maxScroll) * r / (repeat - 1)) : 0;
+                times.push_back(render({ start, start + k.spanNs }, true, scrollY));
+                const auto a = Clock::now();
+                const Frame f
+                    = frame(data, { width, height, 1.0, { start, start + k.spanNs }, true, true, scrollY }, nullptr, &rows);
+                geometry.push_back(ms(Clock::now() - a));
+                lanesDrawn = std::max(lanesDrawn, f.extras.lanesDrawn);
+            }
+            std::printf("frame+rows %-12s at %dx%d: median %.2f ms, p95 %.2f ms, max %.2f ms (%d frames, up to %zu lanes "
+                        "drawn of %zu, scrolled over %d px; geometry alone: median %.2f ms, p95 %.2f ms%s)\n",
+                k.name, width, height, percentile(times, 0.5), percentile(times, 0.95), percentile(times, 1.0), repeat,
+                lanesDrawn, rows.lanes->size(), maxScroll, percentile(geometry, 0.5), percentile(geometry, 0.95),
+                cpuFigures().c_str());
+            std::printf("RESULT frame+rows %s median_ms=%.3f p95_ms=%.3f\n", k.name, percentile(times, 0.5),
+                percentile(times, 0.95));
         }
-        std::printf("frame+rows %-12s at %dx%d: median %.2f ms, p95 %.2f ms, max %.2f ms (%d frames, up to %zu lanes "
-                    "drawn of %zu, scrolled over %d px; geometry alone: median %.2f ms, p95 %.2f ms%s)\n",
-            k.name, width, height, percentile(times, 0.5), percentile(times, 0.95), percentile(times, 1.0), repeat,
-            lanesDrawn, rows.lanes->size(), maxScroll, percentile(geometry, 0.5), percentile(geometry, 0.95),
-            cpuFigures().c_str());
-        std::printf("RESULT frame+rows %s median_ms=%.3f p95_ms=%.3f\n", k.name, percentile(times, 0.5),
-            percentile(times, 0.95));
-    }
+
+    };
+    if (data.isStreamed())
+        std::printf("rows: not measured: the context lanes and spark deques need every event, and a streamed trace "
+                    "holds none (the app does not offer them for it either)\n");
+    else
+        benchRows();
 
     // The analysis on the timeline: computed as the app does it in the background once the analysis
     // is ready (the session here builds its own model and states; the app lends the metrics').
     rows = {}; // the optional rows' memory back
     const long rssAnalysis = peakRssKb();
     const auto s0 = Clock::now();
-    const sparkscope::core::AnalysisSession session(*data.trace);
+    // A streamed trace is analysed as the app analyses it: from a compact read of its file
+    // (MetricsSession::setTraceFile).
+    std::shared_ptr<const sparkscope::core::Trace> analysed = data.trace;
+    if (data.isStreamed()) {
+        auto compact = sparkscope::core::readTraceCompact(argv[1]);
+        if (!compact) {
+            std::fprintf(stderr, "sparkscope-ui-bench: %s: %s\n", argv[1], compact.error().toString().c_str());
+            return 1;
+        }
+        analysed = std::make_shared<const sparkscope::core::Trace>(std::move(compact).value());
+    }
+    const sparkscope::core::AnalysisSession session(*analysed);
     const sparkscope::core::Analysis analysis = session.analyze();
     const auto s1 = Clock::now();
     const long rssSession = peakRssKb();
@@ -386,9 +402,9 @@ int main(int argc, char** argv)
         path->segments = analysis.criticalPath->segments;
         analysisRows.criticalPath = std::move(path);
     }
-    std::printf("analysis: session + analyze %.0f ms (peak RSS %.0f MB -> %.0f MB), ledger over time %.0f ms (%zu "
+    std::printf("analysis%s: session + analyze %.0f ms (peak RSS %.0f MB -> %.0f MB), ledger over time %.0f ms (%zu "
                 "steps, %.1f MB), critical path %zu segments (%.1f MB)\n",
-        ms(s1 - s0), double(rssAnalysis) / 1024.0, double(rssSession) / 1024.0, ms(s2 - s1), ledgerSteps,
+        data.isStreamed() ? " (compact read included)" : "", ms(s1 - s0), double(rssAnalysis) / 1024.0, double(rssSession) / 1024.0, ms(s2 - s1), ledgerSteps,
         double(ledger->memoryBytes()) / 1048576.0,
         analysisRows.criticalPath ? analysisRows.criticalPath->segments.size() : size_t(0),
         analysisRows.criticalPath
