@@ -35,7 +35,10 @@ void MainWindow::connectFollower()
             m_timeline->extendData(data);
             m_events->setData(data);
             updateStatus();
-            m_metrics->showTrace(data->trace);
+            if (data->isStreamed())
+                m_metrics->showStreamed(*data);
+            else
+                m_metrics->showTrace(data->trace);
             Q_EMIT traceShown();
         });
     connect(m_follower, &TraceFollower::finished, this, [this] {

@@ -22,6 +22,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -88,7 +89,7 @@ void writeBytes(const std::string& path, const std::vector<uint8_t>& bytes, size
 size_t shownEvents(MainWindow& window)
 {
     const auto& data = window.timeline()->data();
-    return data ? data->trace->eventCount() : 0;
+    return data ? data->eventCount() : 0;
 }
 
 bool liveShown(MainWindow& window)
@@ -97,11 +98,15 @@ bool liveShown(MainWindow& window)
     return live && !live->isHidden();
 }
 
+// The metrics are of the trace on screen: the same trace, or for a streamed one (whose events the
+// window does not hold) the compact read of the same part of the file.
 bool metricsCaughtUp(MainWindow& window)
 {
     const auto& data = window.timeline()->data();
     const auto full = window.metrics()->session()->full();
-    return data && full && full->trace == data->trace;
+    if (!data || !full)
+        return false;
+    return data->isStreamed() ? full->trace->eventCount() == data->eventCount() : full->trace == data->trace;
 }
 
 // The window follows `path`, which holds `blocks` whole blocks: waits until it shows them all.
@@ -127,9 +132,15 @@ void waitChecked(MainWindow& window, const std::string& path)
         kWaitMs));
 }
 
-} // namespace
+// Every size streams (SPARKSCOPE_STREAM_BYTES=0) while one lives.
+struct StreamAll {
+    StreamAll() { ::setenv("SPARKSCOPE_STREAM_BYTES", "0", 1); }
+    ~StreamAll() { ::unsetenv("SPARKSCOPE_STREAM_BYTES"); }
+};
 
-TEST_CASE("the window catches up with each block of a trace being written", "[ui][follow]")
+// Writes tenBlocks() a block or a part of one at a time into a file the window follows, checking
+// after each that the window and its metrics caught up; `streamed`: the window streams each snapshot.
+void catchUpWithEachBlock(bool streamed)
 {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
@@ -139,6 +150,7 @@ TEST_CASE("the window catches up with each block of a trace being written", "[ui
     MainWindow window;
     window.show();
     followFrom(window, path, 1);
+    CHECK(window.timeline()->data()->isStreamed() == streamed);
 
     for (size_t k = 2; k <= 5; ++k) {
         INFO("block " << k);
@@ -175,9 +187,25 @@ TEST_CASE("the window catches up with each block of a trace being written", "[ui
     CHECK(shownEvents(window) == eventsIn(10));
     CHECK_FALSE(window.follower()->isFollowing());
     CHECK(window.message().isEmpty());
+    CHECK(window.timeline()->data()->isStreamed() == streamed);
 }
 
-TEST_CASE("following stops with a message at a damaged block and keeps what was read", "[ui][follow]")
+} // namespace
+
+TEST_CASE("the window catches up with each block of a trace being written", "[ui][follow]")
+{
+    catchUpWithEachBlock(false);
+}
+
+TEST_CASE("a trace being written that is big enough to stream is followed streamed", "[ui][follow][stream]")
+{
+    StreamAll env;
+    catchUpWithEachBlock(true);
+}
+
+namespace {
+
+void stopAtDamagedBlock()
 {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
@@ -198,6 +226,20 @@ TEST_CASE("following stops with a message at a damaged block and keeps what was 
     CHECK(shownEvents(window) == eventsIn(2));
     CHECK_FALSE(liveShown(window));
     CHECK_FALSE(window.follower()->isFollowing());
+}
+
+} // namespace
+
+TEST_CASE("following stops with a message at a damaged block and keeps what was read", "[ui][follow]")
+{
+    stopAtDamagedBlock();
+}
+
+TEST_CASE("following a streamed trace stops with a message at a damaged block and keeps what was read",
+    "[ui][follow][stream]")
+{
+    StreamAll env;
+    stopAtDamagedBlock();
 }
 
 TEST_CASE("following stops with a message when the file shrinks or is replaced", "[ui][follow]")

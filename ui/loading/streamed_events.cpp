@@ -13,12 +13,13 @@ namespace {
 
 StreamedEvents::StreamedEvents(
     std::string path, core::Header header, std::vector<std::vector<core::BlockExtent>> blocks, uint64_t eventCount,
-    uint64_t markCount)
+    uint64_t markCount, uint64_t endBytes)
     : m_path(std::move(path))
     , m_header(std::move(header))
     , m_blocks(std::move(blocks))
     , m_eventCount(eventCount)
     , m_markCount(markCount)
+    , m_endBytes(endBytes)
 {
 }
 

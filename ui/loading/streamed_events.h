@@ -28,11 +28,14 @@ struct EventWindow {
 class StreamedEvents {
 public:
     StreamedEvents(std::string path, core::Header header, std::vector<std::vector<core::BlockExtent>> blocks,
-        uint64_t eventCount, uint64_t markCount = 0);
+        uint64_t eventCount, uint64_t markCount = 0, uint64_t endBytes = UINT64_MAX);
 
     uint64_t eventCount() const noexcept { return m_eventCount; }
     // How many of them a compact read holds as marks (core::Mark::fits): what its metrics would cost.
     uint64_t markCount() const noexcept { return m_markCount; }
+    // The part of the file streamed (StreamOptions::endBytes): all of it, or a followed trace's
+    // complete part.
+    uint64_t endBytes() const noexcept { return m_endBytes; }
     const std::string& path() const noexcept { return m_path; }
 
     // The engine's events with time in [fromNs, toNs), or nullopt when more than `limit` fall in it
@@ -55,6 +58,7 @@ private:
     std::vector<std::vector<core::BlockExtent>> m_blocks;
     uint64_t m_eventCount = 0;
     uint64_t m_markCount = 0;
+    uint64_t m_endBytes = UINT64_MAX;
     mutable std::mutex m_mutex;
     mutable std::list<Decoded> m_cache; // most recent first
 };

@@ -215,8 +215,8 @@ std::shared_ptr<const TraceData> buildTraceData(Trace trace, const std::atomic<b
     return data;
 }
 
-Result<std::shared_ptr<const TraceData>> streamTraceData(
-    const std::string& path, const std::function<void(int)>& progress, const std::atomic<bool>* cancel)
+Result<std::shared_ptr<const TraceData>> streamTraceData(const std::string& path,
+    const std::function<void(int)>& progress, const std::atomic<bool>* cancel, uint64_t endBytes)
 {
     auto data = std::make_shared<TraceData>();
     std::vector<EngineStateScanner> scanners;
@@ -225,6 +225,7 @@ Result<std::shared_ptr<const TraceData>> streamTraceData(
     std::vector<uint32_t> handed; // per stream (0: global, e + 1: engine e), events handed out so far
     StreamOptions options;
     options.cancel = cancel;
+    options.endBytes = endBytes;
     if (progress)
         options.progress = [&progress](uint64_t done, uint64_t total) {
             progress(total ? int(900.0 * double(done) / double(total)) : 0);
@@ -272,7 +273,7 @@ Result<std::shared_ptr<const TraceData>> streamTraceData(
                   "them may differ slightly from reading the trace whole",
             0 });
     data->streamedConjunctionStarts = starts.finish();
-    data->streamed = std::make_shared<const StreamedEvents>(path, s.summary.header, std::move(s.blocks), s.events, marks);
+    data->streamed = std::make_shared<const StreamedEvents>(path, s.summary.header, std::move(s.blocks), s.events, marks, endBytes);
     data->trace = std::make_shared<const Trace>(std::move(s.summary));
     if (progress)
         progress(1000);

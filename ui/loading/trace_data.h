@@ -74,9 +74,11 @@ bool keepOnlyPayloadBytes(core::Trace& trace);
 std::shared_ptr<const TraceData> buildTraceData(core::Trace trace, const std::atomic<bool>* cancel = nullptr);
 
 // Streams `path` (trace_stream.h) and builds the same indexes without holding its events. Fails with
-// ErrorCode::Unsupported for a compressed file.
-core::Result<std::shared_ptr<const TraceData>> streamTraceData(
-    const std::string& path, const std::function<void(int)>& progress = {}, const std::atomic<bool>* cancel = nullptr);
+// ErrorCode::Unsupported for a compressed file. `endBytes`: only the file's complete first part of
+// that many bytes (a trace being written: StreamOptions::endBytes).
+core::Result<std::shared_ptr<const TraceData>> streamTraceData(const std::string& path,
+    const std::function<void(int)>& progress = {}, const std::atomic<bool>* cancel = nullptr,
+    uint64_t endBytes = UINT64_MAX);
 
 // Files at least this big (uncompressed) are streamed rather than read whole: reading a 1 GiB GHC
 // eventlog whole holds ~3.4 GB. SPARKSCOPE_STREAM_BYTES overrides it (0 streams every

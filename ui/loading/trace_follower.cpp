@@ -30,6 +30,33 @@ namespace {
 
 } // namespace
 
+// A trace as big as those the app streams (trace_data.h, streamThresholdBytes): its complete part is
+// found by walking the mapped file a window at a time and streamed (StreamOptions::endBytes), so a
+// followed trace costs what an opened one does, not the file's size twice.
+TraceFollower::Update TraceFollower::streamedUpdate(const std::string& path, Update u, JobControl& control)
+{
+    const core::CompletePrefix from = u.prefix;
+    uint64_t fileBytes = 0;
+    auto prefix = core::completePrefixOfFile(path, from, fileBytes);
+    if (!prefix) {
+        u.error = QStringLiteral("cannot read the file");
+        return u;
+    }
+    u.file.size = fileBytes;
+    u.prefix = *prefix;
+    if (u.prefix.bytes <= std::max(from.bytes, u.prefix.dataStart) && !(u.prefix.ended && !from.ended))
+        return u; // no new complete block (or only the header)
+    auto data = streamTraceData(path, {}, control.stopFlag(), u.prefix.bytes);
+    if (!data) {
+        if (data.error().code != core::ErrorCode::Cancelled)
+            u.error = QString::fromStdString(data.error().toString());
+        return u;
+    }
+    u.data = data.value();
+    u.warnings = traceWarnings(*u.data);
+    return u;
+}
+
 TraceFollower::TraceFollower(QObject* parent)
     : QObject(parent)
 {
@@ -122,6 +149,8 @@ void TraceFollower::startJob(FileId id)
             Update u;
             u.prefix = from;
             u.file = id;
+            if (id.size >= streamThresholdBytes())
+                return streamedUpdate(path, std::move(u), control);
             auto bytes = readAll(path);
             if (!bytes) {
                 u.error = QStringLiteral("cannot read the file");

@@ -11,7 +11,11 @@
 // and the metrics see one consistent snapshot.
 //
 // Memory: one snapshot's TraceData (the trace as when opened normally) plus, while a job runs, the
-// file's bytes and the next snapshot: about twice the normal figure at the moment of the swap. CPU:
+// file's bytes and the next snapshot: about twice the normal figure at the moment of the swap. A
+// file as big as those the app streams (streamThresholdBytes) is followed the streamed way: its
+// complete part is found by walking the mapped file (completePrefixOfFile) and streamed
+// (streamTraceData with that end), so each snapshot costs what opening it streamed does, and the
+// metrics come from a compact read of that part (MetricsPanels::showStreamed). CPU:
 // each update re-decodes and re-indexes the whole complete part (about 0.1-0.3 s per 100 MB); updates
 // coalesce, so a fast writer costs at most one core, and the view lags by one update at worst.
 // (Decoding only the new blocks and extending the indexes is the way to make an update cost
@@ -78,6 +82,7 @@ private:
 
     void poll();
     void startJob(FileId id);
+    static Update streamedUpdate(const std::string& path, Update u, JobControl& control);
     void onJobDone(Update update);
     void fail(const QString& message);
     static std::optional<FileId> stat(const QString& path);

@@ -110,7 +110,7 @@ void MetricsPanels::showStreamed(const TraceData& data)
     constexpr uint64_t kBudget = uint64_t(7) << 29; // 3.5 GiB
     const uint64_t need = core::compactMetricsBytes(data.eventCount(), data.streamed->markCount());
     if (need <= kBudget) {
-        m_session->setTraceFile(data.streamed->path());
+        m_session->setTraceFile(data.streamed->path(), data.streamed->endBytes());
         return;
     }
     const QLocale locale;

@@ -53,12 +53,13 @@ void MetricsSession::setTrace(std::shared_ptr<const core::Trace> trace)
         startFull([trace = m_trace](const std::atomic<bool>*, std::string&) { return trace; });
 }
 
-void MetricsSession::setTraceFile(const std::string& path)
+void MetricsSession::setTraceFile(const std::string& path, uint64_t endBytes)
 {
     clear();
-    startFull([path](const std::atomic<bool>* stop, std::string& error) -> std::shared_ptr<const core::Trace> {
+    startFull([path, endBytes](const std::atomic<bool>* stop, std::string& error) -> std::shared_ptr<const core::Trace> {
         core::StreamOptions options;
         options.cancel = stop;
+        options.endBytes = endBytes;
         auto read = core::readTraceCompact(path, options);
         if (!read) {
             error = read.error().toString();

@@ -57,9 +57,10 @@ public:
     void setTrace(std::shared_ptr<const core::Trace> trace);
     // A trace whose events the viewer does not hold (a streamed one): drops every result, and reads
     // `path` again in the background with core::readTraceCompact — the way sparkscope-cli metrics reads
-    // it — to compute the full metrics from. trace() is that compact trace once they are ready; if the
-    // read fails, the session becomes unavailable with its error.
-    void setTraceFile(const std::string& path);
+    // it — to compute the full metrics from (its first `endBytes` only: a followed trace's complete
+    // part). trace() is that compact trace once they are ready; if the read fails, the session
+    // becomes unavailable with its error.
+    void setTraceFile(const std::string& path, uint64_t endBytes = UINT64_MAX);
     std::shared_ptr<const core::Trace> trace() const { return m_trace; }
     // The whole-trace metrics (null until ready).
     std::shared_ptr<const MetricsBundle> full() const { return m_full; }

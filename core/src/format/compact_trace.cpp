@@ -5,6 +5,8 @@
 
 #include "format/kept_events.h"
 
+#include <fstream>
+
 namespace sparkscope::core {
 
 namespace {
@@ -34,6 +36,26 @@ namespace {
             m.marks.shrink_to_fit();
             m.before.shrink_to_fit();
         }
+    }
+
+    // The first `endBytes` of `path` read whole as a finished stream (DATA_END appended, as the
+    // follower reads a trace being written), or the whole file.
+    Result<Trace> readWhole(const std::string& path, uint64_t endBytes, const ReadOptions& options)
+    {
+        if (endBytes == UINT64_MAX)
+            return readTrace(path, options);
+        std::ifstream in(path, std::ios::binary);
+        std::vector<uint8_t> bytes(endBytes);
+        in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(endBytes));
+        if (!in || uint64_t(in.gcount()) != endBytes)
+            return Error { ErrorCode::Io, "cannot read the first " + std::to_string(endBytes) + " bytes of " + path,
+                std::nullopt };
+        bytes.push_back(0xFF);
+        bytes.push_back(0xFF);
+        auto trace = readTraceFromBytes(std::move(bytes), options, path);
+        if (trace)
+            trace->fileSize = endBytes;
+        return trace;
     }
 
 } // namespace
@@ -81,7 +103,7 @@ Result<Trace> readTraceCompact(const std::string& path, const StreamOptions& opt
         ReadOptions read;
         read.cancel = options.cancel;
         read.progress = options.progress;
-        auto whole = readTrace(path, read);
+        auto whole = readWhole(path, options.endBytes, read);
         if (!whole)
             return whole.error();
         foldMarks(whole.value());

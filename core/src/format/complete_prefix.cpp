@@ -2,8 +2,11 @@
 // microseconds; the walk then goes block by block from the previous end.
 #include "sparkscope/core/complete_prefix.h"
 
+#include "format/mapped_file.h"
+
 #include "format/reader_decode.h"
 
+#include <algorithm>
 #include <memory>
 
 namespace sparkscope::core {
@@ -123,6 +126,31 @@ CompletePrefix completePrefix(std::span<const uint8_t> stream, const CompletePre
             out.ended = true;
             return out;
         }
+    }
+}
+
+std::optional<CompletePrefix> completePrefixOfFile(
+    const std::string& path, const CompletePrefix& from, uint64_t& fileBytes, uint64_t windowBytes)
+{
+    detail::MappedFile file;
+    auto mapped = file.open(path);
+    if (!mapped)
+        return std::nullopt;
+    const std::span<const uint8_t> bytes = mapped.value();
+    fileBytes = bytes.size();
+    CompletePrefix out = from;
+    uint64_t window = std::max<uint64_t>(1, windowBytes);
+    for (;;) {
+        const uint64_t base = std::max(out.bytes, out.dataStart);
+        const uint64_t end = std::min<uint64_t>(bytes.size(), base + window);
+        const CompletePrefix next = completePrefix(bytes.first(end), out);
+        file.release(base, next.bytes);
+        const bool progressed = next.bytes > out.bytes || next.ended || next.damage;
+        out = next;
+        if (out.ended || out.damage || end == bytes.size())
+            return out;
+        // No whole block inside the window: one bigger than it, so look further.
+        window = progressed ? std::max<uint64_t>(1, windowBytes) : window * 2;
     }
 }
 

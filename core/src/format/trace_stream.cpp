@@ -2,77 +2,19 @@
 // file one range at a time, with each engine's events kept back in a short sorted buffer.
 #include "sparkscope/core/trace_stream.h"
 
+#include "format/mapped_file.h"
 #include "format/reader_decode.h"
 #include "format/reader_input.h"
-
-#include <boost/iostreams/device/mapped_file.hpp>
 
 #include <algorithm>
 #include <exception>
 #include <filesystem>
 #include <fstream>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#include <unistd.h>
-#endif
-
 namespace sparkscope::core {
 
 namespace {
     using namespace detail;
-
-    // A read-only mapping of a whole file; an empty file maps to an empty span.
-    class MappedFile {
-    public:
-        Result<std::span<const uint8_t>> open(const std::string& path)
-        {
-            std::error_code ec;
-            const uint64_t size = std::filesystem::file_size(path, ec);
-            if (ec)
-                return Error { ErrorCode::Io, "cannot open " + path + ": " + ec.message(), std::nullopt };
-            if (size == 0)
-                return std::span<const uint8_t> {};
-            try {
-                m_file.open(path);
-            } catch (const std::exception& e) {
-                return Error { ErrorCode::Io, "cannot map " + path + ": " + e.what(), std::nullopt };
-            }
-            return bytes();
-        }
-        std::span<const uint8_t> bytes() const noexcept
-        {
-            if (!m_file.is_open())
-                return {};
-            return { reinterpret_cast<const uint8_t*>(m_file.data()), m_file.size() };
-        }
-        // Whether the file still has the size it was mapped with. Touching a mapped page past the
-        // end of a file that shrank kills the process (SIGBUS): the pass checks between ranges.
-        // (A file cut while one range is being decoded can still do it; a program rewriting its
-        // eventlog while SparkScope opens it is the case, and the window is one range.)
-        bool unchanged(const std::string& path) const
-        {
-            std::error_code ec;
-            return !m_file.is_open() || std::filesystem::file_size(path, ec) >= m_file.size();
-        }
-        // Hands the pages wholly inside [from, to) back to the kernel. The mapping stays valid: a
-        // later read maps them again from the page cache (or the disk).
-        void release(uint64_t from, uint64_t to) const noexcept
-        {
-#if defined(__linux__)
-            static const uint64_t page = uint64_t(::sysconf(_SC_PAGESIZE));
-            const uint64_t a = (from + page - 1) / page * page, b = to / page * page;
-            if (m_file.is_open() && b > a)
-                ::madvise(const_cast<char*>(m_file.data()) + a, b - a, MADV_DONTNEED);
-#else
-            (void)from;
-            (void)to;
-#endif
-        }
-
-    private:
-        boost::iostreams::mapped_file_source m_file;
-    };
 
     // Appends the extents of one range's events of one engine (in file order) to `extents`. Events
     // before the range's first marker of the engine continue its last block.
@@ -190,7 +132,7 @@ namespace {
         auto mapped = file.open(path);
         if (!mapped)
             return mapped.error();
-        const std::span<const uint8_t> bytes = mapped.value();
+        const std::span<const uint8_t> bytes = mapped.value().first(std::min<uint64_t>(mapped.value().size(), options.endBytes));
         if (detectCompression(bytes.first(std::min<size_t>(bytes.size(), 8))) != Compression::None)
             return Error { ErrorCode::Unsupported, path + " is compressed; streaming reads uncompressed eventlogs only",
                 std::nullopt };
@@ -261,6 +203,10 @@ namespace {
             from = to;
         }
         streamer.finish();
+        // The complete part of a growing file ends where its last whole block does: as finished as
+        // the follower's whole read makes it by appending DATA_END.
+        if (options.endBytes != UINT64_MAX && outcome.stop == DecodeStop::Truncated && outcome.position == bytes.size())
+            outcome.stop = DecodeStop::DataEnd;
         recordStop(trace, outcome, bytes.size(), events);
         trace.engines.resize(streamer.engineCount());
         out.blocks.resize(streamer.engineCount());

@@ -33,4 +33,11 @@ struct CompletePrefix {
 // CompletePrefix) over `stream`. Once `ended` or `damage` is set, the result does not change.
 CompletePrefix completePrefix(std::span<const uint8_t> stream, const CompletePrefix& from = {});
 
+// The same over the file at `path`, memory-mapped and walked `windowBytes` at a time, each walked
+// window's pages handed back: what the follower uses for a trace too big to read into memory
+// (TraceFollower streams those). `fileBytes` gets the file's size as mapped. nullopt when the file
+// cannot be opened or mapped.
+std::optional<CompletePrefix> completePrefixOfFile(const std::string& path, const CompletePrefix& from,
+    uint64_t& fileBytes, uint64_t windowBytes = uint64_t(64) << 20);
+
 } // namespace sparkscope::core

@@ -62,6 +62,10 @@ struct StreamOptions {
     size_t holdBack = 4096; // events of each engine kept back for late arrivals
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(uint64_t done, uint64_t total)> progress; // stream bytes
+    // Streams only the file's first `endBytes` bytes, read as a finished stream: the complete part
+    // of a trace still being written (TraceFollower: it ends on a block boundary, and the file may
+    // grow meanwhile). Reaching that end without DATA_END is then no truncation.
+    uint64_t endBytes = UINT64_MAX;
 };
 
 struct StreamedTrace {
