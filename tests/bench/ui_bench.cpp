@@ -363,7 +363,6 @@ int main(int argc, char** argv)
             std::printf("RESULT frame+rows %s median_ms=%.3f p95_ms=%.3f\n", k.name, percentile(times, 0.5),
                 percentile(times, 0.95));
         }
-
     };
     if (data.isStreamed())
         std::printf("rows: not measured: the context lanes and spark deques need every event, and a streamed trace "

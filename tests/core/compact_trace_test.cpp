@@ -6,6 +6,7 @@
 #include "shared_plain.h"
 #include "sparkscope/core/compact_trace.h"
 #include "sparkscope/core/deque_sizes.h"
+#include "sparkscope/core/engine_states.h"
 #include "sparkscope/core/metrics_export.h"
 #include "sparkscope/core/reader.h"
 #include "sparkscope/core/writer.h"
@@ -14,6 +15,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -186,6 +189,7 @@ TEST_CASE("marks keep their place among events at the same time, and what cannot
         CHECK(t->eventCount() == whole->eventCount());
         CHECK(t->eventCount() == 13);
         CHECK(firstDifferingEngine(*t, whole.value()) == 2);
+        CHECK(metricsJson(*t) == metricsJson(whole.value()));
         // The deque sizes read the marks: the same curves as from the events.
         const auto a = computeSparkDequeSizes(*t), w = computeSparkDequeSizes(whole.value());
         REQUIRE(a.size() == w.size());
@@ -211,4 +215,89 @@ TEST_CASE("a compact read refuses what the whole read refuses", "[compact]")
     REQUIRE_FALSE(w);
     CHECK(a.error().message == w.error().message);
     CHECK_FALSE(readTraceCompact((dir / "missing.eventlog").string()));
+}
+
+TEST_CASE("passes that any event moves on read the marks too: engine states and measured costs", "[compact]")
+{
+    // The nested scenario (scenario_traces.h), a SparkScope trace whose analysis measures its costs,
+    // with payload-free GHC spark events added where any event changes what a pass sees: on engine 0
+    // at 198, just after it goes to sleep (any event ends a sleep: EngineStateScanner), and at 199;
+    // between ctx 1's wake and its run on engine 1 (a run decision is reset by any event but a few:
+    // the cost model); and at 156 inside H2. Each goes after the events at its time, as a file would
+    // have it. Folded into marks, the metrics file (analysis and predictions included) is the same.
+    Trace whole = test::nestedTrace();
+    auto add = [&](uint16_t engine, uint64_t t, uint16_t type) {
+        Event e;
+        e.timeNs = t;
+        e.type = type;
+        e.engine = engine;
+        auto& v = whole.engines[engine];
+        v.insert(std::upper_bound(v.begin(), v.end(), t, [](uint64_t x, const Event& y) { return x < y.timeNs; }), e);
+        whole.header.types.push_back({ type, 0, std::string(knownEventType(type)->description), {} });
+    };
+    add(0, 198, ev::SparkCreate);
+    add(0, 199, ev::SparkFizzle);
+    add(0, 156, ev::SparkRun);
+    add(1, 205, ev::SparkCreate);
+    add(1, 212, ev::SparkGc);
+    Trace folded = whole;
+    foldMarks(folded);
+    REQUIRE(markCount(folded) == 5);
+    CHECK(firstDifferingEngine(folded, whole) == 2);
+    const EngineStates a = computeEngineStates(folded), w = computeEngineStates(whole);
+    CHECK(a.engines == w.engines);
+    CHECK(metricsJson(folded) == metricsJson(whole));
+    // Engine 0 sleeps at 198 for the rest of the scenario; the spark event at 198 wakes it there.
+    bool sleptPast198 = false;
+    for (const StateInterval& s : a.engines[0])
+        sleptPast198 = sleptPast198 || (s.state == EngineState::Sleeping && s.endNs > 199);
+    CHECK_FALSE(sleptPast198);
+}
+
+TEST_CASE("a compact read stops when cancelled, and reads whole a trace whose events come late", "[compact]")
+{
+    const fs::path dir = test::scratchDir("compact_trace_cancel");
+    const Header sparks = withDeclarations(test::TraceBuilder(1).event(0, 1, ev::SparkCreate).build()).header;
+    // 200,000 spark events, 2 MB: the decoder looks at the flag every megabyte.
+    EventlogWriter big(sparks);
+    for (uint64_t block = 0; block < 20; ++block) {
+        big.beginBlock(0, block * 10'000);
+        for (uint64_t i = 0; i < 10'000; ++i)
+            REQUIRE(big.event(ev::SparkCreate, block * 10'000 + i, {}));
+    }
+    const fs::path path = dir / "sparks.eventlog";
+    writeFile(path, big.finish());
+    REQUIRE(readTraceCompact(path.string()));
+    std::atomic<bool> cancel { true };
+    StreamOptions options;
+    options.cancel = &cancel;
+    auto cancelled = readTraceCompact(path.string(), options);
+    REQUIRE_FALSE(cancelled);
+    CHECK(cancelled.error().code == ErrorCode::Cancelled);
+
+    // Engine 0: SPARK_CREATE at 100, 110, ..., 290 in one block, then a block starting at 5: with a
+    // hold-back of 4 events its events come late, so the read is whole, then folded: the same trace.
+    test::TraceBuilder b(1);
+    for (int i = 0; i < 20; ++i)
+        b.event(0, 100 + uint64_t(i) * 10, ev::SparkCreate);
+    Trace late = withDeclarations(b.build());
+    EventlogWriter w(late.header);
+    w.beginBlock(0, 100);
+    for (const Event& e : late.engines[0])
+        REQUIRE(w.event(e.type, e.timeNs, {}));
+    w.beginBlock(0, 5);
+    REQUIRE(w.event(ev::SparkCreate, 5, {}));
+    REQUIRE(w.event(ev::SparkCreate, 400, {}));
+    const fs::path latePath = dir / "late.eventlog";
+    writeFile(latePath, w.finish());
+    StreamOptions small;
+    small.windowBytes = 1;
+    small.holdBack = 4;
+    auto compact = readTraceCompact(latePath.string(), small);
+    REQUIRE(compact);
+    auto whole = readTrace(latePath.string());
+    REQUIRE(whole);
+    CHECK(markCount(compact.value()) == 22);
+    CHECK(compact->eventCount() == whole->eventCount());
+    CHECK(firstDifferingEngine(compact.value(), whole.value()) == 1);
 }

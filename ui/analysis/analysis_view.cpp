@@ -138,8 +138,10 @@ void AnalysisView::refresh()
         }
     }
     if (!session->trace()) {
-        m_panel->setPending(
-            session->unavailable().isEmpty() ? tr("Open a trace to see where its engines' time went.") : session->unavailable());
+        m_panel->setPending(!session->unavailable().isEmpty() ? session->unavailable()
+                : session->isLoading()
+                ? tr("Reading the trace again for its metrics and analysis (it was opened by streaming)…")
+                : tr("Open a trace to see where its engines' time went."));
         return;
     }
     const core::MetricsOptions& o = session->viewOptions();

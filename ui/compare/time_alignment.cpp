@@ -16,10 +16,14 @@ RunAnchors anchorsOf(const TraceData& data)
         r.markers[m.label].push_back(m.timeNs);
     // One pass over the events rather than the model (which the metrics build too): docs/performance.md,
     // "A comparison open". A streamed trace's were gathered by its streaming pass.
-    const core::ConjunctionStarts scanned
-        = data.isStreamed() ? core::ConjunctionStarts {} : core::conjunctionStartsBySite(*data.trace);
-    for (const auto& [site, starts] : data.isStreamed() ? data.streamedConjunctionStarts : scanned)
-        r.conjunctions[site].assign(starts.begin(), starts.end());
+    auto add = [&](const core::ConjunctionStarts& bySite) {
+        for (const auto& [site, starts] : bySite)
+            r.conjunctions[site].assign(starts.begin(), starts.end());
+    };
+    if (data.isStreamed())
+        add(data.streamedConjunctionStarts);
+    else
+        add(core::conjunctionStartsBySite(*data.trace));
     return r;
 }
 

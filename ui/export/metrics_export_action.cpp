@@ -1,6 +1,6 @@
 #include "ui/export/metrics_export_action.h"
 
-#include "sparkscope/core/reader.h"
+#include "sparkscope/core/compact_trace.h"
 #include "sparkscope/core/writer.h"
 #include "ui/timeline/zoom_state.h"
 
@@ -82,7 +82,7 @@ int exportMetricsHeadless(const QString& tracePath, const QString& outPath, cons
     }
     if (o.toNs <= o.fromNs)
         return fail(QStringLiteral("--to must be after --from"));
-    auto trace = core::readTrace(tracePath.toStdString());
+    auto trace = core::readTraceCompact(tracePath.toStdString()); // as sparkscope-cli metrics reads it
     if (!trace)
         return fail(QStringLiteral("%1: %2").arg(tracePath, QString::fromStdString(trace.error().toString())));
     const QString error = writeText(outPath,

@@ -28,7 +28,7 @@ struct EventWindow {
 class StreamedEvents {
 public:
     StreamedEvents(std::string path, core::Header header, std::vector<std::vector<core::BlockExtent>> blocks,
-        uint64_t eventCount, uint64_t markCount = 0, uint64_t endBytes = UINT64_MAX);
+        uint64_t eventCount, uint64_t markCount, uint64_t endBytes = UINT64_MAX);
 
     uint64_t eventCount() const noexcept { return m_eventCount; }
     // How many of them a compact read holds as marks (core::Mark::fits): what its metrics would cost.

@@ -273,7 +273,8 @@ Result<std::shared_ptr<const TraceData>> streamTraceData(const std::string& path
                   "them may differ slightly from reading the trace whole",
             0 });
     data->streamedConjunctionStarts = starts.finish();
-    data->streamed = std::make_shared<const StreamedEvents>(path, s.summary.header, std::move(s.blocks), s.events, marks, endBytes);
+    data->streamed = std::make_shared<const StreamedEvents>(path, s.summary.header, std::move(s.blocks), s.events,
+        s.lateEvents > 0 ? 0 : marks, endBytes); // with late events a compact read reads whole (compact_trace.h)
     data->trace = std::make_shared<const Trace>(std::move(s.summary));
     if (progress)
         progress(1000);

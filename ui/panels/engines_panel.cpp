@@ -22,6 +22,14 @@ EnginesPanel::EnginesPanel(QWidget* parent)
     layout->addWidget(m_tree);
 }
 
+void EnginesPanel::setUnavailable(const QString& why)
+{
+    m_tree->clear();
+    auto* item = new QTreeWidgetItem(m_tree, { why });
+    item->setToolTip(0, why);
+    item->setFirstColumnSpanned(true);
+}
+
 void EnginesPanel::setMetrics(std::shared_ptr<const core::Metrics> metrics)
 {
     m_tree->clear();

@@ -18,6 +18,8 @@ class EnginesPanel : public QWidget {
 public:
     explicit EnginesPanel(QWidget* parent = nullptr);
     void setMetrics(std::shared_ptr<const core::Metrics> metrics);
+    // No metrics will come, and why (MetricsSession::unavailable).
+    void setUnavailable(const QString& why);
     QTreeWidget* tree() const { return m_tree; }
 
 private:

@@ -54,6 +54,12 @@ void MetricsPanels::connectPanels()
         m_engines->setMetrics(m_session->view());
     });
     connect(m_session, &MetricsSession::computing, this, [this] { m_summary->setComputing(true); });
+    // No metrics will come (a streamed trace too big for them, or a compact read that failed): every
+    // panel says why instead of "computing".
+    connect(m_session, &MetricsSession::unavailableSet, this, [this] {
+        m_summary->setUnavailable(m_session->unavailable());
+        m_engines->setUnavailable(m_session->unavailable());
+    });
     connect(m_session, &MetricsSession::analysisReady, this, &MetricsPanels::finishExport);
     // A view of another range (the selection's, debounced) can replace the one a waiting export set;
     // the export then asks for its range again instead of waiting for an analysis that never comes.
@@ -105,9 +111,9 @@ void MetricsPanels::showStreamed(const TraceData& data)
 {
     showTrace(nullptr);
     // The metrics of a streamed trace come from a compact read of its file, in the background, when
-    // that fits in memory beside the timeline: the viewer holds ~0.2-0.3 GB of a 2 GB trace, and the
-    // two together stay within 4 GB (docs/performance.md, "Metrics of big traces").
-    constexpr uint64_t kBudget = uint64_t(7) << 29; // 3.5 GiB
+    // that fits in memory beside the timeline: the viewer holds ~0.2-0.3 GB of a 2 GB trace, so 3.5
+    // GB for the metrics keeps the two within 4 GB (docs/performance.md, "Metrics of big traces").
+    constexpr uint64_t kBudget = 3'500'000'000;
     const uint64_t need = core::compactMetricsBytes(data.eventCount(), data.streamed->markCount());
     if (need <= kBudget) {
         m_session->setTraceFile(data.streamed->path(), data.streamed->endBytes());
@@ -119,7 +125,6 @@ void MetricsPanels::showStreamed(const TraceData& data)
                            "timeline. sparkscope-cli metrics and analyze compute them without a window.")
                             .arg(locale.toString(qulonglong(data.eventCount())), locale.formattedDataSize(qint64(need)),
                                 locale.formattedDataSize(qint64(kBudget)));
-    m_summary->setUnavailable(why);
     m_session->setUnavailable(why);
 }
 
@@ -131,7 +136,7 @@ void MetricsPanels::setComparison(std::shared_ptr<const core::RunComparison> com
 
 void MetricsPanels::exportMetrics()
 {
-    if (!m_session->trace())
+    if (!m_session->trace() && !m_session->isLoading())
         return;
     if (auto request = askMetricsExport(m_window, m_zoom, m_session->viewOptions().callCount))
         exportMetrics(std::move(*request));
@@ -149,6 +154,8 @@ void MetricsPanels::exportMetrics(MetricsExportRequest request)
 void MetricsPanels::finishExport()
 {
     const auto trace = m_session->trace();
+    if (m_pendingExport && !trace && m_session->isLoading())
+        m_status->showMessage(tr("Exporting metrics when they are ready…"));
     if (!m_pendingExport || !trace)
         return;
     const core::MetricsOptions& options = m_pendingExport->options;

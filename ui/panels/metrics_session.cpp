@@ -32,6 +32,8 @@ void MetricsSession::setUnavailable(const QString& why)
 void MetricsSession::clear()
 {
     m_unavailable.clear();
+    m_file.clear();
+    m_nextEnd.reset();
     m_trace.reset();
     m_full.reset();
     m_view.reset();
@@ -55,7 +57,12 @@ void MetricsSession::setTrace(std::shared_ptr<const core::Trace> trace)
 
 void MetricsSession::setTraceFile(const std::string& path, uint64_t endBytes)
 {
+    if (path == m_file && (m_fullJob.isRunning() || m_analysisJob.isRunning())) {
+        m_nextEnd = endBytes;
+        return;
+    }
     clear();
+    m_file = path;
     startFull([path, endBytes](const std::atomic<bool>* stop, std::string& error) -> std::shared_ptr<const core::Trace> {
         core::StreamOptions options;
         options.cancel = stop;
@@ -88,7 +95,11 @@ void MetricsSession::startFull(
         },
         [this](std::shared_ptr<const MetricsBundle> full) {
             if (!full->trace) {
+                const std::optional<uint64_t> next = m_nextEnd;
+                const std::string file = m_file;
                 setUnavailable(tr("No metrics: %1").arg(QString::fromStdString(full->error)));
+                if (next) // a newer part of a followed file may read where this one did not
+                    setTraceFile(file, *next);
                 return;
             }
             m_trace = full->trace;
@@ -176,7 +187,18 @@ void MetricsSession::startAnalysis()
             Q_EMIT analysisReady();
             if (viewHasRange() && m_view && !m_viewJob.isRunning() && !m_viewAnalysis)
                 startViewAnalysis(); // else the view in flight analyses its range when it is done
+            startNextPart();
         });
+}
+
+// A followed file's newer part, held back while this one was computed (setTraceFile).
+void MetricsSession::startNextPart()
+{
+    if (!m_nextEnd)
+        return;
+    const uint64_t end = *m_nextEnd;
+    m_nextEnd.reset();
+    setTraceFile(std::string(m_file), end);
 }
 
 // The analysis of a view computed before the session was ready: from the view's metrics.

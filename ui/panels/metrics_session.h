@@ -60,7 +60,13 @@ public:
     // it — to compute the full metrics from (its first `endBytes` only: a followed trace's complete
     // part). trace() is that compact trace once they are ready; if the read fails, the session
     // becomes unavailable with its error.
+    //
+    // A followed trace's next part while the metrics of an earlier part of the same file are still
+    // being computed waits for them (and their analysis) to finish, then the newest part is read: a
+    // trace that grows faster than its metrics compute still shows metrics, a step behind.
     void setTraceFile(const std::string& path, uint64_t endBytes = UINT64_MAX);
+    // Whether the metrics are being read from a file (setTraceFile) and trace() is not set yet.
+    bool isLoading() const noexcept { return !m_file.empty() && !m_trace && m_unavailable.isEmpty(); }
     std::shared_ptr<const core::Trace> trace() const { return m_trace; }
     // The whole-trace metrics (null until ready).
     std::shared_ptr<const MetricsBundle> full() const { return m_full; }
@@ -100,8 +106,12 @@ private:
     void startViewAnalysis();
     bool viewHasRange() const { return m_viewOptions.fromNs != 0 || m_viewOptions.toNs != UINT64_MAX; }
 
+    void startNextPart();
+
     std::shared_ptr<const core::Trace> m_trace;
     QString m_unavailable;
+    std::string m_file; // setTraceFile's path, while its metrics are computed or shown
+    std::optional<uint64_t> m_nextEnd; // a later part of m_file to read once the current one is done
     std::shared_ptr<const MetricsBundle> m_full;
     std::shared_ptr<const core::Metrics> m_view;
     core::MetricsOptions m_viewOptions;

@@ -6,6 +6,7 @@
 #include "format/kept_events.h"
 
 #include <fstream>
+#include <optional>
 
 namespace sparkscope::core {
 
@@ -58,10 +59,46 @@ namespace {
         return trace;
     }
 
+    // The compact trace of `path` by streaming it, or nullopt when it must be read whole: compressed
+    // (it cannot be mapped), or with events later than the stream's hold-back (its order would not
+    // be readTrace's).
+    Result<std::optional<Trace>> streamCompact(const std::string& path, const StreamOptions& options)
+    {
+        detail::KeptEvents kept;
+        std::vector<EngineMarks> marks;
+        auto streamed = streamTrace(
+            path,
+            [&](const StreamBatch& batch) {
+                for (const Event& e : batch.events) {
+                    if (batch.engine != kNoEngine && Mark::fits(e)) {
+                        addMark(marks, batch.engine, e);
+                        continue;
+                    }
+                    const bool keptIt = kept.keep(batch.engine, e, batch.stream);
+                    if (keptIt && batch.engine != kNoEngine)
+                        noteKept(marks, batch.engine);
+                }
+            },
+            options);
+        if (!streamed) {
+            if (streamed.error().code == ErrorCode::Unsupported)
+                return std::optional<Trace> {};
+            return streamed.error();
+        }
+        if (streamed->lateEvents > 0)
+            return std::optional<Trace> {};
+        Trace trace = std::move(kept).into(std::move(streamed.value().summary));
+        trim(marks, trace.engineCount());
+        trace.marks = std::move(marks);
+        return std::optional<Trace>(std::move(trace));
+    }
+
 } // namespace
 
 void foldMarks(Trace& trace)
 {
+    if (trace.hasMarks())
+        return; // folded already
     std::vector<EngineMarks> marks(trace.engineCount());
     for (size_t engine = 0; engine < trace.engineCount(); ++engine) {
         std::vector<Event>& events = trace.engines[engine];
@@ -84,35 +121,21 @@ void foldMarks(Trace& trace)
 
 Result<Trace> readTraceCompact(const std::string& path, const StreamOptions& options)
 {
-    detail::KeptEvents kept;
-    std::vector<EngineMarks> marks;
-    auto streamed = streamTrace(
-        path,
-        [&](const StreamBatch& batch) {
-            for (const Event& e : batch.events) {
-                if (batch.engine != kNoEngine && Mark::fits(e))
-                    addMark(marks, batch.engine, e);
-                else if (kept.keep(batch.engine, e, batch.stream) && batch.engine != kNoEngine)
-                    noteKept(marks, batch.engine);
-            }
-        },
-        options);
-    if (!streamed || streamed->lateEvents > 0) {
-        if (!streamed && streamed.error().code != ErrorCode::Unsupported)
-            return streamed.error();
-        ReadOptions read;
-        read.cancel = options.cancel;
-        read.progress = options.progress;
-        auto whole = readWhole(path, options.endBytes, read);
-        if (!whole)
-            return whole.error();
-        foldMarks(whole.value());
-        return whole;
-    }
-    Trace trace = std::move(kept).into(std::move(streamed.value().summary));
-    trim(marks, trace.engineCount());
-    trace.marks = std::move(marks);
-    return trace;
+    auto streamed = streamCompact(path, options);
+    if (!streamed)
+        return streamed.error();
+    if (streamed.value())
+        return std::move(*streamed.value());
+    // Read whole: what the stream kept is gone by now (streamCompact's), so the peak is the whole
+    // read's alone.
+    ReadOptions read;
+    read.cancel = options.cancel;
+    read.progress = options.progress;
+    auto whole = readWhole(path, options.endBytes, read);
+    if (!whole)
+        return whole.error();
+    foldMarks(whole.value());
+    return whole;
 }
 
 } // namespace sparkscope::core

@@ -19,6 +19,10 @@ public:
     {
         if (e.endOffset() > stream.size())
             return false;
+        // What is kept is at most the stream: reserved once, so the buffer is never copied as it grows
+        // (untouched capacity is address space, not memory) and needs no shrinking after.
+        if (m_bytes->capacity() == 0)
+            m_bytes->reserve(stream.size());
         const uint64_t at = m_bytes->size();
         m_bytes->insert(m_bytes->end(), stream.begin() + long(e.offset), stream.begin() + long(e.endOffset()));
         e.offset = at;
@@ -41,7 +45,6 @@ public:
         m_engines.resize(std::max(m_engines.size(), summary.engineCount()));
         summary.engines = std::move(m_engines);
         summary.global = std::move(m_global);
-        m_bytes->shrink_to_fit();
         summary.setBytes(std::move(m_bytes));
         return summary;
     }

@@ -129,8 +129,8 @@ EngineStates computeEngineStates(const Trace& trace)
     tbb::parallel_for(size_t(0), trace.engines.size(), [&](size_t e) {
         EngineStateScanner scanner;
         const std::span<const uint8_t> stream = trace.bytes();
-        for (const Event& event : trace.engines[e])
-            scanner.add(event, stream);
+        // Marks too: any event but a few ends an engine's sleep (EngineStateScanner::add).
+        forEachEngineEvent(trace, e, [&](const Event& event) { scanner.add(event, stream); });
         states.engines[e] = scanner.finish(states.firstNs, states.lastNs);
     });
     return states;

@@ -23,7 +23,7 @@ ConjunctionStarts ConjunctionStartScanner::finish()
 {
     auto byPlace = [](const auto& x, const auto& y) { return x.first < y.first; };
     std::sort(m_starts.begin(), m_starts.end(), byPlace);
-    std::stable_sort(m_strings.begin(), m_strings.end(), byPlace);
+    std::sort(m_strings.begin(), m_strings.end(), byPlace); // places are unique
     // As the model reads INTERN_STRING; a later definition of an id wins.
     std::unordered_map<uint32_t, std::string> names;
     for (auto& [place, s] : m_strings)

@@ -25,7 +25,8 @@ namespace sparkscope::core {
 
 Result<Trace> readTraceCompact(const std::string& path, const StreamOptions& options = {});
 
-// Moves the events of `trace` that can be marks into trace.marks (trace.engines keeps the rest).
+// Moves the events of `trace` that can be marks into trace.marks (trace.engines keeps the rest). A
+// trace that has marks already is left as it is.
 void foldMarks(Trace& trace);
 
 // About the peak memory of computing the metrics and the analysis of a trace read by

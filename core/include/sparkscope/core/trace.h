@@ -1,7 +1,9 @@
 #pragma once
 // Trace: a decoded eventlog. It owns the (decompressed) bytes of the file, the header's event-type
 // table, and every event as an Event handle, split per engine and stably sorted by time within each
-// engine (files are not sorted; GHC even writes some events out of order inside a block).
+// engine (files are not sorted; GHC even writes some events out of order inside a block). A trace
+// read by readTraceCompact (compact_trace.h) holds GHC's payload-free spark events as 8-byte marks
+// instead (`marks`); forEachEngineEvent walks an engine with them.
 // Events outside blocks, and in blocks of the global buffer (cap 0xFFFF), live in `global`.
 // A global time-ordered view is a k-way merge: forEachInTimeOrder.
 //
@@ -9,6 +11,7 @@
 #include "sparkscope/core/event.h"
 #include "sparkscope/core/event_marks.h"
 
+#include <cassert>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -120,6 +123,7 @@ void forEachEngineEvent(const Trace& trace, size_t engine, F&& f)
         for (; k < n; ++k, ++mark)
             f(mark->event(uint16_t(engine)));
     };
+    assert(m->before.size() == events.size()); // one entry per Event (event_marks.h)
     for (size_t i = 0; i < events.size(); ++i) {
         marksUpTo(m->before[i]);
         f(events[i]);
