@@ -242,6 +242,29 @@ TEST_CASE("following a streamed trace stops with a message at a damaged block an
     stopAtDamagedBlock();
 }
 
+TEST_CASE("a followed file's newer parts wait for the metrics in flight, and the newest is read next",
+    "[ui][follow][stream]")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const std::string path = dir.filePath(QStringLiteral("parts.eventlog")).toStdString();
+    const BlockFile f = tenBlocks();
+    writeBytes(path, f.bytes, 0, f.cuts[8], std::ios::trunc);
+    MetricsSession session;
+    std::vector<size_t> delivered; // the events of each part whose metrics were delivered
+    QObject::connect(&session, &MetricsSession::fullReady, [&] { delivered.push_back(session.full()->trace->eventCount()); });
+    // Three parts in a row, as a follower hands them over while the first is still being computed
+    // (its result can only arrive through the event loop, after these calls): the first goes on,
+    // the second is dropped for the third, which is read once the first and its analysis are done.
+    session.setTraceFile(path, f.cuts[2]);
+    session.setTraceFile(path, f.cuts[4]);
+    session.setTraceFile(path, f.cuts[6]);
+    CHECK(session.isLoading());
+    REQUIRE(QTest::qWaitFor([&] { return delivered.size() == 2 && session.analysis(); }, kWaitMs));
+    CHECK(delivered == std::vector<size_t> { eventsIn(2), eventsIn(6) });
+    CHECK(session.unavailable().isEmpty());
+}
+
 TEST_CASE("following stops with a message when the file shrinks or is replaced", "[ui][follow]")
 {
     QTemporaryDir dir;

@@ -97,19 +97,24 @@ void MetricsPanels::connectPanels()
     });
 }
 
-void MetricsPanels::showTrace(std::shared_ptr<const core::Trace> trace)
+void MetricsPanels::clearPanels()
 {
     m_pendingExport.reset(); // it was about the trace shown before
     setComparison(nullptr);
     m_conjunctions->setMetrics(nullptr, true);
     m_summary->setMetrics(nullptr, true);
     m_engines->setMetrics(nullptr);
+}
+
+void MetricsPanels::showTrace(std::shared_ptr<const core::Trace> trace)
+{
+    clearPanels();
     m_session->setTrace(std::move(trace));
 }
 
 void MetricsPanels::showStreamed(const TraceData& data)
 {
-    showTrace(nullptr);
+    clearPanels(); // the session is left to setTraceFile: a followed file's metrics in flight go on
     // The metrics of a streamed trace come from a compact read of its file, in the background, when
     // that fits in memory beside the timeline: the viewer holds ~0.2-0.3 GB of a 2 GB trace, so 3.5
     // GB for the metrics keeps the two within 4 GB (docs/performance.md, "Metrics of big traces").

@@ -75,6 +75,7 @@ public:
     void exportMetrics(MetricsExportRequest request);
 
 private:
+    void clearPanels(); // the panels as before any metrics, the session untouched
     void connectPanels();
     void finishExport();
 
