@@ -7,8 +7,6 @@
 #include "format/reader_input.h"
 
 #include <algorithm>
-#include <exception>
-#include <filesystem>
 #include <fstream>
 
 namespace sparkscope::core {

@@ -131,8 +131,8 @@ std::vector<StepFunction> computeSparkDequeSizes(const Trace& trace, DequeSizeOp
         std::vector<uint64_t>& lost = stolenFrom[e];
         // Sized exactly (an upper bound) up front: growing by doubling would hold up to 3 copies.
         size_t changes = lost.size();
-        for (const Event& ev : trace.engines[e])
-            changes += changeOf(trace, ev, options).kind != Change::None;
+        forEachEngineEvent(
+            trace, e, [&](const Event& ev) { changes += changeOf(trace, ev, options).kind != Change::None; });
         std::vector<StepFunction::Step> steps;
         if (changes)
             steps.reserve(changes + 1);
