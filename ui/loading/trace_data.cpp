@@ -163,19 +163,19 @@ namespace {
         data.lod = LodIndex::build(std::move(spans), kEngineStateCount, uint64_t(data.startNs), uint64_t(data.endNs));
     }
 
-    void addMarker(TraceData& data, const Event& e, const Payload& payload)
+    Marker markerOf(const Event& e, const Payload& payload)
     {
         auto text = payload.text(0);
         if (auto nul = text.find('\0'); nul != std::string_view::npos)
             text = text.substr(0, nul);
-        data.markers.push_back({ int64_t(e.timeNs), std::string(text), e.engine });
+        return { int64_t(e.timeNs), std::string(text), e.engine };
     }
 
     void addMarkers(TraceData& data, const Trace& trace, std::span<const Event> events)
     {
         for (const Event& e : events)
             if (e.type == ev::UserMarker)
-                addMarker(data, e, trace.payload(e));
+                data.markers.push_back(markerOf(e, trace.payload(e)));
     }
 
     void sortMarkers(TraceData& data)
@@ -215,70 +215,100 @@ std::shared_ptr<const TraceData> buildTraceData(Trace trace, const std::atomic<b
     return data;
 }
 
-Result<std::shared_ptr<const TraceData>> streamTraceData(const std::string& path,
-    const std::function<void(int)>& progress, const std::atomic<bool>* cancel, uint64_t endBytes)
+// One event of the streaming pass: what streamTraceData gathers beside the state runs.
+void TraceDataStreamer::Pass::add(const StreamBatch& batch)
+{
+    EngineStateScanner* scanner = nullptr;
+    if (batch.engine != kNoEngine) {
+        if (batch.engine >= scanners.size())
+            scanners.resize(size_t(batch.engine) + 1);
+        scanner = &scanners[batch.engine];
+    }
+    const size_t stream = batch.engine == kNoEngine ? 0 : size_t(batch.engine) + 1;
+    if (stream >= handed.size())
+        handed.resize(stream + 1);
+    for (const Event& e : batch.events) {
+        const uint32_t index = handed[stream]++;
+        if (e.type == ev::UserMarker) [[unlikely]]
+            markers.push_back(markerOf(e, batch.payload(e)));
+        if (e.type == ev::MerStartParConj || e.type == ev::InternString) [[unlikely]]
+            starts.add(e, batch.payload(e), uint32_t(stream), index);
+        if (scanner) {
+            scanner->add(e, batch.stream);
+            marks += Mark::fits(e);
+        }
+    }
+}
+
+TraceDataStreamer::TraceDataStreamer(std::string path, const std::function<void(int)>& progress)
+    : m_path(path)
+    , m_stream(std::move(path), [&] {
+        StreamOptions options;
+        if (progress)
+            options.progress = [progress](uint64_t done, uint64_t total) {
+                progress(total ? int(900.0 * double(done) / double(total)) : 0);
+            };
+        return options;
+    }())
+{
+}
+
+std::optional<Error> TraceDataStreamer::advance(uint64_t endBytes, const std::atomic<bool>* cancel)
+{
+    m_stream.setCancel(cancel);
+    m_endBytes = endBytes;
+    return m_stream.advance(endBytes, [this](const StreamBatch& batch) { m_pass.add(batch); });
+}
+
+std::shared_ptr<const TraceData> TraceDataStreamer::build(Pass pass, StreamedTrace s) const
 {
     auto data = std::make_shared<TraceData>();
-    std::vector<EngineStateScanner> scanners;
-    uint64_t marks = 0; // events a compact read would hold as marks (MetricsPanels::showStreamed)
-    ConjunctionStartScanner starts;
-    std::vector<uint32_t> handed; // per stream (0: global, e + 1: engine e), events handed out so far
-    StreamOptions options;
-    options.cancel = cancel;
-    options.endBytes = endBytes;
-    if (progress)
-        options.progress = [&progress](uint64_t done, uint64_t total) {
-            progress(total ? int(900.0 * double(done) / double(total)) : 0);
-        };
-    auto streamed = streamTrace(
-        path,
-        [&](const StreamBatch& batch) {
-            EngineStateScanner* scanner = nullptr;
-            if (batch.engine != kNoEngine) {
-                if (batch.engine >= scanners.size())
-                    scanners.resize(size_t(batch.engine) + 1);
-                scanner = &scanners[batch.engine];
-            }
-            const size_t stream = batch.engine == kNoEngine ? 0 : size_t(batch.engine) + 1;
-            if (stream >= handed.size())
-                handed.resize(stream + 1);
-            for (const Event& e : batch.events) {
-                const uint32_t index = handed[stream]++;
-                if (e.type == ev::UserMarker) [[unlikely]]
-                    addMarker(*data, e, batch.payload(e));
-                if (e.type == ev::MerStartParConj || e.type == ev::InternString) [[unlikely]]
-                    starts.add(e, batch.payload(e), uint32_t(stream), index);
-                if (scanner) {
-                    scanner->add(e, batch.stream);
-                    marks += Mark::fits(e);
-                }
-            }
-        },
-        options);
-    if (!streamed)
-        return streamed.error();
-    StreamedTrace& s = streamed.value();
-    scanners.resize(s.summary.engineCount());
+    pass.scanners.resize(s.summary.engineCount());
     setSpan(*data, s.summary);
     EngineStates states;
     states.firstNs = s.summary.firstTimeNs;
     states.lastNs = std::max(s.summary.lastTimeNs, s.summary.firstTimeNs);
-    for (auto& scanner : scanners)
+    for (auto& scanner : pass.scanners)
         states.engines.push_back(scanner.finish(states.firstNs, states.lastNs));
+    std::vector<EngineStateScanner>().swap(pass.scanners);
     indexStates(*data, std::move(states));
+    data->markers = std::move(pass.markers);
     sortMarkers(*data);
     if (s.lateEvents > 0)
         s.summary.warnings.push_back({ std::to_string(s.lateEvents)
                 + " events came later in the file than the streaming window allows; the engine bars around "
                   "them may differ slightly from reading the trace whole",
             0 });
-    data->streamedConjunctionStarts = starts.finish();
-    data->streamed = std::make_shared<const StreamedEvents>(path, s.summary.header, std::move(s.blocks), s.events,
-        s.lateEvents > 0 ? 0 : marks, endBytes); // with late events a compact read reads whole (compact_trace.h)
+    data->streamedConjunctionStarts = pass.starts.finish();
+    data->streamed = std::make_shared<const StreamedEvents>(m_path, s.summary.header, std::move(s.blocks), s.events,
+        s.lateEvents > 0 ? 0 : pass.marks, m_endBytes); // with late events a compact read reads whole (compact_trace.h)
     data->trace = std::make_shared<const Trace>(std::move(s.summary));
+    return data;
+}
+
+std::shared_ptr<const TraceData> TraceDataStreamer::snapshot() const
+{
+    Pass pass = m_pass; // the held-back events go to a copy: the pass goes on without them
+    StreamedTrace s = m_stream.summary([&pass](const StreamBatch& batch) { pass.add(batch); });
+    return build(std::move(pass), std::move(s));
+}
+
+std::shared_ptr<const TraceData> TraceDataStreamer::finish() &&
+{
+    StreamedTrace s = std::move(m_stream).finish([this](const StreamBatch& batch) { m_pass.add(batch); });
+    return build(std::move(m_pass), std::move(s));
+}
+
+Result<std::shared_ptr<const TraceData>> streamTraceData(const std::string& path,
+    const std::function<void(int)>& progress, const std::atomic<bool>* cancel, uint64_t endBytes)
+{
+    TraceDataStreamer streamer(path, progress);
+    if (auto failed = streamer.advance(endBytes, cancel))
+        return *failed;
+    auto data = std::move(streamer).finish();
     if (progress)
         progress(1000);
-    return std::shared_ptr<const TraceData>(std::move(data));
+    return data;
 }
 
 uint64_t streamThresholdBytes()

@@ -7,10 +7,12 @@
 // (keepOnlyPayloadBytes): a GHC log is mostly payload-free events whose type and time the Event
 // handles already hold, so its decoded stream (108 MB for parfib-4-37) would be dead weight.
 #include "sparkscope/core/conjunction_starts.h"
+#include "sparkscope/core/engine_states.h"
 #include "sparkscope/core/lod_index.h"
 #include "sparkscope/core/result.h"
 #include "sparkscope/core/step_function.h"
 #include "sparkscope/core/trace.h"
+#include "sparkscope/core/trace_stream.h"
 #include "ui/loading/streamed_events.h"
 
 #include <atomic>
@@ -79,6 +81,41 @@ std::shared_ptr<const TraceData> buildTraceData(core::Trace trace, const std::at
 core::Result<std::shared_ptr<const TraceData>> streamTraceData(const std::string& path,
     const std::function<void(int)>& progress = {}, const std::atomic<bool>* cancel = nullptr,
     uint64_t endBytes = UINT64_MAX);
+
+// The streaming pass behind streamTraceData, kept between calls: a followed trace's update streams
+// only the bytes appended since the last one (TraceFollower). snapshot() builds the TraceData of
+// what was streamed so far and leaves the pass able to go on: it costs the indexes (copies of the
+// state runs and conjunction starts, and the pyramid built from them), not a pass over the file.
+// A snapshot equals streamTraceData of the same part of the file (tested). After a failed advance
+// (cancelled included) the streamer is spent. Not thread-safe; it may move between threads.
+class TraceDataStreamer {
+public:
+    explicit TraceDataStreamer(std::string path, const std::function<void(int)>& progress = {});
+    // Streams on to the file's first `endBytes` bytes (a complete part: StreamOptions::endBytes).
+    std::optional<core::Error> advance(uint64_t endBytes = UINT64_MAX, const std::atomic<bool>* cancel = nullptr);
+    uint64_t position() const noexcept { return m_stream.position(); }
+    bool ended() const noexcept { return m_stream.ended(); }
+    std::shared_ptr<const TraceData> snapshot() const;
+    // The last snapshot, without the copies.
+    std::shared_ptr<const TraceData> finish() &&;
+
+private:
+    // What the pass gathers beside the stream's own summary.
+    struct Pass {
+        std::vector<core::EngineStateScanner> scanners;
+        uint64_t marks = 0; // events a compact read would hold as marks (MetricsPanels::showStreamed)
+        core::ConjunctionStartScanner starts;
+        std::vector<uint32_t> handed; // per stream (0: global, e + 1: engine e), events handed out so far
+        std::vector<Marker> markers;
+        void add(const core::StreamBatch& batch);
+    };
+    std::shared_ptr<const TraceData> build(Pass pass, core::StreamedTrace s) const;
+
+    std::string m_path;
+    core::TraceStreamer m_stream;
+    Pass m_pass;
+    uint64_t m_endBytes = UINT64_MAX;
+};
 
 // Files at least this big (uncompressed) are streamed rather than read whole: reading a 1 GiB GHC
 // eventlog whole holds ~3.4 GB. SPARKSCOPE_STREAM_BYTES overrides it (0 streams every

@@ -31,9 +31,11 @@ namespace {
 } // namespace
 
 // A trace as big as those the app streams (trace_data.h, streamThresholdBytes): its complete part is
-// found by walking the mapped file a window at a time and streamed (StreamOptions::endBytes), so a
-// followed trace costs what an opened one does, not the file's size twice.
-TraceFollower::Update TraceFollower::streamedUpdate(const std::string& path, Update u, JobControl& control)
+// found by walking the mapped file a window at a time, and the streaming pass kept from the update
+// before (`streamer`) goes on over the blocks appended since, so an update costs the new bytes plus
+// the snapshot's indexes, not the whole file again.
+TraceFollower::Update TraceFollower::streamedUpdate(
+    const std::string& path, Update u, std::shared_ptr<TraceDataStreamer> streamer, JobControl& control)
 {
     const core::CompletePrefix from = u.prefix;
     uint64_t fileBytes = 0;
@@ -44,15 +46,19 @@ TraceFollower::Update TraceFollower::streamedUpdate(const std::string& path, Upd
     }
     u.file.size = fileBytes;
     u.prefix = *prefix;
+    u.streamer = streamer;
     if (u.prefix.bytes <= std::max(from.bytes, u.prefix.dataStart) && !(u.prefix.ended && !from.ended))
         return u; // no new complete block (or only the header)
-    auto data = streamTraceData(path, {}, control.stopFlag(), u.prefix.bytes);
-    if (!data) {
-        if (data.error().code != core::ErrorCode::Cancelled)
-            u.error = QString::fromStdString(data.error().toString());
+    if (!streamer || streamer->position() > u.prefix.bytes)
+        streamer = std::make_shared<TraceDataStreamer>(path); // the first streamed update: from the start
+    u.streamer = nullptr; // spent if the advance fails
+    if (auto failed = streamer->advance(u.prefix.bytes, control.stopFlag())) {
+        if (failed->code != core::ErrorCode::Cancelled)
+            u.error = QString::fromStdString(failed->toString());
         return u;
     }
-    u.data = data.value();
+    u.data = streamer->snapshot();
+    u.streamer = std::move(streamer);
     u.warnings = traceWarnings(*u.data);
     return u;
 }
@@ -82,6 +88,7 @@ void TraceFollower::follow(const QString& path)
     m_due = false;
     m_file.reset();
     m_prefix = {};
+    m_streamer.reset();
     m_shownBytes = 0;
     m_watcher.addPath(path);
     m_timer.start();
@@ -144,13 +151,16 @@ void TraceFollower::startJob(FileId id)
 {
     const std::string path = m_path.toStdString();
     const core::CompletePrefix from = m_prefix;
+    // The kept streaming pass goes with the job and comes back with its result: a job cancelled or
+    // failed leaves none, and the next streamed update starts over.
+    std::shared_ptr<TraceDataStreamer> streamer = std::move(m_streamer);
     m_job.start(
-        [path, from, id](JobControl& control) {
+        [path, from, id, streamer](JobControl& control) {
             Update u;
             u.prefix = from;
             u.file = id;
             if (id.size >= streamThresholdBytes())
-                return streamedUpdate(path, std::move(u), control);
+                return streamedUpdate(path, std::move(u), streamer, control);
             auto bytes = readAll(path);
             if (!bytes) {
                 u.error = QStringLiteral("cannot read the file");
@@ -191,6 +201,7 @@ void TraceFollower::onJobDone(Update u)
     }
     m_file = u.file;
     m_prefix = u.prefix;
+    m_streamer = std::move(u.streamer);
     if (u.data) {
         m_shownBytes = u.prefix.bytes;
         const bool first = !m_shownFirst;

@@ -11,15 +11,19 @@
 // and the metrics see one consistent snapshot.
 //
 // Memory: one snapshot's TraceData (the trace as when opened normally) plus, while a job runs, the
-// file's bytes and the next snapshot: about twice the normal figure at the moment of the swap. A
-// file as big as those the app streams (streamThresholdBytes) is followed the streamed way: its
-// complete part is found by walking the mapped file (completePrefixOfFile) and streamed
-// (streamTraceData with that end), so each snapshot costs what opening it streamed does, and the
-// metrics come from a compact read of that part (MetricsPanels::showStreamed). CPU:
-// each update re-decodes and re-indexes the whole complete part (about 0.1-0.3 s per 100 MB); updates
-// coalesce, so a fast writer costs at most one core, and the view lags by one update at worst.
-// (Decoding only the new blocks and extending the indexes is the way to make an update cost
-// O(new events); the snapshot design was chosen first because it is simple and obviously right.)
+// file's bytes and the next snapshot: about twice the normal figure at the moment of the swap. CPU:
+// each update re-decodes and re-indexes the whole complete part (about 0.1-0.3 s per 100 MB);
+// updates coalesce, so a fast writer costs at most one core, and the view lags by one update at
+// worst.
+//
+// A file as big as those the app streams (streamThresholdBytes) is followed the streamed way, and
+// incrementally: its complete part is found by walking the mapped file (completePrefixOfFile, from
+// where the last walk stopped), and one streaming pass (TraceDataStreamer) is kept from update to
+// update and goes on over the appended blocks only. Each update's snapshot copies the pass's state
+// runs and builds the pyramid from them, so it costs O(new bytes + state runs), not a pass over
+// the file; memory is what opening it streamed takes, plus one snapshot's indexes. The metrics
+// come from a compact read of the part (MetricsPanels::showStreamed), which is O(trace) and
+// coalesces: they lag while the timeline keeps up.
 //
 // Bad input stops following with a message and keeps what was shown: a damaged block (an
 // impossible size, an undeclared event, events that overrun their block), a file that shrinks below
@@ -78,11 +82,13 @@ private:
         QStringList warnings;
         QString error; // the file could not be read
         FileId file;
+        std::shared_ptr<TraceDataStreamer> streamer; // a streamed update's pass, to go on from
     };
 
     void poll();
     void startJob(FileId id);
-    static Update streamedUpdate(const std::string& path, Update u, JobControl& control);
+    static Update streamedUpdate(
+        const std::string& path, Update u, std::shared_ptr<TraceDataStreamer> streamer, JobControl& control);
     void onJobDone(Update update);
     void fail(const QString& message);
     static std::optional<FileId> stat(const QString& path);
@@ -96,6 +102,7 @@ private:
     std::optional<FileId> m_file; // identity and size when last read
     core::CompletePrefix m_prefix;
     uint64_t m_shownBytes = 0;
+    std::shared_ptr<TraceDataStreamer> m_streamer; // a streamed file's pass, between jobs
     LatestJob<Update> m_job { this };
 };
 

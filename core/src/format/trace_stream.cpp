@@ -55,19 +55,17 @@ namespace {
     // range cost more in zeroed pages and regrowth than the decoding itself.
     class Streamer {
     public:
-        Streamer(const std::function<void(const StreamBatch&)>& consume, const StreamOptions& options,
-            std::span<const uint8_t> stream, StreamedTrace& out)
-            : m_consume(consume)
-            , m_options(options)
-            , m_stream(stream)
+        Streamer(size_t holdBack, StreamedTrace& out)
+            : m_holdBack(holdBack)
             , m_out(out)
         {
         }
 
         EventSink& sink() noexcept { return m_sink; }
 
-        // The range just decoded into sink() is in: hands out what is safe.
-        void take()
+        // The range just decoded into sink() is in: hands out what is safe. `stream` is the whole
+        // stream as mapped now (events' offsets index it).
+        void take(std::span<const uint8_t> stream, const TraceStreamer::Consumer& consume)
         {
             if (m_sink.engines.size() > m_handed.size()) {
                 m_handed.resize(m_sink.engines.size());
@@ -76,24 +74,42 @@ namespace {
             }
             for (size_t e = 0; e < m_sink.engines.size(); ++e) {
                 auto& v = m_sink.engines[e];
-                recordBlocks(std::span<const Event>(v).subspan(m_held[e]), m_stream, m_out.blocks[e]);
-                m_held[e] = handOut(v, m_held[e], m_handed[e], uint16_t(e), m_options.holdBack);
+                recordBlocks(std::span<const Event>(v).subspan(m_held[e]), stream, m_out.blocks[e]);
+                m_held[e] = handOut(v, m_held[e], m_handed[e], uint16_t(e), m_holdBack, stream, consume);
             }
-            m_heldGlobal = handOut(m_sink.global, m_heldGlobal, m_handedGlobal, kNoEngine, m_options.holdBack);
+            m_heldGlobal = handOut(m_sink.global, m_heldGlobal, m_handedGlobal, kNoEngine, m_holdBack, stream, consume);
         }
 
-        void finish()
+        void finish(std::span<const uint8_t> stream, const TraceStreamer::Consumer& consume)
         {
             for (size_t e = 0; e < m_sink.engines.size(); ++e)
-                handOut(m_sink.engines[e], m_held[e], m_handed[e], uint16_t(e), 0);
-            handOut(m_sink.global, m_heldGlobal, m_handedGlobal, kNoEngine, 0);
+                handOut(m_sink.engines[e], m_held[e], m_handed[e], uint16_t(e), 0, stream, consume);
+            handOut(m_sink.global, m_heldGlobal, m_handedGlobal, kNoEngine, 0, stream, consume);
+        }
+
+        // Hands the events held back to `consume` (each stream's sorted, as they would come out),
+        // keeping them; returns how many.
+        uint64_t peekHeld(std::span<const uint8_t> stream, const TraceStreamer::Consumer& consume) const
+        {
+            uint64_t n = 0;
+            for (size_t e = 0; e < m_sink.engines.size(); ++e)
+                if (!m_sink.engines[e].empty()) {
+                    consume(StreamBatch { uint16_t(e), m_sink.engines[e], stream });
+                    n += m_sink.engines[e].size();
+                }
+            if (!m_sink.global.empty()) {
+                consume(StreamBatch { kNoEngine, m_sink.global, stream });
+                n += m_sink.global.size();
+            }
+            return n;
         }
 
         size_t engineCount() const noexcept { return m_sink.engines.size(); }
 
     private:
         // v = [held events, new events]; returns how many it holds back now.
-        size_t handOut(std::vector<Event>& v, size_t held, HandedOut& handed, uint16_t engine, size_t holdBack)
+        size_t handOut(std::vector<Event>& v, size_t held, HandedOut& handed, uint16_t engine, size_t holdBack,
+            std::span<const uint8_t> stream, const TraceStreamer::Consumer& consume)
         {
             if (held == v.size() && holdBack > 0)
                 return held; // nothing new (most engines of a range, with many engines)
@@ -104,7 +120,7 @@ namespace {
             if (v.size() <= holdBack)
                 return v.size();
             const size_t n = v.size() - holdBack;
-            m_consume(StreamBatch { engine, std::span<const Event>(v.data(), n), m_stream });
+            consume(StreamBatch { engine, std::span<const Event>(v.data(), n), stream });
             m_out.events += n;
             handed.lastNs = std::max(handed.any ? handed.lastNs : 0, v[n - 1].timeNs);
             handed.any = true;
@@ -112,9 +128,7 @@ namespace {
             return v.size();
         }
 
-        const std::function<void(const StreamBatch&)>& m_consume;
-        const StreamOptions& m_options;
-        std::span<const uint8_t> m_stream;
+        size_t m_holdBack;
         StreamedTrace& m_out;
         EventSink m_sink;
         std::vector<size_t> m_held;
@@ -123,109 +137,205 @@ namespace {
         HandedOut m_handedGlobal;
     };
 
-    Result<StreamedTrace> streamUnguarded(
-        const std::string& path, const std::function<void(const StreamBatch&)>& consume, const StreamOptions& options)
+} // namespace
+
+// Everything a stream carries from one advance to the next: the mapping, where decoding stands (its
+// position and block state), the events held back, and the summary so far.
+struct TraceStreamer::State {
+    std::string path;
+    StreamOptions options;
+    MappedFile file;
+    std::span<const uint8_t> bytes; // the mapped file's first `endBytes`
+    std::optional<SizeTable> sizes; // once the header is parsed
+    uint64_t dataStart = 0;
+    uint64_t position = 0; // where the next advance decodes from (0: the header is not read yet)
+    uint64_t decoded = 0; // stream bytes decoded, for progress
+    BlockState block;
+    StreamedTrace out;
+    Streamer streamer { options.holdBack, out };
+    uint64_t minTime = UINT64_MAX, maxTime = 0, events = 0;
+    DecodeOutcome outcome; // of the last decode
+    bool ended = false; // DATA_END, or a tail that can take no more
+    bool spent = false; // an advance failed or was cancelled
+
+    State(std::string p, StreamOptions o)
+        : path(std::move(p))
+        , options(std::move(o))
     {
-        MappedFile file;
-        auto mapped = file.open(path);
-        if (!mapped)
-            return mapped.error();
-        const std::span<const uint8_t> bytes = mapped.value().first(std::min<uint64_t>(mapped.value().size(), options.endBytes));
-        if (detectCompression(bytes.first(std::min<size_t>(bytes.size(), 8))) != Compression::None)
-            return Error { ErrorCode::Unsupported, path + " is compressed; streaming reads uncompressed eventlogs only",
-                std::nullopt };
+    }
 
-        StreamedTrace out;
-        Trace& trace = out.summary;
-        trace.path = path;
-        trace.fileSize = bytes.size();
-        auto parsed = parseHeader(bytes);
-        if (!parsed)
-            return parsed.error();
-        trace.header = std::move(parsed->header);
-        const SizeTable sizes(trace.header);
-
-        const uint64_t streamBytes = bytes.size() - parsed->dataStart;
-        uint64_t decoded = 0;
-        DecodeContext ctx;
-        ctx.sizes = &sizes;
-        ctx.cancel = options.cancel;
-        if (options.progress)
-            ctx.advanced = [&](uint64_t delta) { options.progress(decoded += delta, streamBytes); };
-
-        Streamer streamer(consume, options, bytes, out);
-        BlockState state;
-        uint64_t minTime = UINT64_MAX, maxTime = 0, events = 0;
-        DecodeOutcome outcome;
-        // Each range is walked (walkRange, as the reader plans its parallel ranges) just before it is
-        // decoded, so that the walk maps no more of the file than the decoding does. A range ends on
-        // an event boundary; where the walk gets stuck, the rest of the stream is the last range,
-        // decoded with the reader's full checks. The block state carries over from range to range,
-        // so the result is that of one sequential decode.
-        for (uint64_t from = parsed->dataStart;;) {
-            const RangeWalk walk = walkRange(bytes, from, sizes, std::max<uint64_t>(1, options.windowBytes));
-            const uint64_t to = walk.stuck ? bytes.size() : walk.end;
-            auto account = [&] {
-                minTime = std::min(minTime, outcome.minTimeNs);
-                maxTime = std::max(maxTime, outcome.maxTimeNs);
-                events += outcome.events;
-                appendWarnings(trace.warnings, outcome.warnings);
-            };
-            outcome = decodeEvents(bytes, from, to, state, streamer.sink(), ctx);
-            // Stopped short of a range end that is not the stream's: the walk stepped over a block by
-            // a size that lies, so `to` is not where an event ends as the decoder reads the stream
-            // (or a garbage tail starts before it). Decoding goes on from where it stopped, in the
-            // state it stopped in, as one whole decode would: the next walk starts there (and a
-            // garbage tail stops it again at once, as the last range). Where it could not even
-            // start, the rest is decoded in one go.
-            const bool shortOfRange = outcome.stop == DecodeStop::Truncated && to < bytes.size();
-            if (shortOfRange && outcome.position == from) {
-                account();
-                outcome = decodeEvents(bytes, from, bytes.size(), state, streamer.sink(), ctx);
-            }
-            if (outcome.stop == DecodeStop::Cancelled)
-                return Error { ErrorCode::Cancelled, "reading was cancelled", std::nullopt };
-            if (outcome.stop == DecodeStop::Failed)
-                return *outcome.error;
-            if (!file.unchanged(path))
-                return Error { ErrorCode::Io, path + " changed while it was being read", outcome.position };
-            account();
-            streamer.take();
-            file.release(from, outcome.position);
-            if (shortOfRange && outcome.position > from) {
-                from = outcome.position;
-                continue;
-            }
-            if (outcome.stop != DecodeStop::RangeEnd || to == bytes.size())
-                break;
-            from = to;
-        }
-        streamer.finish();
+    std::optional<Error> advance(uint64_t endBytes, const Consumer& consume);
+    std::optional<Error> decodeFrom(uint64_t from, const Consumer& consume);
+    void account()
+    {
+        minTime = std::min(minTime, outcome.minTimeNs);
+        maxTime = std::max(maxTime, outcome.maxTimeNs);
+        events += outcome.events;
+        appendWarnings(out.summary.warnings, outcome.warnings);
+    }
+    // The summary as streamTrace would end it at the current end (the outcome's stop recorded).
+    void close(StreamedTrace& result, DecodeOutcome stop) const
+    {
+        Trace& trace = result.summary;
         // The complete part of a growing file ends where its last whole block does: as finished as
         // the follower's whole read makes it by appending DATA_END.
-        if (options.endBytes != UINT64_MAX && outcome.stop == DecodeStop::Truncated && outcome.position == bytes.size())
-            outcome.stop = DecodeStop::DataEnd;
-        recordStop(trace, outcome, bytes.size(), events);
+        if (options.endBytes != UINT64_MAX && stop.stop == DecodeStop::Truncated && stop.position == bytes.size())
+            stop.stop = DecodeStop::DataEnd;
+        recordStop(trace, stop, bytes.size(), events);
         trace.engines.resize(streamer.engineCount());
-        out.blocks.resize(streamer.engineCount());
+        result.blocks.resize(streamer.engineCount());
         if (events > 0) {
             trace.firstTimeNs = minTime;
             trace.lastTimeNs = maxTime;
         }
-        if (options.progress)
-            options.progress(streamBytes, streamBytes);
-        return out;
     }
-} // namespace
+};
+
+std::optional<Error> TraceStreamer::State::advance(uint64_t endBytes, const Consumer& consume)
+{
+    if (spent)
+        return Error { ErrorCode::Io, "the stream of " + path + " failed before and cannot go on", std::nullopt };
+    if (ended)
+        return std::nullopt;
+    // The file may have grown since the last step: map it again (offsets stay the same).
+    file = MappedFile {};
+    auto mapped = file.open(path);
+    if (!mapped)
+        return mapped.error();
+    bytes = mapped.value().first(std::min<uint64_t>(mapped.value().size(), endBytes));
+    options.endBytes = endBytes;
+    if (position == 0) {
+        if (detectCompression(bytes.first(std::min<size_t>(bytes.size(), 8))) != Compression::None)
+            return Error { ErrorCode::Unsupported, path + " is compressed; streaming reads uncompressed eventlogs only",
+                std::nullopt };
+        out.summary.path = path;
+        auto parsed = parseHeader(bytes);
+        if (!parsed)
+            return parsed.error();
+        out.summary.header = std::move(parsed->header);
+        sizes.emplace(out.summary.header);
+        dataStart = position = parsed->dataStart;
+    }
+    if (bytes.size() < position)
+        return Error { ErrorCode::Io, path + " is shorter than when it was read", bytes.size() };
+    out.summary.fileSize = bytes.size();
+    auto failed = decodeFrom(position, consume);
+    if (failed)
+        spent = true;
+    if (options.progress)
+        options.progress(bytes.size() - dataStart, bytes.size() - dataStart);
+    return failed;
+}
+
+std::optional<Error> TraceStreamer::State::decodeFrom(uint64_t from, const Consumer& consume)
+{
+    DecodeContext ctx;
+    ctx.sizes = &*sizes;
+    ctx.cancel = options.cancel;
+    const uint64_t streamBytes = bytes.size() - dataStart;
+    if (options.progress)
+        ctx.advanced = [&](uint64_t delta) { options.progress(decoded += delta, streamBytes); };
+    // Each range is walked (walkRange, as the reader plans its parallel ranges) just before it is
+    // decoded, so that the walk maps no more of the file than the decoding does. A range ends on an
+    // event boundary; where the walk gets stuck, the rest of the stream is the last range, decoded
+    // with the reader's full checks. The block state carries over from range to range (and from
+    // one advance to the next), so the result is that of one sequential decode.
+    for (;;) {
+        const RangeWalk walk = walkRange(bytes, from, *sizes, std::max<uint64_t>(1, options.windowBytes));
+        const uint64_t to = walk.stuck ? bytes.size() : walk.end;
+        outcome = decodeEvents(bytes, from, to, block, streamer.sink(), ctx);
+        // Stopped short of a range end that is not the stream's: the walk stepped over a block by a
+        // size that lies, so `to` is not where an event ends as the decoder reads the stream (or a
+        // garbage tail starts before it). Decoding goes on from where it stopped, in the state it
+        // stopped in, as one whole decode would: the next walk starts there (and a garbage tail
+        // stops it again at once, as the last range). Where it could not even start, the rest is
+        // decoded in one go.
+        const bool shortOfRange = outcome.stop == DecodeStop::Truncated && to < bytes.size();
+        if (shortOfRange && outcome.position == from) {
+            account();
+            outcome = decodeEvents(bytes, from, bytes.size(), block, streamer.sink(), ctx);
+        }
+        if (outcome.stop == DecodeStop::Cancelled)
+            return Error { ErrorCode::Cancelled, "reading was cancelled", std::nullopt };
+        if (outcome.stop == DecodeStop::Failed)
+            return *outcome.error;
+        if (!file.unchanged(path))
+            return Error { ErrorCode::Io, path + " changed while it was being read", outcome.position };
+        account();
+        streamer.take(bytes, consume);
+        file.release(from, outcome.position);
+        position = outcome.position;
+        if (shortOfRange && outcome.position > from) {
+            from = outcome.position;
+            continue;
+        }
+        if (outcome.stop != DecodeStop::RangeEnd || to == bytes.size())
+            break;
+        from = to;
+    }
+    // DATA_END, or a stop before the end (damage, a garbage tail): nothing appended can change
+    // what was read. A stop exactly at the end is where a growing file's next block will start.
+    ended = outcome.stop == DecodeStop::DataEnd || (outcome.stop == DecodeStop::Truncated && outcome.position < bytes.size());
+    return std::nullopt;
+}
+
+TraceStreamer::TraceStreamer(std::string path, StreamOptions options)
+    : m(std::make_unique<State>(std::move(path), std::move(options)))
+{
+}
+
+TraceStreamer::~TraceStreamer() = default;
+TraceStreamer::TraceStreamer(TraceStreamer&&) noexcept = default;
+TraceStreamer& TraceStreamer::operator=(TraceStreamer&&) noexcept = default;
+
+std::optional<Error> TraceStreamer::advance(uint64_t endBytes, const Consumer& consume)
+{
+    try {
+        return m->advance(endBytes, consume);
+    } catch (const std::bad_alloc&) {
+        m->spent = true;
+        return Error { ErrorCode::Io, "not enough memory to stream " + m->path, std::nullopt };
+    }
+}
+
+void TraceStreamer::setCancel(const std::atomic<bool>* cancel) noexcept
+{
+    m->options.cancel = cancel;
+}
+
+uint64_t TraceStreamer::position() const noexcept
+{
+    return m->position;
+}
+
+bool TraceStreamer::ended() const noexcept
+{
+    return m->ended;
+}
+
+StreamedTrace TraceStreamer::summary(const Consumer& consume) const
+{
+    StreamedTrace result = m->out;
+    result.events += m->streamer.peekHeld(m->bytes, consume);
+    m->close(result, m->outcome);
+    return result;
+}
+
+StreamedTrace TraceStreamer::finish(const Consumer& consume) &&
+{
+    m->streamer.finish(m->bytes, consume);
+    StreamedTrace result = std::move(m->out);
+    m->close(result, m->outcome);
+    return result;
+}
 
 Result<StreamedTrace> streamTrace(
     const std::string& path, const std::function<void(const StreamBatch&)>& consume, const StreamOptions& options)
 {
-    try {
-        return streamUnguarded(path, consume, options);
-    } catch (const std::bad_alloc&) {
-        return Error { ErrorCode::Io, "not enough memory to stream " + path, std::nullopt };
-    }
+    TraceStreamer streamer(path, options);
+    if (auto failed = streamer.advance(options.endBytes, consume))
+        return *failed;
+    return std::move(streamer).finish(consume);
 }
 
 Result<Trace> decodeBlocks(

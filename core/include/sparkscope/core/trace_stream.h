@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -82,6 +83,47 @@ struct StreamedTrace {
 // trace.engines[engine] holds (when lateEvents is 0).
 Result<StreamedTrace> streamTrace(
     const std::string& path, const std::function<void(const StreamBatch&)>& consume, const StreamOptions& options = {});
+
+// A stream that goes on as its file grows: what the follower (the app's TraceFollower) runs, so that
+// each update decodes only the bytes appended since the last one instead of the whole file again.
+// advance() streams on to a new end, handing events out exactly as streamTrace does; summary()
+// gives what streamTrace would return had the file ended there, handing the events still held back
+// to its `consume` without giving them up. Streamed in any number of steps, each ending where a
+// block ends (a complete part, completePrefixOfFile), the events handed out — those summary() hands
+// included — are those one streamTrace to the same end hands, in the same order, when no event
+// comes late (lateEvents == 0); the extents and the summary are the same too (tested).
+// After an advance fails (cancelled included) the streamer is spent: start a new one. Not
+// thread-safe; it may move between threads between calls.
+class TraceStreamer {
+public:
+    using Consumer = std::function<void(const StreamBatch&)>;
+
+    // options.endBytes is not used: each advance says where to stop.
+    TraceStreamer(std::string path, StreamOptions options = {});
+    ~TraceStreamer();
+    TraceStreamer(TraceStreamer&&) noexcept;
+    TraceStreamer& operator=(TraceStreamer&&) noexcept;
+
+    // Streams on to the file's first `endBytes` bytes (UINT64_MAX: to its end as it is now), read as
+    // a finished stream (StreamOptions::endBytes). Nothing is done once the stream has ended.
+    std::optional<Error> advance(uint64_t endBytes, const Consumer& consume);
+    // The cancel flag the next advances poll (StreamOptions::cancel).
+    void setCancel(const std::atomic<bool>* cancel) noexcept;
+    // The stream bytes decoded so far (the file offset the next advance starts from).
+    uint64_t position() const noexcept;
+    // DATA_END was reached, or decoding stopped before the end (damage, a garbage tail): nothing a
+    // longer file adds can change what was read.
+    bool ended() const noexcept;
+    // What streamTrace to the last advance's end returns; the events held back go to `consume` (after
+    // all of their stream handed out before) and stay held.
+    StreamedTrace summary(const Consumer& consume) const;
+    // The same, ending the stream: the held events are handed out for good.
+    StreamedTrace finish(const Consumer& consume) &&;
+
+private:
+    struct State;
+    std::unique_ptr<State> m;
+};
 
 // The events of the given extents of `engine`, decoded again from the file and sorted by time
 // (stably), in a Trace of their own that holds just those extents' bytes. The extents must come
