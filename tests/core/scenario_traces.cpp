@@ -117,22 +117,14 @@ core::Trace damagedAtRandom(core::Trace trace, uint64_t seed, int count)
 std::vector<NamedTrace> demoTraces(const std::string& scratch, const std::vector<std::string>& workloads, unsigned engines)
 {
     std::vector<NamedTrace> out;
-    const std::filesystem::path demo = std::filesystem::path(SPARKSCOPE_BINARY_DIR) / "app" / "sparkscope-demo";
-    if (!std::filesystem::exists(demo)) {
-        WARN("NOT RUN: " << demo.string() << " is not built");
-        return out;
-    }
     const auto dir = scratchDir(scratch);
     for (const auto& w : workloads) {
-        const std::string name = w.substr(0, w.find(' '));
-        const auto file = dir / (name + "-" + std::to_string(engines) + ".eventlog");
-        const std::string cmd = demo.string() + " " + w + " --engines " + std::to_string(engines) + " --trace "
-            + file.string() + " > /dev/null";
-        INFO(cmd);
-        REQUIRE(std::system(cmd.c_str()) == 0);
-        auto trace = core::readTrace(file.string());
+        const auto file = recordDemoTrace(dir, w, engines);
+        if (!file)
+            return out;
+        auto trace = core::readTrace(file->string());
         REQUIRE(trace);
-        out.push_back({ name, std::move(trace).value() });
+        out.push_back({ w.substr(0, w.find(' ')), std::move(trace).value() });
     }
     return out;
 }

@@ -12,5 +12,10 @@ namespace sparkscope::test {
 std::optional<std::filesystem::path> sharedTestData(const std::string& relative);
 // A fresh empty directory under the build tree for this test's output files.
 std::filesystem::path scratchDir(const std::string& name);
+// `workload` ("parfib --n 24 --cutoff 12", …) recorded by the built sparkscope-demo on `engines`
+// engines into dir/<workload's name>-<engines>.eventlog. nullopt (with a WARN "NOT RUN") when the
+// demo is not built; a demo that fails fails the test.
+std::optional<std::filesystem::path> recordDemoTrace(
+    const std::filesystem::path& dir, const std::string& workload, unsigned engines = 2);
 
 } // namespace sparkscope::test

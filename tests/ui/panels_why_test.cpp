@@ -36,16 +36,8 @@ namespace {
 // The demo workload recorded on 2 engines, or nullopt (with a warning) when the demo is not built.
 std::optional<std::string> demoTrace(const std::string& workload, const std::string& name)
 {
-    const auto demo = std::filesystem::path(SPARKSCOPE_BINARY_DIR) / "app" / "sparkscope-demo";
-    if (!std::filesystem::exists(demo)) {
-        WARN("NOT RUN: " << demo.string() << " is not built");
-        return std::nullopt;
-    }
-    const auto file = test::scratchDir("panels-why") / (name + ".eventlog");
-    const std::string cmd = demo.string() + " " + workload + " --engines 2 --trace " + file.string() + " > /dev/null";
-    INFO(cmd);
-    REQUIRE(std::system(cmd.c_str()) == 0);
-    return file.string();
+    const auto file = test::recordDemoTrace(test::scratchDir("panels-why-" + name), workload);
+    return file ? std::optional<std::string>(file->string()) : std::nullopt;
 }
 
 // Opens `path` and waits until the Why dock shows the whole trace's analysis and the timeline has the

@@ -7,6 +7,7 @@
 #include "ui/loading/trace_data.h"
 #include "ui/timeline/frame.h"
 
+#include "sparkscope/core/complete_prefix.h"
 #include "sparkscope/core/event_types.h"
 #include "sparkscope/core/reader.h"
 #include "sparkscope/core/writer.h"
@@ -175,4 +176,100 @@ TEST_CASE("loadTraceData streams files from the threshold up, and reads compress
     CHECK_FALSE(small.value()->isStreamed()); // the default threshold is 1 GiB
     CHECK(big.value()->eventCount() == small.value()->eventCount());
     CHECK(big.value()->trace->eventCount() == 0); // the streamed trace holds no events
+}
+
+namespace {
+
+// Everything the views and the metrics read of a streamed TraceData, compared field by field.
+void checkSameStreamedData(const TraceData& a, const TraceData& b)
+{
+    REQUIRE(a.isStreamed());
+    REQUIRE(b.isStreamed());
+    CHECK(a.startNs == b.startNs);
+    CHECK(a.endNs == b.endNs);
+    CHECK(a.eventCount() == b.eventCount());
+    CHECK(a.streamed->markCount() == b.streamed->markCount());
+    CHECK(a.streamed->endBytes() == b.streamed->endBytes());
+    CHECK(a.trace->truncated == b.trace->truncated);
+    CHECK(a.trace->lastTimeNs == b.trace->lastTimeNs);
+    REQUIRE(a.trace->warnings.size() == b.trace->warnings.size());
+    for (size_t i = 0; i < a.trace->warnings.size(); ++i)
+        CHECK(a.trace->warnings[i].message == b.trace->warnings[i].message);
+    CHECK(a.cpus.steps() == b.cpus.steps());
+    REQUIRE(a.markers.size() == b.markers.size());
+    for (size_t i = 0; i < a.markers.size(); ++i)
+        CHECK((a.markers[i].timeNs == b.markers[i].timeNs && a.markers[i].label == b.markers[i].label));
+    CHECK(a.streamedConjunctionStarts == b.streamedConjunctionStarts);
+    REQUIRE(a.engineCount() == b.engineCount());
+    for (size_t e = 0; e < a.engineCount(); ++e) {
+        CAPTURE(e);
+        const auto p = a.lod.spans(e), q = b.lod.spans(e);
+        REQUIRE(p.size() == q.size());
+        size_t differing = 0;
+        for (size_t i = 0; i < p.size(); ++i)
+            differing += p[i].startNs == q[i].startNs && p[i].endNs == q[i].endNs && p[i].label == q[i].label
+                    && p[i].state == q[i].state
+                ? 0
+                : 1;
+        CHECK(differing == 0);
+        REQUIRE(a.lod.levelCount(e) == b.lod.levelCount(e));
+        for (size_t l = 0; l < a.lod.levelCount(e); ++l) {
+            REQUIRE(a.lod.bucketCount(e, l) == b.lod.bucketCount(e, l));
+            for (size_t k = 0; k < a.lod.bucketCount(e, l); ++k) {
+                const auto x = a.lod.bucket(e, l, k), y = b.lod.bucket(e, l, k);
+                differing += std::equal(x.begin(), x.end(), y.begin(), y.end()) ? 0 : 1;
+            }
+        }
+        CHECK(differing == 0);
+    }
+}
+
+std::vector<uint8_t> fileBytes(const fs::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return { std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>() };
+}
+
+// A followed file's updates: the pass kept from step to step (TraceDataStreamer) gives at each
+// complete part the TraceData of streaming that part alone.
+void checkFollowedSteps(const fs::path& path, int parts)
+{
+    CAPTURE(path.string());
+    const auto bytes = fileBytes(path);
+    std::vector<uint64_t> ends;
+    for (int k = 1; k < parts; ++k) {
+        const auto p = core::completePrefix(std::span<const uint8_t>(bytes).first(bytes.size() * size_t(k) / size_t(parts)));
+        if (p.bytes > p.dataStart && (ends.empty() || p.bytes > ends.back()))
+            ends.push_back(p.bytes);
+    }
+    REQUIRE(!ends.empty()); // at least one complete part before the whole file
+    ends.push_back(bytes.size());
+    TraceDataStreamer streamer(path.string());
+    for (uint64_t end : ends) {
+        CAPTURE(end);
+        REQUIRE(!streamer.advance(end));
+        auto once = streamTraceData(path.string(), {}, nullptr, end);
+        REQUIRE(once);
+        checkSameStreamedData(*streamer.snapshot(), *once.value());
+    }
+    auto whole = streamTraceData(path.string(), {}, nullptr, bytes.size());
+    REQUIRE(whole);
+    checkSameStreamedData(*std::move(streamer).finish(), *whole.value());
+}
+
+} // namespace
+
+TEST_CASE("a followed trace's pass kept between updates gives what streaming each part gives", "[ui][stream][follow]")
+{
+    SECTION("GHC eventlogs")
+    {
+        for (const char* name : { "ghc/parfib-8-32.eventlog", "ghc-events/stop.hT.eventlog" })
+            if (const auto path = test::sharedTestData(name))
+                checkFollowedSteps(*path, 12);
+    }
+    SECTION("a runtime trace with conjunctions, markers and interned names")
+    {
+        if (const auto path = test::recordDemoTrace(test::scratchDir("streamed-follow-demo"), "parfib --n 30 --cutoff 8"))
+            checkFollowedSteps(*path, 6);
+    }
 }

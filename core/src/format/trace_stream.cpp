@@ -197,6 +197,10 @@ std::optional<Error> TraceStreamer::State::advance(uint64_t endBytes, const Cons
         return Error { ErrorCode::Io, "the stream of " + path + " failed before and cannot go on", std::nullopt };
     if (ended)
         return std::nullopt;
+    if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
+        spent = true;
+        return Error { ErrorCode::Cancelled, "reading was cancelled", std::nullopt };
+    }
     // The file may have grown since the last step: map it again (offsets stay the same).
     file = MappedFile {};
     auto mapped = file.open(path);
