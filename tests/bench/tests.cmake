@@ -11,7 +11,7 @@ foreach(src ${SPARKSCOPE_BENCH_SOURCES})
 endforeach()
 
 # The timeline benchmarks need the Qt UI library (absent with SPARKSCOPE_BUILD_UI=OFF).
-foreach(qt_bench sparkscope-ui-bench sparkscope-paint-bench)
+foreach(qt_bench sparkscope-ui-bench sparkscope-paint-bench sparkscope-follow-bench)
   if(TARGET ${qt_bench})
     if(TARGET sparkscope_ui)
       target_link_libraries(${qt_bench} PRIVATE sparkscope_ui)

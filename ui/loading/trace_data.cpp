@@ -124,9 +124,8 @@ bool keepOnlyPayloadBytes(Trace& trace)
         count(events);
     if (kept > bytes.size() / 4)
         return false; // little to gain, and the copy would add to the peak
-    auto out = std::make_shared<std::vector<uint8_t>>();
+    auto out = std::make_shared<std::vector<uint8_t>>(kPad, uint8_t(0));
     out->reserve(kept);
-    out->resize(kPad, 0);
     auto move = [&](std::vector<Event>& events) {
         for (Event& e : events) {
             if (hasPayload(e)) {

@@ -6,13 +6,14 @@
 // instance of every START_PAR_CONJ, in the trace's time order, and names a static id by the last
 // INTERN_STRING of it.
 //
-// Thread safety: a pure function of the trace. Cost: one scan of every event's type, and a sort of the
-// START_PAR_CONJ and INTERN_STRING events; memory for those alone.
+// Thread safety: a pure function of the trace. Cost: one scan of every event's type, and a merge of
+// each site's start times (each stream's come sorted); 8 bytes per START_PAR_CONJ, and the strings.
 #include "sparkscope/core/trace.h"
 
 #include <cstdint>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace sparkscope::core {
@@ -30,7 +31,9 @@ ConjunctionStarts conjunctionStartsBySite(const Trace& trace);
 class ConjunctionStartScanner {
 public:
     void add(const Event& e, Payload payload, uint32_t stream, uint32_t index);
-    ConjunctionStarts finish();
+    // The starts of the events added so far; the scanner can go on (a followed trace's snapshots).
+    // O(n log k) for n starts in k streams: each stream's come in time order and are merged.
+    ConjunctionStarts finish() const;
 
 private:
     // An event's place in Trace::forEachInTimeOrder: time, then the global stream before the engines'
@@ -41,7 +44,9 @@ private:
         uint32_t index;
         auto operator<=>(const Place&) const = default;
     };
-    std::vector<std::pair<Place, uint32_t>> m_starts; // static id
+    // Per static id, per stream: the start times in the order they came. A site keeps only times,
+    // so the order among equal times cannot show, and 8 bytes per start are enough.
+    std::unordered_map<uint32_t, std::vector<std::vector<uint64_t>>> m_starts;
     std::vector<std::pair<Place, std::pair<uint32_t, std::string>>> m_strings; // id, text
 };
 
