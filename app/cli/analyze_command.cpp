@@ -23,7 +23,7 @@ namespace {
     constexpr std::string_view kUsage
         = "usage: sparkscope-cli analyze TRACE [--from NS --to NS] [--engines LIST] [--costs measured|zero|FILE]\n"
           "                              [--contention C] [--scale SITE=FACTOR]... [--curves] [--format text|json]\n"
-          "                              [-o FILE] [--instances]\n\n"
+          "                              [-o FILE] [--instances] [--force]\n\n"
           "What to change, ranked by the time it could win back (the findings); where the engines' time\n"
           "went (the loss ledger), how much parallelism the program has (work,\n"
           "span, speed-up bounds), which chain of work decided the run's length (the critical path), and\n"
@@ -41,7 +41,9 @@ namespace {
           "  --format      text (default): a readable report; json: the analysis as JSON\n"
           "  -o FILE       write to FILE instead of stdout\n"
           "  --instances   also list each conjunction instance's work and span and the critical\n"
-          "                path's segments\n";
+          "                path's segments\n"
+          "  --force       go on when the analysis would take more memory than is available\n"
+          "                (SPARKSCOPE_MEMORY_BYTES sets that figure; default: what the system has free)\n";
 
     // Short column names for the per-engine and per-site shares (the JSON has the full keys).
     constexpr std::string_view kShortNames[core::kLossCategoryCount]
@@ -377,7 +379,7 @@ namespace {
     int runAnalyze(const std::vector<std::string>& args)
     {
         auto parsed = parseArgs(args, { "--format", "-o", "--from", "--to", "--engines", "--costs", "--contention", "--scale" },
-            { "--instances", "--curves" }, kUsage);
+            { "--instances", "--curves", "--force" }, kUsage);
         if (!parsed)
             return kExitBadInput;
         if (printedHelp(*parsed, kUsage))
@@ -400,7 +402,7 @@ namespace {
         if (options.toNs <= options.fromNs)
             return usageError("--to must be after --from", kUsage);
 
-        auto trace = loadTraceForMetrics(parsed->positional.front());
+        auto trace = loadTraceForMetrics(parsed->positional.front(), parsed->flag("--force"));
         if (!trace)
             return kExitBadInput;
         // The metrics the findings read, then the analysis session borrowing their states and model

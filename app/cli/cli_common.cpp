@@ -5,8 +5,13 @@
 #include "sparkscope/core/reader.h"
 #include "sparkscope/core/writer.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
 
 namespace sparkscope::cli {
 
@@ -126,9 +131,54 @@ std::optional<core::Trace> loadTrace(const std::string& path)
     return loaded(path, core::readTrace(path));
 }
 
-std::optional<core::Trace> loadTraceForMetrics(const std::string& path)
+std::optional<uint64_t> availableMemoryBytes()
 {
-    return loaded(path, core::readTraceCompact(path));
+    if (const char* v = std::getenv("SPARKSCOPE_MEMORY_BYTES"); v && *v)
+        return parseUnsigned(v);
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    uint64_t kb = 0;
+    std::optional<uint64_t> available;
+    while (meminfo >> key >> kb) {
+        if (key == "MemAvailable:") {
+            available = kb * 1024;
+            break;
+        }
+        meminfo.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+    }
+    if (!available)
+        return std::nullopt;
+    uint64_t pages = 0, resident = 0;
+    if (std::ifstream statm("/proc/self/statm"); statm >> pages >> resident)
+        *available += resident * uint64_t(::sysconf(_SC_PAGESIZE));
+    return available;
+}
+
+std::optional<core::Trace> loadTraceForMetrics(const std::string& path, bool force)
+{
+    auto trace = loaded(path, core::readTraceCompact(path));
+    if (!trace || force)
+        return trace;
+    const uint64_t need = core::compactMetricsBytes(*trace);
+    const auto available = availableMemoryBytes();
+    if (!available || need <= *available)
+        return trace;
+    auto gb = [](uint64_t bytes) {
+        char text[32];
+        if (bytes < 1'000'000)
+            std::snprintf(text, sizeof text, "%.0f kB", double(bytes) / 1e3);
+        else if (bytes < 1'000'000'000)
+            std::snprintf(text, sizeof text, "%.0f MB", double(bytes) / 1e6);
+        else
+            std::snprintf(text, sizeof text, "%.1f GB", double(bytes) / 1e9);
+        return std::string(text);
+    };
+    std::fprintf(stderr,
+        "sparkscope-cli: %s: its metrics and analysis would take about %s of memory (%zu events), more than the "
+        "%s available; measure a part of it (sparkscope-cli cut %s --from NS --to NS -o PART, then this command "
+        "on PART), or pass --force to try anyway\n",
+        path.c_str(), gb(need).c_str(), trace->eventCount(), gb(*available).c_str(), path.c_str());
+    return std::nullopt;
 }
 
 std::string eventName(uint16_t type)

@@ -92,7 +92,13 @@ std::optional<uint64_t> parseUnsigned(std::string_view text);
 std::optional<core::Trace> loadTrace(const std::string& path);
 // The same for commands that only compute metrics and the analysis: core::readTraceCompact, which
 // streams the file and holds GHC's spark events as 8-byte marks (a 2 GB log's metrics in a few GB).
-std::optional<core::Trace> loadTraceForMetrics(const std::string& path);
+// Unless `force`, a trace whose metrics would take more memory than the machine has available
+// (core::compactMetricsBytes against availableMemoryBytes) is refused with the figures and what to
+// do instead, rather than left to the kernel's out-of-memory killer, which says nothing.
+std::optional<core::Trace> loadTraceForMetrics(const std::string& path, bool force = false);
+// The memory a command may use: SPARKSCOPE_MEMORY_BYTES when set, else /proc/meminfo's MemAvailable
+// plus what this process holds already (/proc/self/statm); nullopt when neither can be read.
+std::optional<uint64_t> availableMemoryBytes();
 
 // The event name shown by the CLI: the table name, or UNKNOWN_<n>.
 std::string eventName(uint16_t type);

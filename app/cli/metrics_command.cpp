@@ -15,18 +15,20 @@ namespace {
 
     constexpr std::string_view kUsage
         = "usage: sparkscope-cli metrics TRACE [--format json|csv] [-o FILE] [--csc N] [--instances]\n"
-          "                              [--from NS --to NS]\n\n"
+          "                              [--from NS --to NS] [--force]\n\n"
           "Writes the metrics file (docs/metrics.md): whole-program, engine, conjunction, conjunct,\n"
           "future and scheduling metrics and the analysis with its findings (docs/analysis.md), as\n"
           "JSON (default) or CSV (scope,id,metric,statistic,value).\n"
           "  -o FILE       write to FILE instead of stdout\n"
           "  --csc N       call-sequence count of a sequential run: adds NANOSECS_PER_CALL\n"
           "  --instances   also list every conjunction instance, and the critical path's segments\n"
-          "  --from/--to   restrict to [NS, NS) (trace time in nanoseconds)\n";
+          "  --from/--to   restrict to [NS, NS) (trace time in nanoseconds)\n"
+          "  --force       go on when the metrics would take more memory than is available\n"
+          "                (SPARKSCOPE_MEMORY_BYTES sets that figure; default: what the system has free)\n";
 
     int runMetrics(const std::vector<std::string>& args)
     {
-        auto parsed = parseArgs(args, { "--format", "-o", "--csc", "--from", "--to" }, { "--instances" }, kUsage);
+        auto parsed = parseArgs(args, { "--format", "-o", "--csc", "--from", "--to" }, { "--instances", "--force" }, kUsage);
         if (!parsed)
             return kExitBadInput;
         if (printedHelp(*parsed, kUsage))
@@ -63,7 +65,7 @@ namespace {
             return usageError("--to must be after --from", kUsage);
         options.instances = parsed->flag("--instances");
 
-        auto trace = loadTraceForMetrics(parsed->positional.front());
+        auto trace = loadTraceForMetrics(parsed->positional.front(), parsed->flag("--force"));
         if (!trace)
             return kExitBadInput;
         // The trace is given up: its events go once read for the last time (less peak memory).

@@ -21,8 +21,9 @@ class Failure(Exception):
     pass
 
 
-def cli(*args):
-    r = subprocess.run([A.cli, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+def cli(*args, env=None):
+    r = subprocess.run([A.cli, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       env=None if env is None else {**os.environ, **env})
     return r.returncode, r.stdout.decode(errors="replace"), r.stderr.decode(errors="replace")
 
 
@@ -31,8 +32,8 @@ def expect(cond, message):
         raise Failure(message)
 
 
-def expect_exit(code, args, contains=None, stream="stderr"):
-    rc, out, err = cli(*args)
+def expect_exit(code, args, contains=None, stream="stderr", env=None):
+    rc, out, err = cli(*args, env=env)
     expect(rc == code, "sparkscope-cli %s: exit %d, expected %d\nstdout: %s\nstderr: %s"
            % (" ".join(args), rc, code, out[:500], err[:500]))
     if contains is not None:
@@ -289,6 +290,19 @@ def case_cut():
     whole = scratch("sumfib.whole.eventlog")
     expect_exit(0, ["cut", path, "-o", whole])
     expect_exit(0, ["check", whole])
+
+
+def case_memory_check():
+    # sumfib's 145 events, 142 of them kept whole at ~180 bytes each (compactMetricsBytes): ~26 kB.
+    path = shared(SUMFIB)
+    tight = {"SPARKSCOPE_MEMORY_BYTES": "1000"}
+    for command in ("metrics", "analyze"):
+        _, err = expect_exit(2, [command, path, "-o", os.devnull], "would take about 26 kB of memory", env=tight)
+        expect("more than the 1 kB available" in err and "--force" in err and "cut " + path in err,
+               "%s's refusal does not say what is available and what to do: %r" % (command, err))
+        expect_exit(0, [command, path, "--force", "-o", os.devnull], env=tight)
+        # Enough memory: no refusal, no flag needed.
+        expect_exit(0, [command, path, "-o", os.devnull], env={"SPARKSCOPE_MEMORY_BYTES": "30000"})
 
 
 def main():

@@ -95,6 +95,14 @@ namespace {
 
 } // namespace
 
+uint64_t compactMetricsBytes(const Trace& trace)
+{
+    uint64_t marks = 0;
+    for (const EngineMarks& m : trace.marks)
+        marks += m.marks.size();
+    return compactMetricsBytes(trace.eventCount(), marks);
+}
+
 void foldMarks(Trace& trace)
 {
     if (trace.hasMarks())

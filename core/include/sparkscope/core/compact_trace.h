@@ -39,5 +39,7 @@ constexpr uint64_t compactMetricsBytes(uint64_t events, uint64_t marks)
 {
     return marks * 10 + (events - std::min(events, marks)) * 180;
 }
+// The same for a trace read by readTraceCompact (its marks counted).
+uint64_t compactMetricsBytes(const Trace& trace);
 
 } // namespace sparkscope::core
