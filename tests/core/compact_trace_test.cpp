@@ -135,12 +135,49 @@ TEST_CASE("a compact read of a shared eventlog gives the whole read's events and
     CHECK(marks > 10'000'000); // parfib-4-37 alone holds 10.8 M spark events
 }
 
-TEST_CASE("a compact read of a compressed eventlog reads it whole and folds its marks", "[compact]")
+TEST_CASE("a compact read of a compressed eventlog streams a decompressed copy and leaves nothing behind", "[compact]")
 {
     const auto path = test::sharedTestData("ghc/parfib-5-34.eventlog.zst");
     if (!path)
         return;
-    CHECK(checkCompactAgainstWholeRead(*path) > 0);
+    // The copy goes to TMPDIR: a directory of this test's, empty again after each read.
+    const fs::path tmp = test::scratchDir("compact_trace_tmpdir");
+    struct TmpDir {
+        std::string old;
+        bool had = false;
+        explicit TmpDir(const fs::path& dir)
+        {
+            if (const char* v = std::getenv("TMPDIR")) {
+                old = v;
+                had = true;
+            }
+            ::setenv("TMPDIR", dir.c_str(), 1);
+        }
+        ~TmpDir() { had ? (void)::setenv("TMPDIR", old.c_str(), 1) : (void)::unsetenv("TMPDIR"); }
+    } env(tmp);
+    CHECK(checkCompactAgainstWholeRead(*path) > 0); // the same events, marks and metrics file
+    CHECK(fs::is_empty(tmp));
+    auto compact = readTraceCompact(path->string());
+    REQUIRE(compact);
+    CHECK(compact->compression == Compression::Zstd);
+    CHECK(compact->fileSize == fs::file_size(*path));
+    CHECK(compact->hasMarks());
+    CHECK(fs::is_empty(tmp));
+
+    SECTION("a compressed stream that breaks off gives what reading it whole gives")
+    {
+        const fs::path cut = test::scratchDir("compact_trace_zst_cut") / "cut.eventlog.zst";
+        std::ifstream in(*path, std::ios::binary);
+        std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        std::ofstream(cut, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size() / 2));
+        checkCompactAgainstWholeRead(cut);
+        CHECK(fs::is_empty(tmp));
+    }
+    SECTION("where no copy can be written, it is read whole")
+    {
+        TmpDir nowhere(tmp / "missing");
+        CHECK(checkCompactAgainstWholeRead(*path) > 0);
+    }
 }
 
 TEST_CASE("compact reads of demo traces recorded by the runtime give the whole read's metrics file", "[compact][demo]")

@@ -149,7 +149,7 @@ TEST_CASE("a streamed trace gives a comparison the anchors reading it whole give
     CHECK(s.endNs == a.endNs);
 }
 
-TEST_CASE("loadTraceData streams files from the threshold up, and reads compressed ones whole", "[ui][stream]")
+TEST_CASE("loadTraceData streams files from the threshold up, compressed ones from a decompressed copy", "[ui][stream]")
 {
     const auto zst = test::sharedTestData("ghc/parfib-5-34.eventlog.zst");
     const auto plain = test::sharedTestData("ghc/parfib-12-30.eventlog");
@@ -167,12 +167,29 @@ TEST_CASE("loadTraceData streams files from the threshold up, and reads compress
         packed = loadTraceData(zst->string());
     }
     auto small = loadTraceData(plain->string());
+    auto smallPacked = loadTraceData(zst->string()); // 3 MB: under a sixteenth of 1 GiB, read whole
     REQUIRE(big);
     REQUIRE(packed);
     REQUIRE(small);
+    REQUIRE(smallPacked);
     CHECK(big.value()->isStreamed());
-    CHECK_FALSE(packed.value()->isStreamed()); // cannot be mapped: read whole
-    CHECK(packed.value()->eventCount() == core::readTrace(zst->string())->eventCount());
+    // Compressed: streamed from a decompressed copy, and named after the compressed file.
+    const auto whole = core::readTrace(zst->string());
+    REQUIRE(whole);
+    REQUIRE(packed.value()->isStreamed());
+    REQUIRE(packed.value()->decompressed);
+    CHECK(packed.value()->eventCount() == whole->eventCount());
+    CHECK(packed.value()->trace->path == zst->string());
+    CHECK(packed.value()->trace->fileSize == whole->fileSize);
+    CHECK(packed.value()->trace->compression == core::Compression::Zstd);
+    CHECK(packed.value()->streamed->path() == packed.value()->decompressed->path());
+    CHECK(packed.value()->events(0, 0, INT64_MAX, SIZE_MAX)->events.size() == whole->engines[0].size());
+    const std::string copy = packed.value()->decompressed->path();
+    CHECK(fs::exists(copy));
+    packed = core::Error {}; // the last holder: the copy goes with it
+    CHECK_FALSE(fs::exists(copy));
+    CHECK_FALSE(smallPacked.value()->isStreamed());
+    CHECK(smallPacked.value()->eventCount() == whole->eventCount());
     CHECK_FALSE(small.value()->isStreamed()); // the default threshold is 1 GiB
     CHECK(big.value()->eventCount() == small.value()->eventCount());
     CHECK(big.value()->trace->eventCount() == 0); // the streamed trace holds no events

@@ -239,9 +239,11 @@ void TraceDataStreamer::Pass::add(const StreamBatch& batch)
     }
 }
 
-TraceDataStreamer::TraceDataStreamer(std::string path, const std::function<void(int)>& progress)
+TraceDataStreamer::TraceDataStreamer(
+    std::string path, const std::function<void(int)>& progress, std::shared_ptr<const DecompressedFile> copy)
     : m_path(path)
-    , m_stream(std::move(path), [&] {
+    , m_copy(std::move(copy))
+    , m_stream(m_copy ? m_copy->path() : std::move(path), [&] {
         StreamOptions options;
         if (progress)
             options.progress = [progress](uint64_t done, uint64_t total) {
@@ -279,8 +281,18 @@ std::shared_ptr<const TraceData> TraceDataStreamer::build(Pass pass, StreamedTra
                   "them may differ slightly from reading the trace whole",
             0 });
     data->streamedConjunctionStarts = pass.starts.finish();
-    data->streamed = std::make_shared<const StreamedEvents>(m_path, s.summary.header, std::move(s.blocks), s.events,
-        s.lateEvents > 0 ? 0 : pass.marks, m_endBytes); // with late events a compact read reads whole (compact_trace.h)
+    data->streamed = std::make_shared<const StreamedEvents>(m_copy ? m_copy->path() : m_path, s.summary.header,
+        std::move(s.blocks), s.events, s.lateEvents > 0 ? 0 : pass.marks,
+        m_endBytes); // with late events a compact read reads whole (compact_trace.h)
+    if (m_copy) {
+        // The trace is the compressed file, as readTrace names it; its copy is what is decoded again.
+        std::error_code ec;
+        s.summary.path = m_path;
+        s.summary.fileSize = std::filesystem::file_size(m_path, ec);
+        s.summary.compression = m_copy->compression();
+        s.summary.warnings.insert(s.summary.warnings.begin(), m_copy->warnings().begin(), m_copy->warnings().end());
+        data->decompressed = m_copy;
+    }
     data->trace = std::make_shared<const Trace>(std::move(s.summary));
     return data;
 }
@@ -321,11 +333,43 @@ Result<std::shared_ptr<const TraceData>> loadTraceData(
     const std::string& path, const std::function<void(int)>& progress, const std::atomic<bool>* cancel)
 {
     std::error_code ec;
-    if (const uint64_t size = std::filesystem::file_size(path, ec); !ec && size >= streamThresholdBytes()) {
-        auto streamed = streamTraceData(path, progress, cancel);
-        if (streamed || streamed.error().code != ErrorCode::Unsupported)
-            return streamed;
-        // A compressed file cannot be streamed: it is read whole below.
+    const uint64_t size = std::filesystem::file_size(path, ec);
+    const uint64_t threshold = streamThresholdBytes();
+    const bool compressed = !ec && compressionOf(path) != Compression::None;
+    if (!ec && !compressed && size >= threshold)
+        return streamTraceData(path, progress, cancel);
+    if (compressed && size >= threshold / 16) {
+        // Decompressed to disk first (the first tenth of the progress), then streamed or read whole
+        // by the copy's size; where no copy can be written, read whole in memory below.
+        auto copy = DecompressedFile::create(path, cancel);
+        if (!copy && copy.error().code == ErrorCode::Cancelled)
+            return copy.error();
+        if (copy && copy.value()->bytes() >= threshold) {
+            TraceDataStreamer streamer(path, [&progress](int permille) { if (progress) progress(100 + permille * 9 / 10); },
+                copy.value());
+            if (auto failed = streamer.advance(UINT64_MAX, cancel))
+                return *failed;
+            auto data = std::move(streamer).finish();
+            if (progress)
+                progress(1000);
+            return data;
+        }
+        if (copy) {
+            ReadOptions options;
+            options.cancel = cancel;
+            options.threads = 1;
+            Result<Trace> trace = readTrace(copy.value()->path(), options);
+            if (!trace)
+                return trace.error();
+            trace->path = path;
+            trace->fileSize = size;
+            trace->compression = copy.value()->compression();
+            trace->warnings.insert(trace->warnings.begin(), copy.value()->warnings().begin(), copy.value()->warnings().end());
+            auto data = buildTraceData(std::move(trace).value(), cancel);
+            if (!data)
+                return Error { ErrorCode::Cancelled, "cancelled", std::nullopt };
+            return data;
+        }
     }
     ReadOptions options;
     options.cancel = cancel;

@@ -7,6 +7,7 @@
 // (keepOnlyPayloadBytes): a GHC log is mostly payload-free events whose type and time the Event
 // handles already hold, so its decoded stream (108 MB for parfib-4-37) would be dead weight.
 #include "sparkscope/core/conjunction_starts.h"
+#include "sparkscope/core/decompressed_file.h"
 #include "sparkscope/core/engine_states.h"
 #include "sparkscope/core/lod_index.h"
 #include "sparkscope/core/result.h"
@@ -47,6 +48,10 @@ struct TraceData {
     // Set when the trace was opened by streaming (big files): `trace` then holds no events (its
     // header, times, warnings and engine count only), and they are decoded again on demand.
     std::shared_ptr<const StreamedEvents> streamed;
+    // A compressed trace opened by streaming is streamed from this decompressed copy (its events are
+    // decoded again from it on demand), removed with the last holder. `trace->path` is the
+    // compressed file's, as always.
+    std::shared_ptr<const core::DecompressedFile> decompressed;
     // A streamed trace's conjunction starts by site, gathered by the streaming pass (the comparison's
     // anchors, ui/compare/time_alignment.h, cannot scan events it does not hold). Empty otherwise.
     core::ConjunctionStarts streamedConjunctionStarts;
@@ -90,7 +95,9 @@ core::Result<std::shared_ptr<const TraceData>> streamTraceData(const std::string
 // (cancelled included) the streamer is spent. Not thread-safe; it may move between threads.
 class TraceDataStreamer {
 public:
-    explicit TraceDataStreamer(std::string path, const std::function<void(int)>& progress = {});
+    // `copy`: a compressed `path`'s decompressed copy, which is what is streamed.
+    explicit TraceDataStreamer(std::string path, const std::function<void(int)>& progress = {},
+        std::shared_ptr<const core::DecompressedFile> copy = nullptr);
     // Streams on to the file's first `endBytes` bytes (a complete part: StreamOptions::endBytes).
     std::optional<core::Error> advance(uint64_t endBytes = UINT64_MAX, const std::atomic<bool>* cancel = nullptr);
     uint64_t position() const noexcept { return m_stream.position(); }
@@ -112,14 +119,17 @@ private:
     std::shared_ptr<const TraceData> build(Pass pass, core::StreamedTrace s) const;
 
     std::string m_path;
+    std::shared_ptr<const core::DecompressedFile> m_copy;
     core::TraceStreamer m_stream;
     Pass m_pass;
     uint64_t m_endBytes = UINT64_MAX;
 };
 
 // Files at least this big (uncompressed) are streamed rather than read whole: reading a 1 GiB GHC
-// eventlog whole holds ~3.4 GB. SPARKSCOPE_STREAM_BYTES overrides it (0 streams every
-// uncompressed file).
+// eventlog whole holds ~3.4 GB. SPARKSCOPE_STREAM_BYTES overrides it (0 streams every file). A
+// compressed file of at least a sixteenth of it (eventlogs compress 5-10 times) is decompressed into
+// a temporary copy first (core::DecompressedFile), which is streamed when it reaches the threshold
+// and read whole otherwise.
 uint64_t streamThresholdBytes();
 
 // Reads and indexes `path` on the calling thread, streaming it when it is big (see above).

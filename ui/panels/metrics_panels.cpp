@@ -121,7 +121,9 @@ void MetricsPanels::showStreamed(const TraceData& data)
     constexpr uint64_t kBudget = 3'500'000'000;
     const uint64_t need = core::compactMetricsBytes(data.eventCount(), data.streamed->markCount());
     if (need <= kBudget) {
-        m_session->setTraceFile(data.streamed->path(), data.streamed->endBytes());
+        // A compressed trace's own file: the compact read streams a decompressed copy of its own, and
+        // the metrics name the trace as it is (not the viewer's temporary copy).
+        m_session->setTraceFile(data.decompressed ? data.trace->path : data.streamed->path(), data.streamed->endBytes());
         return;
     }
     const QLocale locale;

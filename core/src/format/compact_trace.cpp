@@ -1,10 +1,12 @@
 // readTraceCompact and foldMarks (compact_trace.h).
 #include "sparkscope/core/compact_trace.h"
 
+#include "sparkscope/core/decompressed_file.h"
 #include "sparkscope/core/reader.h"
 
 #include "format/kept_events.h"
 
+#include <filesystem>
 #include <fstream>
 #include <optional>
 
@@ -59,9 +61,9 @@ namespace {
         return trace;
     }
 
-    // The compact trace of `path` by streaming it, or nullopt when it must be read whole: compressed
-    // (it cannot be mapped), or with events later than the stream's hold-back (its order would not
-    // be readTrace's).
+    // The compact trace of `path` by streaming it (Unsupported when it is compressed: it cannot be
+    // mapped), or nullopt when it must be read whole: its events come later than the stream's
+    // hold-back (its order would not be readTrace's).
     Result<std::optional<Trace>> streamCompact(const std::string& path, const StreamOptions& options)
     {
         detail::KeptEvents kept;
@@ -80,11 +82,8 @@ namespace {
                 }
             },
             options);
-        if (!streamed) {
-            if (streamed.error().code == ErrorCode::Unsupported)
-                return std::optional<Trace> {};
+        if (!streamed)
             return streamed.error();
-        }
         if (streamed->lateEvents > 0)
             return std::optional<Trace> {};
         Trace trace = std::move(kept).into(std::move(streamed.value().summary));
@@ -127,9 +126,43 @@ void foldMarks(Trace& trace)
     trace.marks = std::move(marks);
 }
 
+namespace {
+
+    // A compressed file, streamed from its decompressed copy (decompressed_file.h): the trace is the
+    // one readTrace gives, named after the file and its size, the decompression's warnings first.
+    // nullopt when it must be read whole after all (its events come late).
+    Result<std::optional<Trace>> streamCompressed(const std::string& path, const StreamOptions& options)
+    {
+        auto copy = DecompressedFile::create(path, options.cancel);
+        if (!copy)
+            return copy.error();
+        auto streamed = streamCompact(copy.value()->path(), options);
+        if (!streamed || !streamed.value())
+            return streamed;
+        Trace& trace = *streamed.value();
+        std::error_code ec;
+        trace.path = path;
+        trace.fileSize = std::filesystem::file_size(path, ec);
+        trace.compression = copy.value()->compression();
+        trace.warnings.insert(trace.warnings.begin(), copy.value()->warnings().begin(), copy.value()->warnings().end());
+        return streamed;
+    }
+
+} // namespace
+
 Result<Trace> readTraceCompact(const std::string& path, const StreamOptions& options)
 {
     auto streamed = streamCompact(path, options);
+    if (!streamed && streamed.error().code == ErrorCode::Unsupported) {
+        // Compressed: streamed from a decompressed copy, unless only a part is asked for (a followed
+        // file is never compressed) or the copy cannot be made (a full disk): then read whole.
+        streamed = std::optional<Trace> {};
+        if (options.endBytes == UINT64_MAX) {
+            streamed = streamCompressed(path, options);
+            if (!streamed && streamed.error().code == ErrorCode::Io)
+                streamed = std::optional<Trace> {};
+        }
+    }
     if (!streamed)
         return streamed.error();
     if (streamed.value())

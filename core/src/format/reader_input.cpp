@@ -18,6 +18,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
+#include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -46,16 +47,17 @@ namespace {
         return "plain";
     }
 
-    // Pulls everything out of `in` (a filtering stream over the compressed source).
+    // Pulls everything out of `in` (a filtering stream over the compressed source), handing each
+    // chunk to `sink` (which returns false when it cannot take it: the error it set is returned).
     // `position` says how many compressed bytes have been consumed so far, for progress.
     Result<LoadedInput> drain(std::istream& in, Compression kind, uint64_t compressedSize,
-        const std::function<uint64_t()>& position, const std::atomic<bool>* cancel, const InputProgress& progress)
+        const std::function<uint64_t()>& position, const std::atomic<bool>* cancel, const InputProgress& progress,
+        const std::function<std::optional<Error>(std::vector<uint8_t>&&)>& sink, uint64_t& total)
     {
         LoadedInput out;
         out.compression = kind;
         out.fileSize = compressedSize;
-        std::vector<std::vector<uint8_t>> chunks;
-        uint64_t total = 0;
+        total = 0;
         std::string failure;
         try {
             in.exceptions(std::ios::badbit);
@@ -69,7 +71,8 @@ namespace {
                     break;
                 chunk.resize(got);
                 total += got;
-                chunks.push_back(std::move(chunk));
+                if (auto failed = sink(std::move(chunk)))
+                    return *failed;
                 if (progress)
                     progress(std::min(position(), compressedSize), compressedSize);
             }
@@ -83,15 +86,51 @@ namespace {
             out.warnings.push_back({ std::string("the ") + compressionName(kind) + " stream breaks off after "
                     + std::to_string(total) + " decompressed bytes (" + failure + ")",
                 total });
-        out.bytes.reserve(total);
-        adviseHugePages(out.bytes.data(), total);
-        for (auto& c : chunks) {
-            out.bytes.insert(out.bytes.end(), c.begin(), c.end());
-            std::vector<uint8_t>().swap(c);
-        }
         if (progress)
             progress(compressedSize, compressedSize);
         return out;
+    }
+
+    // drain() into memory: 1 MB chunks joined once at the end.
+    Result<LoadedInput> drainToMemory(std::istream& in, Compression kind, uint64_t compressedSize,
+        const std::function<uint64_t()>& position, const std::atomic<bool>* cancel, const InputProgress& progress)
+    {
+        std::vector<std::vector<uint8_t>> chunks;
+        uint64_t total = 0;
+        auto out = drain(in, kind, compressedSize, position, cancel, progress,
+            [&](std::vector<uint8_t>&& chunk) -> std::optional<Error> {
+                chunks.push_back(std::move(chunk));
+                return std::nullopt;
+            },
+            total);
+        if (!out)
+            return out;
+        out->bytes.reserve(total);
+        adviseHugePages(out->bytes.data(), total);
+        for (auto& c : chunks) {
+            out->bytes.insert(out->bytes.end(), c.begin(), c.end());
+            std::vector<uint8_t>().swap(c);
+        }
+        return out;
+    }
+
+    // A filtering stream decompressing `kind` over the source `pushSource` pushes.
+    template <class PushSource> void pushDecompressor(boost::iostreams::filtering_istream& in, Compression kind, PushSource&& pushSource)
+    {
+        switch (kind) {
+        case Compression::Gzip:
+            in.push(boost::iostreams::gzip_decompressor());
+            break;
+        case Compression::Zstd:
+            in.push(boost::iostreams::zstd_decompressor());
+            break;
+        case Compression::Bzip2:
+            in.push(boost::iostreams::bzip2_decompressor());
+            break;
+        case Compression::None:
+            break;
+        }
+        pushSource(in);
     }
 
     // `pushSource` pushes the compressed device onto the chain (by reference for std::istream).
@@ -101,21 +140,8 @@ namespace {
     {
         try {
             boost::iostreams::filtering_istream in;
-            switch (kind) {
-            case Compression::Gzip:
-                in.push(boost::iostreams::gzip_decompressor());
-                break;
-            case Compression::Zstd:
-                in.push(boost::iostreams::zstd_decompressor());
-                break;
-            case Compression::Bzip2:
-                in.push(boost::iostreams::bzip2_decompressor());
-                break;
-            case Compression::None:
-                break;
-            }
-            pushSource(in);
-            return drain(in, kind, compressedSize, position, cancel, progress);
+            pushDecompressor(in, kind, pushSource);
+            return drainToMemory(in, kind, compressedSize, position, cancel, progress);
         } catch (const std::exception& e) {
             return Error { ErrorCode::BadFormat,
                 std::string("cannot decompress the ") + compressionName(kind) + " stream: " + e.what(), 0 };
@@ -204,6 +230,40 @@ Result<LoadedInput> loadFile(const std::string& path, const std::atomic<bool>* c
     ::close(fd);
     out.bytes.resize(done);
     return out;
+}
+
+Result<DecompressedInto> decompressFileInto(const std::string& path, std::ostream& out, const std::atomic<bool>* cancel)
+{
+    std::ifstream file(path, std::ios::binary);
+    if (!file)
+        return Error { ErrorCode::Io, "cannot open " + path, std::nullopt };
+    uint8_t magic[4] = {};
+    file.read(reinterpret_cast<char*>(magic), sizeof magic);
+    const Compression kind = detectCompression({ magic, size_t(file.gcount()) });
+    if (kind == Compression::None)
+        return Error { ErrorCode::Unsupported, path + " is not compressed", std::nullopt };
+    file.clear();
+    file.seekg(0);
+    try {
+        boost::iostreams::filtering_istream in;
+        pushDecompressor(in, kind, [&](boost::iostreams::filtering_istream& chain) { chain.push(file); });
+        uint64_t total = 0;
+        auto drained = drain(in, kind, 0, [] { return uint64_t(0); }, cancel, {},
+            [&](std::vector<uint8_t>&& chunk) -> std::optional<Error> {
+                out.write(reinterpret_cast<const char*>(chunk.data()), std::streamsize(chunk.size()));
+                if (!out)
+                    return Error { ErrorCode::Io,
+                        "cannot write the decompressed copy of " + path + " (is the disk full?)", std::nullopt };
+                return std::nullopt;
+            },
+            total);
+        if (!drained)
+            return drained.error();
+        return DecompressedInto { total, kind, std::move(drained->warnings) };
+    } catch (const std::exception& e) {
+        return Error { ErrorCode::BadFormat,
+            std::string("cannot decompress the ") + compressionName(kind) + " stream: " + e.what(), 0 };
+    }
 }
 
 } // namespace sparkscope::core::detail

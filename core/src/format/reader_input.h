@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <ostream>
 #include <span>
 #include <string>
 #include <vector>
@@ -31,5 +32,14 @@ Result<LoadedInput> loadFile(const std::string& path, const std::atomic<bool>* c
 // Decompresses `compressed` (which starts with the magic of `kind`).
 Result<LoadedInput> decompressBuffer(std::span<const uint8_t> compressed, Compression kind,
     const std::atomic<bool>* cancel, const InputProgress& progress);
+
+// Decompresses the compressed file `path` into `out`, a chunk at a time (memory: one chunk).
+// Unsupported when `path` is not compressed.
+struct DecompressedInto {
+    uint64_t bytes = 0;
+    Compression compression = Compression::None;
+    std::vector<Warning> warnings; // a stream that breaks off after producing data
+};
+Result<DecompressedInto> decompressFileInto(const std::string& path, std::ostream& out, const std::atomic<bool>* cancel);
 
 } // namespace sparkscope::core::detail

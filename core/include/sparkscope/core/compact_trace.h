@@ -10,9 +10,12 @@
 // (tests/core/compact_trace_test.cpp). What it is not for: passes that need each event's bytes or
 // place in the file (writing, cutting, the checks, the Chrome export) — marks have neither.
 //
-// A compressed file cannot be streamed, and a file with an inversion longer than the stream's
-// hold-back would not give readTrace's order: both are read whole with readTrace, then their marks
-// are folded (so later passes still gain, though the peak is readTrace's).
+// A compressed file cannot be mapped: it is decompressed into a temporary file first
+// (decompressed_file.h; the copy is removed once read) and streamed from there, so its memory is a
+// plain file's. A file with an inversion longer than the stream's hold-back would not give
+// readTrace's order: it is read whole with readTrace, then its marks are folded (so later passes
+// still gain, though the peak is readTrace's); so is a compressed file when its copy cannot be
+// written (a full disk) or only its first part is asked for.
 #include "sparkscope/core/result.h"
 #include "sparkscope/core/trace.h"
 #include "sparkscope/core/trace_stream.h"

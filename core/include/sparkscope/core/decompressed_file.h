@@ -1,0 +1,51 @@
+#pragma once
+// DecompressedFile: a compressed eventlog's stream decompressed into a temporary file, removed with
+// the object. It is how the streaming passes (trace_stream.h, compact_trace.h), which map plain
+// files, read a compressed trace in memory bounded by a window rather than by its decompressed size:
+// the decompressed copy goes to disk ($TMPDIR, else /tmp), a chunk at a time, and is then streamed
+// like any plain file. Reading a 2 GB eventlog whole takes ~7 GB; its decompressed copy, 2 GB of disk.
+//
+// Thread safety: immutable after create(); share it (shared_ptr) with whatever still reads the copy.
+#include "sparkscope/core/result.h"
+#include "sparkscope/core/trace.h"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sparkscope::core {
+
+// The compression of the file at `path` by its magic bytes (None when plain or unreadable).
+Compression compressionOf(const std::string& path);
+
+class DecompressedFile {
+public:
+    // Decompresses `path` (gzip, zstd or bzip2, recognised by their magic bytes). Fails with
+    // Unsupported when `path` is not compressed, Io when the copy cannot be written (a full disk:
+    // the message says so), BadFormat when nothing decompresses, Cancelled when `cancel` became true.
+    static Result<std::shared_ptr<const DecompressedFile>> create(
+        const std::string& path, const std::atomic<bool>* cancel = nullptr);
+    ~DecompressedFile();
+    DecompressedFile(const DecompressedFile&) = delete;
+    DecompressedFile& operator=(const DecompressedFile&) = delete;
+
+    // The copy: /proc/self/fd/N, its name being removed as soon as it is written (nothing is left
+    // behind if the process dies); valid in this process only, while the object lives.
+    const std::string& path() const noexcept { return m_path; }
+    uint64_t bytes() const noexcept { return m_bytes; } // its size: the decompressed stream's
+    Compression compression() const noexcept { return m_compression; }
+    // A stream that breaks off after producing data keeps what came out, with a warning (as readTrace).
+    const std::vector<Warning>& warnings() const noexcept { return m_warnings; }
+
+private:
+    DecompressedFile() = default;
+    std::string m_path;
+    int m_fd = -1; // holds the unlinked copy open
+    uint64_t m_bytes = 0;
+    Compression m_compression = Compression::None;
+    std::vector<Warning> m_warnings;
+};
+
+} // namespace sparkscope::core
