@@ -310,6 +310,11 @@ TEST_CASE("cutFile writes what cutTrace writes, streaming the file", "[core][cut
         INFO(name);
         checkCutFileMatches(trace);
     }
+    // A compressed file: its decompressed copy is streamed and cut.
+    for (const auto& [name, trace] : test::sharedGhcTraces({ "parfib-5-34.eventlog.zst" })) {
+        INFO(name);
+        checkCutFileMatches(trace);
+    }
     auto usage = cutFile("any.eventlog", 10, 5);
     REQUIRE_FALSE(usage);
     CHECK(usage.error().code == ErrorCode::Usage);

@@ -6,6 +6,7 @@
 #include "sparkscope/core/cut.h"
 
 #include "sparkscope/core/byte_order.h"
+#include "sparkscope/core/decompressed_file.h"
 #include "sparkscope/core/reader.h"
 #include "sparkscope/core/trace_stream.h"
 #include "sparkscope/core/writer.h"
@@ -324,8 +325,13 @@ Result<CutOutput> cutFile(const std::string& path, uint64_t fromNs, uint64_t toN
             if (e.timeNs <= toNs && (e.timeNs >= fromNs || makesState(e.type)))
                 kept.keep(batch.engine, e, batch.stream);
     });
-    // A compressed file cannot be streamed; a file with an inversion longer than the stream's
-    // hold-back would not give cutTrace's order: both are read whole.
+    // A compressed file cannot be mapped: its decompressed copy is cut instead (decompressed_file.h),
+    // or, where no copy can be written, it is read whole. A file with an inversion longer than the
+    // stream's hold-back would not give cutTrace's order: it is read whole.
+    if (!streamed && streamed.error().code == ErrorCode::Unsupported) {
+        if (auto copy = DecompressedFile::create(path))
+            return cutFile(copy.value()->path(), fromNs, toNs);
+    }
     if (!streamed || streamed->lateEvents > 0) {
         if (!streamed && streamed.error().code != ErrorCode::Unsupported)
             return streamed.error();
