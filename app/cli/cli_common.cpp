@@ -148,6 +148,11 @@ std::optional<uint64_t> availableMemoryBytes()
     }
     if (!available)
         return std::nullopt;
+    // In a container MemAvailable is the host's: a cgroup's limit (v2), less what it uses, is less.
+    uint64_t limit = 0, used = 0;
+    if (std::ifstream max("/sys/fs/cgroup/memory.max"); max >> limit)
+        if (std::ifstream current("/sys/fs/cgroup/memory.current"); current >> used && used <= limit)
+            available = std::min(*available, limit - used);
     uint64_t pages = 0, resident = 0;
     if (std::ifstream statm("/proc/self/statm"); statm >> pages >> resident)
         *available += resident * uint64_t(::sysconf(_SC_PAGESIZE));
@@ -156,6 +161,10 @@ std::optional<uint64_t> availableMemoryBytes()
 
 std::optional<core::Trace> loadTraceForMetrics(const std::string& path, bool force)
 {
+    if (const char* v = std::getenv("SPARKSCOPE_MEMORY_BYTES"); v && *v && !parseUnsigned(v)) {
+        std::fprintf(stderr, "sparkscope-cli: SPARKSCOPE_MEMORY_BYTES must be a whole number of bytes, not '%s'\n", v);
+        return std::nullopt;
+    }
     auto trace = loaded(path, core::readTraceCompact(path));
     if (!trace || force)
         return trace;

@@ -97,7 +97,10 @@ std::optional<core::Trace> loadTrace(const std::string& path);
 // do instead, rather than left to the kernel's out-of-memory killer, which says nothing.
 std::optional<core::Trace> loadTraceForMetrics(const std::string& path, bool force = false);
 // The memory a command may use: SPARKSCOPE_MEMORY_BYTES when set, else /proc/meminfo's MemAvailable
-// plus what this process holds already (/proc/self/statm); nullopt when neither can be read.
+// (or, less, what the cgroup's memory.max leaves) plus what this process holds already
+// (/proc/self/statm); nullopt when none can be read. The check runs after the read, whose own peak
+// (the compact trace) is part of the estimate, and for the whole trace even with --from/--to (the
+// model and the sweep are built for all of it).
 std::optional<uint64_t> availableMemoryBytes();
 
 // The event name shown by the CLI: the table name, or UNKNOWN_<n>.

@@ -303,6 +303,9 @@ def case_memory_check():
         expect_exit(0, [command, path, "--force", "-o", os.devnull], env=tight)
         # Enough memory: no refusal, no flag needed.
         expect_exit(0, [command, path, "-o", os.devnull], env={"SPARKSCOPE_MEMORY_BYTES": "30000"})
+        # A figure that is not a number of bytes is refused, not ignored.
+        expect_exit(2, [command, path, "-o", os.devnull], "must be a whole number of bytes, not '4G'",
+                    env={"SPARKSCOPE_MEMORY_BYTES": "4G"})
 
 
 def main():

@@ -170,12 +170,25 @@ TEST_CASE("a compact read of a compressed eventlog streams a decompressed copy a
         std::ifstream in(*path, std::ios::binary);
         std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         std::ofstream(cut, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size() / 2));
-        checkCompactAgainstWholeRead(cut);
+        checkCompactAgainstWholeRead(cut); // the same warnings, events and metrics file
+        auto broken = readTraceCompact(cut.string());
+        REQUIRE(broken);
+        CHECK(broken->truncated); // (zstd's decompressor just ends: the stream is cut inside an event)
+        REQUIRE(!broken->warnings.empty());
+        CHECK(broken->warnings.back().message.find("reading stopped at byte") != std::string::npos);
         CHECK(fs::is_empty(tmp));
     }
     SECTION("where no copy can be written, it is read whole")
     {
+        // Streamed, the trace holds only the kept events' records; read whole, the whole stream.
+        auto streamedCopy = readTraceCompact(path->string());
         TmpDir nowhere(tmp / "missing");
+        auto whole = readTraceCompact(path->string());
+        REQUIRE(streamedCopy);
+        REQUIRE(whole);
+        const uint64_t decompressed = readTrace(path->string())->bytes().size();
+        CHECK(streamedCopy->bytes().size() < decompressed / 10);
+        CHECK(whole->bytes().size() == decompressed);
         CHECK(checkCompactAgainstWholeRead(*path) > 0);
     }
 }

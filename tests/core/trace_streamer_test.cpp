@@ -232,4 +232,9 @@ TEST_CASE("a stream whose file shrank below what it streamed refuses to go on", 
     auto failed = streamer.advance(ends[1], std::ref(got));
     REQUIRE(failed);
     CHECK(failed->message.find("shorter") != std::string::npos);
+    // Spent: its held-back events (past the shorter file's end) are not handed out any more.
+    const size_t before = got.streams.size() > 1 ? got.streams[1].size() : 0;
+    const StreamedTrace s = streamer.summary(std::ref(got));
+    CHECK((got.streams.size() > 1 ? got.streams[1].size() : 0) == before);
+    CHECK(streamer.advance(ends[1], std::ref(got))->message.find("cannot go on") != std::string::npos);
 }

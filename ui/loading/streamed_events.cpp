@@ -13,8 +13,9 @@ namespace {
 
 StreamedEvents::StreamedEvents(
     std::string path, core::Header header, std::vector<std::vector<core::BlockExtent>> blocks, uint64_t eventCount,
-    uint64_t markCount, uint64_t endBytes)
+    uint64_t markCount, uint64_t endBytes, std::shared_ptr<const core::DecompressedFile> copy)
     : m_path(std::move(path))
+    , m_copy(std::move(copy))
     , m_header(std::move(header))
     , m_blocks(std::move(blocks))
     , m_eventCount(eventCount)

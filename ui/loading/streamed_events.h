@@ -6,6 +6,7 @@
 // panning over a few blocks decodes each block once.
 //
 // Thread safety: window() may be called from any thread (one mutex guards the cache).
+#include "sparkscope/core/decompressed_file.h"
 #include "sparkscope/core/trace_stream.h"
 
 #include <cstdint>
@@ -27,8 +28,10 @@ struct EventWindow {
 
 class StreamedEvents {
 public:
+    // `copy`: the decompressed copy `path` names when the trace is compressed (kept alive here).
     StreamedEvents(std::string path, core::Header header, std::vector<std::vector<core::BlockExtent>> blocks,
-        uint64_t eventCount, uint64_t markCount, uint64_t endBytes = UINT64_MAX);
+        uint64_t eventCount, uint64_t markCount, uint64_t endBytes = UINT64_MAX,
+        std::shared_ptr<const core::DecompressedFile> copy = nullptr);
 
     uint64_t eventCount() const noexcept { return m_eventCount; }
     // How many of them a compact read holds as marks (core::Mark::fits): what its metrics would cost.
@@ -54,6 +57,7 @@ private:
     std::shared_ptr<const core::Trace> decode(size_t engine, size_t first, size_t last) const;
 
     std::string m_path;
+    std::shared_ptr<const core::DecompressedFile> m_copy; // what m_path reads, for a compressed trace
     core::Header m_header;
     std::vector<std::vector<core::BlockExtent>> m_blocks;
     uint64_t m_eventCount = 0;

@@ -283,14 +283,10 @@ std::shared_ptr<const TraceData> TraceDataStreamer::build(Pass pass, StreamedTra
     data->streamedConjunctionStarts = pass.starts.finish();
     data->streamed = std::make_shared<const StreamedEvents>(m_copy ? m_copy->path() : m_path, s.summary.header,
         std::move(s.blocks), s.events, s.lateEvents > 0 ? 0 : pass.marks,
-        m_endBytes); // with late events a compact read reads whole (compact_trace.h)
+        m_endBytes, m_copy); // with late events a compact read reads whole (compact_trace.h)
     if (m_copy) {
         // The trace is the compressed file, as readTrace names it; its copy is what is decoded again.
-        std::error_code ec;
-        s.summary.path = m_path;
-        s.summary.fileSize = std::filesystem::file_size(m_path, ec);
-        s.summary.compression = m_copy->compression();
-        s.summary.warnings.insert(s.summary.warnings.begin(), m_copy->warnings().begin(), m_copy->warnings().end());
+        m_copy->nameAfterSource(s.summary);
         data->decompressed = m_copy;
     }
     data->trace = std::make_shared<const Trace>(std::move(s.summary));
@@ -340,13 +336,20 @@ Result<std::shared_ptr<const TraceData>> loadTraceData(
         return streamTraceData(path, progress, cancel);
     if (compressed && size >= threshold / 16) {
         // Decompressed to disk first (the first tenth of the progress), then streamed or read whole
-        // by the copy's size; where no copy can be written, read whole in memory below.
-        auto copy = DecompressedFile::create(path, cancel);
+        // by the copy's size; where no copy can be written, read whole in memory below (which says
+        // what is wrong with a damaged stream in its own words).
+        auto copy = DecompressedFile::create(path, cancel, [&progress](uint64_t done, uint64_t total) {
+            if (progress && total > 0)
+                progress(int(100.0 * double(done) / double(total)));
+        });
         if (!copy && copy.error().code == ErrorCode::Cancelled)
             return copy.error();
+        auto afterCopy = [&progress](int permille) {
+            if (progress)
+                progress(100 + permille * 9 / 10);
+        };
         if (copy && copy.value()->bytes() >= threshold) {
-            TraceDataStreamer streamer(path, [&progress](int permille) { if (progress) progress(100 + permille * 9 / 10); },
-                copy.value());
+            TraceDataStreamer streamer(path, afterCopy, copy.value());
             if (auto failed = streamer.advance(UINT64_MAX, cancel))
                 return *failed;
             auto data = std::move(streamer).finish();
@@ -358,13 +361,13 @@ Result<std::shared_ptr<const TraceData>> loadTraceData(
             ReadOptions options;
             options.cancel = cancel;
             options.threads = 1;
+            options.progress = [&afterCopy](uint64_t done, uint64_t total) {
+                afterCopy(total ? int(800.0 * double(done) / double(total)) : 0);
+            };
             Result<Trace> trace = readTrace(copy.value()->path(), options);
             if (!trace)
                 return trace.error();
-            trace->path = path;
-            trace->fileSize = size;
-            trace->compression = copy.value()->compression();
-            trace->warnings.insert(trace->warnings.begin(), copy.value()->warnings().begin(), copy.value()->warnings().end());
+            copy.value()->nameAfterSource(trace.value());
             auto data = buildTraceData(std::move(trace).value(), cancel);
             if (!data)
                 return Error { ErrorCode::Cancelled, "cancelled", std::nullopt };

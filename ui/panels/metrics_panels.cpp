@@ -121,9 +121,10 @@ void MetricsPanels::showStreamed(const TraceData& data)
     constexpr uint64_t kBudget = 3'500'000'000;
     const uint64_t need = core::compactMetricsBytes(data.eventCount(), data.streamed->markCount());
     if (need <= kBudget) {
-        // A compressed trace's own file: the compact read streams a decompressed copy of its own, and
-        // the metrics name the trace as it is (not the viewer's temporary copy).
-        m_session->setTraceFile(data.decompressed ? data.trace->path : data.streamed->path(), data.streamed->endBytes());
+        // A compressed trace: its decompressed copy, the viewer's, is read again (named after the
+        // compressed file); no second decompression.
+        m_session->setTraceFile(data.decompressed ? data.trace->path : data.streamed->path(), data.streamed->endBytes(),
+            data.decompressed);
         return;
     }
     const QLocale locale;

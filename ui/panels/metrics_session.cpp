@@ -55,7 +55,8 @@ void MetricsSession::setTrace(std::shared_ptr<const core::Trace> trace)
         startFull([trace = m_trace](const std::atomic<bool>*, std::string&) { return trace; });
 }
 
-void MetricsSession::setTraceFile(const std::string& path, uint64_t endBytes)
+void MetricsSession::setTraceFile(
+    const std::string& path, uint64_t endBytes, std::shared_ptr<const core::DecompressedFile> copy)
 {
     if (path == m_file && (m_fullJob.isRunning() || m_analysisJob.isRunning())) {
         m_nextEnd = endBytes;
@@ -63,11 +64,12 @@ void MetricsSession::setTraceFile(const std::string& path, uint64_t endBytes)
     }
     clear();
     m_file = path;
-    startFull([path, endBytes](const std::atomic<bool>* stop, std::string& error) -> std::shared_ptr<const core::Trace> {
+    startFull([path, endBytes, copy](
+                  const std::atomic<bool>* stop, std::string& error) -> std::shared_ptr<const core::Trace> {
         core::StreamOptions options;
         options.cancel = stop;
         options.endBytes = endBytes;
-        auto read = core::readTraceCompact(path, options);
+        auto read = copy ? core::readTraceCompact(*copy, options) : core::readTraceCompact(path, options);
         if (!read) {
             error = read.error().toString();
             return nullptr;

@@ -15,6 +15,7 @@
 // the whole trace's report, then — cheaply, from that session — the report of the view's range with
 // the view's metrics. File > Export Metrics writes these reports; it never analyses on the GUI
 // thread. Results are immutable and shared (std::shared_ptr<const ...>); GUI thread only.
+#include "sparkscope/core/decompressed_file.h"
 #include "sparkscope/core/findings.h"
 #include "sparkscope/core/metrics.h"
 #include "sparkscope/core/metrics_query.h"
@@ -64,7 +65,10 @@ public:
     // A followed trace's next part while the metrics of an earlier part of the same file are still
     // being computed waits for them (and their analysis) to finish, then the newest part is read: a
     // trace that grows faster than its metrics compute still shows metrics, a step behind.
-    void setTraceFile(const std::string& path, uint64_t endBytes = UINT64_MAX);
+    // `copy`: a compressed trace's decompressed copy, the viewer's, which is read instead of
+    // decompressing `path` a second time (the metrics still name `path`).
+    void setTraceFile(const std::string& path, uint64_t endBytes = UINT64_MAX,
+        std::shared_ptr<const core::DecompressedFile> copy = nullptr);
     // Whether the metrics are being read from a file (setTraceFile) and trace() is not set yet.
     bool isLoading() const noexcept { return !m_file.empty() && !m_trace && m_unavailable.isEmpty(); }
     std::shared_ptr<const core::Trace> trace() const { return m_trace; }

@@ -126,43 +126,43 @@ void foldMarks(Trace& trace)
     trace.marks = std::move(marks);
 }
 
-namespace {
-
-    // A compressed file, streamed from its decompressed copy (decompressed_file.h): the trace is the
-    // one readTrace gives, named after the file and its size, the decompression's warnings first.
-    // nullopt when it must be read whole after all (its events come late).
-    Result<std::optional<Trace>> streamCompressed(const std::string& path, const StreamOptions& options)
-    {
-        auto copy = DecompressedFile::create(path, options.cancel);
-        if (!copy)
-            return copy.error();
-        auto streamed = streamCompact(copy.value()->path(), options);
-        if (!streamed || !streamed.value())
-            return streamed;
-        Trace& trace = *streamed.value();
-        std::error_code ec;
-        trace.path = path;
-        trace.fileSize = std::filesystem::file_size(path, ec);
-        trace.compression = copy.value()->compression();
-        trace.warnings.insert(trace.warnings.begin(), copy.value()->warnings().begin(), copy.value()->warnings().end());
-        return streamed;
+Result<Trace> readTraceCompact(const DecompressedFile& copy, const StreamOptions& options)
+{
+    auto streamed = streamCompact(copy.path(), options);
+    if (!streamed)
+        return streamed.error();
+    if (streamed.value()) {
+        copy.nameAfterSource(*streamed.value());
+        return std::move(*streamed.value());
     }
-
-} // namespace
+    // Its events come late: read whole (from the copy, no second decompression), as below.
+    ReadOptions read;
+    read.cancel = options.cancel;
+    read.progress = options.progress;
+    auto whole = readTrace(copy.path(), read);
+    if (!whole)
+        return whole.error();
+    copy.nameAfterSource(whole.value());
+    foldMarks(whole.value());
+    return whole;
+}
 
 Result<Trace> readTraceCompact(const std::string& path, const StreamOptions& options)
 {
     auto streamed = streamCompact(path, options);
-    if (!streamed && streamed.error().code == ErrorCode::Unsupported) {
-        // Compressed: streamed from a decompressed copy, unless only a part is asked for (a followed
-        // file is never compressed) or the copy cannot be made (a full disk): then read whole.
-        streamed = std::optional<Trace> {};
-        if (options.endBytes == UINT64_MAX) {
-            streamed = streamCompressed(path, options);
-            if (!streamed && streamed.error().code == ErrorCode::Io)
-                streamed = std::optional<Trace> {};
-        }
+    if (!streamed && streamed.error().code == ErrorCode::Unsupported && options.endBytes == UINT64_MAX) {
+        // Compressed: streamed from a decompressed copy, unless the copy cannot be made (a full
+        // disk, no temporary directory, a damaged stream): then read whole below, which says what is
+        // wrong in its own words, as when only a part is asked for (a followed file is never
+        // compressed).
+        auto copy = DecompressedFile::create(path, options.cancel);
+        if (copy)
+            return readTraceCompact(*copy.value(), options);
+        if (copy.error().code == ErrorCode::Cancelled)
+            return copy.error();
     }
+    if (!streamed && streamed.error().code == ErrorCode::Unsupported)
+        streamed = std::optional<Trace> {};
     if (!streamed)
         return streamed.error();
     if (streamed.value())

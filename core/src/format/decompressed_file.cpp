@@ -1,11 +1,13 @@
 // DecompressedFile (decompressed_file.h): the reader's decompression chain (reader_input.h) writing
-// to a temporary file made with mkstemp, so its name cannot collide with another's.
+// through the descriptor of a temporary file made with mkstemps (its name cannot collide with
+// another's) whose name is removed before anything is written.
 #include "sparkscope/core/decompressed_file.h"
 
 #include "format/reader_input.h"
 
-#include <cstdlib>
-#include <fcntl.h>
+#include <boost/iostreams/device/file_descriptor.hpp>
+#include <boost/iostreams/stream.hpp>
+
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -21,9 +23,12 @@ Compression compressionOf(const std::string& path)
 }
 
 Result<std::shared_ptr<const DecompressedFile>> DecompressedFile::create(
-    const std::string& path, const std::atomic<bool>* cancel)
+    const std::string& path, const std::atomic<bool>* cancel, const std::function<void(uint64_t, uint64_t)>& progress)
 {
     std::error_code ec;
+    const uint64_t sourceBytes = std::filesystem::file_size(path, ec);
+    if (ec)
+        return Error { ErrorCode::Io, "cannot open " + path + ": " + ec.message(), std::nullopt };
     const std::filesystem::path dir = std::filesystem::temp_directory_path(ec); // $TMPDIR, else /tmp
     if (ec)
         return Error { ErrorCode::Io, "no temporary directory for the decompressed copy of " + path + ": " + ec.message(),
@@ -32,43 +37,51 @@ Result<std::shared_ptr<const DecompressedFile>> DecompressedFile::create(
     const int fd = ::mkstemps(name.data(), int(std::string_view(".eventlog").size()));
     if (fd < 0)
         return Error { ErrorCode::Io, "cannot make a temporary file for the decompressed copy of " + path + " in "
-                + std::filesystem::path(name).parent_path().string(),
+                + dir.string(),
             std::nullopt };
-    ::close(fd);
-    // Owned from here: an error below removes the copy with it.
-    std::shared_ptr<DecompressedFile> copy(new DecompressedFile());
-    copy->m_path = name;
-    std::ofstream out(name, std::ios::binary | std::ios::trunc);
-    auto written = detail::decompressFileInto(path, out, cancel);
+    std::shared_ptr<DecompressedFile> copy(new DecompressedFile()); // owns fd from here
+    copy->m_fd = fd;
+    copy->m_source = path;
+    copy->m_sourceBytes = sourceBytes;
+    // The name goes before anything is written, and the copy is reached through the descriptor
+    // (/proc/self/fd/N): a process killed or crashing, even mid-way, leaves no copy behind; the
+    // kernel frees it when the descriptor closes. Without /proc the name stays until the destructor.
+    const std::string byDescriptor = "/proc/self/fd/" + std::to_string(fd);
+    if (::access(byDescriptor.c_str(), R_OK) == 0 && ::unlink(name.c_str()) == 0)
+        copy->m_path = byDescriptor;
+    else
+        copy->m_path = copy->m_name = name;
+
+    namespace io = boost::iostreams;
+    io::stream<io::file_descriptor_sink> out(fd, io::never_close_handle);
+    auto written = detail::decompressFileInto(path, out, cancel, progress);
     if (!written)
         return written.error();
-    out.close();
+    out.flush();
     if (!out)
-        return Error { ErrorCode::Io, "cannot write the decompressed copy of " + path + " (is the disk full?)",
+        return Error { ErrorCode::Io, "cannot write the decompressed copy of " + path + " in " + dir.string()
+                + " (is the disk full?)",
             std::nullopt };
     copy->m_bytes = written->bytes;
     copy->m_compression = written->compression;
     copy->m_warnings = std::move(written->warnings);
-    // The name goes at once, and the copy is reached through a descriptor held open
-    // (/proc/self/fd/N), so that a process killed or crashing leaves no copy behind: the kernel frees
-    // it when the descriptor closes. Without /proc the name stays until the destructor.
-    const int held = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
-    const std::string byDescriptor = "/proc/self/fd/" + std::to_string(held);
-    if (held >= 0 && ::access(byDescriptor.c_str(), R_OK) == 0 && ::unlink(name.c_str()) == 0) {
-        copy->m_fd = held;
-        copy->m_path = byDescriptor;
-    } else if (held >= 0) {
-        ::close(held);
-    }
     return std::shared_ptr<const DecompressedFile>(std::move(copy));
+}
+
+void DecompressedFile::nameAfterSource(Trace& trace) const
+{
+    trace.path = m_source;
+    trace.fileSize = m_sourceBytes;
+    trace.compression = m_compression;
+    trace.warnings.insert(trace.warnings.begin(), m_warnings.begin(), m_warnings.end());
 }
 
 DecompressedFile::~DecompressedFile()
 {
+    if (!m_name.empty())
+        ::unlink(m_name.c_str());
     if (m_fd >= 0)
         ::close(m_fd);
-    else if (!m_path.empty())
-        ::unlink(m_path.c_str());
 }
 
 } // namespace sparkscope::core

@@ -17,6 +17,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sys/stat.h>
@@ -232,7 +233,8 @@ Result<LoadedInput> loadFile(const std::string& path, const std::atomic<bool>* c
     return out;
 }
 
-Result<DecompressedInto> decompressFileInto(const std::string& path, std::ostream& out, const std::atomic<bool>* cancel)
+Result<DecompressedInto> decompressFileInto(
+    const std::string& path, std::ostream& out, const std::atomic<bool>* cancel, const InputProgress& progress)
 {
     std::ifstream file(path, std::ios::binary);
     if (!file)
@@ -248,7 +250,13 @@ Result<DecompressedInto> decompressFileInto(const std::string& path, std::ostrea
         boost::iostreams::filtering_istream in;
         pushDecompressor(in, kind, [&](boost::iostreams::filtering_istream& chain) { chain.push(file); });
         uint64_t total = 0;
-        auto drained = drain(in, kind, 0, [] { return uint64_t(0); }, cancel, {},
+        std::error_code ec;
+        const uint64_t size = std::filesystem::file_size(path, ec);
+        auto position = [&file]() -> uint64_t {
+            const auto p = file.tellg();
+            return p < 0 ? 0 : static_cast<uint64_t>(p);
+        };
+        auto drained = drain(in, kind, ec ? 0 : size, position, cancel, progress,
             [&](std::vector<uint8_t>&& chunk) -> std::optional<Error> {
                 out.write(reinterpret_cast<const char*>(chunk.data()), std::streamsize(chunk.size()));
                 if (!out)

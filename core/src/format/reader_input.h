@@ -40,6 +40,7 @@ struct DecompressedInto {
     Compression compression = Compression::None;
     std::vector<Warning> warnings; // a stream that breaks off after producing data
 };
-Result<DecompressedInto> decompressFileInto(const std::string& path, std::ostream& out, const std::atomic<bool>* cancel);
+Result<DecompressedInto> decompressFileInto(
+    const std::string& path, std::ostream& out, const std::atomic<bool>* cancel, const InputProgress& progress);
 
 } // namespace sparkscope::core::detail

@@ -165,6 +165,7 @@ struct TraceStreamer::State {
     }
 
     std::optional<Error> advance(uint64_t endBytes, const Consumer& consume);
+    std::optional<Error> go(uint64_t endBytes, const Consumer& consume);
     std::optional<Error> decodeFrom(uint64_t from, const Consumer& consume);
     void account()
     {
@@ -197,16 +198,29 @@ std::optional<Error> TraceStreamer::State::advance(uint64_t endBytes, const Cons
         return Error { ErrorCode::Io, "the stream of " + path + " failed before and cannot go on", std::nullopt };
     if (ended)
         return std::nullopt;
-    if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
-        spent = true;
+    auto failed = go(endBytes, consume);
+    if (failed)
+        spent = true; // whatever stopped it, what it holds may point past what is mapped now
+    return failed;
+}
+
+std::optional<Error> TraceStreamer::State::go(uint64_t endBytes, const Consumer& consume)
+{
+    if (options.cancel && options.cancel->load(std::memory_order_relaxed))
         return Error { ErrorCode::Cancelled, "reading was cancelled", std::nullopt };
-    }
-    // The file may have grown since the last step: map it again (offsets stay the same).
-    file = MappedFile {};
-    auto mapped = file.open(path);
+    // The file may have grown since the last step: map it again (offsets stay the same). The new
+    // mapping replaces the old only once it is known to hold all that was streamed.
+    MappedFile again;
+    auto mapped = again.open(path);
     if (!mapped)
         return mapped.error();
-    bytes = mapped.value().first(std::min<uint64_t>(mapped.value().size(), endBytes));
+    const std::span<const uint8_t> now = mapped.value().first(std::min<uint64_t>(mapped.value().size(), endBytes));
+    if (now.size() < position)
+        return Error { ErrorCode::Io, path + " is shorter than what was streamed of it (" + std::to_string(position)
+                + " bytes)",
+            now.size() };
+    file = std::move(again);
+    bytes = now;
     options.endBytes = endBytes;
     if (position == 0) {
         if (detectCompression(bytes.first(std::min<size_t>(bytes.size(), 8))) != Compression::None)
@@ -220,13 +234,9 @@ std::optional<Error> TraceStreamer::State::advance(uint64_t endBytes, const Cons
         sizes.emplace(out.summary.header);
         dataStart = position = parsed->dataStart;
     }
-    if (bytes.size() < position)
-        return Error { ErrorCode::Io, path + " is shorter than when it was read", bytes.size() };
     out.summary.fileSize = bytes.size();
     auto failed = decodeFrom(position, consume);
-    if (failed)
-        spent = true;
-    if (options.progress)
+    if (!failed && options.progress)
         options.progress(bytes.size() - dataStart, bytes.size() - dataStart);
     return failed;
 }
@@ -320,14 +330,16 @@ bool TraceStreamer::ended() const noexcept
 StreamedTrace TraceStreamer::summary(const Consumer& consume) const
 {
     StreamedTrace result = m->out;
-    result.events += m->streamer.peekHeld(m->bytes, consume);
+    if (!m->spent) // a spent stream's held events may lie past what is mapped
+        result.events += m->streamer.peekHeld(m->bytes, consume);
     m->close(result, m->outcome);
     return result;
 }
 
 StreamedTrace TraceStreamer::finish(const Consumer& consume) &&
 {
-    m->streamer.finish(m->bytes, consume);
+    if (!m->spent)
+        m->streamer.finish(m->bytes, consume);
     StreamedTrace result = std::move(m->out);
     m->close(result, m->outcome);
     return result;
@@ -336,10 +348,14 @@ StreamedTrace TraceStreamer::finish(const Consumer& consume) &&
 Result<StreamedTrace> streamTrace(
     const std::string& path, const std::function<void(const StreamBatch&)>& consume, const StreamOptions& options)
 {
-    TraceStreamer streamer(path, options);
-    if (auto failed = streamer.advance(options.endBytes, consume))
-        return *failed;
-    return std::move(streamer).finish(consume);
+    try {
+        TraceStreamer streamer(path, options);
+        if (auto failed = streamer.advance(options.endBytes, consume))
+            return *failed;
+        return std::move(streamer).finish(consume);
+    } catch (const std::bad_alloc&) {
+        return Error { ErrorCode::Io, "not enough memory to stream " + path, std::nullopt };
+    }
 }
 
 Result<Trace> decodeBlocks(

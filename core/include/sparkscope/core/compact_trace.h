@@ -16,6 +16,7 @@
 // readTrace's order: it is read whole with readTrace, then its marks are folded (so later passes
 // still gain, though the peak is readTrace's); so is a compressed file when its copy cannot be
 // written (a full disk) or only its first part is asked for.
+#include "sparkscope/core/decompressed_file.h"
 #include "sparkscope/core/result.h"
 #include "sparkscope/core/trace.h"
 #include "sparkscope/core/trace_stream.h"
@@ -27,6 +28,10 @@
 namespace sparkscope::core {
 
 Result<Trace> readTraceCompact(const std::string& path, const StreamOptions& options = {});
+
+// The same of a compressed trace's decompressed copy (the app's, kept for its timeline), named after
+// the compressed file as readTrace names it.
+Result<Trace> readTraceCompact(const DecompressedFile& copy, const StreamOptions& options = {});
 
 // Moves the events of `trace` that can be marks into trace.marks (trace.engines keeps the rest). A
 // trace that has marks already is left as it is.

@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,16 +26,23 @@ public:
     // Decompresses `path` (gzip, zstd or bzip2, recognised by their magic bytes). Fails with
     // Unsupported when `path` is not compressed, Io when the copy cannot be written (a full disk:
     // the message says so), BadFormat when nothing decompresses, Cancelled when `cancel` became true.
-    static Result<std::shared_ptr<const DecompressedFile>> create(
-        const std::string& path, const std::atomic<bool>* cancel = nullptr);
+    // progress(done, total) in compressed bytes, now and then.
+    static Result<std::shared_ptr<const DecompressedFile>> create(const std::string& path,
+        const std::atomic<bool>* cancel = nullptr, const std::function<void(uint64_t, uint64_t)>& progress = {});
     ~DecompressedFile();
     DecompressedFile(const DecompressedFile&) = delete;
     DecompressedFile& operator=(const DecompressedFile&) = delete;
 
-    // The copy: /proc/self/fd/N, its name being removed as soon as it is written (nothing is left
-    // behind if the process dies); valid in this process only, while the object lives.
+    // The copy: /proc/self/fd/N, its name being removed before it is written (nothing is left behind
+    // if the process dies); valid in this process only, and only while the object lives (keep the
+    // shared_ptr with whatever holds the path).
     const std::string& path() const noexcept { return m_path; }
     uint64_t bytes() const noexcept { return m_bytes; } // its size: the decompressed stream's
+    const std::string& sourcePath() const noexcept { return m_source; } // the compressed file
+    uint64_t sourceBytes() const noexcept { return m_sourceBytes; } // its size when decompressed
+    // Names `trace`, read from the copy, as readTrace names the compressed file: its path, size and
+    // compression, the decompression's warnings first.
+    void nameAfterSource(Trace& trace) const;
     Compression compression() const noexcept { return m_compression; }
     // A stream that breaks off after producing data keeps what came out, with a warning (as readTrace).
     const std::vector<Warning>& warnings() const noexcept { return m_warnings; }
@@ -42,7 +50,10 @@ public:
 private:
     DecompressedFile() = default;
     std::string m_path;
-    int m_fd = -1; // holds the unlinked copy open
+    std::string m_name; // the copy's name while it has one (no /proc)
+    int m_fd = -1; // holds the copy open
+    std::string m_source;
+    uint64_t m_sourceBytes = 0;
     uint64_t m_bytes = 0;
     Compression m_compression = Compression::None;
     std::vector<Warning> m_warnings;

@@ -90,8 +90,11 @@ Result<StreamedTrace> streamTrace(
 // gives what streamTrace would return had the file ended there, handing the events still held back
 // to its `consume` without giving them up. Streamed in any number of steps, each ending where a
 // block ends (a complete part, completePrefixOfFile), the events handed out — those summary() hands
-// included — are those one streamTrace to the same end hands, in the same order, when no event
-// comes late (lateEvents == 0); the extents and the summary are the same too (tested).
+// included — are those one streamTrace to the same end hands, each engine's (and the global ones)
+// in the same order, when no event comes late (lateEvents == 0 in both: the hold-back is a count of
+// events, and the steps cut the ranges elsewhere, so an inversion near the hold-back's length may be
+// late in one and not the other); the extents and the summary are the same too (tested). How the
+// batches of different engines interleave depends on where the steps fall.
 // After an advance fails (cancelled included) the streamer is spent: start a new one. Not
 // thread-safe; it may move between threads between calls.
 class TraceStreamer {
@@ -105,7 +108,9 @@ public:
     TraceStreamer& operator=(TraceStreamer&&) noexcept;
 
     // Streams on to the file's first `endBytes` bytes (UINT64_MAX: to its end as it is now), read as
-    // a finished stream (StreamOptions::endBytes). Nothing is done once the stream has ended.
+    // a finished stream (StreamOptions::endBytes). Each end must be where a block ends (a complete
+    // part): a stream that stops inside an event has ended for good (ended()), as a truncated file
+    // has. Nothing is done once the stream has ended. An end before position() is an error.
     std::optional<Error> advance(uint64_t endBytes, const Consumer& consume);
     // The cancel flag the next advances poll (StreamOptions::cancel).
     void setCancel(const std::atomic<bool>* cancel) noexcept;
