@@ -307,9 +307,10 @@ std::shared_ptr<const TraceData> TraceDataStreamer::finish() &&
 }
 
 Result<std::shared_ptr<const TraceData>> streamTraceData(const std::string& path,
-    const std::function<void(int)>& progress, const std::atomic<bool>* cancel, uint64_t endBytes)
+    const std::function<void(int)>& progress, const std::atomic<bool>* cancel, uint64_t endBytes,
+    std::shared_ptr<const DecompressedFile> copy)
 {
-    TraceDataStreamer streamer(path, progress);
+    TraceDataStreamer streamer(path, progress, std::move(copy));
     if (auto failed = streamer.advance(endBytes, cancel))
         return *failed;
     auto data = std::move(streamer).finish();
@@ -324,6 +325,40 @@ uint64_t streamThresholdBytes()
         return std::strtoull(v, nullptr, 10);
     return uint64_t(1) << 30;
 }
+
+namespace {
+
+    // `path` read whole and indexed; named after the compressed file when it is `copy`'s path.
+    Result<std::shared_ptr<const TraceData>> readWholeData(const std::string& path,
+        const std::function<void(int)>& progress, const std::atomic<bool>* cancel, const DecompressedFile* copy)
+    {
+        ReadOptions options;
+        options.cancel = cancel;
+        // One decoding thread: on parfib-4-37 (108 MB) it peaked at 368 MB against 453-459 MB with 2
+        // or all threads (the parallel path keeps per-range buffers), and was no slower on 2 cores.
+        // Peak memory is what limits which traces a person can open at all.
+        options.threads = 1;
+        if (progress)
+            options.progress = [&progress](uint64_t done, uint64_t total) {
+                // Reading is ~80% of the work; indexing the rest.
+                progress(total ? int(800.0 * double(done) / double(total)) : 0);
+            };
+        Result<Trace> trace = readTrace(path, options);
+        if (!trace)
+            return trace.error();
+        if (copy)
+            copy->nameAfterSource(trace.value());
+        if (progress)
+            progress(820);
+        auto data = buildTraceData(std::move(trace).value(), cancel);
+        if (!data)
+            return Error { ErrorCode::Cancelled, "cancelled", std::nullopt };
+        if (progress)
+            progress(1000);
+        return data;
+    }
+
+} // namespace
 
 Result<std::shared_ptr<const TraceData>> loadTraceData(
     const std::string& path, const std::function<void(int)>& progress, const std::atomic<bool>* cancel)
@@ -348,54 +383,12 @@ Result<std::shared_ptr<const TraceData>> loadTraceData(
             if (progress)
                 progress(100 + permille * 9 / 10);
         };
-        if (copy && copy.value()->bytes() >= threshold) {
-            TraceDataStreamer streamer(path, afterCopy, copy.value());
-            if (auto failed = streamer.advance(UINT64_MAX, cancel))
-                return *failed;
-            auto data = std::move(streamer).finish();
-            if (progress)
-                progress(1000);
-            return data;
-        }
-        if (copy) {
-            ReadOptions options;
-            options.cancel = cancel;
-            options.threads = 1;
-            options.progress = [&afterCopy](uint64_t done, uint64_t total) {
-                afterCopy(total ? int(800.0 * double(done) / double(total)) : 0);
-            };
-            Result<Trace> trace = readTrace(copy.value()->path(), options);
-            if (!trace)
-                return trace.error();
-            copy.value()->nameAfterSource(trace.value());
-            auto data = buildTraceData(std::move(trace).value(), cancel);
-            if (!data)
-                return Error { ErrorCode::Cancelled, "cancelled", std::nullopt };
-            return data;
-        }
+        if (copy && copy.value()->bytes() >= threshold)
+            return streamTraceData(path, afterCopy, cancel, UINT64_MAX, copy.value());
+        if (copy)
+            return readWholeData(copy.value()->path(), afterCopy, cancel, copy.value().get());
     }
-    ReadOptions options;
-    options.cancel = cancel;
-    // One decoding thread: on parfib-4-37 (108 MB) it peaked at 368 MB against 453-459 MB with 2 or
-    // all threads (the parallel path keeps per-range buffers), and was no slower on 2 cores. Peak
-    // memory is what limits which traces a person can open at all.
-    options.threads = 1;
-    if (progress)
-        options.progress = [&progress](uint64_t done, uint64_t total) {
-            // Reading is ~80% of the work; indexing the rest.
-            progress(total ? int(800.0 * double(done) / double(total)) : 0);
-        };
-    Result<Trace> trace = readTrace(path, options);
-    if (!trace)
-        return trace.error();
-    if (progress)
-        progress(820);
-    auto data = buildTraceData(std::move(trace).value(), cancel);
-    if (!data)
-        return Error { ErrorCode::Cancelled, "cancelled", std::nullopt };
-    if (progress)
-        progress(1000);
-    return data;
+    return readWholeData(path, progress, cancel, nullptr);
 }
 
 } // namespace sparkscope::ui

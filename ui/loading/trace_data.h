@@ -81,11 +81,12 @@ bool keepOnlyPayloadBytes(core::Trace& trace);
 std::shared_ptr<const TraceData> buildTraceData(core::Trace trace, const std::atomic<bool>* cancel = nullptr);
 
 // Streams `path` (trace_stream.h) and builds the same indexes without holding its events. Fails with
-// ErrorCode::Unsupported for a compressed file. `endBytes`: only the file's complete first part of
-// that many bytes (a trace being written: StreamOptions::endBytes).
+// ErrorCode::Unsupported for a compressed file unless `copy`, its decompressed copy, is given (which
+// is then what is streamed). `endBytes`: only the file's complete first part of that many bytes (a
+// trace being written: StreamOptions::endBytes).
 core::Result<std::shared_ptr<const TraceData>> streamTraceData(const std::string& path,
     const std::function<void(int)>& progress = {}, const std::atomic<bool>* cancel = nullptr,
-    uint64_t endBytes = UINT64_MAX);
+    uint64_t endBytes = UINT64_MAX, std::shared_ptr<const core::DecompressedFile> copy = nullptr);
 
 // The streaming pass behind streamTraceData, kept between calls: a followed trace's update streams
 // only the bytes appended since the last one (TraceFollower). snapshot() builds the TraceData of

@@ -126,6 +126,22 @@ void foldMarks(Trace& trace)
     trace.marks = std::move(marks);
 }
 
+namespace {
+
+    // The whole read a compact read falls back to, its marks folded.
+    Result<Trace> readWholeFolded(const std::string& path, const StreamOptions& options)
+    {
+        ReadOptions read;
+        read.cancel = options.cancel;
+        read.progress = options.progress;
+        auto whole = readWhole(path, options.endBytes, read);
+        if (whole)
+            foldMarks(whole.value());
+        return whole;
+    }
+
+} // namespace
+
 Result<Trace> readTraceCompact(const DecompressedFile& copy, const StreamOptions& options)
 {
     auto streamed = streamCompact(copy.path(), options);
@@ -136,14 +152,9 @@ Result<Trace> readTraceCompact(const DecompressedFile& copy, const StreamOptions
         return std::move(*streamed.value());
     }
     // Its events come late: read whole (from the copy, no second decompression), as below.
-    ReadOptions read;
-    read.cancel = options.cancel;
-    read.progress = options.progress;
-    auto whole = readTrace(copy.path(), read);
-    if (!whole)
-        return whole.error();
-    copy.nameAfterSource(whole.value());
-    foldMarks(whole.value());
+    auto whole = readWholeFolded(copy.path(), options);
+    if (whole)
+        copy.nameAfterSource(whole.value());
     return whole;
 }
 
@@ -169,14 +180,7 @@ Result<Trace> readTraceCompact(const std::string& path, const StreamOptions& opt
         return std::move(*streamed.value());
     // Read whole: what the stream kept is gone by now (streamCompact's), so the peak is the whole
     // read's alone.
-    ReadOptions read;
-    read.cancel = options.cancel;
-    read.progress = options.progress;
-    auto whole = readWhole(path, options.endBytes, read);
-    if (!whole)
-        return whole.error();
-    foldMarks(whole.value());
-    return whole;
+    return readWholeFolded(path, options);
 }
 
 } // namespace sparkscope::core
