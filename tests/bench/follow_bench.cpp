@@ -13,7 +13,6 @@
 
 #include <boost/iostreams/device/mapped_file.hpp>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -28,19 +27,9 @@ using namespace sparkscope;
 
 namespace {
 
-double cpuSeconds()
-{
-    rusage u {};
-    ::getrusage(RUSAGE_SELF, &u);
-    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
-}
+using bench::cpuSeconds;
 
-double peakRssMb()
-{
-    rusage u {};
-    ::getrusage(RUSAGE_SELF, &u);
-    return double(u.ru_maxrss) / 1024.0;
-}
+double peakRssMb() { return double(bench::peakRssKb()) / 1024.0; }
 
 double wallSeconds()
 {

@@ -18,6 +18,7 @@
 // both traces' anchors) and the frame times of one repaint with the comparison open: A's timeline
 // (utilisation row on, as by default) and B's under it (aligned at the start), each half the height,
 // both repainted for each window since zooming one zooms both.
+#include "bench_stats.h"
 #include "ui/compare/time_alignment.h"
 #include "ui/export/timeline_export.h"
 #include "ui/loading/trace_data.h"
@@ -38,23 +39,17 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
-#include <sys/resource.h>
 #include <time.h>
 #include <vector>
 
 using namespace sparkscope::ui;
+using sparkscope::bench::cpuSeconds;
+using sparkscope::bench::peakRssKb;
 using Clock = std::chrono::steady_clock;
 
 namespace {
 
 double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
-
-double cpuSeconds()
-{
-    rusage u {};
-    getrusage(RUSAGE_SELF, &u);
-    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
 
 // CPU time of the whole process (Qt's raster engine may paint on helper threads): unlike a frame's
 // wall time, it hardly changes with the load of a shared machine, so frames can be judged there too.
@@ -63,13 +58,6 @@ double processCpuMs()
     timespec ts {};
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
-}
-
-long peakRssKb()
-{
-    rusage u {};
-    getrusage(RUSAGE_SELF, &u);
-    return u.ru_maxrss;
 }
 
 double percentile(std::vector<double> v, double p)
