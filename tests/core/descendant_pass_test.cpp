@@ -2,7 +2,7 @@
 // other, on random traces from the simulator: the sweep over time, cut into any number of slices
 // swept separately, gives exactly the segment-tree reference's figures for every instance. (Both are
 // checked against a brute force over the definitions in metrics_desc_brute_test.cpp; this test
-// covers the slicing, which only big traces use by default, and the measured range.)
+// covers the slicing and the rounds, which only big traces use by default, and the measured range.)
 #include "metrics/descendant/descendant_pass.h"
 #include "metrics_sim.h"
 #include "sparkscope/core/engine_states.h"
@@ -51,9 +51,13 @@ TEST_CASE("the descendant sweep cut into time slices gives the segment trees' fi
         for (const auto& [from, to] : { std::pair<uint64_t, uint64_t> { 0, UINT64_MAX },
                  std::pair<uint64_t, uint64_t> { first + span / 3, first + 2 * span / 3 } }) {
             const std::vector<DescValues> reference = referenceDescendantPass(m, cpus, engines, from, to);
-            for (size_t slices : { 1, 2, 3, 7, 50 }) {
-                INFO("seed " << seed << ", " << slices << " slices, range [" << from << ", " << to << ")");
-                const std::vector<DescValues> sweep = descendantPassSweep(m, cpus, engines, from, to, slices);
+            // (Slices all at once, then in rounds of 2 and 3, as a big trace is swept: each round holds
+            // only the changes in its time range and finds the instances open at its start.)
+            for (const auto& [slices, perRound] : { std::pair<size_t, size_t> { 1, 0 }, { 2, 0 }, { 3, 0 },
+                     { 7, 0 }, { 50, 0 }, { 7, 2 }, { 50, 3 } }) {
+                INFO("seed " << seed << ", " << slices << " slices, " << perRound << " per round, range [" << from
+                             << ", " << to << ")");
+                const std::vector<DescValues> sweep = descendantPassSweep(m, cpus, engines, from, to, slices, perRound);
                 REQUIRE(sweep.size() == reference.size());
                 for (size_t j = 0; j < reference.size(); ++j) {
                     INFO("instance " << j);

@@ -87,12 +87,12 @@ TEST_CASE("metrics of randomly damaged traces are finite and both descendant pas
         const size_t engines = trace.engineCount();
         const std::vector<detail::DescValues> reference
             = detail::referenceDescendantPass(m.model, m.cpusOverTime, engines, 0, UINT64_MAX);
-        for (size_t slices : { 1, 3 }) {
+        for (const auto& [slices, perRound] : { std::pair<size_t, size_t> { 1, 0 }, { 3, 0 }, { 5, 2 } }) {
             const std::vector<detail::DescValues> sweep
-                = detail::descendantPassSweep(m.model, m.cpusOverTime, engines, 0, UINT64_MAX, slices);
+                = detail::descendantPassSweep(m.model, m.cpusOverTime, engines, 0, UINT64_MAX, slices, perRound);
             REQUIRE(sweep.size() == reference.size());
             for (size_t j = 0; j < reference.size(); ++j) {
-                INFO("instance " << j << ", " << slices << " slices");
+                INFO("instance " << j << ", " << slices << " slices, " << perRound << " per round");
                 CHECK(finite(sweep[j]));
                 CHECK(sweep[j].done == reference[j].done);
                 CHECK(sweep[j].rdMax == reference[j].rdMax);

@@ -106,18 +106,14 @@ void ParModel::indexFromCounts(const uint32_t* pieceCounts, const uint32_t* chil
         m_pieceOffsets[n] = sum;
         // Every slot is written below, so the pieces are not zeroed first.
         m_pieces.reserve(sum);
-        detail::adviseHugePages(m_pieces.data(), m_pieces.capacity() * sizeof(TopPiece));
+        detail::adviseHugePages(m_pieces.data(), m_pieces.capacity() * sizeof(PieceRef));
         m_pieces.resize(sum, boost::container::default_init);
         // A context's segments are in time order, so each conjunct's pieces come out sorted.
         tbb::parallel_for(size_t(0), contexts.size(), [&](size_t c) {
             const auto& segs = contexts[c].segments;
-            for (size_t i = 0; i < segs.size(); ++i) {
-                const auto& seg = segs[i];
-                if (!seg.top.valid())
-                    continue;
-                const uint64_t end = i + 1 < segs.size() ? segs[i + 1].startNs : std::max(endNs, seg.startNs);
-                m_pieces[m_pieceOffsets[seg.top.value()]++] = { seg.startNs, end, seg.state };
-            }
+            for (size_t i = 0; i < segs.size(); ++i)
+                if (const ConjunctIndex top = segs[i].top; top.valid())
+                    m_pieces[m_pieceOffsets[top.value()]++] = { uint32_t(c), uint32_t(i) };
         });
         std::copy_backward(m_pieceOffsets.begin(), m_pieceOffsets.end() - 1, m_pieceOffsets.end());
         m_pieceOffsets[0] = 0;

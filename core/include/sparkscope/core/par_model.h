@@ -46,6 +46,7 @@
 #include <boost/container/vector.hpp>
 #include <cstdint>
 #include <initializer_list>
+#include <cstddef>
 #include <iterator>
 #include <span>
 #include <string>
@@ -307,18 +308,16 @@ public:
 
     // Pieces of time during which conjunct k was the innermost conjunct of its context, with the
     // context's state: every context segment belongs to exactly one conjunct (or none), so all
-    // pieces together are linear in the segments. Sorted by time.
+    // pieces together are linear in the segments. Sorted by time. Each piece is one segment of the
+    // context, read as a TopPiece (its start, the next segment's start, its state); the index holds
+    // only where the segment is, 8 bytes where a copy of the piece took 24 (a big trace has about one
+    // piece per event in three).
     struct TopPiece {
         uint64_t startNs, endNs;
         ContextState state;
     };
-    std::span<const TopPiece> topPieces(ConjunctIndex k) const noexcept
-    {
-        const size_t i = k.value(); // the CSR offsets are raw positions
-        if (i + 1 >= m_pieceOffsets.size())
-            return {};
-        return { m_pieces.data() + m_pieceOffsets[i], m_pieceOffsets[i + 1] - m_pieceOffsets[i] };
-    }
+    class TopPieces;
+    TopPieces topPieces(ConjunctIndex k) const noexcept;
 
     // Fills the child, state and top-piece indexes from the instances and segments. buildParModel
     // builds them as it goes instead; this is for a model assembled by other means.
@@ -331,12 +330,86 @@ private:
     // states built, fills both indexes. Raw arrays by position: the builder's packed counters.
     void indexFromCounts(const uint32_t* pieceCounts, const uint32_t* childCounts, const uint32_t* parentOf);
 
+    // Where a top piece is: a context, and the position of the segment in its segments.
+    struct PieceRef {
+        uint32_t context, segment;
+    };
+    TopPiece piece(PieceRef r) const noexcept
+    {
+        const std::vector<ContextSegment>& segs = contexts[r.context].segments;
+        const ContextSegment& s = segs[r.segment];
+        const uint64_t end = r.segment + 1 < segs.size() ? segs[r.segment + 1].startNs : std::max(endNs, s.startNs);
+        return { s.startNs, end, s.state };
+    }
+
     // The offset arrays are boost's vectors for the same reason as m_pieces: every slot is written.
     boost::container::vector<uint32_t> m_childOffsets; // CSR: children of k are m_children[off[k], off[k+1])
     std::vector<ConjunctionIndex> m_children;
     boost::container::vector<size_t> m_pieceOffsets; // CSR: top pieces of conjunct k
-    boost::container::vector<TopPiece> m_pieces; // boost's: can grow without zeroing (all slots get written)
+    boost::container::vector<PieceRef> m_pieces; // boost's: can grow without zeroing (all slots get written)
 };
+
+// The top pieces of one conjunct (ParModel::topPieces): a range of TopPiece values, each read from
+// its segment when reached.
+class ParModel::TopPieces {
+public:
+    class iterator {
+    public:
+        using iterator_category = std::input_iterator_tag;
+        using value_type = TopPiece;
+        using difference_type = std::ptrdiff_t;
+        using pointer = void;
+        using reference = TopPiece;
+        iterator() = default;
+        iterator(const ParModel* m, const PieceRef* at) noexcept
+            : m_model(m)
+            , m_at(at)
+        {
+        }
+        TopPiece operator*() const noexcept { return m_model->piece(*m_at); }
+        iterator& operator++() noexcept
+        {
+            ++m_at;
+            return *this;
+        }
+        iterator operator++(int) noexcept
+        {
+            iterator old = *this;
+            ++m_at;
+            return old;
+        }
+        friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.m_at == b.m_at; }
+
+    private:
+        const ParModel* m_model = nullptr;
+        const PieceRef* m_at = nullptr;
+    };
+
+    TopPieces() = default;
+    TopPieces(const ParModel* m, std::span<const PieceRef> refs) noexcept
+        : m_model(m)
+        , m_refs(refs)
+    {
+    }
+    iterator begin() const noexcept { return { m_model, m_refs.data() }; }
+    iterator end() const noexcept { return { m_model, m_refs.data() + m_refs.size() }; }
+    size_t size() const noexcept { return m_refs.size(); }
+    bool empty() const noexcept { return m_refs.empty(); }
+    TopPiece operator[](size_t i) const noexcept { return m_model->piece(m_refs[i]); }
+    TopPiece front() const noexcept { return (*this)[0]; }
+
+private:
+    const ParModel* m_model = nullptr;
+    std::span<const PieceRef> m_refs;
+};
+
+inline ParModel::TopPieces ParModel::topPieces(ConjunctIndex k) const noexcept
+{
+    const size_t i = k.value(); // the CSR offsets are raw positions
+    if (i + 1 >= m_pieceOffsets.size())
+        return {};
+    return { this, { m_pieces.data() + m_pieceOffsets[i], m_pieceOffsets[i + 1] - m_pieceOffsets[i] } };
+}
 
 ParModel buildParModel(const Trace& trace);
 

@@ -89,10 +89,12 @@ Producers suspendedWaitsByProducer(const ParModel& m);
 // Every instance: measured when complete and starting in [fromNs, toNs). Parallel (TBB). The sweep.
 std::vector<DescValues> descendantPass(
     const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs);
-// The sweep itself, which cuts time into `slices` (0: one per worker thread, for traces big enough
-// to gain from it). The tests cut it in several ways.
-std::vector<DescValues> descendantPassSweep(
-    const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs, size_t slices = 0);
+// The sweep itself, which cuts time into `slices` and sweeps them `perRound` at a time, holding only
+// one round's changes (descendant_sweep.cpp). 0 for either: as many as the trace needs (one slice
+// per worker thread in each round, for traces big enough to gain from it; rounds enough to bound the
+// changes held); slices alone: all in one round. The tests cut it in several ways.
+std::vector<DescValues> descendantPassSweep(const ParModel& m, const StepFunction& cpus, size_t engines,
+    uint64_t fromNs, uint64_t toNs, size_t slices = 0, size_t perRound = 0);
 // The segment-tree reference over every instance, as descendantPass: the tests' second, independent
 // computation of the same figures (exactly). Not run by the app.
 std::vector<DescValues> referenceDescendantPass(

@@ -41,6 +41,16 @@
 // start, their counts rebuilt from the items' states there; a straddling instance's integrals add
 // up and its maxima combine across slices.
 //
+// Bounded memory: the entries are 16 bytes per change, several changes per conjunct — on a big
+// trace of our runtime, more than the model itself. So a big trace is swept in rounds: each round
+// is a run of consecutive slices (one per worker), and only its entries exist at once. A round's
+// entries come from the conjunctions whose entries can fall in its time range (entryBounds), each
+// generating its changes and keeping those in the range; a long-lived instance generates again in
+// every round it spans (few do: the chains above what the engines run). A round covers about
+// kConjunctionsPerRound instance starts, so the entries held stay near a hundred megabytes whatever
+// the trace's length (figures: docs/performance.md, "Descendant pass: figures behind the code's
+// choices").
+//
 // Cost: O(changes x (instances where two sides meet on the way up)), plus a settlement per
 // instance leaving a stream (O(log) for its maxima), plus one sort of the changes. A split moves
 // the shorter side of a stream, and an instance whose other side has finished absorbs the stream
@@ -51,14 +61,17 @@
 // Files: sweep_changes.h/.cpp (the entries: generated from the items' pieces, sorted, and summed
 // into the items' states at the slices' cuts), sweep_state.h (an open instance's state, a stream's),
 // sweep_slice.h/.cpp (one slice: each change's walk up the open instances), sweep_streams.cpp (the
-// streams: subscribe, settle, split, absorb), and this file (the pass: slices cut, entries made and
-// sorted, slices swept in parallel, the parts of straddling instances combined).
+// streams: subscribe, settle, split, absorb), and this file (the pass: slices cut and grouped in
+// rounds, each round's entries made and sorted and its slices swept in parallel, the parts of
+// straddling instances combined).
 #include "metrics/descendant/sweep_changes.h"
 #include "metrics/descendant/sweep_slice.h"
 
 #include <algorithm>
 #include <deque>
 #include <limits>
+#include <numeric>
+#include <span>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
@@ -95,14 +108,16 @@ namespace {
                 up[j] = items[p.value()];
     }
 
+    // Conjunctions per round (see the top of this file): on parfib, about 11 entries each, so a round
+    // holds about 90 MB of entries, and twice that while they are sorted.
+    constexpr size_t kConjunctionsPerRound = size_t(1) << 19;
+
     // Slices: cut at the start times of every (n / slices)th conjunction (instances are numbered in
     // start order, and the changes follow them closely enough to balance the work).
     // cut[s] <= t < cut[s + 1] for the entries of slice s.
     std::vector<int64_t> sliceCuts(const ParModel& m, size_t slices)
     {
         const size_t nConj = m.conjunctions.size();
-        if (slices == 0)
-            slices = m.conjuncts.size() < 20000 ? 1 : size_t(std::max(1, tbb::this_task_arena::max_concurrency()));
         std::vector<int64_t> cut { std::numeric_limits<int64_t>::min() };
         for (size_t s = 1; s < slices; ++s)
             if (const int64_t t = I(m.conjunctions[nConj * s / slices].startNs); t > cut.back())
@@ -111,9 +126,85 @@ namespace {
         return cut;
     }
 
-    // Every change, start and end, generated in parallel over conjunctions into per-thread parts
-    // per slice. The parts are deques: growing one never copies what it holds (a vector's doublings
-    // copied the entries and faulted in fresh pages for each copy; docs/performance.md).
+    size_t sliceOf(const std::vector<int64_t>& cut, int64_t t)
+    {
+        return size_t(std::upper_bound(cut.begin() + 1, cut.end() - 1, t) - cut.begin() - 1);
+    }
+
+    // The times between which conjunction j's entries lie: its start and end when measured, and
+    // each item's changes, which forEachItemPiece begins no earlier than the item's spark or start
+    // and ends no later than its end (every piece is cut there).
+    std::pair<int64_t, int64_t> entryBounds(const ParModel& m, const std::vector<uint8_t>& measured, uint32_t j)
+    {
+        const ConjunctionInstance& ci = m.conjunctions[j];
+        int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
+        if (measured[j]) // (its start and end entries; either order, for damaged input)
+            lo = std::min(I(ci.startNs), I(ci.endNs)), hi = std::max(I(ci.startNs), I(ci.endNs));
+        const uint64_t endLimit = ci.ended ? ci.endNs : m.endNs;
+        for (ConjunctIndex k : ci.conjuncts) {
+            const ConjunctInstance& g = m.conjunct(k);
+            if (!g.fromSpark && !g.started)
+                continue;
+            if (g.fromSpark)
+                lo = std::min(lo, I(g.sparkCreateNs));
+            if (g.started)
+                lo = std::min(lo, I(g.startNs));
+            hi = std::max(hi, I(g.ended ? g.endNs : endLimit));
+        }
+        return { lo, hi };
+    }
+
+    // The rounds: runs of `perRound` consecutive slices, and for each the conjunctions whose entries
+    // can fall in it (CSR, in instance order).
+    struct Rounds {
+        size_t perRound = 1;
+        std::vector<size_t> offsets; // round r's conjunctions: members[offsets[r], offsets[r + 1])
+        std::vector<uint32_t> members;
+        size_t count() const { return offsets.size() - 1; }
+        std::span<const uint32_t> of(size_t r) const
+        {
+            return { members.data() + offsets[r], offsets[r + 1] - offsets[r] };
+        }
+    };
+
+    Rounds roundsOf(const ParModel& m, const std::vector<uint8_t>& measured, const std::vector<int64_t>& cut,
+        size_t perRound)
+    {
+        const size_t nConj = m.conjunctions.size(), nSlices = cut.size() - 1;
+        Rounds out;
+        out.perRound = perRound;
+        const size_t nRounds = (nSlices + perRound - 1) / perRound;
+        out.offsets.assign(nRounds + 1, 0);
+        if (nRounds == 1) {
+            out.members.resize(nConj);
+            std::iota(out.members.begin(), out.members.end(), 0u);
+            out.offsets[1] = nConj;
+            return out;
+        }
+        // Each conjunction's first and last round, then counted and placed.
+        std::vector<std::pair<uint32_t, uint32_t>> span(nConj, { 1, 0 }); // (none: first > last)
+        tbb::parallel_for(tbb::blocked_range<uint32_t>(0, uint32_t(nConj)), [&](const auto& range) {
+            for (uint32_t j = range.begin(); j != range.end(); ++j)
+                if (const auto [lo, hi] = entryBounds(m, measured, j); lo <= hi)
+                    span[j] = { uint32_t(sliceOf(cut, lo) / perRound), uint32_t(sliceOf(cut, hi) / perRound) };
+        });
+        for (const auto& [first, last] : span)
+            for (uint32_t r = first; r <= last; ++r)
+                ++out.offsets[r + 1];
+        for (size_t r = 1; r <= nRounds; ++r)
+            out.offsets[r] += out.offsets[r - 1];
+        out.members.resize(out.offsets.back());
+        std::vector<size_t> next(out.offsets.begin(), out.offsets.end() - 1);
+        for (uint32_t j = 0; j < nConj; ++j)
+            for (uint32_t r = span[j].first; r <= span[j].second; ++r)
+                out.members[next[r]++] = j;
+        return out;
+    }
+
+    // The changes, starts and ends of the round whose slices are [firstSlice, endSlice), generated in
+    // parallel over its conjunctions into per-thread parts per slice; those outside it are dropped.
+    // The parts are deques: growing one never copies what it holds (a vector's doublings copied the
+    // entries and faulted in fresh pages for each copy; docs/performance.md).
     struct Parts {
         std::vector<std::deque<Entry>> slice;
         std::vector<Delta4> scratch;
@@ -121,18 +212,20 @@ namespace {
     using PartsPerThread = tbb::enumerable_thread_specific<Parts>;
 
     void generateEntries(const ParModel& m, const std::vector<uint8_t>& measured, const Producers& producers,
-        const std::vector<int64_t>& cut, PartsPerThread& parts)
+        const std::vector<int64_t>& cut, size_t firstSlice, size_t endSlice, std::span<const uint32_t> conjunctions,
+        PartsPerThread& parts)
     {
-        const size_t nSlices = cut.size() - 1;
-        tbb::parallel_for(tbb::blocked_range<uint32_t>(0, uint32_t(m.conjunctions.size())), [&](const auto& range) {
+        const int64_t from = cut[firstSlice], to = cut[endSlice];
+        tbb::parallel_for(tbb::blocked_range<size_t>(0, conjunctions.size()), [&](const auto& range) {
             Parts& out = parts.local();
             auto emit = [&](const Entry& e) {
-                const size_t s = nSlices == 1
-                    ? 0
-                    : size_t(std::upper_bound(cut.begin() + 1, cut.end() - 1, e.t) - cut.begin() - 1);
-                out.slice[s].push_back(e);
+                if (e.t < from || e.t >= to)
+                    return;
+                const size_t s = endSlice - firstSlice == 1 ? firstSlice : sliceOf(cut, e.t);
+                out.slice[s - firstSlice].push_back(e);
             };
-            for (uint32_t j = range.begin(); j != range.end(); ++j) {
+            for (size_t i = range.begin(); i != range.end(); ++i) {
+                const uint32_t j = conjunctions[i];
                 const ConjunctionInstance& ci = m.conjunctions[j];
                 const uint64_t endLimit = ci.ended ? ci.endNs : m.endNs;
                 for (ConjunctIndex k : ci.conjuncts)
@@ -180,8 +273,8 @@ namespace {
 
 } // namespace
 
-std::vector<DescValues> descendantPassSweep(
-    const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs, size_t slices)
+std::vector<DescValues> descendantPassSweep(const ParModel& m, const StepFunction& cpus, size_t engines,
+    uint64_t fromNs, uint64_t toNs, size_t slices, size_t perRound)
 {
     const size_t nConj = m.conjunctions.size(), nItems = m.conjuncts.size();
     std::vector<DescValues> values(nConj);
@@ -192,45 +285,52 @@ std::vector<DescValues> descendantPassSweep(
         const ConjunctionInstance& ci = m.conjunctions[j];
         measured[j] = ci.complete && ci.startNs >= fromNs && ci.startNs < toNs;
     });
-    // The chains are sequential, so built while the changes are generated.
+    // The chains are sequential, so built while the rounds are planned.
     std::vector<Link> items(nItems), up(nConj);
     tbb::task_group chains;
     chains.run([&] { buildChains(m, items, up); });
 
-    // Every change, start and end, into per-thread parts per slice; then each slice's parts sorted
-    // into one array, the slices in parallel, beside the items' states at the cuts.
+    // Slices, one per worker in each round (one in all for a small trace), and rounds enough to keep
+    // each near kConjunctionsPerRound starts.
+    if (perRound == 0)
+        perRound = slices != 0 ? slices
+            : nItems < 20000   ? 1
+                               : size_t(std::max(1, tbb::this_task_arena::max_concurrency()));
+    if (slices == 0)
+        slices = perRound * ((nConj + kConjunctionsPerRound - 1) / kConjunctionsPerRound);
     const Producers producers = suspendedWaitsByProducer(m);
     const std::vector<int64_t> cut = sliceCuts(m, slices);
     const size_t nSlices = cut.size() - 1;
-    PartsPerThread parts([&] { return Parts { std::vector<std::deque<Entry>>(nSlices), {} }; });
-    generateEntries(m, measured, producers, cut, parts);
+    const Rounds rounds = roundsOf(m, measured, cut, std::min(perRound, nSlices));
+    const std::vector<std::vector<std::pair<uint32_t, Delta4>>> liveAt = statesAtCuts(m, cut, producers);
     chains.wait();
-    std::vector<Entries> bucket(nSlices);
-    std::vector<std::vector<std::pair<uint32_t, Delta4>>> liveAt(nSlices);
-    tbb::parallel_invoke(
-        [&] {
-            tbb::parallel_for(size_t(0), nSlices, [&](size_t s) {
-                std::vector<std::deque<Entry>*> sources;
-                for (Parts& p : parts)
-                    sources.push_back(&p.slice[s]);
-                bucket[s] = sortEntries(sources);
-            });
-        },
-        [&] {
-            if (nSlices > 1)
-                liveAt = statesAtCuts(m, cut, producers);
-        });
 
     Sweep sweep { m, items, up, measured, {}, {} };
     cpuSteps(cpus, sweep.cpuT, sweep.cpuV);
     std::vector<std::vector<std::pair<uint32_t, Raw>>> partial(nSlices);
-    std::vector<std::vector<uint32_t>> slots(nSlices);
-    tbb::parallel_for(size_t(0), nSlices, [&](size_t s) {
-        slots[s].assign(nConj, kNoIndex);
-        Slice slice(sweep, slots[s]);
-        slice.openAt(cut[s], liveAt[s]);
-        slice.run(bucket[s].begin(), bucket[s].end(), cut[s + 1], values, partial[s], cpus, engines);
-    });
+    std::vector<std::vector<uint32_t>> slots(rounds.perRound);
+    for (size_t r = 0; r < rounds.count(); ++r) {
+        // The round's entries into per-thread parts per slice; each slice's parts sorted into one
+        // array, the slices in parallel; then the slices swept at once.
+        const size_t first = r * rounds.perRound, end = std::min(nSlices, first + rounds.perRound);
+        PartsPerThread parts([&] { return Parts { std::vector<std::deque<Entry>>(end - first), {} }; });
+        generateEntries(m, measured, producers, cut, first, end, rounds.of(r), parts);
+        std::vector<Entries> bucket(end - first);
+        tbb::parallel_for(first, end, [&](size_t s) {
+            std::vector<std::deque<Entry>*> sources;
+            for (Parts& p : parts)
+                sources.push_back(&p.slice[s - first]);
+            bucket[s - first] = sortEntries(sources);
+        });
+        tbb::parallel_for(first, end, [&](size_t s) {
+            std::vector<uint32_t>& slot = slots[s - first];
+            slot.assign(nConj, kNoIndex);
+            Slice slice(sweep, slot);
+            slice.openAt(cut[s], rounds.of(r), liveAt[s]);
+            const Entries& entries = bucket[s - first];
+            slice.run(entries.begin(), entries.end(), cut[s + 1], values, partial[s], cpus, engines);
+        });
+    }
     for (uint32_t j = 0; j < nConj; ++j)
         values[j].done = measured[j]; // (instances of no length have no figures to sweep)
     combinePartial(m, partial, cpus, engines, values);

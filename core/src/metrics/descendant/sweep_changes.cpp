@@ -134,25 +134,28 @@ std::vector<std::vector<std::pair<uint32_t, Delta4>>> statesAtCuts(
                 continue;
             const ConjunctionInstance& ci = m.conjunction(g.conjunction);
             const uint64_t endLimit = ci.ended ? ci.endNs : m.endNs;
-            const int64_t first = I(g.fromSpark ? g.sparkCreateNs : g.startNs);
+            // (Changes begin at the spark or the start, whichever is earlier: forEachItemPiece.)
+            const int64_t first = std::min(g.fromSpark ? I(g.sparkCreateNs) : INT64_MAX, g.started ? I(g.startNs) : INT64_MAX);
             const int64_t last = I(g.ended ? g.endNs : endLimit);
-            auto straddled = [&](size_t s) { return first < cut[s] && last >= cut[s]; };
-            size_t s = 1;
-            while (s < nSlices && !straddled(s))
-                ++s;
-            if (s == nSlices)
+            // The cuts it straddles, first < cut[s] <= last: a run of them, found by bisection (a big
+            // trace has many cuts, and most items straddle none).
+            size_t s = size_t(std::upper_bound(cut.begin() + 1, cut.end() - 1, first) - cut.begin());
+            const size_t stop = size_t(std::upper_bound(cut.begin() + 1, cut.end() - 1, last) - cut.begin());
+            if (s >= stop)
                 continue;
             local.changes.clear();
             itemEntries(m, k, endLimit, producers.direct.of(k), producers.transitive.of(k), local.scratch,
                 [&](const Entry& e) { local.changes.push_back(e); });
-            for (; s < nSlices; ++s) {
-                if (!straddled(s))
-                    continue;
-                Delta4 d {};
-                for (const Entry& e : local.changes)
-                    if (e.t < cut[s])
-                        d.runnable += e.runnable, d.running += e.running, d.blocked += e.blocked,
-                            d.blockedTc += e.blockedTc;
+            auto earlier = [](const Entry& a, const Entry& b) { return a.t < b.t; };
+            if (!std::is_sorted(local.changes.begin(), local.changes.end(), earlier)) // (damaged input)
+                std::stable_sort(local.changes.begin(), local.changes.end(), earlier);
+            // One walk through the changes and the cuts together, summing those before each cut.
+            Delta4 d {};
+            auto e = local.changes.begin();
+            for (; s < stop; ++s) {
+                for (; e != local.changes.end() && e->t < cut[s]; ++e)
+                    d.runnable += e->runnable, d.running += e->running, d.blocked += e->blocked,
+                        d.blockedTc += e->blockedTc;
                 if (d.runnable || d.running || d.blocked || d.blockedTc)
                     local.found[s].push_back({ i, d });
             }

@@ -17,13 +17,14 @@ Slice::Slice(const Sweep& s, std::vector<uint32_t>& slot)
     m_endAt.assign(size_t(m_maxCpus) + 1, std::numeric_limits<int64_t>::min());
 }
 
-void Slice::openAt(int64_t fromT, const std::vector<std::pair<uint32_t, Delta4>>& liveItems)
+void Slice::openAt(
+    int64_t fromT, std::span<const uint32_t> candidates, const std::vector<std::pair<uint32_t, Delta4>>& liveItems)
 {
     m_next = m_s.cpuIndex(fromT);
     advance(fromT);
     std::vector<uint32_t> straddling;
     m_streaming = false; // (until the counts are rebuilt: streams need settled instances)
-    for (uint32_t j = 0; j < m_s.m.conjunctions.size(); ++j) {
+    for (const uint32_t j : candidates) {
         const ConjunctionInstance& ci = m_s.m.conjunctions[j];
         if (m_s.measured[j] && I(ci.startNs) < fromT && I(ci.endNs) > fromT) {
             open(j, true);

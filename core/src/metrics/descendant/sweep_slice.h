@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -23,8 +24,10 @@ class Slice {
 public:
     Slice(const Sweep& s, std::vector<uint32_t>& slot);
 
-    // Opens every measured instance alive at `fromT` with the counts of the items' states there.
-    void openAt(int64_t fromT, const std::vector<std::pair<uint32_t, Delta4>>& liveItems);
+    // Opens every measured instance alive at `fromT` with the counts of the items' states there. The
+    // instances are looked for among `candidates` (in instance order): the round's conjunctions.
+    void openAt(int64_t fromT, std::span<const uint32_t> candidates,
+        const std::vector<std::pair<uint32_t, Delta4>>& liveItems);
 
     // Sweeps the entries [e, end): the instances that close in the slice go to `values` (or, when they
     // straddle its start, to `partial`), and those still open at toT to `partial`.
