@@ -41,11 +41,12 @@ void foldMarks(Trace& trace);
 // readTraceCompact, of which `marks` of `events` can be marks (Mark::fits). The rates are measured
 // (docs/performance.md, "Metrics of big traces: a compact read"): about 10 bytes per mark on a
 // spark-heavy GHC log (the 8-byte mark, and the streaming window and the passes' working memory
-// spread over the events), about 180 bytes per other event on SparkScope's demo traces (the event,
-// its record, the model and the descendant sweep).
+// spread over the events), about 160 bytes per other event on SparkScope's demo traces (153 measured
+// at 13 M and 21 M events: the event, its record, the model, the descendant pass's values and one
+// round of its changes; "Metrics of our runtime's big traces: the sweep in rounds").
 constexpr uint64_t compactMetricsBytes(uint64_t events, uint64_t marks)
 {
-    return marks * 10 + (events - std::min(events, marks)) * 180;
+    return marks * 10 + (events - std::min(events, marks)) * 160;
 }
 // The same for a trace read by readTraceCompact (its marks counted).
 uint64_t compactMetricsBytes(const Trace& trace);
