@@ -3,6 +3,7 @@
 // streamTrace to the same end hands out: the same events in the same order, the same extents and
 // the same summary. Checked on the shared eventlogs, demo traces of the runtime and a hand-built
 // trace in windows small enough that ranges split inside each step.
+#include "format/mapped_file.h"
 #include "scenario_traces.h"
 #include "shared_plain.h"
 #include "sparkscope/core/complete_prefix.h"
@@ -14,6 +15,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <unistd.h>
 
 using namespace sparkscope;
 using namespace sparkscope::core;
@@ -237,4 +239,61 @@ TEST_CASE("a stream whose file shrank below what it streamed refuses to go on", 
     const StreamedTrace s = streamer.summary(std::ref(got));
     CHECK((got.streams.size() > 1 ? got.streams[1].size() : 0) == before);
     CHECK(streamer.advance(ends[1], std::ref(got))->message.find("cannot go on") != std::string::npos);
+}
+
+TEST_CASE("a mapped file cut short reads as zeros past its new end instead of killing the process", "[stream][follow]")
+{
+    // What a follower's mapping sees when the writer truncates the file: the pages past the new end
+    // are gone, and touching one raises SIGBUS. The guard puts zeros there and the file reports it.
+    const fs::path path = test::scratchDir("mapped_file_shrink") / "shrinking.bin";
+    const size_t page = size_t(::sysconf(_SC_PAGESIZE));
+    writeFile(path, std::vector<uint8_t>(4 * page, 0xAB));
+    detail::MappedFile file;
+    const auto mapped = file.open(path.string());
+    REQUIRE(mapped);
+    const std::span<const uint8_t> bytes = mapped.value();
+    REQUIRE(bytes.size() == 4 * page);
+    CHECK(bytes[3 * page + 7] == 0xAB);
+    CHECK(file.unchanged(path.string()));
+    fs::resize_file(path, page);
+    const uint64_t zeroed = detail::zeroedMappedPages();
+    CHECK(bytes[100] == 0xAB); // (still in the file)
+    CHECK(bytes[3 * page + 7] == 0); // (gone: zeros, not SIGBUS)
+    CHECK(bytes[2 * page] == 0);
+    CHECK(detail::zeroedMappedPages() == zeroed + 2);
+    CHECK(!file.unchanged(path.string()));
+}
+
+TEST_CASE("a stream whose file is cut short while it decodes reports it and hands out nothing of it", "[stream][follow]")
+{
+    const auto traces = test::demoTraces("trace-streamer-cut-mid", { "parfib --n 30 --cutoff 8" });
+    if (traces.empty())
+        return;
+    const auto bytes = fileBytes(traces.front().trace.path);
+    const fs::path path = test::scratchDir("trace_streamer_cut_mid") / "cut.eventlog";
+    writeFile(path, bytes);
+    // The file is cut to a tenth at the first progress report, in the middle of the first of many
+    // small ranges: every range after it reads pages that are gone.
+    StreamOptions options;
+    options.windowBytes = 64 << 10;
+    bool cut = false;
+    options.progress = [&](uint64_t, uint64_t) {
+        if (!cut) {
+            cut = true;
+            fs::resize_file(path, bytes.size() / 10);
+        }
+    };
+    const uint64_t zeroed = detail::zeroedMappedPages();
+    TraceStreamer streamer(path.string(), options);
+    Gathered got;
+    auto failed = streamer.advance(UINT64_MAX, std::ref(got));
+    REQUIRE(cut);
+    REQUIRE(failed);
+    CHECK(failed->message.find("shrank while it was being read") != std::string::npos);
+    CHECK(detail::zeroedMappedPages() > zeroed);
+    // Nothing past the new end was handed out.
+    uint64_t handed = 0;
+    for (const auto& s : got.streams)
+        handed += s.size();
+    CHECK(handed * 10 < bytes.size()); // (every event takes at least 10 bytes)
 }

@@ -64,7 +64,7 @@ TEST_CASE("a streamed trace too big for its metrics beside the timeline says wha
     MainWindow window;
     auto* panels = window.findChild<MetricsPanels*>();
     REQUIRE(panels);
-    // 100 M events none of which can be a mark: about 180 bytes each, 18 GB (compactMetricsBytes).
+    // 100 M events none of which can be a mark: about 160 bytes each, 16 GB (compactMetricsBytes).
     TraceData data;
     data.trace = std::make_shared<const core::Trace>();
     data.streamed = std::make_shared<const StreamedEvents>("big.eventlog", core::Header {},
@@ -74,7 +74,7 @@ TEST_CASE("a streamed trace too big for its metrics beside the timeline says wha
     CHECK(unavailable.size() == 1);
     const QString why = panels->session()->unavailable();
     CHECK(why.contains(QLocale().toString(qulonglong(100'000'000)) + QStringLiteral(" events")));
-    CHECK(why.contains(QLocale().formattedDataSize(qint64(18'000'000'000))));
+    CHECK(why.contains(QLocale().formattedDataSize(qint64(16'000'000'000))));
     CHECK(why.contains(QStringLiteral("sparkscope-cli metrics and analyze")));
     CHECK_FALSE(panels->session()->trace());
 }

@@ -145,6 +145,10 @@ std::optional<CompletePrefix> completePrefixOfFile(
         const uint64_t end = std::min<uint64_t>(bytes.size(), base + window);
         const CompletePrefix next = completePrefix(bytes.first(end), out);
         file.release(base, next.bytes);
+        // A file that shrank under the walk read as zeros past its new end (MappedFile): this walk
+        // learnt nothing, and the follower sees the new size on its next look.
+        if (!file.unchanged(path))
+            return from;
         const bool progressed = next.bytes > out.bytes || next.ended || next.damage;
         out = next;
         if (out.ended || out.damage || end == bytes.size())

@@ -269,12 +269,14 @@ std::optional<Error> TraceStreamer::State::decodeFrom(uint64_t from, const Consu
             account();
             outcome = decodeEvents(bytes, from, bytes.size(), block, streamer.sink(), ctx);
         }
+        // (A file that shrank reads as zeros past its new end, MappedFile: whatever the decoder made
+        // of them, the change is what to report, and nothing from the range is handed out.)
+        if (!file.unchanged(path))
+            return Error { ErrorCode::Io, path + " shrank while it was being read", outcome.position };
         if (outcome.stop == DecodeStop::Cancelled)
             return Error { ErrorCode::Cancelled, "reading was cancelled", std::nullopt };
         if (outcome.stop == DecodeStop::Failed)
             return *outcome.error;
-        if (!file.unchanged(path))
-            return Error { ErrorCode::Io, path + " changed while it was being read", outcome.position };
         account();
         streamer.take(bytes, consume);
         file.release(from, outcome.position);
