@@ -58,6 +58,11 @@ TraceFollower::Update TraceFollower::streamedUpdate(
         return u;
     }
     u.data = streamer->snapshot();
+    if (streamer->fileShrank()) {
+        u.data = nullptr;
+        u.error = QStringLiteral("the file shrank while it was being read");
+        return u;
+    }
     u.streamer = std::move(streamer);
     u.warnings = traceWarnings(*u.data);
     return u;

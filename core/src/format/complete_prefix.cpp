@@ -7,6 +7,7 @@
 #include "format/reader_decode.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
 
 namespace sparkscope::core {
@@ -147,8 +148,11 @@ std::optional<CompletePrefix> completePrefixOfFile(
         file.release(base, next.bytes);
         // A file that shrank under the walk read as zeros past its new end (MappedFile): this walk
         // learnt nothing, and the follower sees the new size on its next look.
-        if (!file.unchanged(path))
+        if (!file.unchanged(path)) {
+            std::error_code ec;
+            fileBytes = std::filesystem::file_size(path, ec);
             return from;
+        }
         const bool progressed = next.bytes > out.bytes || next.ended || next.damage;
         out = next;
         if (out.ended || out.damage || end == bytes.size())

@@ -4,10 +4,12 @@
 // walked window's pages back (release), so memory does not grow with the file.
 //
 // A file that shrinks while it is mapped (a followed trace truncated or rewritten by its writer)
-// would kill the process the moment a page past its new end is touched (SIGBUS). Every MappedFile's
+// would kill the process the moment a page past its new end is touched (SIGBUS). Each MappedFile's
 // range is registered with a SIGBUS handler (mapped_file.cpp) that puts a page of zeros in place of
-// the vanished one and lets the read go on; the passes check `unchanged()` after each range they
-// decode and drop what they read from it, so the zeros are never shown, and they report the change.
+// the vanished one, counts it, and lets the read go on. A pass asks `unchanged()` after each range
+// it reads and before it trusts what it made of it (and `lostPages()` while it reads, to stop
+// early): a mapping that lost pages is never unchanged, so what was read from zeros is dropped and
+// the shrinking reported. (64 mappings at once are guarded; one past that is not, as before.)
 #include "sparkscope/core/result.h"
 
 #include <boost/iostreams/device/mapped_file.hpp>
@@ -15,6 +17,7 @@
 #include <cstdint>
 #include <exception>
 #include <filesystem>
+#include <memory>
 #include <span>
 #include <string>
 #include <utility>
@@ -26,12 +29,14 @@
 
 namespace sparkscope::core::detail {
 
-// Registers [begin, end) with the SIGBUS handler (installed on first use); returns the slot to
-// unregister, or -1 when every slot is taken (the range is then unguarded, as before). Slots: a few
-// dozen, more than the app and a CLI command map at once.
+// Registers [begin, begin + bytes) with the SIGBUS handler (installed on first use); returns the
+// slot to unregister, or -1 when every slot is taken (the range is then unguarded, as before).
+// unguardMapping waits for a handler running in the slot, so the range can be unmapped after it.
 int guardMapping(const void* begin, size_t bytes) noexcept;
 void unguardMapping(int slot) noexcept;
-// How many vanished pages the handler has replaced with zeros (for the tests).
+// Pages of the slot's mapping replaced with zeros since it was registered (0 for slot -1).
+uint64_t zeroedPages(int slot) noexcept;
+// Pages replaced with zeros in every mapping so far (for the tests).
 uint64_t zeroedMappedPages() noexcept;
 
 // A read-only mapping of a whole file; an empty file maps to an empty span.
@@ -40,10 +45,8 @@ public:
     MappedFile() = default;
     MappedFile(const MappedFile&) = delete;
     MappedFile& operator=(const MappedFile&) = delete;
-    // (boost's mapped_file_source is a shared handle: copying it shares the mapping, which is
-    // unmapped when the last handle lets go; a moved-from MappedFile lets go of its handle.)
     MappedFile(MappedFile&& other) noexcept
-        : m_file(std::exchange(other.m_file, {}))
+        : m_file(std::move(other.m_file))
         , m_slot(std::exchange(other.m_slot, -1))
     {
     }
@@ -51,7 +54,7 @@ public:
     {
         if (this != &other) {
             close();
-            m_file = std::exchange(other.m_file, {});
+            m_file = std::move(other.m_file);
             m_slot = std::exchange(other.m_slot, -1);
         }
         return *this;
@@ -68,26 +71,31 @@ public:
         if (size == 0)
             return std::span<const uint8_t> {};
         try {
-            m_file.open(path);
+            m_file = std::make_unique<boost::iostreams::mapped_file_source>(path);
         } catch (const std::exception& e) {
+            m_file.reset();
             return Error { ErrorCode::Io, "cannot map " + path + ": " + e.what(), std::nullopt };
         }
-        m_slot = guardMapping(m_file.data(), m_file.size());
+        m_slot = guardMapping(m_file->data(), m_file->size());
         return bytes();
     }
     std::span<const uint8_t> bytes() const noexcept
     {
-        if (!m_file.is_open())
+        if (!m_file || !m_file->is_open())
             return {};
-        return { reinterpret_cast<const uint8_t*>(m_file.data()), m_file.size() };
+        return { reinterpret_cast<const uint8_t*>(m_file->data()), m_file->size() };
     }
+    // Whether pages of the mapping have vanished (the file shrank) and read as zeros.
+    bool lostPages() const noexcept { return zeroedPages(m_slot) != 0; }
     // Whether the file still has the size it was mapped with. A pass asks after each range it
     // reads: when the file shrank, pages past its new end read as zeros (see the top of this file),
     // so what was read from the range is dropped.
     bool unchanged(const std::string& path) const
     {
+        if (!m_file || !m_file->is_open())
+            return true;
         std::error_code ec;
-        return !m_file.is_open() || std::filesystem::file_size(path, ec) >= m_file.size();
+        return !lostPages() && std::filesystem::file_size(path, ec) >= m_file->size();
     }
     // Hands the pages wholly inside [from, to) back to the kernel. The mapping stays valid: a
     // later read maps them again from the page cache (or the disk).
@@ -96,8 +104,8 @@ public:
 #if defined(__linux__)
         static const uint64_t page = uint64_t(::sysconf(_SC_PAGESIZE));
         const uint64_t a = (from + page - 1) / page * page, b = to / page * page;
-        if (m_file.is_open() && b > a)
-            ::madvise(const_cast<char*>(m_file.data()) + a, b - a, MADV_DONTNEED);
+        if (m_file && m_file->is_open() && b > a)
+            ::madvise(const_cast<char*>(m_file->data()) + a, b - a, MADV_DONTNEED);
 #else
         (void)from;
         (void)to;
@@ -109,10 +117,10 @@ private:
     {
         // Unguarded before it is unmapped: the range may be mapped again by someone else.
         unguardMapping(std::exchange(m_slot, -1));
-        m_file = {};
+        m_file.reset();
     }
 
-    boost::iostreams::mapped_file_source m_file;
+    std::unique_ptr<boost::iostreams::mapped_file_source> m_file;
     int m_slot = -1;
 };
 

@@ -245,10 +245,19 @@ std::optional<Error> TraceStreamer::State::decodeFrom(uint64_t from, const Consu
 {
     DecodeContext ctx;
     ctx.sizes = &*sizes;
-    ctx.cancel = options.cancel;
     const uint64_t streamBytes = bytes.size() - dataStart;
-    if (options.progress)
-        ctx.advanced = [&](uint64_t delta) { options.progress(decoded += delta, streamBytes); };
+    // The decoder stops at its next check (every MB) when cancelled, or when pages of the file
+    // vanished under it: past that it would read only zeros (MappedFile).
+    std::atomic<bool> stop { false };
+    ctx.cancel = &stop;
+    ctx.advanced = [&](uint64_t delta) {
+        if (options.progress)
+            options.progress(decoded += delta, streamBytes);
+        if ((options.cancel && options.cancel->load(std::memory_order_relaxed)) || file.lostPages())
+            stop.store(true, std::memory_order_relaxed);
+    };
+    if (options.cancel && options.cancel->load(std::memory_order_relaxed))
+        stop.store(true, std::memory_order_relaxed);
     // Each range is walked (walkRange, as the reader plans its parallel ranges) just before it is
     // decoded, so that the walk maps no more of the file than the decoding does. A range ends on an
     // event boundary; where the walk gets stuck, the rest of the stream is the last range, decoded
@@ -329,6 +338,11 @@ bool TraceStreamer::ended() const noexcept
     return m->ended;
 }
 
+bool TraceStreamer::fileShrank() const
+{
+    return !m->file.unchanged(m->path);
+}
+
 StreamedTrace TraceStreamer::summary(const Consumer& consume) const
 {
     StreamedTrace result = m->out;
@@ -354,7 +368,10 @@ Result<StreamedTrace> streamTrace(
         TraceStreamer streamer(path, options);
         if (auto failed = streamer.advance(options.endBytes, consume))
             return *failed;
-        return std::move(streamer).finish(consume);
+        StreamedTrace out = std::move(streamer).finish(consume);
+        if (streamer.fileShrank()) // (the held-back events handed out last were read from the mapping)
+            return Error { ErrorCode::Io, path + " shrank while it was being read", std::nullopt };
+        return out;
     } catch (const std::bad_alloc&) {
         return Error { ErrorCode::Io, "not enough memory to stream " + path, std::nullopt };
     }

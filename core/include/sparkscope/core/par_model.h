@@ -350,7 +350,8 @@ private:
 };
 
 // The top pieces of one conjunct (ParModel::topPieces): a range of TopPiece values, each read from
-// its segment when reached.
+// its segment when reached. It points into the model it came from (as a span into a vector would),
+// so it is for use while that model stays where it is.
 class ParModel::TopPieces {
 public:
     class iterator {

@@ -56,7 +56,12 @@ uint64_t bindTime(const ParModel& m, const ConjunctInstance& g, ConjunctIndex k)
 // its spark phase and its unbound start (waiting), then the pieces during which it is its context's
 // innermost conjunct (running when Running, waiting when Runnable, neither when Blocked), all cut at
 // its end, or at `endLimit` if it never ended. Both forms build their changes from these.
-template <class Piece> void forEachItemPiece(const ParModel& m, ConjunctIndex k, uint64_t endLimit, Piece piece)
+// [fromNs, toNs): a caller that keeps only the changes in that window (the sweep's rounds) gets
+// its top pieces from the first that ends there (by bisection: they are sorted and disjoint) to
+// the last that starts before its end; the others could only give changes outside it.
+template <class Piece>
+void forEachItemPiece(const ParModel& m, ConjunctIndex k, uint64_t endLimit, Piece piece, uint64_t fromNs = 0,
+    uint64_t toNs = UINT64_MAX)
 {
     const ConjunctInstance& g = m.conjunct(k);
     const uint64_t end = g.ended ? g.endNs : endLimit;
@@ -66,10 +71,27 @@ template <class Piece> void forEachItemPiece(const ParModel& m, ConjunctIndex k,
         return;
     const uint64_t bound = std::min(bindTime(m, g, k), end);
     piece(g.startNs, bound, false, true);
-    if (g.context.valid())
-        for (const auto& p : m.topPieces(k))
-            piece(std::max(bound, p.startNs), std::min(end, p.endNs), p.state == ContextState::Running,
-                p.state != ContextState::Blocked);
+    if (!g.context.valid())
+        return;
+    const auto pieces = m.topPieces(k);
+    size_t i = 0;
+    if (fromNs > 0) {
+        size_t hi = pieces.size();
+        while (i < hi) {
+            const size_t mid = i + (hi - i) / 2;
+            if (pieces[mid].endNs < fromNs)
+                i = mid + 1;
+            else
+                hi = mid;
+        }
+    }
+    for (; i < pieces.size(); ++i) {
+        const ParModel::TopPiece p = pieces[i];
+        if (p.startNs >= toNs)
+            break;
+        piece(std::max(bound, p.startNs), std::min(end, p.endNs), p.state == ContextState::Running,
+            p.state != ContextState::Blocked);
+    }
 }
 
 // For each conjunct that signals a future: when some context was suspended on it (the "blocks

@@ -52,7 +52,9 @@
 // choices").
 //
 // Cost: O(changes x (instances where two sides meet on the way up)), plus a settlement per
-// instance leaving a stream (O(log) for its maxima), plus one sort of the changes. A split moves
+// instance leaving a stream (O(log) for its maxima), plus one sort of each round's changes, plus
+// per round the changes again of the instances it shares with other rounds (an item's top pieces
+// are bisected to the round's window, so a long-lived item costs the pieces in it). A split moves
 // the shorter side of a stream, and an instance whose other side has finished absorbs the stream
 // below it again, so a right-recursive loop 20,000 deep stays in one stream. Not bounded by
 // O(changes x log) as the segment trees are: where many levels keep work on two sides at once,
@@ -68,6 +70,7 @@
 #include "metrics/descendant/sweep_slice.h"
 
 #include <algorithm>
+#include <atomic>
 #include <deque>
 #include <limits>
 #include <numeric>
@@ -133,23 +136,23 @@ namespace {
 
     // The times between which conjunction j's entries lie: its start and end when measured, and
     // each item's changes, which forEachItemPiece begins no earlier than the item's spark or start
-    // and ends no later than its end (every piece is cut there).
-    std::pair<int64_t, int64_t> entryBounds(const ParModel& m, const std::vector<uint8_t>& measured, uint32_t j)
+    // and ends no later than its end (every piece is cut there). lo > hi: it has none.
+    std::pair<uint64_t, uint64_t> entryBounds(const ParModel& m, const std::vector<uint8_t>& measured, uint32_t j)
     {
         const ConjunctionInstance& ci = m.conjunctions[j];
-        int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
+        uint64_t lo = UINT64_MAX, hi = 0;
         if (measured[j]) // (its start and end entries; either order, for damaged input)
-            lo = std::min(I(ci.startNs), I(ci.endNs)), hi = std::max(I(ci.startNs), I(ci.endNs));
+            lo = std::min(ci.startNs, ci.endNs), hi = std::max(ci.startNs, ci.endNs);
         const uint64_t endLimit = ci.ended ? ci.endNs : m.endNs;
         for (ConjunctIndex k : ci.conjuncts) {
             const ConjunctInstance& g = m.conjunct(k);
             if (!g.fromSpark && !g.started)
                 continue;
             if (g.fromSpark)
-                lo = std::min(lo, I(g.sparkCreateNs));
+                lo = std::min(lo, g.sparkCreateNs);
             if (g.started)
-                lo = std::min(lo, I(g.startNs));
-            hi = std::max(hi, I(g.ended ? g.endNs : endLimit));
+                lo = std::min(lo, g.startNs);
+            hi = std::max(hi, g.ended ? g.endNs : endLimit);
         }
         return { lo, hi };
     }
@@ -181,13 +184,24 @@ namespace {
             out.offsets[1] = nConj;
             return out;
         }
-        // Each conjunction's first and last round, then counted and placed.
+        // Each conjunction's first and last round, then counted and placed. The entries' times are
+        // signed (I): a time past INT64_MAX (damaged input) would not order as it does here, so such
+        // a trace is swept in one round, as it was before rounds.
         std::vector<std::pair<uint32_t, uint32_t>> span(nConj, { 1, 0 }); // (none: first > last)
+        std::atomic<bool> huge { false };
         tbb::parallel_for(tbb::blocked_range<uint32_t>(0, uint32_t(nConj)), [&](const auto& range) {
-            for (uint32_t j = range.begin(); j != range.end(); ++j)
-                if (const auto [lo, hi] = entryBounds(m, measured, j); lo <= hi)
-                    span[j] = { uint32_t(sliceOf(cut, lo) / perRound), uint32_t(sliceOf(cut, hi) / perRound) };
+            for (uint32_t j = range.begin(); j != range.end(); ++j) {
+                const auto [lo, hi] = entryBounds(m, measured, j);
+                if (lo > hi)
+                    continue;
+                if (hi > uint64_t(std::numeric_limits<int64_t>::max()))
+                    huge.store(true, std::memory_order_relaxed);
+                else
+                    span[j] = { uint32_t(sliceOf(cut, I(lo)) / perRound), uint32_t(sliceOf(cut, I(hi)) / perRound) };
+            }
         });
+        if (huge.load())
+            return roundsOf(m, measured, cut, nSlices);
         for (const auto& [first, last] : span)
             for (uint32_t r = first; r <= last; ++r)
                 ++out.offsets[r + 1];
@@ -215,11 +229,16 @@ namespace {
         const std::vector<int64_t>& cut, size_t firstSlice, size_t endSlice, std::span<const uint32_t> conjunctions,
         PartsPerThread& parts)
     {
+        // The window: from the first slice's cut (none before the first) to the next round's (none
+        // after the last). Its times are not negative when there are several rounds (roundsOf).
+        const size_t nSlices = cut.size() - 1;
         const int64_t from = cut[firstSlice], to = cut[endSlice];
+        const bool first = firstSlice == 0, last = endSlice == nSlices;
+        const uint64_t fromNs = first ? 0 : uint64_t(from), toNs = last ? UINT64_MAX : uint64_t(to);
         tbb::parallel_for(tbb::blocked_range<size_t>(0, conjunctions.size()), [&](const auto& range) {
             Parts& out = parts.local();
             auto emit = [&](const Entry& e) {
-                if (e.t < from || e.t >= to)
+                if ((!first && e.t < from) || (!last && e.t >= to))
                     return;
                 const size_t s = endSlice - firstSlice == 1 ? firstSlice : sliceOf(cut, e.t);
                 out.slice[s - firstSlice].push_back(e);
@@ -229,7 +248,8 @@ namespace {
                 const ConjunctionInstance& ci = m.conjunctions[j];
                 const uint64_t endLimit = ci.ended ? ci.endNs : m.endNs;
                 for (ConjunctIndex k : ci.conjuncts)
-                    itemEntries(m, k, endLimit, producers.direct.of(k), producers.transitive.of(k), out.scratch, emit);
+                    itemEntries(m, k, endLimit, producers.direct.of(k), producers.transitive.of(k), out.scratch, emit,
+                        fromNs, toNs);
                 if (measured[j]) {
                     emit({ I(ci.startNs), kStart | j, 0, 0, 0, 0 });
                     emit({ I(ci.endNs), kEnd | j, 0, 0, 0, 0 });
@@ -308,7 +328,8 @@ std::vector<DescValues> descendantPassSweep(const ParModel& m, const StepFunctio
     Sweep sweep { m, items, up, measured, {}, {} };
     cpuSteps(cpus, sweep.cpuT, sweep.cpuV);
     std::vector<std::vector<std::pair<uint32_t, Raw>>> partial(nSlices);
-    std::vector<std::vector<uint32_t>> slots(rounds.perRound);
+    // Per slice of a round: each conjunction's Open, set back after the slice for the next round's.
+    std::vector<std::vector<uint32_t>> slots(rounds.perRound, std::vector<uint32_t>(nConj, kNoIndex));
     for (size_t r = 0; r < rounds.count(); ++r) {
         // The round's entries into per-thread parts per slice; each slice's parts sorted into one
         // array, the slices in parallel; then the slices swept at once.
@@ -323,12 +344,11 @@ std::vector<DescValues> descendantPassSweep(const ParModel& m, const StepFunctio
             bucket[s - first] = sortEntries(sources);
         });
         tbb::parallel_for(first, end, [&](size_t s) {
-            std::vector<uint32_t>& slot = slots[s - first];
-            slot.assign(nConj, kNoIndex);
-            Slice slice(sweep, slot);
+            Slice slice(sweep, slots[s - first]);
             slice.openAt(cut[s], rounds.of(r), liveAt[s]);
             const Entries& entries = bucket[s - first];
             slice.run(entries.begin(), entries.end(), cut[s + 1], values, partial[s], cpus, engines);
+            slice.clearSlots();
         });
     }
     for (uint32_t j = 0; j < nConj; ++j)

@@ -69,9 +69,11 @@ void overlaps(std::span<const Interval> spans, uint64_t from, uint64_t to, std::
 }
 
 // Item k's own changes, coalesced per time, passed to emit as entries (which pack k's value).
+// [fromNs, toNs): the window the caller keeps (forEachItemPiece); changes outside it may come too.
 template <class Emit>
 void itemEntries(const ParModel& m, ConjunctIndex k, uint64_t endLimit, std::span<const Interval> direct,
-    std::span<const Interval> transitive, std::vector<Delta4>& scratch, Emit emit)
+    std::span<const Interval> transitive, std::vector<Delta4>& scratch, Emit emit, uint64_t fromNs = 0,
+    uint64_t toNs = UINT64_MAX)
 {
     if (direct.empty() && transitive.empty()) {
         // (Most items: no producer blocking. Their pieces come in time order and only touch
@@ -86,27 +88,33 @@ void itemEntries(const ParModel& m, ConjunctIndex k, uint64_t endLimit, std::spa
             }
             pending.runnable = int8_t(pending.runnable + dR), pending.running = int8_t(pending.running + dN);
         };
-        forEachItemPiece(m, k, endLimit, [&](uint64_t from, uint64_t to, bool running, bool runnable) {
-            if (to <= from || !runnable)
-                return;
-            add(I(from), 1, int8_t(running));
-            add(I(to), -1, int8_t(-int(running)));
-        });
+        forEachItemPiece(
+            m, k, endLimit,
+            [&](uint64_t from, uint64_t to, bool running, bool runnable) {
+                if (to <= from || !runnable)
+                    return;
+                add(I(from), 1, int8_t(running));
+                add(I(to), -1, int8_t(-int(running)));
+            },
+            fromNs, toNs);
         if (pending.runnable || pending.running)
             emit(pending);
         return;
     }
     scratch.clear();
-    forEachItemPiece(m, k, endLimit, [&](uint64_t from, uint64_t to, bool running, bool runnable) {
-        if (to <= from || !runnable)
-            return;
-        scratch.push_back({ I(from), 1, int32_t(running), 0, 0 });
-        scratch.push_back({ I(to), -1, -int32_t(running), 0, 0 });
-        if (!running) {
-            overlaps(direct, from, to, scratch, [](Delta4& d, int v) { d.blocked = v; });
-            overlaps(transitive, from, to, scratch, [](Delta4& d, int v) { d.blockedTc = v; });
-        }
-    });
+    forEachItemPiece(
+        m, k, endLimit,
+        [&](uint64_t from, uint64_t to, bool running, bool runnable) {
+            if (to <= from || !runnable)
+                return;
+            scratch.push_back({ I(from), 1, int32_t(running), 0, 0 });
+            scratch.push_back({ I(to), -1, -int32_t(running), 0, 0 });
+            if (!running) {
+                overlaps(direct, from, to, scratch, [](Delta4& d, int v) { d.blocked = v; });
+                overlaps(transitive, from, to, scratch, [](Delta4& d, int v) { d.blockedTc = v; });
+            }
+        },
+        fromNs, toNs);
     auto earlier = [](const Delta4& a, const Delta4& b) { return a.t < b.t; };
     if (!std::is_sorted(scratch.begin(), scratch.end(), earlier)) // (pieces come in order; spans may not)
         std::sort(scratch.begin(), scratch.end(), earlier);

@@ -195,6 +195,7 @@ Open& Slice::open(uint32_t j, bool straddles)
     if (m_pool.size() > pooled)
         m_openList.push_back(x);
     m_slot[j] = x;
+    m_touched.push_back(j);
     const ConjunctionInstance& ci = m_s.m.conjunctions[j];
     Open& o = m_pool[x];
     o.conjunction = j;

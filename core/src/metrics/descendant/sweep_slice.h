@@ -34,6 +34,14 @@ public:
     void run(const Entry* e, const Entry* end, int64_t toT, std::vector<DescValues>& values,
         std::vector<std::pair<uint32_t, Raw>>& partial, const StepFunction& cpus, size_t engines);
 
+    // Sets every slot the slice wrote back to kNoIndex, for the next slice to use the array.
+    void clearSlots()
+    {
+        for (const uint32_t j : m_touched)
+            m_slot[j] = kNoIndex;
+        m_touched.clear();
+    }
+
     // An instance's values from its figures over its whole life.
     static DescValues finish(const ConjunctionInstance& ci, const Raw& a, const StepFunction& cpus, size_t engines)
     {
@@ -156,6 +164,7 @@ private:
 
     const Sweep& m_s;
     std::vector<uint32_t>& m_slot; // per conjunction: its Open in m_pool, kNoIndex, or kClosed
+    std::vector<uint32_t> m_touched; // the conjunctions whose slots were written
     std::vector<Open> m_pool;
     std::vector<uint32_t> m_free, m_openList;
     std::vector<Stream> m_streams;
