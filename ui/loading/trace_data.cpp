@@ -314,8 +314,8 @@ Result<std::shared_ptr<const TraceData>> streamTraceData(const std::string& path
     if (auto failed = streamer.advance(endBytes, cancel))
         return *failed;
     auto data = std::move(streamer).finish();
-    if (streamer.fileShrank())
-        return Error { ErrorCode::Io, path + " shrank while it was being read", std::nullopt };
+    if (auto shrank = streamer.fileShrank())
+        return *shrank;
     if (progress)
         progress(1000);
     return data;

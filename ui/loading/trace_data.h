@@ -108,7 +108,7 @@ public:
     std::shared_ptr<const TraceData> finish() &&;
     // Whether the file shrank under the last snapshot or finish (core::TraceStreamer::fileShrank):
     // it may then hold zeros read from vanished pages, and is not to be shown.
-    bool fileShrank() const { return m_stream.fileShrank(); }
+    std::optional<core::Error> fileShrank() const { return m_stream.fileShrank(); }
 
 private:
     // What the pass gathers beside the stream's own summary.

@@ -58,9 +58,9 @@ TraceFollower::Update TraceFollower::streamedUpdate(
         return u;
     }
     u.data = streamer->snapshot();
-    if (streamer->fileShrank()) {
+    if (auto shrank = streamer->fileShrank()) {
         u.data = nullptr;
-        u.error = QStringLiteral("the file shrank while it was being read");
+        u.error = QString::fromStdString(shrank->toString());
         return u;
     }
     u.streamer = std::move(streamer);

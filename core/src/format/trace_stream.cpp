@@ -165,6 +165,10 @@ struct TraceStreamer::State {
     }
 
     std::optional<Error> advance(uint64_t endBytes, const Consumer& consume);
+    Error shrankError(std::optional<uint64_t> at) const
+    {
+        return Error { ErrorCode::Io, path + " shrank while it was being read", at };
+    }
     std::optional<Error> go(uint64_t endBytes, const Consumer& consume);
     std::optional<Error> decodeFrom(uint64_t from, const Consumer& consume);
     void account()
@@ -256,8 +260,6 @@ std::optional<Error> TraceStreamer::State::decodeFrom(uint64_t from, const Consu
         if ((options.cancel && options.cancel->load(std::memory_order_relaxed)) || file.lostPages())
             stop.store(true, std::memory_order_relaxed);
     };
-    if (options.cancel && options.cancel->load(std::memory_order_relaxed))
-        stop.store(true, std::memory_order_relaxed);
     // Each range is walked (walkRange, as the reader plans its parallel ranges) just before it is
     // decoded, so that the walk maps no more of the file than the decoding does. A range ends on an
     // event boundary; where the walk gets stuck, the rest of the stream is the last range, decoded
@@ -281,7 +283,7 @@ std::optional<Error> TraceStreamer::State::decodeFrom(uint64_t from, const Consu
         // (A file that shrank reads as zeros past its new end, MappedFile: whatever the decoder made
         // of them, the change is what to report, and nothing from the range is handed out.)
         if (!file.unchanged(path))
-            return Error { ErrorCode::Io, path + " shrank while it was being read", outcome.position };
+            return shrankError(outcome.position);
         if (outcome.stop == DecodeStop::Cancelled)
             return Error { ErrorCode::Cancelled, "reading was cancelled", std::nullopt };
         if (outcome.stop == DecodeStop::Failed)
@@ -338,9 +340,11 @@ bool TraceStreamer::ended() const noexcept
     return m->ended;
 }
 
-bool TraceStreamer::fileShrank() const
+std::optional<Error> TraceStreamer::fileShrank() const
 {
-    return !m->file.unchanged(m->path);
+    if (m->file.unchanged(m->path))
+        return std::nullopt;
+    return m->shrankError(std::nullopt);
 }
 
 StreamedTrace TraceStreamer::summary(const Consumer& consume) const
@@ -369,8 +373,8 @@ Result<StreamedTrace> streamTrace(
         if (auto failed = streamer.advance(options.endBytes, consume))
             return *failed;
         StreamedTrace out = std::move(streamer).finish(consume);
-        if (streamer.fileShrank()) // (the held-back events handed out last were read from the mapping)
-            return Error { ErrorCode::Io, path + " shrank while it was being read", std::nullopt };
+        if (auto shrank = streamer.fileShrank()) // (the held-back events handed out last were read from the mapping)
+            return *shrank;
         return out;
     } catch (const std::bad_alloc&) {
         return Error { ErrorCode::Io, "not enough memory to stream " + path, std::nullopt };

@@ -44,9 +44,9 @@
 #include <array>
 #include <boost/container/small_vector.hpp>
 #include <boost/container/vector.hpp>
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
-#include <cstddef>
 #include <iterator>
 #include <span>
 #include <string>

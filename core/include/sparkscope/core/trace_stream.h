@@ -124,10 +124,11 @@ public:
     StreamedTrace summary(const Consumer& consume) const;
     // The same, ending the stream: the held events are handed out for good.
     StreamedTrace finish(const Consumer& consume) &&;
-    // Whether the file shrank since it was last mapped (its vanished pages read as zeros): asked
-    // after summary() or finish(), whose held-back events were read from the mapping, it says
-    // whether what they handed out can be trusted. (Valid after finish too.)
-    bool fileShrank() const;
+    // The error to report when the file shrank since it was last mapped (its vanished pages read as
+    // zeros), nullopt when it did not: asked after summary() or finish(), whose held-back events
+    // were read from the mapping, it says whether what they handed out can be trusted. (Valid after
+    // finish too.)
+    std::optional<Error> fileShrank() const;
 
 private:
     struct State;

@@ -8,6 +8,7 @@
 #include "sparkscope/core/step_function.h"
 
 #include <algorithm>
+#include <boost/iterator/counting_iterator.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -75,16 +76,9 @@ void forEachItemPiece(const ParModel& m, ConjunctIndex k, uint64_t endLimit, Pie
         return;
     const auto pieces = m.topPieces(k);
     size_t i = 0;
-    if (fromNs > 0) {
-        size_t hi = pieces.size();
-        while (i < hi) {
-            const size_t mid = i + (hi - i) / 2;
-            if (pieces[mid].endNs < fromNs)
-                i = mid + 1;
-            else
-                hi = mid;
-        }
-    }
+    if (fromNs > 0) // (by position: clang 14 cannot compile libstdc++ 12's std::views::iota)
+        i = *std::partition_point(boost::counting_iterator<size_t>(0), boost::counting_iterator<size_t>(pieces.size()),
+            [&](size_t x) { return pieces[x].endNs < fromNs; });
     for (; i < pieces.size(); ++i) {
         const ParModel::TopPiece p = pieces[i];
         if (p.startNs >= toNs)

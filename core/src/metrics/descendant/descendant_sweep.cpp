@@ -129,11 +129,6 @@ namespace {
         return cut;
     }
 
-    size_t sliceOf(const std::vector<int64_t>& cut, int64_t t)
-    {
-        return size_t(std::upper_bound(cut.begin() + 1, cut.end() - 1, t) - cut.begin() - 1);
-    }
-
     // The times between which conjunction j's entries lie: its start and end when measured, and
     // each item's changes, which forEachItemPiece begins no earlier than the item's spark or start
     // and ends no later than its end (every piece is cut there). lo > hi: it has none.

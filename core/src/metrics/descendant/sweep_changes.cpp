@@ -135,12 +135,13 @@ std::vector<std::vector<std::pair<uint32_t, Delta4>>> statesAtCuts(
             const ConjunctionInstance& ci = m.conjunction(g.conjunction);
             const uint64_t endLimit = ci.ended ? ci.endNs : m.endNs;
             // (Changes begin at the spark or the start, whichever is earlier: forEachItemPiece.)
-            const int64_t first = std::min(g.fromSpark ? I(g.sparkCreateNs) : INT64_MAX, g.started ? I(g.startNs) : INT64_MAX);
+            const int64_t first
+                = std::min(g.fromSpark ? I(g.sparkCreateNs) : INT64_MAX, g.started ? I(g.startNs) : INT64_MAX);
             const int64_t last = I(g.ended ? g.endNs : endLimit);
-            // The cuts it straddles, first < cut[s] <= last: a run of them, found by bisection (a big
-            // trace has many cuts, and most items straddle none).
-            size_t s = size_t(std::upper_bound(cut.begin() + 1, cut.end() - 1, first) - cut.begin());
-            const size_t stop = size_t(std::upper_bound(cut.begin() + 1, cut.end() - 1, last) - cut.begin());
+            // The cuts it straddles, first < cut[s] <= last: those after first's slice up to last's
+            // (a big trace has many cuts, and most items straddle none).
+            size_t s = sliceOf(cut, first) + 1;
+            const size_t stop = sliceOf(cut, last) + 1;
             if (s >= stop)
                 continue;
             local.changes.clear();

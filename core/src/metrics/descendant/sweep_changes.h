@@ -139,6 +139,13 @@ void itemEntries(const ParModel& m, ConjunctIndex k, uint64_t endLimit, std::spa
     }
 }
 
+// The slice whose times hold t: cut[s] <= t < cut[s + 1] (cut[0] and the last cut are the ends of
+// time, so every t has one).
+inline size_t sliceOf(const std::vector<int64_t>& cut, int64_t t)
+{
+    return size_t(std::upper_bound(cut.begin() + 1, cut.end() - 1, t) - cut.begin() - 1);
+}
+
 // The items' states at the slices' cuts: for each cut after the first (cut[s], s >= 1), the items
 // with something under way there and the sum of their changes before it, in item order.
 std::vector<std::vector<std::pair<uint32_t, Delta4>>> statesAtCuts(
