@@ -14,6 +14,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace sparkscope::cli {
@@ -405,21 +406,27 @@ namespace {
         auto trace = loadTraceForMetrics(parsed->positional.front(), parsed->flag("--force"));
         if (!trace)
             return kExitBadInput;
-        // The metrics the findings read, then the analysis session borrowing their states and model
-        // (as core::computeMetricsFile does): --scale names sites the session knows.
+        // The metrics the findings read, and the analysis session over their states and model, as
+        // core::computeMetricsFile makes them (--scale names sites the session knows): the session
+        // reads the events once the metrics' event passes are done, and then they go, before the
+        // metrics' descendant pass and the session's DAG, the peaks (docs/performance.md).
         core::MetricsOptions metricsOptions;
         metricsOptions.fromNs = options.fromNs;
         metricsOptions.toNs = options.toNs;
-        const core::Metrics metrics = core::computeMetrics(*trace, metricsOptions);
-        const core::AnalysisSession session(*trace, core::AnalysisInputs { &metrics.engineStates, &metrics.model });
+        std::optional<core::AnalysisSession::Reading> reading;
+        core::MetricsInputs inputs;
+        inputs.eventsRead = [&](const core::EngineStates& states, const core::ParModel& model) {
+            reading.emplace(*trace, core::AnalysisInputs { &states, &model });
+            trace->releaseEvents();
+        };
+        const core::Metrics metrics = core::computeMetrics(*trace, metricsOptions, inputs);
+        const core::AnalysisSession session(
+            std::move(*reading), core::AnalysisInputs { &metrics.engineStates, &metrics.model });
         std::string error;
         const auto whatIf = whatIfOptions(*parsed, session, error);
         if (!whatIf)
             return usageError(error, kUsage);
         options.whatIf = *whatIf;
-        // Nothing reads the events any more (the report works on the model and the session's DAG):
-        // they go before the what-if's graph is built, which is the peak (docs/performance.md).
-        trace->releaseEvents();
         const core::AnalysisReport report = core::analysisReport(session, options, metrics);
         return writeOutput(parsed->value("-o"),
             format == "json" ? core::analysisReportToJson(report, options.instances)

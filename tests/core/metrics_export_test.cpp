@@ -3,6 +3,7 @@
 // summing exactly, its CSV rows, and the sections before it written exactly as without it.
 #include "metrics_sim.h"
 #include "scenario_traces.h"
+#include "sparkscope/core/analysis.h"
 #include "sparkscope/core/metrics.h"
 #include "sparkscope/core/findings.h"
 #include "sparkscope/core/metrics_export.h"
@@ -314,6 +315,44 @@ TEST_CASE("a metrics file from a trace given up is the same file, and the trace 
         CHECK(trace.engineCount() == engines);
         CHECK(trace.firstTimeNs == first);
         CHECK(trace.lastTimeNs == last);
+    }
+}
+
+// The session read in two steps (computeMetricsFile and `analyze` release the events in between):
+// its analysis, what-if and measured costs are the one-step session's, whether the reading was lent
+// the states and model (lent again after they moved) or built its own.
+TEST_CASE("an analysis session read in two steps is the session read in one", "[core][analysis]")
+{
+    std::vector<sparkscope::test::NamedTrace> traces;
+    for (uint64_t seed : { 5, 17 })
+        traces.push_back({ "seed " + std::to_string(seed), sparkscope::test::simulateRandomProgram(seed).build() });
+    for (auto& t : sparkscope::test::demoTraces("session-two-steps", { "parfib --n 18 --cutoff 10" }))
+        traces.push_back(std::move(t));
+    for (auto& t : sparkscope::test::sharedGhcTraces({ "parfib-8-32.eventlog" }))
+        traces.push_back(std::move(t));
+    AnalysisOptions options;
+    options.instances = true;
+    options.whatIf = WhatIfOptions {};
+    options.whatIf->engines = { 1, 3, 8 };
+    auto report = [&](const AnalysisSession& session, const Metrics& metrics) {
+        return analysisReportToJson(analysisReport(session, options, metrics), true)
+            + Json(session.measuredCosts().contention).dump();
+    };
+    for (auto& [name, trace] : traces) {
+        INFO(name);
+        const Metrics metrics = computeMetrics(trace);
+        const std::string once = report(AnalysisSession(trace, { &metrics.engineStates, &metrics.model }), metrics);
+        REQUIRE(once.find("\"predictions\"") != std::string::npos);
+
+        EngineStates states = computeEngineStates(trace);
+        ParModel model = buildParModel(trace);
+        AnalysisSession::Reading lent(trace, { &states, &model });
+        const EngineStates movedStates = std::move(states);
+        const ParModel movedModel = std::move(model);
+        CHECK(report(AnalysisSession(std::move(lent), { &movedStates, &movedModel }), metrics) == once);
+
+        AnalysisSession::Reading own(trace, {});
+        CHECK(report(AnalysisSession(std::move(own), {}), metrics) == once);
     }
 }
 

@@ -16,7 +16,7 @@ namespace {
 void checkLentInputsGiveTheSameReport(const Trace& trace)
 {
     const Metrics whole = computeMetrics(trace);
-    const MetricsInputs inputs { &whole.engineStates, &whole.cpusOverTime, &whole.model };
+    const MetricsInputs inputs { &whole.engineStates, &whole.cpusOverTime, &whole.model, {} };
     const uint64_t first = trace.firstTimeNs, span = trace.lastTimeNs - trace.firstTimeNs;
     std::vector<MetricsOptions> all(4);
     all[1].instances = true;

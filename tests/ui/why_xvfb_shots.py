@@ -23,6 +23,7 @@ Exit status 0 = all checks passed, or NOT RUN when xvfb-run, xdotool or xwd is m
 import argparse
 import json
 import os
+import queue
 import shutil
 import subprocess
 import sys
@@ -81,6 +82,21 @@ def parse(lines):
         elif f[0] == "why":
             out["figures"][f[1]] = " ".join(f[2:])
     return out
+
+
+def report_where(app, good, timeout=180):
+    """Reports until one is `good`: a report an earlier action queued, late on a loaded machine, is
+    passed over rather than read as this action's. The last one seen if none is by `timeout` (None if
+    none came), for the caller to print and fail on."""
+    deadline, last = time.time() + timeout, None
+    while time.time() < deadline:
+        try:
+            last = parse(next_report(app, timeout=max(0.1, deadline - time.time())))
+        except queue.Empty:
+            break
+        if good(last):
+            break
+    return last
 
 
 def analysed(app):
@@ -151,9 +167,17 @@ def run(a, stem, trace, demo):
             drain(app)
             px.xdotool("mousemove", *first["pos"])
             px.xdotool("click", 1)
-            moved = parse(next_report(app))
+
+            def onto(r):
+                start, end = r["axis"][2], r["axis"][3]
+                return start <= first["from"] and end >= first["to"] and end - start < whole
+
+            moved = report_where(app, onto)
+            if moved is None:
+                print(f"  {stem}: no report after clicking finding {first['rule']}")
+                return False, shots
             start, end = moved["axis"][2], moved["axis"][3]
-            good = start <= first["from"] and end >= first["to"] and end - start < whole
+            good = onto(moved)
             print(f"  {stem}: finding {first['rule']} [{first['from']}, {first['to']}) clicked -> view "
                   f"[{start}, {end}) -> {'MOVED ONTO IT' if good else 'WRONG VIEW'}")
             ok &= good
@@ -162,11 +186,14 @@ def run(a, stem, trace, demo):
             shots["finding"] = px.grab(a.out, f"why-{stem}-1-finding")
             drain(app, 0.5)
             px.xdotool("key", "ctrl+0")  # zoom to fit, then the critical path
-            parse(next_report(app))
+            report_where(app, lambda r: r["axis"][3] - r["axis"][2] >= whole)
             drain(app, 0.5)
             before = px.grab(a.out, f"why-{stem}-2-fit")
             px.xdotool("key", "ctrl+p")
-            path = parse(next_report(app))
+            path = report_where(app, lambda r: r.get("path", {}).get("on"))
+            if path is None:
+                print(f"  {stem}: no report after Ctrl+P")
+                return False, shots
             time.sleep(0.3)
             shots["path"] = px.grab(a.out, f"why-{stem}-3-path")
             t = report["timeline"]

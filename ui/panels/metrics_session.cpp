@@ -152,7 +152,7 @@ void MetricsSession::startView()
     m_viewJob.start(
         [trace = m_trace, options = m_viewOptions, full = m_full, analysis = m_analysis, range = viewHasRange()] {
             const core::Metrics& whole = full->metrics;
-            const core::MetricsInputs inputs { &whole.engineStates, &whole.cpusOverTime, &whole.model };
+            const core::MetricsInputs inputs { &whole.engineStates, &whole.cpusOverTime, &whole.model, {} };
             ViewResult out;
             out.metrics = std::make_shared<core::Metrics>(core::computeMetrics(*trace, options, inputs));
             if (analysis && range)

@@ -16,6 +16,7 @@
 #include "analysis/simulate.h"
 #include "analysis/work_span.h"
 
+#include <cassert>
 #include <map>
 #include <mutex>
 #include <numeric>
@@ -112,50 +113,82 @@ struct AnalysisSession::Impl {
         path = detail::walkCriticalPath(*dag, activity);
     }
 
+    void read(const Trace& t, const AnalysisInputs& inputs, bool withDag);
     void workSpan(Analysis& a, const AnalysisOptions& options) const;
     void addNotes(Analysis& a) const;
     std::vector<double> conjunctFactors(const std::vector<SiteScale>& scales) const;
     WhatIfReport whatIf(const AnalysisSession& session, const WhatIfOptions& options) const;
 };
 
+// Everything the session reads from the events; the DAG too when `withDag` (it reads the model
+// only, and is built beside the idle classes and the measured costs when nothing is to be released).
+void AnalysisSession::Impl::read(const Trace& t, const AnalysisInputs& inputs, bool withDag)
+{
+    trace = { t.path, t.fileSize, t.engines.size(), t.firstTimeNs, t.lastTimeNs, t.eventCount(), {} };
+    for (const Warning& w : t.warnings)
+        trace.warnings.push_back(w.message + " (at byte " + std::to_string(w.byteOffset) + ")");
+    firstNs = t.firstTimeNs;
+    lastNs = std::max(t.firstTimeNs, t.lastTimeNs);
+    truncated = t.truncated;
+    states = inputs.engineStates;
+    model = inputs.model;
+    tbb::parallel_invoke(
+        [&] {
+            if (!states) {
+                ownStates = std::make_unique<EngineStates>(computeEngineStates(t));
+                states = ownStates.get();
+            }
+        },
+        [&] {
+            if (!model) {
+                ownModel = std::make_unique<ParModel>(buildParModel(t));
+                model = ownModel.get();
+            }
+        });
+    activity = detail::EngineActivity(t, *states, *model);
+    recordsJoins = t.header.find(ev::MerEndParConj) || !model->conjunctions.empty();
+    const detail::BlockReasons reasons(*model);
+    tbb::parallel_invoke([&] { classes = detail::IdleClasses(t, *model, reasons, activity.idleUnion()); },
+        [&] {
+            if (withDag && recordsJoins)
+                buildDag();
+        },
+        [&] {
+            if (recordsJoins)
+                measured = detail::measureCosts(t, *model, activity);
+        });
+}
+
 AnalysisSession::AnalysisSession(const Trace& trace, const AnalysisInputs& inputs)
     : m_impl(std::make_unique<Impl>())
 {
+    m_impl->read(trace, inputs, true);
+}
+
+AnalysisSession::Reading::Reading(const Trace& trace, const AnalysisInputs& inputs)
+    : m_impl(std::make_unique<Impl>())
+{
+    m_impl->read(trace, inputs, false);
+}
+
+AnalysisSession::Reading::Reading(Reading&&) noexcept = default;
+AnalysisSession::Reading::~Reading() = default;
+
+AnalysisSession::AnalysisSession(Reading&& reading, const AnalysisInputs& inputs)
+    : m_impl(std::move(reading.m_impl))
+{
     Impl& s = *m_impl;
-    s.trace = { trace.path, trace.fileSize, trace.engines.size(), trace.firstTimeNs, trace.lastTimeNs,
-        trace.eventCount(), {} };
-    for (const Warning& w : trace.warnings)
-        s.trace.warnings.push_back(w.message + " (at byte " + std::to_string(w.byteOffset) + ")");
-    s.firstNs = trace.firstTimeNs;
-    s.lastNs = std::max(trace.firstTimeNs, trace.lastTimeNs);
-    s.truncated = trace.truncated;
-    s.states = inputs.engineStates;
-    s.model = inputs.model;
-    tbb::parallel_invoke(
-        [&] {
-            if (!s.states) {
-                s.ownStates = std::make_unique<EngineStates>(computeEngineStates(trace));
-                s.states = s.ownStates.get();
-            }
-        },
-        [&] {
-            if (!s.model) {
-                s.ownModel = std::make_unique<ParModel>(buildParModel(trace));
-                s.model = s.ownModel.get();
-            }
-        });
-    s.activity = detail::EngineActivity(trace, *s.states, *s.model);
-    s.recordsJoins = trace.header.find(ev::MerEndParConj) || !s.model->conjunctions.empty();
-    const detail::BlockReasons reasons(*s.model);
-    tbb::parallel_invoke([&] { s.classes = detail::IdleClasses(trace, *s.model, reasons, s.activity.idleUnion()); },
-        [&] {
-            if (s.recordsJoins)
-                s.buildDag();
-        },
-        [&] {
-            if (s.recordsJoins)
-                s.measured = detail::measureCosts(trace, *s.model, s.activity);
-        });
+    // What the reading was lent may have moved since: it is lent again (what it built, it owns).
+    if (!s.ownStates) {
+        assert(inputs.engineStates);
+        s.states = inputs.engineStates;
+    }
+    if (!s.ownModel) {
+        assert(inputs.model);
+        s.model = inputs.model;
+    }
+    if (s.recordsJoins)
+        s.buildDag();
 }
 
 AnalysisSession::~AnalysisSession() = default;

@@ -15,13 +15,14 @@ uint64_t SimNodes::bigWeight(uint32_t node) const noexcept
     return it != big.end() && it->first == node ? it->second : SimNode::kBigWeight;
 }
 
-SimGraph::SimGraph(const RunDag& dag, const std::vector<uint64_t>& weights)
+SimGraph::SimGraph(const RunDag& dag, std::vector<uint64_t> weights)
     : m_dag(&dag)
 {
     order();
     scanCuts();
     fillRecords();
     fillNodes(weights);
+    std::vector<uint64_t>().swap(weights);
     findClosedSubtrees();
 }
 

@@ -97,7 +97,9 @@ struct SimConjunct {
 
 class SimGraph {
 public:
-    SimGraph(const RunDag& dag, const std::vector<uint64_t>& weights);
+    // `weights` are taken and freed once the nodes hold them, before the closed sub-trees are found (the
+    // peak of `analyze` on our runtime's traces, docs/performance.md).
+    SimGraph(const RunDag& dag, std::vector<uint64_t> weights);
 
     const RunDag& dag() const noexcept { return *m_dag; }
     const SimNodes& nodes() const noexcept { return m_nodes; } // with the recorded weights

@@ -137,6 +137,9 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options, const 
     contextCurves(b.model, b.firstNs, b.lastNs, out.contextsRunnable, out.contextsBlocked);
     MetricSection program = buildProgramSection(b, out.contextsRunnable, out.contextsBlocked);
     MetricSection engines = buildEnginesSection(b);
+    // Nothing below reads an event.
+    if (inputs.eventsRead)
+        inputs.eventsRead(b.engineStates, b.model);
     // The descendant pass with the per-instance figures beside it, then every group's summaries.
     const InstanceFigures figures = computeInstanceFigures(b);
     const GroupSummaries summaries = summariseGroups(b, figures);

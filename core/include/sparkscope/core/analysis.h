@@ -277,8 +277,29 @@ struct LedgerPiece {
 // Builds once what every range needs (the engines' activity, the idle classes, the DAG, its
 // longest paths and the critical path), then analyses any range cheaply.
 class AnalysisSession {
+    struct Impl;
+
 public:
     explicit AnalysisSession(const Trace& trace, const AnalysisInputs& inputs = {});
+
+    // The same session in two steps, for a caller that releases the trace's events in between
+    // (computeMetricsFile, `analyze`): a Reading reads the events, with the engine states and model
+    // `inputs` lends (what it is not lent, it builds and keeps); the session is then built from the
+    // reading, its DAG from the model alone, so the DAG never sits beside the events
+    // (docs/performance.md). What the reading was lent, the second step's `inputs` lend again: the
+    // same states and model, which may have moved in between.
+    class Reading {
+    public:
+        Reading(const Trace& trace, const AnalysisInputs& inputs);
+        Reading(Reading&&) noexcept;
+        ~Reading();
+
+    private:
+        friend class AnalysisSession;
+        std::unique_ptr<Impl> m_impl;
+    };
+    AnalysisSession(Reading&& reading, const AnalysisInputs& inputs);
+
     ~AnalysisSession();
     AnalysisSession(const AnalysisSession&) = delete;
     AnalysisSession& operator=(const AnalysisSession&) = delete;
@@ -308,7 +329,6 @@ public:
     uint64_t recordedWallNs() const noexcept;
 
 private:
-    struct Impl;
     std::unique_ptr<Impl> m_impl;
 };
 

@@ -27,6 +27,7 @@
 #include "sparkscope/core/trace.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -104,6 +105,11 @@ struct MetricsInputs {
     const EngineStates* engineStates = nullptr; // used only together with cpusOverTime
     const StepFunction* cpusOverTime = nullptr;
     const ParModel* model = nullptr;
+    // Called once, with the engine states and the model, when the passes have read the trace's events
+    // for the last time (before the descendant pass, the metrics' peak): a caller giving the trace up
+    // reads what else it needs from the events there and releases them. The references hold for the
+    // call only.
+    std::function<void(const EngineStates&, const ParModel&)> eventsRead;
 };
 // The same report as computeMetrics(trace, options). The result's engineStates / cpusOverTime and
 // model are left empty where they were lent (the lender keeps them).

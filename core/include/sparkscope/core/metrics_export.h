@@ -47,8 +47,9 @@ struct MetricsFile {
 // AnalysisSession): nothing is built twice.
 MetricsFile computeMetricsFile(const Trace& trace, const MetricsOptions& options = {});
 // The same file from a trace the caller has no further use for: its events are released
-// (Trace::releaseEvents) as soon as the last pass reading them is done, before the analysis' DAG
-// work, which lowers the peak memory by the trace's size. `trace` keeps its summary fields only.
+// (Trace::releaseEvents) as soon as the last pass reading them is done, before the metrics'
+// descendant pass and the analysis' DAG, which lowers the peak memory by the trace's size. `trace`
+// keeps its summary fields only.
 MetricsFile computeMetricsFile(Trace&& trace, const MetricsOptions& options = {});
 // The analysis alone (`sparkscope-cli analyze`): the same computation, with the metrics the findings
 // read (of the range; no instances, no call count) dropped afterwards.
