@@ -43,7 +43,17 @@ void MainWindow::connectFollower()
         });
     connect(m_follower, &TraceFollower::finished, this, [this] {
         m_live->hide();
-        statusBar()->showMessage(tr("%1 is complete").arg(m_follower->path()), 5000);
+        // Followed streamed for speed (followStreamThresholdBytes) but small enough to open whole:
+        // say how to get the views a streamed trace lacks, rather than reload under the person's zoom.
+        const auto data = m_timeline->data();
+        if (data && data->isStreamed() && m_follower->shownBytes() < streamThresholdBytes())
+            showMessage(tr("%1 is complete. It was followed streamed, which keeps no events: open it again "
+                           "(File ▸ Open) for the events list, the context lanes and spark-deque rows, "
+                           "and the Chrome export")
+                            .arg(m_follower->path()),
+                false);
+        else
+            statusBar()->showMessage(tr("%1 is complete").arg(m_follower->path()), 5000);
     });
     connect(m_follower, &TraceFollower::stopped, this, [this](const QString& message) {
         m_live->hide();

@@ -1,12 +1,14 @@
-// sparkscope-follow-bench: what one update of a followed streamed trace costs, kept pass against
-// streaming the complete part again (the follower before the pass was kept), side by side.
+// sparkscope-follow-bench: what one update of a followed trace costs, three ways side by side: the
+// kept streaming pass, streaming the complete part again (the follower before the pass was kept), and
+// reading it whole again (what the follower does below followStreamThresholdBytes).
 //   sparkscope-follow-bench TRACE [--updates N] [--step-mb M]
 // The file stands in for a trace being written: its complete parts at N + 1 points M MB apart, the
 // last being the whole file, are the parts a follower would see. The first part is opened (streamed
-// once, not counted); then, for each later part, the update is timed both ways: the kept pass
-// (TraceDataStreamer::advance over the new blocks, then snapshot) and a fresh streamTraceData of the
-// part. Prints each update's wall and CPU time (process CPU: the pyramid is built in parallel), their
-// medians and the ratio, and that both give the same view (event and span counts).
+// once, not counted); then, for each later part, the update is timed each way: the kept pass
+// (TraceDataStreamer::advance over the new blocks, then snapshot), a fresh streamTraceData of the
+// part, and the part's bytes read and indexed whole (readTraceDataPart). Prints each update's wall
+// and CPU time (process CPU: the pyramid is built in parallel), their medians and the ratios, and
+// that all give the same view (event and span counts).
 #include "bench_stats.h"
 #include "sparkscope/core/complete_prefix.h"
 #include "ui/loading/trace_data.h"
@@ -20,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -113,7 +116,7 @@ int main(int argc, char** argv)
                 "~%llu MB\n",
         path.c_str(), double(ends.front()) / 1048576.0, open.wall, open.cpu, peakRssMb(), ends.size() - 1,
         (unsigned long long)(step >> 20));
-    std::vector<double> keptWall, keptCpu, freshWall, freshCpu;
+    std::vector<double> keptWall, keptCpu, freshWall, freshCpu, wholeWall, wholeCpu;
     bool same = true;
     for (size_t i = 1; i < ends.size(); ++i) {
         std::shared_ptr<const ui::TraceData> a, b;
@@ -128,23 +131,40 @@ int main(int argc, char** argv)
                 std::exit(2);
             b = fresh.value();
         });
+        std::shared_ptr<const ui::TraceData> c;
+        const Cost w = timed([&] {
+            std::vector<uint8_t> bytes(ends[i]);
+            std::ifstream in(path, std::ios::binary);
+            if (!in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(bytes.size())))
+                std::exit(2);
+            auto whole = ui::readTraceDataPart(std::move(bytes), ends[i], false, path);
+            if (!whole)
+                std::exit(2);
+            c = whole.value();
+        });
         same = same && a->eventCount() == b->eventCount() && spanCount(*a) == spanCount(*b)
-            && a->cpus.steps().size() == b->cpus.steps().size();
+            && a->cpus.steps().size() == b->cpus.steps().size() && c->eventCount() == a->eventCount()
+            && spanCount(*c) == spanCount(*a);
         std::printf("  update to %8.1f MB: kept pass wall %7.3f s CPU %7.3f s | streamed again wall %7.3f s CPU "
-                    "%7.3f s\n",
-            double(ends[i]) / 1048576.0, k.wall, k.cpu, f.wall, f.cpu);
+                    "%7.3f s | read whole again wall %7.3f s CPU %7.3f s\n",
+            double(ends[i]) / 1048576.0, k.wall, k.cpu, f.wall, f.cpu, w.wall, w.cpu);
         keptWall.push_back(k.wall);
         keptCpu.push_back(k.cpu);
         freshWall.push_back(f.wall);
         freshCpu.push_back(f.cpu);
+        wholeWall.push_back(w.wall);
+        wholeCpu.push_back(w.cpu);
     }
     const auto last = ends.size() > 1 ? kept.snapshot() : nullptr;
     std::printf("  median update: kept pass wall %.3f s CPU %.3f s; streamed again wall %.3f s CPU %.3f s; "
                 "kept / again: wall %.3fx CPU %.3fx\n",
         bench::median(keptWall), bench::median(keptCpu), bench::median(freshWall), bench::median(freshCpu),
         bench::median(keptWall) / bench::median(freshWall), bench::median(keptCpu) / bench::median(freshCpu));
-    std::printf("  the last view: %llu events, %zu state spans; both ways give the same counts: %s; peak RSS %.0f MB "
-                "(both ways' views held)\n",
+    std::printf("  median update read whole again: wall %.3f s CPU %.3f s; kept / whole: wall %.3fx CPU %.3fx\n",
+        bench::median(wholeWall), bench::median(wholeCpu), bench::median(keptWall) / bench::median(wholeWall),
+        bench::median(keptCpu) / bench::median(wholeCpu));
+    std::printf("  the last view: %llu events, %zu state spans; all three ways give the same counts: %s; peak RSS %.0f MB "
+                "(the three ways' views held)\n",
         (unsigned long long)last->eventCount(), spanCount(*last), same ? "yes" : "NO", peakRssMb());
     return same ? 0 : 1;
 }

@@ -203,6 +203,42 @@ TEST_CASE("a trace being written that is big enough to stream is followed stream
     catchUpWithEachBlock(true);
 }
 
+// The size from which a followed trace is streamed (SPARKSCOPE_FOLLOW_STREAM_BYTES) is below the
+// one from which a trace is opened streamed, and never above it.
+TEST_CASE("a followed trace is streamed from the follow size, below the size an open streams from",
+    "[ui][follow][stream]")
+{
+    CHECK(followStreamThresholdBytes() == uint64_t(64) << 20);
+    CHECK(streamThresholdBytes() == uint64_t(1) << 30);
+    ::setenv("SPARKSCOPE_STREAM_BYTES", "1000", 1);
+    CHECK(followStreamThresholdBytes() == 1000); // never above what an open streams from
+    ::unsetenv("SPARKSCOPE_STREAM_BYTES");
+
+    ::setenv("SPARKSCOPE_FOLLOW_STREAM_BYTES", "0", 1);
+    struct Unset {
+        ~Unset() { ::unsetenv("SPARKSCOPE_FOLLOW_STREAM_BYTES"); }
+    } unset;
+    CHECK(followStreamThresholdBytes() == 0);
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const std::string path = dir.filePath(QStringLiteral("growing.eventlog")).toStdString();
+    const BlockFile f = tenBlocks();
+    writeBytes(path, f.bytes, 0, f.cuts[1], std::ios::trunc);
+    MainWindow window;
+    window.show();
+    followFrom(window, path, 1);
+    CHECK(window.timeline()->data()->isStreamed()); // followed streamed, though an open would read it whole
+    writeBytes(path, f.bytes, f.cuts[1], f.cuts[4]);
+    REQUIRE(QTest::qWaitFor([&] { return shownEvents(window) == eventsIn(4); }, kWaitMs));
+    CHECK(window.message().isEmpty());
+    // Complete: small enough to open whole, so the message says how to get what streaming left out.
+    writeBytes(path, f.bytes, f.cuts[4], f.bytes.size());
+    REQUIRE(QTest::qWaitFor([&] { return !liveShown(window); }, kWaitMs));
+    CHECK(shownEvents(window) == eventsIn(10));
+    CHECK(window.message().contains(QStringLiteral("is complete")));
+    CHECK(window.message().contains(QStringLiteral("open it again")));
+}
+
 namespace {
 
 void stopAtDamagedBlock()

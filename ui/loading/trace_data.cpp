@@ -306,6 +306,24 @@ std::shared_ptr<const TraceData> TraceDataStreamer::finish() &&
     return build(std::move(m_pass), std::move(s));
 }
 
+Result<std::shared_ptr<const TraceData>> readTraceDataPart(std::vector<uint8_t> bytes, uint64_t completeBytes,
+    bool ended, const std::string& path, const std::atomic<bool>* cancel)
+{
+    bytes.resize(completeBytes);
+    if (!ended) {
+        bytes.push_back(0xFF); // DATA_END: the complete part reads as a finished stream
+        bytes.push_back(0xFF);
+    }
+    ReadOptions options;
+    options.threads = 1; // as readWholeData, for its peak memory
+    options.cancel = cancel;
+    auto trace = readTraceFromBytes(std::move(bytes), options, path);
+    if (!trace)
+        return trace.error();
+    trace->fileSize = completeBytes;
+    return buildTraceData(std::move(trace).value(), cancel);
+}
+
 Result<std::shared_ptr<const TraceData>> streamTraceData(const std::string& path,
     const std::function<void(int)>& progress, const std::atomic<bool>* cancel, uint64_t endBytes,
     std::shared_ptr<const DecompressedFile> copy)
@@ -326,6 +344,14 @@ uint64_t streamThresholdBytes()
     if (const char* v = std::getenv("SPARKSCOPE_STREAM_BYTES"); v && *v)
         return std::strtoull(v, nullptr, 10);
     return uint64_t(1) << 30;
+}
+
+uint64_t followStreamThresholdBytes()
+{
+    uint64_t bytes = uint64_t(64) << 20;
+    if (const char* v = std::getenv("SPARKSCOPE_FOLLOW_STREAM_BYTES"); v && *v)
+        bytes = std::strtoull(v, nullptr, 10);
+    return std::min(bytes, streamThresholdBytes());
 }
 
 namespace {

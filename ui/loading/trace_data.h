@@ -80,6 +80,13 @@ bool keepOnlyPayloadBytes(core::Trace& trace);
 // Returns null when `cancel` became true.
 std::shared_ptr<const TraceData> buildTraceData(core::Trace trace, const std::atomic<bool>* cancel = nullptr);
 
+// The complete first part of a trace being written, read whole and indexed: `bytes` are the file's
+// first `completeBytes` (whole blocks, core::completePrefix) and are read as a finished stream (a
+// DATA_END is appended unless `ended`), on one thread. What TraceFollower shows of a file below
+// followStreamThresholdBytes. Null data when `cancel` became true.
+core::Result<std::shared_ptr<const TraceData>> readTraceDataPart(std::vector<uint8_t> bytes, uint64_t completeBytes,
+    bool ended, const std::string& path, const std::atomic<bool>* cancel = nullptr);
+
 // Streams `path` (trace_stream.h) and builds the same indexes without holding its events. Fails with
 // ErrorCode::Unsupported for a compressed file unless `copy`, its decompressed copy, is given (which
 // is then what is streamed). `endBytes`: only the file's complete first part of that many bytes (a
@@ -135,6 +142,12 @@ private:
 // a temporary copy first (core::DecompressedFile), which is streamed when it reaches the threshold
 // and read whole otherwise.
 uint64_t streamThresholdBytes();
+// Files at least this big are followed the streamed way (TraceFollower), though opened whole: a
+// whole-read update reads and indexes the whole complete part again, ~0.4-0.6 s of CPU per 100 MB
+// (sparkscope-follow-bench), so past ~64 MiB a new block could not be on screen within a second,
+// while the kept streaming pass costs tens of milliseconds at any size. 64 MiB unless
+// SPARKSCOPE_FOLLOW_STREAM_BYTES says otherwise; never above streamThresholdBytes().
+uint64_t followStreamThresholdBytes();
 
 // Reads and indexes `path` on the calling thread, streaming it when it is big (see above).
 // progress(permille) is called now and then.

@@ -1,6 +1,5 @@
 #include "ui/loading/trace_follower.h"
 
-#include "sparkscope/core/reader.h"
 #include "ui/loading/trace_loader.h"
 
 #include <sys/stat.h>
@@ -30,7 +29,7 @@ namespace {
 
 } // namespace
 
-// A trace as big as those the app streams (trace_data.h, streamThresholdBytes): its complete part is
+// A trace of followStreamThresholdBytes or more (trace_data.h): its complete part is
 // found by walking the mapped file a window at a time, and the streaming pass kept from the update
 // before (`streamer`) goes on over the blocks appended since, so an update costs the new bytes plus
 // the snapshot's indexes, not the whole file again.
@@ -164,7 +163,7 @@ void TraceFollower::startJob(FileId id)
             Update u;
             u.prefix = from;
             u.file = id;
-            if (id.size >= streamThresholdBytes())
+            if (id.size >= followStreamThresholdBytes())
                 return streamedUpdate(path, std::move(u), streamer, control);
             auto bytes = readAll(path);
             if (!bytes) {
@@ -175,22 +174,13 @@ void TraceFollower::startJob(FileId id)
             u.prefix = core::completePrefix(*bytes, from);
             if (u.prefix.bytes <= std::max(from.bytes, u.prefix.dataStart) && !(u.prefix.ended && !from.ended))
                 return u; // no new complete block (or only the header)
-            bytes->resize(u.prefix.bytes);
-            if (!u.prefix.ended) {
-                bytes->push_back(0xFF); // DATA_END: the complete part reads as a finished stream
-                bytes->push_back(0xFF);
-            }
-            core::ReadOptions options;
-            options.threads = 1;
-            options.cancel = control.stopFlag();
-            auto trace = core::readTraceFromBytes(std::move(*bytes), options, path);
-            if (!trace) {
-                if (trace.error().code != core::ErrorCode::Cancelled)
-                    u.error = QString::fromStdString(trace.error().toString());
+            auto data = readTraceDataPart(std::move(*bytes), u.prefix.bytes, u.prefix.ended, path, control.stopFlag());
+            if (!data) {
+                if (data.error().code != core::ErrorCode::Cancelled)
+                    u.error = QString::fromStdString(data.error().toString());
                 return u;
             }
-            trace->fileSize = u.prefix.bytes;
-            u.data = buildTraceData(std::move(trace).value(), control.stopFlag());
+            u.data = std::move(data).value();
             if (u.data)
                 u.warnings = traceWarnings(*u.data);
             return u;

@@ -12,12 +12,12 @@
 //
 // Memory: one snapshot's TraceData (the trace as when opened normally) plus, while a job runs, the
 // file's bytes and the next snapshot: about twice the normal figure at the moment of the swap. CPU:
-// each update re-decodes and re-indexes the whole complete part (about 0.1-0.3 s per 100 MB);
+// each update re-decodes and re-indexes the whole complete part (about 0.4-0.6 s per 100 MB);
 // updates coalesce, so a fast writer costs at most one core, and the view lags by one update at
-// worst.
+// worst. That is why whole reads stop at followStreamThresholdBytes (64 MiB): past it, an update
+// would take more than the second a new block may wait to be shown.
 //
-// A file as big as those the app streams (streamThresholdBytes) is followed the streamed way, and
-// incrementally: its complete part is found by walking the mapped file (completePrefixOfFile, from
+// A file of followStreamThresholdBytes or more is followed the streamed way, and incrementally: its complete part is found by walking the mapped file (completePrefixOfFile, from
 // where the last walk stopped), and one streaming pass (TraceDataStreamer) is kept from update to
 // update and goes on over the appended blocks only. Each update's snapshot copies the pass's state
 // runs and builds the pyramid from them, so it costs O(new bytes + state runs), not a pass over
