@@ -11,6 +11,7 @@
 #include <QFileDialog>
 #include <QFrame>
 #include <QLabel>
+#include <QLocale>
 #include <QStatusBar>
 
 namespace sparkscope::ui {
@@ -32,6 +33,15 @@ void MainWindow::connectFollower()
                 onLoaded(std::move(data), m_follower->path(), warnings);
                 return;
             }
+            // Past followStreamThresholdBytes a trace read whole until now comes streamed: say what
+            // the views lose, once, rather than let the events list and rows vanish unexplained.
+            if (const auto shown = m_timeline->data(); shown && !shown->isStreamed() && data->isStreamed())
+                showMessage(tr("%1 reached %2 and is followed streamed from now on, which keeps no events: "
+                               "the events list, the context lanes and spark-deque rows, and the Chrome export "
+                               "come back when you open it again (File ▸ Open)")
+                                .arg(m_follower->path(),
+                                    QLocale().formattedDataSize(qint64(m_follower->streamFromBytes()))),
+                    false);
             m_timeline->extendData(data);
             m_events->setData(data);
             updateStatus();

@@ -16,6 +16,7 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 
 namespace sparkscope::cli {
 
@@ -420,6 +421,8 @@ namespace {
             trace->releaseEvents();
         };
         const core::Metrics metrics = core::computeMetrics(*trace, metricsOptions, inputs);
+        if (!reading)
+            throw std::logic_error("analyze: the metrics never said their events were read");
         const core::AnalysisSession session(
             std::move(*reading), core::AnalysisInputs { &metrics.engineStates, &metrics.model });
         std::string error;

@@ -78,6 +78,7 @@ int main(int argc, char** argv)
 
     // The complete parts: block boundaries at or before size - k * step (walked once, resumed).
     std::vector<uint64_t> ends;
+    std::vector<bool> ended; // the part ends with DATA_END (the last, the whole file)
     {
         boost::iostreams::mapped_file_source file(path);
         const std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(file.data()), file.size());
@@ -94,8 +95,10 @@ int main(int argc, char** argv)
                 if (to == at)
                     break;
             }
-            if (p.bytes > p.dataStart && (ends.empty() || p.bytes > ends.back()))
+            if (p.bytes > p.dataStart && (ends.empty() || p.bytes > ends.back())) {
                 ends.push_back(p.bytes);
+                ended.push_back(p.ended);
+            }
         }
     }
     if (ends.size() < 2) {
@@ -137,7 +140,7 @@ int main(int argc, char** argv)
             std::ifstream in(path, std::ios::binary);
             if (!in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(bytes.size())))
                 std::exit(2);
-            auto whole = ui::readTraceDataPart(std::move(bytes), ends[i], false, path);
+            auto whole = ui::readTraceDataPart(std::move(bytes), ends[i], ended[i], path);
             if (!whole)
                 std::exit(2);
             c = whole.value();

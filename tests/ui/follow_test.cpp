@@ -25,6 +25,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <string>
 
 using namespace sparkscope;
 using namespace sparkscope::ui;
@@ -203,21 +205,54 @@ TEST_CASE("a trace being written that is big enough to stream is followed stream
     catchUpWithEachBlock(true);
 }
 
+namespace {
+
+// Sets (or, with nullptr, unsets) an environment variable while it lives, and puts back what was.
+class EnvVar {
+public:
+    EnvVar(const char* name, const char* value)
+        : m_name(name)
+    {
+        if (const char* old = std::getenv(name))
+            m_old = old;
+        if (value)
+            ::setenv(name, value, 1);
+        else
+            ::unsetenv(name);
+    }
+    ~EnvVar()
+    {
+        if (m_old)
+            ::setenv(m_name, m_old->c_str(), 1);
+        else
+            ::unsetenv(m_name);
+    }
+    EnvVar(const EnvVar&) = delete;
+    EnvVar& operator=(const EnvVar&) = delete;
+
+private:
+    const char* m_name;
+    std::optional<std::string> m_old;
+};
+
+} // namespace
+
 // The size from which a followed trace is streamed (SPARKSCOPE_FOLLOW_STREAM_BYTES) is below the
 // one from which a trace is opened streamed, and never above it.
 TEST_CASE("a followed trace is streamed from the follow size, below the size an open streams from",
     "[ui][follow][stream]")
 {
-    CHECK(followStreamThresholdBytes() == uint64_t(64) << 20);
-    CHECK(streamThresholdBytes() == uint64_t(1) << 30);
-    ::setenv("SPARKSCOPE_STREAM_BYTES", "1000", 1);
-    CHECK(followStreamThresholdBytes() == 1000); // never above what an open streams from
-    ::unsetenv("SPARKSCOPE_STREAM_BYTES");
+    {
+        const EnvVar open("SPARKSCOPE_STREAM_BYTES", nullptr), follow("SPARKSCOPE_FOLLOW_STREAM_BYTES", nullptr);
+        CHECK(followStreamThresholdBytes() == uint64_t(64) << 20);
+        CHECK(streamThresholdBytes() == uint64_t(1) << 30);
+    }
+    {
+        const EnvVar open("SPARKSCOPE_STREAM_BYTES", "1000"), follow("SPARKSCOPE_FOLLOW_STREAM_BYTES", nullptr);
+        CHECK(followStreamThresholdBytes() == 1000); // never above what an open streams from
+    }
 
-    ::setenv("SPARKSCOPE_FOLLOW_STREAM_BYTES", "0", 1);
-    struct Unset {
-        ~Unset() { ::unsetenv("SPARKSCOPE_FOLLOW_STREAM_BYTES"); }
-    } unset;
+    const EnvVar open("SPARKSCOPE_STREAM_BYTES", nullptr), follow("SPARKSCOPE_FOLLOW_STREAM_BYTES", "0");
     CHECK(followStreamThresholdBytes() == 0);
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
@@ -237,6 +272,30 @@ TEST_CASE("a followed trace is streamed from the follow size, below the size an 
     CHECK(shownEvents(window) == eventsIn(10));
     CHECK(window.message().contains(QStringLiteral("is complete")));
     CHECK(window.message().contains(QStringLiteral("open it again")));
+}
+
+// A trace read whole while small is streamed once it reaches the follow size, and the window says so.
+TEST_CASE("a followed trace that reaches the follow size goes on streamed, with a message", "[ui][follow][stream]")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const std::string path = dir.filePath(QStringLiteral("growing.eventlog")).toStdString();
+    const BlockFile f = tenBlocks();
+    const std::string at = std::to_string(f.cuts[3]);
+    const EnvVar open("SPARKSCOPE_STREAM_BYTES", nullptr), follow("SPARKSCOPE_FOLLOW_STREAM_BYTES", at.c_str());
+    writeBytes(path, f.bytes, 0, f.cuts[1], std::ios::trunc);
+    MainWindow window;
+    window.show();
+    followFrom(window, path, 1);
+    writeBytes(path, f.bytes, f.cuts[1], f.cuts[2]);
+    REQUIRE(QTest::qWaitFor([&] { return shownEvents(window) == eventsIn(2); }, kWaitMs));
+    CHECK_FALSE(window.timeline()->data()->isStreamed());
+    CHECK(window.message().isEmpty());
+    writeBytes(path, f.bytes, f.cuts[2], f.cuts[4]); // past the follow size
+    REQUIRE(QTest::qWaitFor([&] { return shownEvents(window) == eventsIn(4); }, kWaitMs));
+    CHECK(window.timeline()->data()->isStreamed());
+    CHECK(window.message().contains(QStringLiteral("followed streamed from now on")));
+    CHECK(liveShown(window));
 }
 
 namespace {

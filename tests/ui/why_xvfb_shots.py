@@ -51,8 +51,8 @@ def next_report(app, timeout=180):
 
 
 def drain(app, settle=1.5):
-    """Waits for the app to settle, then drops the reports already printed (each action is followed by
-    exactly one fresh report; an earlier one still queued would be read as its result)."""
+    """Waits for the app to settle, then drops the reports already printed, so that the next action's
+    report is read rather than an earlier one (report_where also passes over any that come late)."""
     time.sleep(settle)
     while True:
         try:

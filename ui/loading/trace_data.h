@@ -143,7 +143,7 @@ private:
 // and read whole otherwise.
 uint64_t streamThresholdBytes();
 // Files at least this big are followed the streamed way (TraceFollower), though opened whole: a
-// whole-read update reads and indexes the whole complete part again, ~0.4-0.6 s of CPU per 100 MB
+// whole-read update reads and indexes the whole complete part again, ~0.35-0.6 s of CPU per 100 MB
 // (sparkscope-follow-bench), so past ~64 MiB a new block could not be on screen within a second,
 // while the kept streaming pass costs tens of milliseconds at any size. 64 MiB unless
 // SPARKSCOPE_FOLLOW_STREAM_BYTES says otherwise; never above streamThresholdBytes().

@@ -94,6 +94,7 @@ void TraceFollower::follow(const QString& path)
     m_prefix = {};
     m_streamer.reset();
     m_shownBytes = 0;
+    m_streamFromBytes = followStreamThresholdBytes(); // read here, on the GUI thread, not by each job
     m_watcher.addPath(path);
     m_timer.start();
     poll();
@@ -159,11 +160,11 @@ void TraceFollower::startJob(FileId id)
     // failed leaves none, and the next streamed update starts over.
     std::shared_ptr<TraceDataStreamer> streamer = std::move(m_streamer);
     m_job.start(
-        [path, from, id, streamer](JobControl& control) {
+        [path, from, id, streamer, streamFrom = m_streamFromBytes](JobControl& control) {
             Update u;
             u.prefix = from;
             u.file = id;
-            if (id.size >= followStreamThresholdBytes())
+            if (id.size >= streamFrom)
                 return streamedUpdate(path, std::move(u), streamer, control);
             auto bytes = readAll(path);
             if (!bytes) {

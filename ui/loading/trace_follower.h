@@ -12,7 +12,7 @@
 //
 // Memory: one snapshot's TraceData (the trace as when opened normally) plus, while a job runs, the
 // file's bytes and the next snapshot: about twice the normal figure at the moment of the swap. CPU:
-// each update re-decodes and re-indexes the whole complete part (about 0.4-0.6 s per 100 MB);
+// each update re-decodes and re-indexes the whole complete part (about 0.35-0.6 s per 100 MB);
 // updates coalesce, so a fast writer costs at most one core, and the view lags by one update at
 // worst. That is why whole reads stop at followStreamThresholdBytes (64 MiB): past it, an update
 // would take more than the second a new block may wait to be shown.
@@ -59,6 +59,8 @@ public:
     QString path() const { return m_path; }
     // Bytes of the file read and shown so far (the complete part).
     uint64_t shownBytes() const { return m_shownBytes; }
+    // The size from which this file is followed streamed (followStreamThresholdBytes when following began).
+    uint64_t streamFromBytes() const { return m_streamFromBytes; }
 
 Q_SIGNALS:
     // A newer complete part is indexed; `first` for the first one of this file. `warnings` are the
@@ -102,6 +104,7 @@ private:
     std::optional<FileId> m_file; // identity and size when last read
     core::CompletePrefix m_prefix;
     uint64_t m_shownBytes = 0;
+    uint64_t m_streamFromBytes = 0; // followStreamThresholdBytes when following began
     std::shared_ptr<TraceDataStreamer> m_streamer; // a streamed file's pass, between jobs
     LatestJob<Update> m_job { this };
 };

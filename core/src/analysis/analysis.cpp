@@ -16,11 +16,11 @@
 #include "analysis/simulate.h"
 #include "analysis/work_span.h"
 
-#include <cassert>
 #include <map>
 #include <mutex>
 #include <numeric>
 #include <set>
+#include <stdexcept>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 
@@ -168,7 +168,15 @@ AnalysisSession::AnalysisSession(const Trace& trace, const AnalysisInputs& input
 AnalysisSession::Reading::Reading(const Trace& trace, const AnalysisInputs& inputs)
     : m_impl(std::make_unique<Impl>())
 {
-    m_impl->read(trace, inputs, false);
+    Impl& s = *m_impl;
+    s.read(trace, inputs, false);
+    // Nothing after the reading looks at the states; the model is lent again for the second step,
+    // which checks it is the same by its sizes. Neither pointer may outlive what it was lent.
+    s.states = nullptr;
+    m_conjunctions = s.model->conjunctions.size();
+    m_contexts = s.model->contexts.size();
+    if (!s.ownModel)
+        s.model = nullptr;
 }
 
 AnalysisSession::Reading::Reading(Reading&&) noexcept = default;
@@ -177,14 +185,13 @@ AnalysisSession::Reading::~Reading() = default;
 AnalysisSession::AnalysisSession(Reading&& reading, const AnalysisInputs& inputs)
     : m_impl(std::move(reading.m_impl))
 {
+    if (!m_impl)
+        throw std::logic_error("AnalysisSession: built from a Reading already used");
     Impl& s = *m_impl;
-    // What the reading was lent may have moved since: it is lent again (what it built, it owns).
-    if (!s.ownStates) {
-        assert(inputs.engineStates);
-        s.states = inputs.engineStates;
-    }
-    if (!s.ownModel) {
-        assert(inputs.model);
+    if (!s.model) { // lent to the reading: lent again, perhaps moved since
+        if (!inputs.model || inputs.model->conjunctions.size() != reading.m_conjunctions
+            || inputs.model->contexts.size() != reading.m_contexts)
+            throw std::logic_error("AnalysisSession: the second step must be lent the model the Reading read with");
         s.model = inputs.model;
     }
     if (s.recordsJoins)

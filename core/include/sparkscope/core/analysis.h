@@ -284,10 +284,11 @@ public:
 
     // The same session in two steps, for a caller that releases the trace's events in between
     // (computeMetricsFile, `analyze`): a Reading reads the events, with the engine states and model
-    // `inputs` lends (what it is not lent, it builds and keeps); the session is then built from the
-    // reading, its DAG from the model alone, so the DAG never sits beside the events
-    // (docs/performance.md). What the reading was lent, the second step's `inputs` lend again: the
-    // same states and model, which may have moved in between.
+    // `inputs` lends for that call (what it is not lent, it builds and keeps); the session is then
+    // built from the reading, its DAG from the model alone, so the DAG never sits beside the events
+    // (docs/performance.md). A model lent to the reading must be lent again to the second step (the
+    // same model, perhaps moved in between; checked by its sizes), for the session's life; the
+    // states are not needed again. std::logic_error when it is not, or when the reading was used.
     class Reading {
     public:
         Reading(const Trace& trace, const AnalysisInputs& inputs);
@@ -297,6 +298,7 @@ public:
     private:
         friend class AnalysisSession;
         std::unique_ptr<Impl> m_impl;
+        size_t m_conjunctions = 0, m_contexts = 0; // of the model read with
     };
     AnalysisSession(Reading&& reading, const AnalysisInputs& inputs);
 
