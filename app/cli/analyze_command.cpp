@@ -14,9 +14,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <fstream>
-#include <optional>
 #include <sstream>
-#include <stdexcept>
 
 namespace sparkscope::cli {
 
@@ -407,24 +405,15 @@ namespace {
         auto trace = loadTraceForMetrics(parsed->positional.front(), parsed->flag("--force"));
         if (!trace)
             return kExitBadInput;
-        // The metrics the findings read, and the analysis session over their states and model, as
-        // core::computeMetricsFile makes them (--scale names sites the session knows): the session
-        // reads the events once the metrics' event passes are done, and then they go, before the
-        // metrics' descendant pass and the session's DAG, the peaks (docs/performance.md).
+        // The metrics the findings read, and the analysis session over their states and model
+        // (--scale names sites the session knows); the events go before the peaks
+        // (core::computeMetricsWithSession).
         core::MetricsOptions metricsOptions;
         metricsOptions.fromNs = options.fromNs;
         metricsOptions.toNs = options.toNs;
-        std::optional<core::AnalysisSession::Reading> reading;
-        core::MetricsInputs inputs;
-        inputs.eventsRead = [&](const core::EngineStates& states, const core::ParModel& model) {
-            reading.emplace(*trace, core::AnalysisInputs { &states, &model });
-            trace->releaseEvents();
-        };
-        const core::Metrics metrics = core::computeMetrics(*trace, metricsOptions, inputs);
-        if (!reading)
-            throw std::logic_error("analyze: the metrics never said their events were read");
-        const core::AnalysisSession session(
-            std::move(*reading), core::AnalysisInputs { &metrics.engineStates, &metrics.model });
+        const core::MetricsWithSession both = core::computeMetricsWithSession(std::move(*trace), metricsOptions);
+        const core::Metrics& metrics = *both.metrics;
+        const core::AnalysisSession& session = *both.session;
         std::string error;
         const auto whatIf = whatIfOptions(*parsed, session, error);
         if (!whatIf)

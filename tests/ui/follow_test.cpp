@@ -14,6 +14,7 @@
 
 #include "sparkscope/core/reader.h"
 #include "sparkscope/core/writer.h"
+#include "support/scoped_env.h"
 
 #include <QLabel>
 #include <QSignalSpy>
@@ -135,23 +136,38 @@ void waitChecked(MainWindow& window, const std::string& path)
 }
 
 // Every size streams (SPARKSCOPE_STREAM_BYTES=0) while one lives.
-struct StreamAll {
-    StreamAll() { ::setenv("SPARKSCOPE_STREAM_BYTES", "0", 1); }
-    ~StreamAll() { ::unsetenv("SPARKSCOPE_STREAM_BYTES"); }
+struct StreamAll : test::ScopedEnv {
+    StreamAll()
+        : ScopedEnv("SPARKSCOPE_STREAM_BYTES", "0")
+    {
+    }
+};
+
+// tenBlocks()'s header and first `blocks` blocks written to a file `name` in a fresh folder, and a
+// shown window following it that shows them all.
+struct Followed {
+    Followed(const char* name, size_t blocks)
+        : path(dir.filePath(QString::fromLatin1(name)).toStdString())
+    {
+        REQUIRE(dir.isValid());
+        writeBytes(path, f.bytes, 0, f.cuts[blocks], std::ios::trunc);
+        window.show();
+        followFrom(window, path, blocks);
+    }
+    QTemporaryDir dir;
+    const BlockFile f = tenBlocks();
+    const std::string path;
+    MainWindow window;
 };
 
 // Writes tenBlocks() a block or a part of one at a time into a file the window follows, checking
 // after each that the window and its metrics caught up; `streamed`: the window streams each snapshot.
 void catchUpWithEachBlock(bool streamed)
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const std::string path = dir.filePath(QStringLiteral("growing.eventlog")).toStdString();
-    const BlockFile f = tenBlocks();
-    writeBytes(path, f.bytes, 0, f.cuts[1], std::ios::trunc); // header + block 0
-    MainWindow window;
-    window.show();
-    followFrom(window, path, 1);
+    Followed followed("growing.eventlog", 1); // header + block 0
+    MainWindow& window = followed.window;
+    const std::string& path = followed.path;
+    const BlockFile& f = followed.f;
     CHECK(window.timeline()->data()->isStreamed() == streamed);
 
     for (size_t k = 2; k <= 5; ++k) {
@@ -205,37 +221,6 @@ TEST_CASE("a trace being written that is big enough to stream is followed stream
     catchUpWithEachBlock(true);
 }
 
-namespace {
-
-// Sets (or, with nullptr, unsets) an environment variable while it lives, and puts back what was.
-class EnvVar {
-public:
-    EnvVar(const char* name, const char* value)
-        : m_name(name)
-    {
-        if (const char* old = std::getenv(name))
-            m_old = old;
-        if (value)
-            ::setenv(name, value, 1);
-        else
-            ::unsetenv(name);
-    }
-    ~EnvVar()
-    {
-        if (m_old)
-            ::setenv(m_name, m_old->c_str(), 1);
-        else
-            ::unsetenv(m_name);
-    }
-    EnvVar(const EnvVar&) = delete;
-    EnvVar& operator=(const EnvVar&) = delete;
-
-private:
-    const char* m_name;
-    std::optional<std::string> m_old;
-};
-
-} // namespace
 
 // The size from which a followed trace is streamed (SPARKSCOPE_FOLLOW_STREAM_BYTES) is below the
 // one from which a trace is opened streamed, and never above it.
@@ -243,25 +228,21 @@ TEST_CASE("a followed trace is streamed from the follow size, below the size an 
     "[ui][follow][stream]")
 {
     {
-        const EnvVar open("SPARKSCOPE_STREAM_BYTES", nullptr), follow("SPARKSCOPE_FOLLOW_STREAM_BYTES", nullptr);
+        const test::ScopedEnv open("SPARKSCOPE_STREAM_BYTES", nullptr), follow("SPARKSCOPE_FOLLOW_STREAM_BYTES", nullptr);
         CHECK(followStreamThresholdBytes() == uint64_t(64) << 20);
         CHECK(streamThresholdBytes() == uint64_t(1) << 30);
     }
     {
-        const EnvVar open("SPARKSCOPE_STREAM_BYTES", "1000"), follow("SPARKSCOPE_FOLLOW_STREAM_BYTES", nullptr);
+        const test::ScopedEnv open("SPARKSCOPE_STREAM_BYTES", "1000"), follow("SPARKSCOPE_FOLLOW_STREAM_BYTES", nullptr);
         CHECK(followStreamThresholdBytes() == 1000); // never above what an open streams from
     }
 
-    const EnvVar open("SPARKSCOPE_STREAM_BYTES", nullptr), follow("SPARKSCOPE_FOLLOW_STREAM_BYTES", "0");
+    const test::ScopedEnv open("SPARKSCOPE_STREAM_BYTES", nullptr), follow("SPARKSCOPE_FOLLOW_STREAM_BYTES", "0");
     CHECK(followStreamThresholdBytes() == 0);
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const std::string path = dir.filePath(QStringLiteral("growing.eventlog")).toStdString();
-    const BlockFile f = tenBlocks();
-    writeBytes(path, f.bytes, 0, f.cuts[1], std::ios::trunc);
-    MainWindow window;
-    window.show();
-    followFrom(window, path, 1);
+    Followed followed("growing.eventlog", 1);
+    MainWindow& window = followed.window;
+    const std::string& path = followed.path;
+    const BlockFile& f = followed.f;
     CHECK(window.timeline()->data()->isStreamed()); // followed streamed, though an open would read it whole
     writeBytes(path, f.bytes, f.cuts[1], f.cuts[4]);
     REQUIRE(QTest::qWaitFor([&] { return shownEvents(window) == eventsIn(4); }, kWaitMs));
@@ -277,16 +258,12 @@ TEST_CASE("a followed trace is streamed from the follow size, below the size an 
 // A trace read whole while small is streamed once it reaches the follow size, and the window says so.
 TEST_CASE("a followed trace that reaches the follow size goes on streamed, with a message", "[ui][follow][stream]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const std::string path = dir.filePath(QStringLiteral("growing.eventlog")).toStdString();
-    const BlockFile f = tenBlocks();
-    const std::string at = std::to_string(f.cuts[3]);
-    const EnvVar open("SPARKSCOPE_STREAM_BYTES", nullptr), follow("SPARKSCOPE_FOLLOW_STREAM_BYTES", at.c_str());
-    writeBytes(path, f.bytes, 0, f.cuts[1], std::ios::trunc);
-    MainWindow window;
-    window.show();
-    followFrom(window, path, 1);
+    const std::string at = std::to_string(tenBlocks().cuts[3]);
+    const test::ScopedEnv open("SPARKSCOPE_STREAM_BYTES", nullptr), follow("SPARKSCOPE_FOLLOW_STREAM_BYTES", at.c_str());
+    Followed followed("growing.eventlog", 1);
+    MainWindow& window = followed.window;
+    const std::string& path = followed.path;
+    const BlockFile& f = followed.f;
     writeBytes(path, f.bytes, f.cuts[1], f.cuts[2]);
     REQUIRE(QTest::qWaitFor([&] { return shownEvents(window) == eventsIn(2); }, kWaitMs));
     CHECK_FALSE(window.timeline()->data()->isStreamed());
@@ -302,14 +279,10 @@ namespace {
 
 void stopAtDamagedBlock()
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const std::string path = dir.filePath(QStringLiteral("damaged.eventlog")).toStdString();
-    const BlockFile f = tenBlocks();
-    writeBytes(path, f.bytes, 0, f.cuts[2], std::ios::trunc);
-    MainWindow window;
-    window.show();
-    followFrom(window, path, 2);
+    Followed followed("damaged.eventlog", 2);
+    MainWindow& window = followed.window;
+    const std::string& path = followed.path;
+    const BlockFile& f = followed.f;
     // Block 2 with its first event's type changed to an undeclared number (0x7777), then block 3.
     std::vector<uint8_t> bad(f.bytes.begin() + long(f.cuts[2]), f.bytes.begin() + long(f.cuts[4]));
     bad[24] = 0x77;
@@ -362,16 +335,12 @@ TEST_CASE("a followed file's newer parts wait for the metrics in flight, and the
 
 TEST_CASE("following stops with a message when the file shrinks or is replaced", "[ui][follow]")
 {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    const BlockFile f = tenBlocks();
     SECTION("shrinks")
     {
-        const std::string path = dir.filePath(QStringLiteral("shrinks.eventlog")).toStdString();
-        writeBytes(path, f.bytes, 0, f.cuts[3], std::ios::trunc);
-        MainWindow window;
-        window.show();
-        followFrom(window, path, 3);
+        Followed followed("shrinks.eventlog", 3);
+        MainWindow& window = followed.window;
+        const std::string& path = followed.path;
+        const BlockFile& f = followed.f;
         std::filesystem::resize_file(path, f.cuts[1]);
         REQUIRE(QTest::qWaitFor([&] { return !window.message().isEmpty(); }, kWaitMs));
         CHECK(window.message().contains(QStringLiteral("shrank")));
@@ -380,12 +349,11 @@ TEST_CASE("following stops with a message when the file shrinks or is replaced",
     }
     SECTION("is replaced")
     {
-        const std::string path = dir.filePath(QStringLiteral("replaced.eventlog")).toStdString();
-        const std::string other = dir.filePath(QStringLiteral("other.eventlog")).toStdString();
-        writeBytes(path, f.bytes, 0, f.cuts[3], std::ios::trunc);
-        MainWindow window;
-        window.show();
-        followFrom(window, path, 3);
+        Followed followed("replaced.eventlog", 3);
+        MainWindow& window = followed.window;
+        const std::string& path = followed.path;
+        const BlockFile& f = followed.f;
+        const std::string other = followed.dir.filePath(QStringLiteral("other.eventlog")).toStdString();
         writeBytes(other, f.bytes, 0, f.cuts[5], std::ios::trunc);
         std::filesystem::rename(other, path);
         REQUIRE(QTest::qWaitFor([&] { return !window.message().isEmpty(); }, kWaitMs));

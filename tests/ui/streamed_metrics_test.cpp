@@ -1,6 +1,7 @@
 // The metrics and analysis of a streamed trace (MetricsPanels::showStreamed): computed in the
 // background from a compact read of its file, they are exactly the CLI's; a trace whose metrics would
 // not fit beside the timeline gets a statement of how much they would take instead.
+#include "support/scoped_env.h"
 #include "support/test_data.h"
 #include "ui/loading/streamed_events.h"
 #include "ui/loading/trace_data.h"
@@ -36,10 +37,7 @@ TEST_CASE("a streamed trace's metrics and analysis come from a compact read, as 
     MetricsSession* session = panels->session();
     {
         // Streams every file while this one loads (later tests must not stream).
-        struct StreamAll {
-            StreamAll() { ::setenv("SPARKSCOPE_STREAM_BYTES", "0", 1); }
-            ~StreamAll() { ::unsetenv("SPARKSCOPE_STREAM_BYTES"); }
-        } env;
+        const test::ScopedEnv env("SPARKSCOPE_STREAM_BYTES", "0");
         QSignalSpy shown(&window, &MainWindow::traceShown);
         window.openTrace(QString::fromStdString(path->string()));
         REQUIRE(shown.wait(30000));

@@ -1,6 +1,7 @@
 // A trace opened by streaming (streamTraceData) draws and describes exactly what the same trace read
 // whole draws: the pyramid, the CPUs curve, the markers, and, at every zoom, the same event ticks
 // and the same tooltips on them, although its events are decoded again from the file on demand.
+#include "support/scoped_env.h"
 #include "support/test_data.h"
 #include "support/trace_builder.h"
 #include "ui/compare/time_alignment.h"
@@ -156,13 +157,9 @@ TEST_CASE("loadTraceData streams files from the threshold up, compressed ones fr
     if (!zst || !plain)
         return;
     // Set for the two loads below only, whatever happens (later tests must not stream).
-    struct StreamFrom1000Bytes {
-        StreamFrom1000Bytes() { ::setenv("SPARKSCOPE_STREAM_BYTES", "1000", 1); }
-        ~StreamFrom1000Bytes() { ::unsetenv("SPARKSCOPE_STREAM_BYTES"); }
-    };
     core::Result<std::shared_ptr<const TraceData>> big = core::Error {}, packed = core::Error {};
     {
-        StreamFrom1000Bytes env;
+        const test::ScopedEnv env("SPARKSCOPE_STREAM_BYTES", "1000");
         big = loadTraceData(plain->string());
         packed = loadTraceData(zst->string());
     }

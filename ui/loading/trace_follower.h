@@ -17,8 +17,9 @@
 // worst. That is why whole reads stop at followStreamThresholdBytes (64 MiB): past it, an update
 // would take more than the second a new block may wait to be shown.
 //
-// A file of followStreamThresholdBytes or more is followed the streamed way, and incrementally: its complete part is found by walking the mapped file (completePrefixOfFile, from
-// where the last walk stopped), and one streaming pass (TraceDataStreamer) is kept from update to
+// A file of followStreamThresholdBytes or more is followed the streamed way, and incrementally: its
+// complete part is found by walking the mapped file (completePrefixOfFile, from where the last walk
+// stopped), and one streaming pass (TraceDataStreamer) is kept from update to
 // update and goes on over the appended blocks only. Each update's snapshot copies the pass's state
 // runs and builds the pyramid from them, so it costs O(new bytes + state runs), not a pass over
 // the file; memory is what opening it streamed takes, plus one snapshot's indexes. The metrics

@@ -4,7 +4,8 @@
 // metrics. One after the other rather than at once: each is parallel inside already, and the
 // metrics' passes free their working memory before the session's DAG is built (on the 13 M-event
 // demo parfib, at once took 20 % more peak memory for no gain in wall time on 2 cores). A trace
-// given up is read by the session in two steps around the metrics' last event pass (computeBoth).
+// given up is read by the session in two steps around the metrics' last event pass
+// (computeMetricsWithSession).
 #include "sparkscope/core/metrics_export.h"
 
 #include <optional>
@@ -14,11 +15,9 @@ namespace sparkscope::core {
 
 namespace {
 
-    // `releasable`: the trace itself when the caller gives it up. Then the analysis session reads the
-    // events while the metrics still hold them (MetricsInputs::eventsRead); they are released there,
-    // before the metrics' descendant pass, and the session's DAG is built after the metrics, from the
-    // model alone, so that neither sits beside the events (docs/performance.md). A trace kept is
-    // read by the session after the metrics, in one step, when the metrics' working memory is gone.
+    // `releasable`: the trace itself when the caller gives it up (computeMetricsWithSession). A
+    // trace kept is read by the session after the metrics, in one step, when the metrics' working
+    // memory is gone.
     MetricsFile computeBoth(const Trace& trace, const MetricsOptions& options, const AnalysisOptions& analysisOptions,
         Trace* releasable = nullptr)
     {
@@ -29,18 +28,10 @@ namespace {
             file.analysis = analysisReport(session, analysisOptions, file.metrics);
             return file;
         }
-        std::optional<AnalysisSession::Reading> reading;
-        MetricsInputs inputs;
-        inputs.eventsRead = [&](const EngineStates& states, const ParModel& model) {
-            reading.emplace(trace, AnalysisInputs { &states, &model });
-            releasable->releaseEvents();
-        };
-        file.metrics = computeMetrics(trace, options, inputs);
-        if (!reading)
-            throw std::logic_error("computeMetricsFile: the metrics never said their events were read");
-        const AnalysisSession session(
-            std::move(*reading), AnalysisInputs { &file.metrics.engineStates, &file.metrics.model });
-        file.analysis = analysisReport(session, analysisOptions, file.metrics);
+        MetricsWithSession both = computeMetricsWithSession(std::move(*releasable), options);
+        file.analysis = analysisReport(*both.session, analysisOptions, *both.metrics);
+        both.session.reset(); // before the model it borrows moves
+        file.metrics = std::move(*both.metrics);
         return file;
     }
 
@@ -54,6 +45,23 @@ namespace {
     }
 
 } // namespace
+
+MetricsWithSession computeMetricsWithSession(Trace&& trace, const MetricsOptions& options)
+{
+    MetricsWithSession out;
+    std::optional<AnalysisSession::Reading> reading;
+    MetricsInputs inputs;
+    inputs.eventsRead = [&](const EngineStates& states, const ParModel& model) {
+        reading.emplace(trace, AnalysisInputs { &states, &model });
+        trace.releaseEvents();
+    };
+    out.metrics = std::make_unique<Metrics>(computeMetrics(trace, options, inputs));
+    if (!reading)
+        throw std::logic_error("computeMetricsWithSession: the metrics never said their events were read");
+    out.session = std::make_unique<const AnalysisSession>(
+        std::move(*reading), AnalysisInputs { &out.metrics->engineStates, &out.metrics->model });
+    return out;
+}
 
 MetricsFile computeMetricsFile(const Trace& trace, const MetricsOptions& options)
 {

@@ -18,6 +18,7 @@
 #include "sparkscope/core/findings.h"
 #include "sparkscope/core/metrics.h"
 
+#include <memory>
 #include <string>
 
 namespace sparkscope::core {
@@ -51,6 +52,18 @@ MetricsFile computeMetricsFile(const Trace& trace, const MetricsOptions& options
 // descendant pass and the analysis' DAG, which lowers the peak memory by the trace's size. `trace`
 // keeps its summary fields only.
 MetricsFile computeMetricsFile(Trace&& trace, const MetricsOptions& options = {});
+// The metrics of a trace the caller has no further use for, with the analysis session over their
+// states and model, for a caller that asks the session more than computeMetricsFile does (`analyze`:
+// --scale names the session's sites). The session reads the events in two steps around the metrics'
+// last event pass (AnalysisSession::Reading), the events are released in between, and the DAG is
+// built after the metrics, so that neither the sweep nor the DAG sits beside the events
+// (docs/performance.md). `trace` keeps its summary fields only. Both are on the heap, so the session's
+// loan of the metrics' model holds wherever the pair is moved; the session goes first.
+struct MetricsWithSession {
+    std::unique_ptr<Metrics> metrics;
+    std::unique_ptr<const AnalysisSession> session; // borrows *metrics' model
+};
+MetricsWithSession computeMetricsWithSession(Trace&& trace, const MetricsOptions& options = {});
 // The analysis alone (`sparkscope-cli analyze`): the same computation, with the metrics the findings
 // read (of the range; no instances, no call count) dropped afterwards.
 AnalysisReport computeAnalysisReport(const Trace& trace, const AnalysisOptions& options = {});
