@@ -27,6 +27,11 @@ void checkSameIndexes(const ParModel& a, const ParModel& b)
         const auto ca = a.childConjunctions(k), cb = b.childConjunctions(k);
         REQUIRE(std::equal(ca.begin(), ca.end(), cb.begin(), cb.end()));
     }
+    REQUIRE(a.conjunctions.size() == b.conjunctions.size());
+    for (uint32_t i = 0; i < a.conjunctions.size(); ++i) {
+        const auto fa = a.futuresOf(ConjunctionIndex(i)), fb = b.futuresOf(ConjunctionIndex(i));
+        REQUIRE(std::equal(fa.begin(), fa.end(), fb.begin(), fb.end()));
+    }
     REQUIRE(a.contexts.size() == b.contexts.size());
     for (size_t c = 0; c < a.contexts.size(); ++c)
         REQUIRE(std::equal(a.contexts[c].states.begin(), a.contexts[c].states.end(), b.contexts[c].states.begin(),
@@ -101,6 +106,56 @@ TEST_CASE("a conjunct's top pieces split where a nested conjunction runs and whe
     CHECK(states
         == std::vector<std::pair<uint64_t, ContextState>> {
             { 10, ContextState::Running }, { 40, ContextState::Runnable }, { 50, ContextState::Running } });
+    ParModel rebuilt = m;
+    rebuilt.indexChildren();
+    checkSameIndexes(m, rebuilt);
+}
+
+TEST_CASE("a conjunction's futures are those its context created since its previous conjunction", "[core][model]")
+{
+    // Two engines, contexts 1 and 2. By hand:
+    //   context 1 creates futures 0xF1 (t=20) and 0xF2 (t=25), context 2 creates 0xF3 (t=22);
+    //   context 1 starts A (t=30): A's futures are the two it created (future indexes 0 and 2);
+    //   context 2 starts B (t=35): B's future is 0xF3 (index 1);
+    //   A ends (t=50), which retires 0xF1, so 0xF1 created again (t=60) is a new future (index 3),
+    //   and context 1's next conjunction C (t=70) gets it; B ends without its futures at t=80, and
+    //   a conjunction with no futures before it (D, context 2, t=90) gets none.
+    sparkscope::test::TraceBuilder b(2);
+    b.createThread(0, 10, 1)
+        .runThread(0, 10, 1)
+        .createThread(1, 11, 2)
+        .runThread(1, 11, 2)
+        .futureCreate(0, 20, 0xF1, 7)
+        .futureCreate(1, 22, 0xF3, 7)
+        .futureCreate(0, 25, 0xF2, 7)
+        .startParConj(0, 30, 0xA0, 1)
+        .startParConj(1, 35, 0xB0, 1)
+        .futureSignal(0, 40, 0xF1)
+        .endParConjunct(0, 45, 0xA0)
+        .endParConj(0, 50, 0xA0)
+        .futureCreate(0, 60, 0xF1, 7)
+        .startParConj(0, 70, 0xC0, 1)
+        .endParConjunct(1, 75, 0xB0)
+        .endParConj(1, 80, 0xB0)
+        .startParConj(1, 90, 0xD0, 1)
+        .endAt(100);
+    const ParModel m = buildParModel(b.build());
+    REQUIRE(m.conjunctions.size() == 4);
+    REQUIRE(m.futures.size() == 4);
+    auto futuresOf = [&](uint32_t j) {
+        std::vector<uint32_t> out;
+        for (FutureIndex f : m.futuresOf(ConjunctionIndex(j)))
+            out.push_back(f.value());
+        return out;
+    };
+    CHECK(futuresOf(0) == std::vector<uint32_t> { 0, 2 });
+    CHECK(futuresOf(1) == std::vector<uint32_t> { 1 });
+    CHECK(futuresOf(2) == std::vector<uint32_t> { 3 });
+    CHECK(futuresOf(3).empty());
+    CHECK(m.futures[3].futureId == 0xF1);
+    // A's first future was signalled once and A completed: complete. B's was never signalled.
+    CHECK(m.futures[0].complete);
+    CHECK_FALSE(m.futures[1].complete);
     ParModel rebuilt = m;
     rebuilt.indexChildren();
     checkSameIndexes(m, rebuilt);

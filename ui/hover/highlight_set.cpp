@@ -112,7 +112,8 @@ HighlightSet highlightConjunctions(
         members.conjunctions.push_back(j);
         const core::ConjunctionInstance& c = m.conjunction(j);
         members.conjuncts.insert(members.conjuncts.end(), c.conjuncts.begin(), c.conjuncts.end());
-        members.futures.insert(members.futures.end(), c.futures.begin(), c.futures.end());
+        const auto futures = m.futuresOf(j);
+        members.futures.insert(members.futures.end(), futures.begin(), futures.end());
     }
     HighlightSet out;
     addMembers(m, members, out, limit);

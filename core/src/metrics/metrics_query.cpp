@@ -265,7 +265,8 @@ InstanceMembers instanceMembers(const ParModel& m, EventOwner owner, InstanceMem
             todo.pop_back();
             out.conjunctions.push_back(x);
             const ConjunctionInstance& ci = m.conjunction(x);
-            out.futures.insert(out.futures.end(), ci.futures.begin(), ci.futures.end());
+            const auto futures = m.futuresOf(x);
+            out.futures.insert(out.futures.end(), futures.begin(), futures.end());
             for (ConjunctIndex k : ci.conjuncts) {
                 out.conjuncts.push_back(k);
                 if (withDescendants)

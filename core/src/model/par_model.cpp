@@ -11,8 +11,9 @@
 //     addressing for addresses, where a node-based hash map's node per entry would dominate;
 //   - the walk is Trace::forEachInTimeOrder itself, skipping unused event types inline, instead of
 //     a pointer list merged through a heap;
-//   - no heap block per instance (a conjunction's conjuncts and futures sit in 16-byte IndexLists)
-//     and instance arrays sized exactly from a parallel count of their events;
+//   - no heap block per instance (a conjunction's conjuncts sit in a 16-byte IndexList; its futures,
+//     which most have none of, in an index built after the walk) and instance arrays sized exactly
+//     from a parallel count of their events;
 //   - the output is large (tens of MB for a 700 k-event trace) and first-touch page faults would
 //     cost as much as the walk's own work, so large arrays are advised for huge pages and the
 //     instance arrays prefaulted in a parallel task (util/large_array.h);
@@ -84,6 +85,28 @@ void ParModel::indexChildren()
     for (size_t j = 0; j < conjunctions.size(); ++j)
         parentOf[j] = conjunctions[j].parentConjunct.value();
     indexFromCounts(pieceCounts.data(), childCounts.data(), parentOf.data());
+    indexFutures();
+}
+
+void ParModel::indexFutures()
+{
+    m_futureOffsets.clear();
+    m_futuresByConjunction.clear();
+    if (futures.empty())
+        return; // futuresOf is then empty for every conjunction, with no offsets at all
+    // A counting sort by conjunction, as the indexes below: futures are in creation order, so each
+    // conjunction's come out in it.
+    m_futureOffsets.assign(conjunctions.size() + 1, 0);
+    for (const FutureInstance& f : futures)
+        if (contains(f.conjunction))
+            ++m_futureOffsets[f.conjunction.value() + 1];
+    for (size_t j = 0; j < conjunctions.size(); ++j)
+        m_futureOffsets[j + 1] += m_futureOffsets[j];
+    m_futuresByConjunction.resize(m_futureOffsets.back());
+    std::vector<uint32_t> fill(m_futureOffsets.begin(), m_futureOffsets.end() - 1);
+    for (uint32_t f = 0; f < futures.size(); ++f)
+        if (contains(futures[f].conjunction))
+            m_futuresByConjunction[fill[futures[f].conjunction.value()]++] = FutureIndex(f);
 }
 
 void ParModel::indexFromCounts(const uint32_t* pieceCounts, const uint32_t* childCounts, const uint32_t* parentOf)

@@ -40,6 +40,7 @@ void ParModelBuilder::run()
     prefault.wait();
     finish();
     m.indexFromCounts(m_pieceCounts.get(), m_childCounts.get(), m_parentOf.get());
+    m.indexFutures();
 }
 
 bool ParModelBuilder::relevant(uint16_t type)

@@ -13,6 +13,7 @@
 #include "util/large_array.h"
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace sparkscope::core::detail {
@@ -149,7 +150,7 @@ private:
     void onStartParConj(const Event& e, Payload p);
     void onEndParConjunct(const Event& e, Payload p);
     void onEndParConj(const Event& e, Payload p);
-    void markComplete(const ConjunctionInstance& ci, uint64_t t);
+    void markComplete(const ConjunctionInstance& ci, const std::vector<FutureIndex>& futures, uint64_t t);
     ConjunctionIndex openConjunction(const Event& e, uint64_t dyn, const char* what);
 
     // par_model_sparks.cpp
@@ -233,6 +234,9 @@ private:
     AddressMap m_openConj; // dyn id -> open conjunction instance (a ConjunctionIndex)
     AddressMap m_activeFuture; // future id -> future instance not yet retired (a FutureIndex)
     IdMap m_sparks; // spark id -> conjunct waiting to run (a ConjunctIndex), or kSparkRan
+    // Open conjunction (its index's value) -> the futures created for it, until it ends: what ending
+    // it retires. Few conjunctions have futures; the model indexes them all at the end (futuresOf).
+    std::unordered_map<uint32_t, std::vector<FutureIndex>> m_futuresOfOpen;
     // Counters by conjunct and the parents by conjunction are raw integer arrays, calloc'd (which
     // only a trivial type may be) and handed to ParModel::indexFromCounts; an index's value() picks
     // the slot.

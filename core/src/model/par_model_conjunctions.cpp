@@ -45,10 +45,10 @@ void ParModelBuilder::onStartParConj(const Event& e, Payload p)
     m_parentOf[j.value()] = ci.parentConjunct.value();
     if (c.valid() && !cursor(c).pendingFutures.empty()) {
         auto& pending = cursor(c).pendingFutures;
-        ci.futures.assign(pending.begin(), pending.end());
-        pending.clear();
-        for (FutureIndex f : ci.futures)
+        for (FutureIndex f : pending)
             m.future(f).conjunction = j;
+        m_futuresOfOpen[j.value()] = std::move(pending);
+        pending.clear();
     }
     ci.conjuncts.push_back(k);
     ConjunctInstance& g1 = m.conjuncts.emplace_back();
@@ -108,13 +108,18 @@ void ParModelBuilder::onEndParConj(const Event& e, Payload p)
     if (!allEnded)
         problem(e, "END_PAR_CONJ for dyn id " + hex(dyn) + " before all its conjuncts ended");
     ci.complete = allEnded;
+    const auto withFutures = m_futuresOfOpen.empty() ? m_futuresOfOpen.end() : m_futuresOfOpen.find(j.value());
+    const std::vector<FutureIndex> none;
+    const std::vector<FutureIndex>& futures = withFutures != m_futuresOfOpen.end() ? withFutures->second : none;
     if (allEnded)
-        markComplete(ci, e.timeNs);
-    for (FutureIndex f : ci.futures) {
+        markComplete(ci, futures, e.timeNs);
+    for (FutureIndex f : futures) {
         const uint64_t fid = m.future(f).futureId;
         if (FutureIndex(m_activeFuture.find(fid)) == f)
             m_activeFuture.erase(fid);
     }
+    if (withFutures != m_futuresOfOpen.end())
+        m_futuresOfOpen.erase(withFutures);
 }
 
 // The open conjunction instance with this dyn id, or none and a problem for `what` (the event)
@@ -130,7 +135,7 @@ ConjunctionIndex ParModelBuilder::openConjunction(const Event& e, uint64_t dyn, 
 // Completeness is final when a conjunction ends: later events cannot reach this instance, its
 // conjuncts or its futures any more (their ids now name nothing, or a newer instance), so it is
 // decided here rather than in a pass over every instance at the end.
-void ParModelBuilder::markComplete(const ConjunctionInstance& ci, uint64_t t)
+void ParModelBuilder::markComplete(const ConjunctionInstance& ci, const std::vector<FutureIndex>& futures, uint64_t t)
 {
     ++m_completeConjunctions;
     for (ConjunctIndex k : ci.conjuncts) {
@@ -138,7 +143,7 @@ void ParModelBuilder::markComplete(const ConjunctionInstance& ci, uint64_t t)
         g.complete = g.started && g.endNs <= t; // every one ended (the caller checked)
         m_completeConjuncts += g.complete;
     }
-    for (FutureIndex f : ci.futures) {
+    for (FutureIndex f : futures) {
         FutureInstance& fi = m.future(f);
         fi.complete = fi.signalled && fi.signalCount == 1;
         m_completeFutures += fi.complete;

@@ -185,9 +185,11 @@ struct ConjunctionInstance {
     bool complete = false; // ended, and every conjunct ended before it
     // By position: conjuncts[k-1] is position k. Two inline slots (IndexList): nearly every
     // conjunction has two conjuncts, and a heap block per instance was a fifth of the model pass.
+    // (Its futures are ParModel::futuresOf: most conjunctions have none, and a list here took 16 bytes
+    // of every instance.)
     IndexList<ConjunctIndex> conjuncts;
-    IndexList<FutureIndex> futures;
 };
+static_assert(sizeof(ConjunctionInstance) == 64);
 
 struct ConjunctInstance {
     uint64_t sparkCreateNs = 0;
@@ -200,12 +202,15 @@ struct ConjunctInstance {
     uint16_t sparkEngine = kNoEngine; // engine whose deque held the spark
     uint16_t startEngine = kNoEngine;
     uint16_t endEngine = kNoEngine;
-    bool fromSpark = false; // false for position 1 (run by the starting context)
-    bool started = false;
-    bool stolen = false;
-    bool ended = false;
-    bool complete = false;
+    // One byte for the five flags (bit-fields): a big trace holds millions of conjuncts, and the
+    // record is 48 bytes with them packed where five bools made it 56.
+    bool fromSpark : 1 = false; // false for position 1 (run by the starting context)
+    bool started : 1 = false;
+    bool stolen : 1 = false;
+    bool ended : 1 = false;
+    bool complete : 1 = false;
 };
+static_assert(sizeof(ConjunctInstance) == 48);
 
 struct FutureWait {
     uint64_t timeNs = 0;
@@ -302,6 +307,15 @@ public:
         return { m_children.data() + m_childOffsets[i], m_childOffsets[i + 1] - m_childOffsets[i] };
     }
 
+    // The futures created for conjunction j (those whose `conjunction` is j), in creation order.
+    std::span<const FutureIndex> futuresOf(ConjunctionIndex j) const noexcept
+    {
+        const size_t i = j.value(); // the CSR offsets are raw positions
+        if (i + 1 >= m_futureOffsets.size())
+            return {};
+        return { m_futuresByConjunction.data() + m_futureOffsets[i], m_futureOffsets[i + 1] - m_futureOffsets[i] };
+    }
+
     // Time a context spent in each ContextState within [a, b), innermost-conjunct-agnostic.
     // Returns {runnable, running, blocked, finished}. O(log n + segments in range).
     std::array<uint64_t, 4> contextTimeInStates(ContextIndex c, uint64_t a, uint64_t b) const;
@@ -319,9 +333,11 @@ public:
     class TopPieces;
     TopPieces topPieces(ConjunctIndex k) const noexcept;
 
-    // Fills the child, state and top-piece indexes from the instances and segments. buildParModel
-    // builds them as it goes instead; this is for a model assembled by other means.
+    // Fills the child, state, top-piece and future indexes from the instances and segments.
+    // buildParModel builds them as it goes instead; this is for a model assembled by other means.
     void indexChildren();
+    // Fills the index futuresOf reads from each future's `conjunction` (buildParModel does, at its end).
+    void indexFutures();
 
 private:
     friend class detail::ParModelBuilder; // the pass of buildParModel: counts pieces and children as it goes
@@ -345,6 +361,8 @@ private:
     // The offset arrays are boost's vectors for the same reason as m_pieces: every slot is written.
     boost::container::vector<uint32_t> m_childOffsets; // CSR: children of k are m_children[off[k], off[k+1])
     std::vector<ConjunctionIndex> m_children;
+    std::vector<uint32_t> m_futureOffsets; // CSR: futures of conjunction j; empty when there are none
+    std::vector<FutureIndex> m_futuresByConjunction; // their futures, conjunction after conjunction
     boost::container::vector<size_t> m_pieceOffsets; // CSR: top pieces of conjunct k
     boost::container::vector<PieceRef> m_pieces; // boost's: can grow without zeroing (all slots get written)
 };
