@@ -108,7 +108,7 @@ int main(int argc, char** argv)
     const detail::RunDag dag(model);
     std::unique_ptr<detail::SimGraph> graph;
     const Timing view = timed(runs,
-        [&] { graph = std::make_unique<detail::SimGraph>(dag, dag.weights(activity, t.firstTimeNs, t.lastTimeNs)); });
+        [&] { graph = std::make_unique<detail::SimGraph>(dag, activity, t.firstTimeNs, t.lastTimeNs); });
     detail::Contention contention;
     const Timing fit = timed(runs, [&] { contention = detail::measureContention(model, activity); });
     std::printf("  forward view (weights and SimGraph): %.3f s, %zu cuts; contention %.4f (%llu conjuncts) "

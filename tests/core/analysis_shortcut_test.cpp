@@ -61,7 +61,7 @@ void compareSimulations(const Trace& trace, const std::string& what, detail::Sho
     const EngineStates states = computeEngineStates(trace);
     const detail::EngineActivity activity(trace, states, model);
     const detail::RunDag dag(model);
-    const detail::SimGraph graph(dag, dag.weights(activity, trace.firstTimeNs, trace.lastTimeNs));
+    const detail::SimGraph graph(dag, activity, trace.firstTimeNs, trace.lastTimeNs);
     // The recorded weights, and every conjunct's divided by 500: a few ns each, many 0, so that events
     // of different engines fall on the same instant (the replay's order at one instant).
     const detail::SimNodes tiny = graph.scaled(std::vector<double>(model.conjuncts.size(), 500.0));
@@ -125,7 +125,7 @@ TEST_CASE("what-if shortcut: the closed sub-trees of a nested conjunction, by ha
     const EngineStates states = computeEngineStates(trace);
     const detail::EngineActivity activity(trace, states, model);
     const detail::RunDag dag(model);
-    const detail::SimGraph graph(dag, dag.weights(activity, trace.firstTimeNs, trace.lastTimeNs));
+    const detail::SimGraph graph(dag, activity, trace.firstTimeNs, trace.lastTimeNs);
     // Closed: G2 (started by G1's spark; its end releases A's join in ctx 1's root and its Return in
     // ctx 2's) and H2 (started by H1's spark; ends into B's join and its Return, both in G1). Not
     // closed: G1 and H1 (each pushes the next conjunct's spark, a release out of its sub-tree that is
@@ -147,6 +147,45 @@ TEST_CASE("what-if shortcut: the closed sub-trees of a nested conjunction, by ha
     for (uint32_t k = 0; k < model.conjuncts.size(); ++k)
         if (graph.closed(graph.graphStrand(k)))
             CHECK(graph.subtreeNodes(graph.graphStrand(k)) == 1);
+}
+
+TEST_CASE("the what-if graph's node weights are the DAG's, those of 2^32 ns and more included", "[analysis][whatif]")
+{
+    // The graph adds the DAG's weight pieces up in its nodes' 4 bytes; read back by the DAG's node ids
+    // they must be RunDag::weights exactly.
+    auto check = [](const Trace& trace, const std::string& what) {
+        INFO(what);
+        const ParModel model = buildParModel(trace);
+        const EngineStates states = computeEngineStates(trace);
+        const detail::EngineActivity activity(trace, states, model);
+        const detail::RunDag dag(model);
+        const detail::SimGraph graph(dag, activity, trace.firstTimeNs, trace.lastTimeNs);
+        CHECK(graph.dagWeights(graph.nodes()) == dag.weights(activity, trace.firstTimeNs, trace.lastTimeNs));
+        return graph.nodes().big;
+    };
+    for (uint64_t seed = 1; seed <= 20; ++seed)
+        check(sparkscope::test::simulateRandomProgram(seed, seed > 10 ? 9 : 5).build(), "seed " + std::to_string(seed));
+    for (uint64_t seed = 1; seed <= 5; ++seed)
+        check(sparkscope::test::damagedAtRandom(sparkscope::test::simulateRandomProgram(seed, 9).build(), seed),
+            "damaged " + std::to_string(seed));
+    // By hand, one engine, context 1: its root runs from 0 to 5 s (one piece of 5e9 ns), then starts A;
+    // A's first conjunct runs [5 s, 8 s), waits runnable until 9 s and runs [9 s, 12 s) in the same node
+    // (nothing cuts it): two pieces of 3e9 ns, each below 2^32 (4.29e9) and 6e9 together.
+    const uint64_t s = 1'000'000'000;
+    sparkscope::test::TraceBuilder b(1);
+    b.createThread(0, 0, 1)
+        .runThread(0, 0, 1)
+        .startParConj(0, 5 * s, 0xA0, 1)
+        .stopThread(0, 8 * s, 1, 3)
+        .runThread(0, 9 * s, 1)
+        .endParConjunct(0, 12 * s, 0xA0)
+        .endParConj(0, 12 * s + 10, 0xA0)
+        .endAt(13 * s);
+    std::vector<uint64_t> big;
+    for (const auto& [node, ns] : check(b.build(), "by hand"))
+        big.push_back(ns);
+    std::sort(big.begin(), big.end());
+    CHECK(big == std::vector<uint64_t> { 5 * s, 6 * s });
 }
 
 TEST_CASE("what-if shortcut: the same predictions as every node simulated, on random programs", "[analysis][whatif]")

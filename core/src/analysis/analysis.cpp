@@ -84,7 +84,7 @@ struct AnalysisSession::Impl {
     {
         std::call_once(simOnce, [&] {
             tbb::parallel_invoke(
-                [&] { sim = std::make_unique<detail::SimGraph>(*dag, dag->weights(activity, firstNs, lastNs)); },
+                [&] { sim = std::make_unique<detail::SimGraph>(*dag, activity, firstNs, lastNs); },
                 [&] { contention = detail::measureContention(*model, activity); });
         });
     }

@@ -304,34 +304,7 @@ uint32_t RunDag::nodeAt(uint32_t strand, uint64_t t) const noexcept
 std::vector<uint64_t> RunDag::weights(const EngineActivity& activity, uint64_t fromNs, uint64_t toNs) const
 {
     std::vector<uint64_t> w(m_cuts.size(), 0);
-    const ParModel& m = *m_model;
-    tbb::parallel_for(size_t(0), m.contexts.size(), [&](size_t c) {
-        const auto& segs = m.contexts[c].segments;
-        std::vector<size_t> hints(activity.engineCount(), 0); // a context's segments go forward in time
-        for (size_t i = 0; i < segs.size(); ++i) {
-            const ContextSegment& seg = segs[i];
-            if (seg.state != ContextState::Running || seg.engine >= activity.engineCount())
-                continue;
-            uint64_t a = std::max(seg.startNs, fromNs);
-            const uint64_t b = std::min(i + 1 < segs.size() ? segs[i + 1].startNs : m.endNs, toNs);
-            if (a >= b)
-                continue;
-            const uint32_t strand = seg.top.valid() ? seg.top.value() : rootStrand(uint32_t(c));
-            uint32_t g = nodeAt(strand, a);
-            // A conjunct's segments are in the context that ran it; a damaged trace may say otherwise.
-            if (g == kNoIndex || contextOf(strand) != c)
-                continue;
-            const uint32_t last = lastNode(strand);
-            while (a < b) {
-                const uint64_t nodeEnd = g < last ? m_cuts[g + 1].timeNs : b;
-                const uint64_t e = std::max(a, std::min(b, nodeEnd));
-                w[g] += (e - a) - activity.excludedIn(seg.engine, a, e, hints[seg.engine]);
-                a = e;
-                if (g < last)
-                    ++g;
-            }
-        }
-    });
+    forEachWeightPiece(activity, fromNs, toNs, [&](uint32_t, uint32_t g, uint64_t ns) { w[g] += ns; });
     return w;
 }
 

@@ -37,8 +37,10 @@
 #include "analysis/engine_activity.h"
 #include "sparkscope/core/par_model.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
+#include <tbb/parallel_for.h>
 #include <vector>
 
 namespace sparkscope::core::detail {
@@ -125,6 +127,12 @@ public:
     // Node weights for the range [from, to): each node's strand running time in it, less Gc and
     // searching. Indexed by node id (End cuts get 0). Parallel over contexts.
     std::vector<uint64_t> weights(const EngineActivity& activity, uint64_t fromNs, uint64_t toNs) const;
+    // The same as pieces: add(strand, node, ns) for each stretch of a node's running time in the range
+    // (a node's pieces sum to its weight), so a caller can keep the weights in a form of its own
+    // (SimGraph's 4-byte ones) without this 8-byte array beside it. Parallel over contexts: all the
+    // pieces of one node come from one task, on one thread.
+    template <class Add>
+    void forEachWeightPiece(const EngineActivity& activity, uint64_t fromNs, uint64_t toNs, Add&& add) const;
 
     uint64_t unplacedDependencies() const noexcept { return m_unplaced; }
 
@@ -145,6 +153,39 @@ private:
 
     friend class RunDagBuilder;
 };
+
+template <class Add>
+void RunDag::forEachWeightPiece(const EngineActivity& activity, uint64_t fromNs, uint64_t toNs, Add&& add) const
+{
+    const ParModel& m = *m_model;
+    tbb::parallel_for(size_t(0), m.contexts.size(), [&](size_t c) {
+        const auto& segs = m.contexts[c].segments;
+        std::vector<size_t> hints(activity.engineCount(), 0); // a context's segments go forward in time
+        for (size_t i = 0; i < segs.size(); ++i) {
+            const ContextSegment& seg = segs[i];
+            if (seg.state != ContextState::Running || seg.engine >= activity.engineCount())
+                continue;
+            uint64_t a = std::max(seg.startNs, fromNs);
+            const uint64_t b = std::min(i + 1 < segs.size() ? segs[i + 1].startNs : m.endNs, toNs);
+            if (a >= b)
+                continue;
+            const uint32_t strand = seg.top.valid() ? seg.top.value() : rootStrand(uint32_t(c));
+            uint32_t g = nodeAt(strand, a);
+            // A conjunct's segments are in the context that ran it; a damaged trace may say otherwise.
+            if (g == kNoIndex || contextOf(strand) != c)
+                continue;
+            const uint32_t last = lastNode(strand);
+            while (a < b) {
+                const uint64_t nodeEnd = g < last ? m_cuts[g + 1].timeNs : b;
+                const uint64_t e = std::max(a, std::min(b, nodeEnd));
+                add(strand, g, (e - a) - activity.excludedIn(seg.engine, a, e, hints[seg.engine]));
+                a = e;
+                if (g < last)
+                    ++g;
+            }
+        }
+    });
+}
 
 template <class F> void RunDag::forEachPred(uint32_t g, uint32_t strand, F&& f) const
 {

@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <mutex>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
+#include <unordered_map>
+#include <utility>
 
 namespace sparkscope::core::detail {
 
@@ -15,14 +18,14 @@ uint64_t SimNodes::bigWeight(uint32_t node) const noexcept
     return it != big.end() && it->first == node ? it->second : SimNode::kBigWeight;
 }
 
-SimGraph::SimGraph(const RunDag& dag, std::vector<uint64_t> weights)
+SimGraph::SimGraph(const RunDag& dag, const EngineActivity& activity, uint64_t fromNs, uint64_t toNs)
     : m_dag(&dag)
 {
     order();
     scanCuts();
     fillRecords();
-    fillNodes(weights);
-    std::vector<uint64_t>().swap(weights);
+    fillNodes();
+    addWeights(activity, fromNs, toNs);
     findClosedSubtrees();
 }
 
@@ -168,7 +171,8 @@ void SimGraph::fillRecords()
 }
 
 // Each node's weight, release and flags, and its cross dependencies by the cut it starts at.
-void SimGraph::fillNodes(const std::vector<uint64_t>& weights)
+// Everything of each node but its weight (addWeights).
+void SimGraph::fillNodes()
 {
     const RunDag& d = *m_dag;
     const ParModel& m = d.model();
@@ -228,17 +232,36 @@ void SimGraph::fillNodes(const std::vector<uint64_t>& weights)
             m_crossPreds[g] = uint8_t(std::min<uint32_t>(p, 255));
             if (p > 0)
                 n.flags |= SimNode::kWaits;
-            n.weight = uint32_t(std::min<uint64_t>(weights[dg], SimNode::kBigWeight));
-            if (p >= 255 || weights[dg] >= SimNode::kBigWeight) {
+            if (p >= 255) {
                 std::lock_guard lock(bigLock);
-                if (p >= 255)
-                    m_bigPreds.push_back({ g, p });
-                if (weights[dg] >= SimNode::kBigWeight)
-                    m_nodes.big.push_back({ g, weights[dg] });
+                m_bigPreds.push_back({ g, p });
             }
         }
     });
     std::sort(m_bigPreds.begin(), m_bigPreds.end());
+}
+
+// The weights, summed into each node's 4 bytes as the DAG hands out its pieces. A node whose sum
+// reaches kBigWeight goes on in a map of the thread adding to it (all of a node's pieces come from
+// one task: RunDag::forEachWeightPiece), and the maps become the sorted big list at the end.
+void SimGraph::addWeights(const EngineActivity& activity, uint64_t fromNs, uint64_t toNs)
+{
+    tbb::enumerable_thread_specific<std::unordered_map<uint32_t, uint64_t>> bigByThread;
+    m_dag->forEachWeightPiece(activity, fromNs, toNs, [&](uint32_t strand, uint32_t dg, uint64_t ns) {
+        const uint32_t g = nodeOf(strand, dg);
+        uint32_t& w = m_nodes.nodes[g].weight;
+        if (w != SimNode::kBigWeight && ns < uint64_t(SimNode::kBigWeight) - w) {
+            w += uint32_t(ns);
+            return;
+        }
+        auto& big = bigByThread.local();
+        if (w != SimNode::kBigWeight)
+            big[g] = std::exchange(w, SimNode::kBigWeight);
+        big[g] += ns;
+    });
+    m_nodes.big.clear();
+    for (const auto& big : bigByThread)
+        m_nodes.big.insert(m_nodes.big.end(), big.begin(), big.end());
     std::sort(m_nodes.big.begin(), m_nodes.big.end());
 }
 

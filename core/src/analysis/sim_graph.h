@@ -97,9 +97,10 @@ struct SimConjunct {
 
 class SimGraph {
 public:
-    // `weights` are taken and freed once the nodes hold them, before the closed sub-trees are found (the
-    // peak of `analyze` on our runtime's traces, docs/performance.md).
-    SimGraph(const RunDag& dag, std::vector<uint64_t> weights);
+    // The nodes' weights are the DAG's for [fromNs, toNs) (RunDag::weights), added up piece by piece
+    // into the nodes' own 4-byte weights: the DAG's 8-byte array of them is never made beside the graph
+    // (it was the peak of `analyze` on our runtime's traces, docs/performance.md).
+    SimGraph(const RunDag& dag, const EngineActivity& activity, uint64_t fromNs, uint64_t toNs);
 
     const RunDag& dag() const noexcept { return *m_dag; }
     const SimNodes& nodes() const noexcept { return m_nodes; } // with the recorded weights
@@ -155,7 +156,8 @@ private:
     void order();
     void scanCuts();
     void fillRecords();
-    void fillNodes(const std::vector<uint64_t>& weights);
+    void fillNodes();
+    void addWeights(const EngineActivity& activity, uint64_t fromNs, uint64_t toNs);
     void findClosedSubtrees(); // sim_subtrees.cpp
 
     const RunDag* m_dag;

@@ -63,10 +63,9 @@ namespace detail {
 enum class ContextState : uint8_t { Runnable = 0, Running = 1, Blocked = 2, Finished = 3 };
 
 // IndexList<I>: a short list of indexes of one kind (indices.h) in 16 bytes, the first two inline
-// (no heap block), more in a heap block. A conjunction's conjuncts and futures are such lists:
-// nearly every conjunction has two conjuncts and no futures, and a large trace holds millions of
-// conjunctions, so each byte of the instance costs (boost's small_vector<uint32_t, 2> is 32 bytes,
-// std::vector 24). Reads as a contiguous range (begin/end, size, [], front/back); push_back is
+// (no heap block), more in a heap block. A conjunction's conjuncts are such a list: nearly every
+// conjunction has two, and a large trace holds millions of conjunctions, so each byte of the
+// instance costs (boost's small_vector<uint32_t, 2> is 32 bytes, std::vector 24). Reads as a contiguous range (begin/end, size, [], front/back); push_back is
 // amortised O(1).
 template <class I> class IndexList {
     static_assert(sizeof(I) == sizeof(uint32_t) && std::is_trivially_copyable_v<I>);
