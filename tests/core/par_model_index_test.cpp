@@ -1,13 +1,17 @@
 // buildParModel counts top pieces and children and builds the contexts' state lists while it walks
 // the events; ParModel::indexChildren() builds the same indexes from the finished instances and
 // segments. Both must agree on random runtime-like traces (nesting, futures, reused ids) and on a
-// hand-built trace whose pieces are worked out by hand.
+// hand-built trace whose pieces are worked out by hand; so must the top-piece index released and
+// built again (ParModel::releaseTopPieces, indexTopPieces).
 #include "metrics_sim.h"
+#include "sparkscope/core/engine_states.h"
+#include "sparkscope/core/metrics.h"
 #include "sparkscope/core/par_model.h"
 #include "support/trace_builder.h"
 
 #include <catch2/catch.hpp>
 
+#include <stdexcept>
 #include <tuple>
 #include <vector>
 
@@ -59,6 +63,35 @@ TEST_CASE("the indexes built during the model pass equal those indexChildren reb
     }
     CHECK(pieces > 500);
     CHECK(children > 50);
+}
+
+TEST_CASE("the top-piece index released and built again from the segments is the walk's", "[core][model]")
+{
+    size_t pieces = 0;
+    for (uint64_t seed = 1; seed <= 10; ++seed) {
+        INFO("seed " << seed);
+        const Trace trace = sparkscope::test::simulateRandomProgram(seed, seed % 2 ? 4 : 9).build();
+        const ParModel built = buildParModel(trace);
+        REQUIRE(built.hasTopPieces());
+        ParModel released = built;
+        released.releaseTopPieces();
+        CHECK_FALSE(released.hasTopPieces());
+        for (uint32_t i = 0; i < released.conjuncts.size(); ++i) {
+            CHECK(released.topPieces(ConjunctIndex(i)).empty());
+            pieces += built.topPieces(ConjunctIndex(i)).size();
+        }
+        // What reads the pieces refuses the released model rather than reading nothing as nothing run.
+        const EngineStates states = computeEngineStates(trace);
+        const StepFunction cpus = cpusOverTime(states);
+        if (!released.conjunctions.empty()) {
+            CHECK_THROWS_AS(conjunctionCurves(released, cpus, trace.engineCount(), ConjunctionIndex(0)), std::logic_error);
+            CHECK_THROWS_AS(conjunctionFigures(released, cpus, trace.engineCount(), ConjunctionIndex(0)), std::logic_error);
+        }
+        released.indexTopPieces();
+        CHECK(released.hasTopPieces());
+        checkSameIndexes(built, released);
+    }
+    CHECK(pieces > 200);
 }
 
 TEST_CASE("a conjunct's top pieces split where a nested conjunction runs and where its context stops", "[core][model]")

@@ -58,6 +58,10 @@ MetricsWithSession computeMetricsWithSession(Trace&& trace, const MetricsOptions
     out.metrics = std::make_unique<Metrics>(computeMetrics(trace, options, inputs));
     if (!reading)
         throw std::logic_error("computeMetricsWithSession: the metrics never said their events were read");
+    // The metrics' passes were the top pieces' only readers: the index goes before the DAG is built
+    // beside the model (the peak of `metrics` on our runtime's traces, and of `analyze` through the
+    // what-if; docs/performance.md).
+    out.metrics->model.releaseTopPieces();
     out.session = std::make_unique<const AnalysisSession>(
         std::move(*reading), AnalysisInputs { &out.metrics->engineStates, &out.metrics->model });
     return out;

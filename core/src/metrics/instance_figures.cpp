@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
@@ -305,6 +307,14 @@ using detail::I;
 namespace {
     // The parts of conjunctTimeSplit's result, in its order.
     enum SplitPart : size_t { kSplitBlocked, kSplitRunnable, kSplitRunning };
+
+    // The figures read the conjuncts' top pieces, which a model may have released (computeMetricsWithSession):
+    // without them every figure would read as if nothing ran.
+    void requirePieces(const ParModel& m, const char* what)
+    {
+        if (!m.hasTopPieces())
+            throw std::logic_error(std::string(what) + ": the model's top pieces were released (ParModel::indexTopPieces)");
+    }
 } // namespace
 
 std::array<uint64_t, 3> conjunctTimeSplit(const ParModel& m, ConjunctIndex k)
@@ -327,6 +337,7 @@ std::array<uint64_t, 3> conjunctTimeSplit(const ParModel& m, ConjunctIndex k)
 std::optional<ConjunctionFigures> conjunctionFigures(
     const ParModel& m, const StepFunction& cpus, size_t engines, ConjunctionIndex j)
 {
+    requirePieces(m, "conjunctionFigures");
     if (!m.contains(j) || !m.conjunction(j).complete)
         return std::nullopt;
     return detail::figuresFrom(
@@ -346,6 +357,7 @@ std::optional<ConjunctFigures> conjunctFigures(const ParModel& m, ConjunctIndex 
 
 ConjunctionCurves conjunctionCurves(const ParModel& m, const StepFunction& cpus, size_t engines, ConjunctionIndex j)
 {
+    requirePieces(m, "conjunctionCurves");
     ConjunctionCurves c;
     const ConjunctionInstance& ci = m.conjunction(j);
     if (!ci.ended)

@@ -110,7 +110,7 @@ struct MetricsBasis {
 
 // The union over engines of their Gc intervals, sorted and disjoint.
 std::vector<std::pair<uint64_t, uint64_t>> gcCollections(const EngineStates& states);
-// Contexts runnable and blocked over time (Metrics::contextsRunnable / contextsBlocked).
+// Contexts runnable (not running) and blocked over time, for the program section.
 void contextCurves(const ParModel& m, uint64_t firstNs, uint64_t lastNs, StepFunction& runnable, StepFunction& blocked);
 
 struct InstanceFigures; // instance_figures.h

@@ -64,19 +64,14 @@ std::array<uint64_t, 4> ParModel::contextTimeInStates(ContextIndex c, uint64_t a
 void ParModel::indexChildren()
 {
     // The state changes of each context, and the counts of every conjunct's top pieces and children.
-    // Contexts are independent, and all segments of a conjunct lie in the one context that ran it, so
-    // this runs in parallel over contexts: each context writes only its own conjuncts' counters.
-    std::vector<uint32_t> pieceCounts(conjuncts.size());
     tbb::parallel_for(size_t(0), contexts.size(), [&](size_t c) {
         ContextTimeline& ctx = contexts[c];
         ctx.states.clear();
-        for (const auto& seg : ctx.segments) {
+        for (const auto& seg : ctx.segments)
             if (ctx.states.empty() || ctx.states.back().state != seg.state)
                 ctx.states.push_back({ seg.startNs, seg.state });
-            if (seg.top.valid())
-                ++pieceCounts[seg.top.value()];
-        }
     });
+    const std::vector<uint32_t> pieceCounts = countPieces();
     std::vector<uint32_t> childCounts(conjuncts.size());
     for (const auto& ci : conjunctions)
         if (ci.parentConjunct.valid())
@@ -109,6 +104,59 @@ void ParModel::indexFutures()
             m_futuresByConjunction[fill[futures[f].conjunction.value()]++] = FutureIndex(f);
 }
 
+void ParModel::indexPieces(const uint32_t* pieceCounts)
+{
+    // The counting-sort pattern of indexFromCounts (below).
+    const size_t n = conjuncts.size();
+    m_pieceOffsets.clear();
+    m_pieceOffsets.resize(n + 1, boost::container::default_init);
+    detail::adviseHugePages(m_pieceOffsets.data(), m_pieceOffsets.size() * sizeof(size_t));
+    size_t sum = 0;
+    for (size_t k = 0; k < n; ++k) {
+        m_pieceOffsets[k] = sum;
+        sum += pieceCounts[k];
+    }
+    m_pieceOffsets[n] = sum;
+    // Every slot is written below, so the pieces are not zeroed first.
+    m_pieces.reserve(sum);
+    detail::adviseHugePages(m_pieces.data(), m_pieces.capacity() * sizeof(PieceRef));
+    m_pieces.resize(sum, boost::container::default_init);
+    // A context's segments are in time order, so each conjunct's pieces come out sorted.
+    tbb::parallel_for(size_t(0), contexts.size(), [&](size_t c) {
+        const auto& segs = contexts[c].segments;
+        for (size_t i = 0; i < segs.size(); ++i)
+            if (const ConjunctIndex top = segs[i].top; top.valid())
+                m_pieces[m_pieceOffsets[top.value()]++] = { uint32_t(c), uint32_t(i) };
+    });
+    std::copy_backward(m_pieceOffsets.begin(), m_pieceOffsets.end() - 1, m_pieceOffsets.end());
+    m_pieceOffsets[0] = 0;
+}
+
+std::vector<uint32_t> ParModel::countPieces() const
+{
+    // Contexts are independent, and all segments of a conjunct lie in the one context that ran it, so
+    // this runs in parallel over contexts: each context writes only its own conjuncts' counters.
+    std::vector<uint32_t> counts(conjuncts.size());
+    tbb::parallel_for(size_t(0), contexts.size(), [&](size_t c) {
+        for (const auto& seg : contexts[c].segments)
+            if (seg.top.valid())
+                ++counts[seg.top.value()];
+    });
+    return counts;
+}
+
+void ParModel::indexTopPieces()
+{
+    const std::vector<uint32_t> counts = countPieces();
+    indexPieces(counts.data());
+}
+
+void ParModel::releaseTopPieces() noexcept
+{
+    boost::container::vector<size_t>().swap(m_pieceOffsets);
+    boost::container::vector<PieceRef>().swap(m_pieces);
+}
+
 void ParModel::indexFromCounts(const uint32_t* pieceCounts, const uint32_t* childCounts, const uint32_t* parentOf)
 {
     // Both indexes are CSR arrays filled by the counting-sort pattern: offsets[k] = the start of k's
@@ -117,30 +165,6 @@ void ParModel::indexFromCounts(const uint32_t* pieceCounts, const uint32_t* chil
     // offsets and parents are raw integer arrays by position (packed, calloc'd by the builder); the
     // typed indexes are read and made at their edges.
     const size_t n = conjuncts.size();
-    auto pieces = [&] {
-        m_pieceOffsets.clear();
-        m_pieceOffsets.resize(n + 1, boost::container::default_init);
-        detail::adviseHugePages(m_pieceOffsets.data(), m_pieceOffsets.size() * sizeof(size_t));
-        size_t sum = 0;
-        for (size_t k = 0; k < n; ++k) {
-            m_pieceOffsets[k] = sum;
-            sum += pieceCounts[k];
-        }
-        m_pieceOffsets[n] = sum;
-        // Every slot is written below, so the pieces are not zeroed first.
-        m_pieces.reserve(sum);
-        detail::adviseHugePages(m_pieces.data(), m_pieces.capacity() * sizeof(PieceRef));
-        m_pieces.resize(sum, boost::container::default_init);
-        // A context's segments are in time order, so each conjunct's pieces come out sorted.
-        tbb::parallel_for(size_t(0), contexts.size(), [&](size_t c) {
-            const auto& segs = contexts[c].segments;
-            for (size_t i = 0; i < segs.size(); ++i)
-                if (const ConjunctIndex top = segs[i].top; top.valid())
-                    m_pieces[m_pieceOffsets[top.value()]++] = { uint32_t(c), uint32_t(i) };
-        });
-        std::copy_backward(m_pieceOffsets.begin(), m_pieceOffsets.end() - 1, m_pieceOffsets.end());
-        m_pieceOffsets[0] = 0;
-    };
     auto children = [&] {
         m_childOffsets.clear();
         m_childOffsets.resize(n + 1, boost::container::default_init);
@@ -157,14 +181,17 @@ void ParModel::indexFromCounts(const uint32_t* pieceCounts, const uint32_t* chil
         std::copy_backward(m_childOffsets.begin(), m_childOffsets.end() - 1, m_childOffsets.end());
         m_childOffsets[0] = 0;
     };
-    tbb::parallel_invoke(pieces, children);
+    if (pieceCounts)
+        tbb::parallel_invoke([&] { indexPieces(pieceCounts); }, children);
+    else
+        children();
 }
 
-ParModel buildParModel(const Trace& trace)
+ParModel buildParModel(const Trace& trace, bool withTopPieces)
 {
     ParModel m;
     detail::ParModelBuilder b(trace, m);
-    b.run();
+    b.run(withTopPieces);
     return m;
 }
 

@@ -22,7 +22,7 @@ ParModelBuilder::ParModelBuilder(const Trace& trace, ParModel& m)
     m_engines.resize(trace.engines.size());
 }
 
-void ParModelBuilder::run()
+void ParModelBuilder::run(bool withTopPieces)
 {
     reserve();
     // The instance arrays and counters are mapped in a task of their own while the walk starts
@@ -39,7 +39,7 @@ void ParModelBuilder::run()
     m_walked->forEachInTimeOrder([this](const Event& e) { onEvent(e); });
     prefault.wait();
     finish();
-    m.indexFromCounts(m_pieceCounts.get(), m_childCounts.get(), m_parentOf.get());
+    m.indexFromCounts(withTopPieces ? m_pieceCounts.get() : nullptr, m_childCounts.get(), m_parentOf.get());
     m.indexFutures();
 }
 

@@ -34,7 +34,7 @@ public:
     // type, or not merged at all when they are most of the trace (reserve). The instance vectors
     // are sized first from a count of their events, so they never reallocate while the walk fills
     // them.
-    void run();
+    void run(bool withTopPieces = true);
 
     // The event types the model uses.
     static bool relevant(uint16_t type);

@@ -86,8 +86,6 @@ struct Metrics {
     EngineStates engineStates;
     ParModel model;
     StepFunction cpusOverTime;
-    StepFunction contextsRunnable; // contexts Runnable (not running) at t
-    StepFunction contextsBlocked;
     std::vector<MetricSection> sections; // program, engines, conjunctions, conjuncts, futures, scheduling
 
     const MetricSection* section(const std::string& name) const;
@@ -108,7 +106,8 @@ struct MetricsInputs {
     // Called once, with the engine states and the model, when the passes have read the trace's events
     // for the last time (before the descendant pass, the metrics' peak): a caller giving the trace up
     // reads what else it needs from the events there and releases them. The references hold for the
-    // call only.
+    // call only; the model's top-piece index (ParModel::hasTopPieces) is built after the call, when
+    // the metrics built the model.
     std::function<void(const EngineStates&, const ParModel&)> eventsRead;
 };
 // The same report as computeMetrics(trace, options). The result's engineStates / cpusOverTime and

@@ -50,15 +50,18 @@ MetricsFile computeMetricsFile(const Trace& trace, const MetricsOptions& options
 // The same file from a trace the caller has no further use for: its events are released
 // (Trace::releaseEvents) as soon as the last pass reading them is done, before the metrics'
 // descendant pass and the analysis' DAG, which lowers the peak memory by the trace's size. `trace`
-// keeps its summary fields only.
+// keeps its summary fields only; the model, its instances without the top-piece index
+// (computeMetricsWithSession).
 MetricsFile computeMetricsFile(Trace&& trace, const MetricsOptions& options = {});
 // The metrics of a trace the caller has no further use for, with the analysis session over their
 // states and model, for a caller that asks the session more than computeMetricsFile does (`analyze`:
 // --scale names the session's sites). The session reads the events in two steps around the metrics'
 // last event pass (AnalysisSession::Reading), the events are released in between, and the DAG is
 // built after the metrics, so that neither the sweep nor the DAG sits beside the events
-// (docs/performance.md). `trace` keeps its summary fields only. Both are on the heap, so the session's
-// loan of the metrics' model holds wherever the pair is moved; the session goes first.
+// (docs/performance.md). `trace` keeps its summary fields only, and the model its instances without
+// the top-piece index (released once the metrics have read it: ParModel::releaseTopPieces). Both are
+// on the heap, so the session's loan of the metrics' model holds wherever the pair is moved; the
+// session goes first.
 struct MetricsWithSession {
     std::unique_ptr<Metrics> metrics;
     std::unique_ptr<const AnalysisSession> session; // borrows *metrics' model

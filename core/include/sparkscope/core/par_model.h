@@ -332,6 +332,17 @@ public:
     class TopPieces;
     TopPieces topPieces(ConjunctIndex k) const noexcept;
 
+    // Whether topPieces can be read: the index is built (buildParModel, indexChildren, indexTopPieces)
+    // and not released.
+    bool hasTopPieces() const noexcept { return m_pieceOffsets.size() == conjuncts.size() + 1; }
+    // Frees the top-piece index (16 bytes per piece and conjunct: ~105 MB of the 13 M-event demo
+    // parfib), for a caller done with the metrics' passes over the conjuncts' pieces — their only
+    // readers (conjunctionCurves and the other per-instance figures of metrics.h refuse a model
+    // without it) — before what it builds next (computeMetricsWithSession, before the analysis'
+    // DAG). indexTopPieces builds it again from the segments.
+    void releaseTopPieces() noexcept;
+    void indexTopPieces();
+
     // Fills the child, state, top-piece and future indexes from the instances and segments.
     // buildParModel builds them as it goes instead; this is for a model assembled by other means.
     void indexChildren();
@@ -342,8 +353,11 @@ private:
     friend class detail::ParModelBuilder; // the pass of buildParModel: counts pieces and children as it goes
     // With the piece and child counts of conjunct k in pieceCounts[k] and childCounts[k] (one per
     // conjunct), the value of each conjunction's parentConjunct in parentOf[j], and the contexts'
-    // states built, fills both indexes. Raw arrays by position: the builder's packed counters.
+    // states built, fills both indexes (the child index alone when pieceCounts is null). Raw arrays
+    // by position: the builder's packed counters.
     void indexFromCounts(const uint32_t* pieceCounts, const uint32_t* childCounts, const uint32_t* parentOf);
+    void indexPieces(const uint32_t* pieceCounts); // the top-piece index alone, from its counts
+    std::vector<uint32_t> countPieces() const; // per conjunct, from the segments
 
     // Where a top piece is: a context, and the position of the segment in its segments.
     struct PieceRef {
@@ -429,6 +443,9 @@ inline ParModel::TopPieces ParModel::topPieces(ConjunctIndex k) const noexcept
     return { this, { m_pieces.data() + m_pieceOffsets[i], m_pieceOffsets[i + 1] - m_pieceOffsets[i] } };
 }
 
-ParModel buildParModel(const Trace& trace);
+// withTopPieces = false leaves the top-piece index out (hasTopPieces() is false until indexTopPieces):
+// for a caller that reads the pieces only after it has let the trace go (computeMetrics when its
+// caller gives the trace up), so the index is not built beside the events.
+ParModel buildParModel(const Trace& trace, bool withTopPieces = true);
 
 } // namespace sparkscope::core

@@ -113,7 +113,7 @@ namespace {
 
     // Conjunctions per round (see the top of this file): on parfib, about 11 entries each, so a round
     // holds about 90 MB of entries, and twice that while they are sorted.
-    constexpr size_t kConjunctionsPerRound = size_t(1) << 19;
+    constexpr size_t kConjunctionsPerRound = size_t(1) << 18;
 
     // Slices: cut at the start times of every (n / slices)th conjunction (instances are numbered in
     // start order, and the changes follow them closely enough to balance the work).
