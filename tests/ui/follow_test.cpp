@@ -236,6 +236,13 @@ TEST_CASE("a followed trace is streamed from the follow size, below the size an 
         const test::ScopedEnv open("SPARKSCOPE_STREAM_BYTES", "1000"), follow("SPARKSCOPE_FOLLOW_STREAM_BYTES", nullptr);
         CHECK(followStreamThresholdBytes() == 1000); // never above what an open streams from
     }
+    // A value that is not a whole number of bytes is ignored (read as 0 it would stream every file).
+    for (const char* bad : { "64M", "abc", "-1", "12 ", "1e9" }) {
+        INFO(bad);
+        const test::ScopedEnv open("SPARKSCOPE_STREAM_BYTES", bad), follow("SPARKSCOPE_FOLLOW_STREAM_BYTES", bad);
+        CHECK(streamThresholdBytes() == uint64_t(1) << 30);
+        CHECK(followStreamThresholdBytes() == uint64_t(64) << 20);
+    }
 
     const test::ScopedEnv open("SPARKSCOPE_STREAM_BYTES", nullptr), follow("SPARKSCOPE_FOLLOW_STREAM_BYTES", "0");
     CHECK(followStreamThresholdBytes() == 0);

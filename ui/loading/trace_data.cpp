@@ -7,9 +7,13 @@
 
 #include <tbb/parallel_for.h>
 
+#include <QtGlobal>
+
 #include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <filesystem>
+#include <string_view>
 
 namespace sparkscope::ui {
 
@@ -339,19 +343,33 @@ Result<std::shared_ptr<const TraceData>> streamTraceData(const std::string& path
     return data;
 }
 
-uint64_t streamThresholdBytes()
-{
-    if (const char* v = std::getenv("SPARKSCOPE_STREAM_BYTES"); v && *v)
-        return std::strtoull(v, nullptr, 10);
-    return uint64_t(1) << 30;
-}
+namespace {
+
+    // A size in bytes from the environment variable `name`, or `otherwise` when it is unset or empty.
+    // A value that is not a whole number of bytes ("64M", "abc", "-1") is ignored with a warning:
+    // read as 0 it would stream, or follow streamed, every file.
+    uint64_t bytesFromEnvironment(const char* name, uint64_t otherwise)
+    {
+        const char* v = std::getenv(name);
+        if (!v || !*v)
+            return otherwise;
+        const std::string_view text(v);
+        uint64_t bytes = 0;
+        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), bytes);
+        if (error == std::errc() && end == text.data() + text.size())
+            return bytes;
+        qWarning("%s=%s is not a whole number of bytes; it is ignored (%llu is used)", name, v,
+            static_cast<unsigned long long>(otherwise));
+        return otherwise;
+    }
+
+} // namespace
+
+uint64_t streamThresholdBytes() { return bytesFromEnvironment("SPARKSCOPE_STREAM_BYTES", uint64_t(1) << 30); }
 
 uint64_t followStreamThresholdBytes()
 {
-    uint64_t bytes = uint64_t(64) << 20;
-    if (const char* v = std::getenv("SPARKSCOPE_FOLLOW_STREAM_BYTES"); v && *v)
-        bytes = std::strtoull(v, nullptr, 10);
-    return std::min(bytes, streamThresholdBytes());
+    return std::min(bytesFromEnvironment("SPARKSCOPE_FOLLOW_STREAM_BYTES", uint64_t(64) << 20), streamThresholdBytes());
 }
 
 namespace {

@@ -140,13 +140,14 @@ private:
 // eventlog whole holds ~3.4 GB. SPARKSCOPE_STREAM_BYTES overrides it (0 streams every file). A
 // compressed file of at least a sixteenth of it (eventlogs compress 5-10 times) is decompressed into
 // a temporary copy first (core::DecompressedFile), which is streamed when it reaches the threshold
-// and read whole otherwise.
+// and read whole otherwise. A value that is not a whole number of bytes is ignored, with a warning.
 uint64_t streamThresholdBytes();
 // Files at least this big are followed the streamed way (TraceFollower), though opened whole: a
 // whole-read update reads and indexes the whole complete part again, ~0.35-0.6 s of CPU per 100 MB
 // (sparkscope-follow-bench), so past ~64 MiB a new block could not be on screen within a second,
 // while the kept streaming pass costs tens of milliseconds at any size. 64 MiB unless
-// SPARKSCOPE_FOLLOW_STREAM_BYTES says otherwise; never above streamThresholdBytes().
+// SPARKSCOPE_FOLLOW_STREAM_BYTES says otherwise (read as SPARKSCOPE_STREAM_BYTES is); never above
+// streamThresholdBytes().
 uint64_t followStreamThresholdBytes();
 
 // Reads and indexes `path` on the calling thread, streaming it when it is big (see above).
