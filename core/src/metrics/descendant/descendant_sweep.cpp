@@ -47,7 +47,7 @@
 // entries come from the conjunctions whose entries can fall in its time range (entryBounds), each
 // generating its changes and keeping those in the range; a long-lived instance generates again in
 // every round it spans (few do: the chains above what the engines run). A round covers about
-// kConjunctionsPerRound instance starts, so the entries held stay near a hundred megabytes whatever
+// kConjunctionsPerRound instance starts, so the entries held stay near fifty megabytes whatever
 // the trace's length (figures: docs/performance.md, "Descendant pass: figures behind the code's
 // choices").
 //
@@ -112,7 +112,8 @@ namespace {
     }
 
     // Conjunctions per round (see the top of this file): on parfib, about 11 entries each, so a round
-    // holds about 90 MB of entries, and twice that while they are sorted.
+    // holds about 45 MB of entries, and twice that while they are sorted. (2^19 held twice that for
+    // the same CPU time; the sweep's peak sits beside the model's, so its share counts.)
     constexpr size_t kConjunctionsPerRound = size_t(1) << 18;
 
     // Slices: cut at the start times of every (n / slices)th conjunction (instances are numbered in
