@@ -27,6 +27,7 @@ SimGraph::SimGraph(const RunDag& dag, const EngineActivity& activity, uint64_t f
     fillNodes();
     addWeights(activity, fromNs, toNs);
     findClosedSubtrees();
+    std::vector<uint32_t>().swap(m_parent); // read by the build only
 }
 
 uint32_t SimGraph::strandOf(uint32_t node) const noexcept
@@ -49,8 +50,8 @@ void SimGraph::order()
             if (c.kind == CutKind::Fork && forkedBy[c.ref] == kNoIndex)
                 forkedBy[c.ref] = s;
     m_new.assign(strands, kNoIndex);
-    m_old.clear();
-    m_old.reserve(strands);
+    std::vector<uint32_t> old; // per graph strand: the DAG's strand
+    old.reserve(strands);
     m_parent.assign(strands, kNoIndex);
     std::vector<std::pair<uint32_t, uint32_t>> stack, children; // (DAG strand, parent's graph id)
     auto from = [&](uint32_t root) {
@@ -61,10 +62,10 @@ void SimGraph::order()
         while (!stack.empty()) {
             const auto [s, parent] = stack.back();
             stack.pop_back();
-            const uint32_t here = uint32_t(m_old.size());
+            const uint32_t here = uint32_t(old.size());
             m_new[s] = here;
             m_parent[here] = parent;
-            m_old.push_back(s);
+            old.push_back(s);
             children.clear();
             for (const Cut& c : d.cuts(s))
                 if (c.kind == CutKind::Fork && forkedBy[c.ref] == s)
@@ -82,7 +83,7 @@ void SimGraph::order()
         from(s);
     m_offsets.assign(strands + 1, 0);
     for (uint32_t n = 0; n < strands; ++n)
-        m_offsets[n + 1] = m_offsets[n] + uint32_t(d.cuts(m_old[n]).size());
+        m_offsets[n + 1] = m_offsets[n] + uint32_t(d.cuts(old[n]).size());
 }
 
 // One pass in the DAG's strand order: the Return, Join and Fork cuts by what they refer to (the first

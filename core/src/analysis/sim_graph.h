@@ -38,7 +38,7 @@
 // sub-tree's course, so the simulation may run it as one step (simulate.h, "Shortcut").
 // Cost: the order (one pass over the cuts), then two passes over the cuts (one sequential, so the
 // first of duplicates wins deterministically), a pass over the releases for the closed sub-trees;
-// about 13 bytes per node and 53 per strand. Immutable after construction.
+// about 13 bytes per node and 46 per strand (4 more while it is built). Immutable after construction.
 #include "analysis/run_dag.h"
 
 #include <cstdint>
@@ -162,9 +162,10 @@ private:
 
     const RunDag* m_dag;
     std::vector<uint32_t> m_new; // per DAG strand: the graph's strand
-    std::vector<uint32_t> m_old; // per graph strand: the DAG's strand
     std::vector<uint32_t> m_offsets; // per graph strand + 1: its first cut
-    std::vector<uint32_t> m_parent; // per graph strand: the strand whose fork placed it in the order, or kNoIndex
+    // Per graph strand: the strand whose fork placed it in the order, or kNoIndex. Read while the
+    // closed sub-trees are found, then freed (the graph sits at `analyze`'s peak).
+    std::vector<uint32_t> m_parent;
     std::vector<uint32_t> m_subtreeEnd; // per graph strand
     std::vector<uint32_t> m_subtreeNodes; // per graph strand
     std::vector<uint8_t> m_closed; // per graph strand
