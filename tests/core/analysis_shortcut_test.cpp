@@ -24,6 +24,23 @@ using namespace sparkscope::core;
 
 namespace {
 
+// A trace's model, engine activity, DAG and what-if graph, built as the analysis session builds them.
+struct Graphed {
+    explicit Graphed(const Trace& trace)
+        : model(buildParModel(trace))
+        , states(computeEngineStates(trace))
+        , activity(trace, states, model)
+        , dag(model)
+        , graph(dag, activity, trace.firstTimeNs, trace.lastTimeNs)
+    {
+    }
+    const ParModel model;
+    const EngineStates states;
+    const detail::EngineActivity activity;
+    const detail::RunDag dag;
+    const detail::SimGraph graph;
+};
+
 CostModel costs(uint64_t spark, uint64_t steal, uint64_t context, uint64_t switchNs, uint64_t wake, uint64_t spin)
 {
     CostModel c;
@@ -57,11 +74,10 @@ void checkSame(const Prediction& fast, const Prediction& full)
 void compareSimulations(const Trace& trace, const std::string& what, detail::ShortcutStats& stats)
 {
     INFO(what);
-    const ParModel model = buildParModel(trace);
-    const EngineStates states = computeEngineStates(trace);
-    const detail::EngineActivity activity(trace, states, model);
-    const detail::RunDag dag(model);
-    const detail::SimGraph graph(dag, activity, trace.firstTimeNs, trace.lastTimeNs);
+    const Graphed g(trace);
+    const ParModel& model = g.model;
+    const detail::RunDag& dag = g.dag;
+    const detail::SimGraph& graph = g.graph;
     // The recorded weights, and every conjunct's divided by 500: a few ns each, many 0, so that events
     // of different engines fall on the same instant (the replay's order at one instant).
     const detail::SimNodes tiny = graph.scaled(std::vector<double>(model.conjuncts.size(), 500.0));
@@ -121,11 +137,10 @@ TEST_CASE("what-if shortcut: the closed sub-trees of a nested conjunction, by ha
     // and run by ctx 2 (a carrier: its Return cut is there); inside G1, inner B (static id 3): H1 in
     // ctx 1, H2's spark taken back by ctx 1 at 155 (its Return cut is in G1).
     const Trace trace = sparkscope::test::nestedTrace();
-    const ParModel model = buildParModel(trace);
-    const EngineStates states = computeEngineStates(trace);
-    const detail::EngineActivity activity(trace, states, model);
-    const detail::RunDag dag(model);
-    const detail::SimGraph graph(dag, activity, trace.firstTimeNs, trace.lastTimeNs);
+    const Graphed g(trace);
+    const ParModel& model = g.model;
+    const detail::RunDag& dag = g.dag;
+    const detail::SimGraph& graph = g.graph;
     // Closed: G2 (started by G1's spark; its end releases A's join in ctx 1's root and its Return in
     // ctx 2's) and H2 (started by H1's spark; ends into B's join and its Return, both in G1). Not
     // closed: G1 and H1 (each pushes the next conjunct's spark, a release out of its sub-tree that is
@@ -155,13 +170,9 @@ TEST_CASE("the what-if graph's node weights are the DAG's, those of 2^32 ns and 
     // they must be RunDag::weights exactly.
     auto check = [](const Trace& trace, const std::string& what) {
         INFO(what);
-        const ParModel model = buildParModel(trace);
-        const EngineStates states = computeEngineStates(trace);
-        const detail::EngineActivity activity(trace, states, model);
-        const detail::RunDag dag(model);
-        const detail::SimGraph graph(dag, activity, trace.firstTimeNs, trace.lastTimeNs);
-        CHECK(graph.dagWeights(graph.nodes()) == dag.weights(activity, trace.firstTimeNs, trace.lastTimeNs));
-        return graph.nodes().big;
+        const Graphed g(trace);
+        CHECK(g.graph.dagWeights(g.graph.nodes()) == g.dag.weights(g.activity, trace.firstTimeNs, trace.lastTimeNs));
+        return g.graph.nodes().big;
     };
     for (uint64_t seed = 1; seed <= 20; ++seed)
         check(sparkscope::test::simulateRandomProgram(seed, seed > 10 ? 9 : 5).build(), "seed " + std::to_string(seed));
