@@ -84,8 +84,10 @@ TEST_CASE("the top-piece index released and built again from the segments is the
         const EngineStates states = computeEngineStates(trace);
         const StepFunction cpus = cpusOverTime(states);
         if (!released.conjunctions.empty()) {
-            CHECK_THROWS_AS(conjunctionCurves(released, cpus, trace.engineCount(), ConjunctionIndex(0)), std::logic_error);
-            CHECK_THROWS_AS(conjunctionFigures(released, cpus, trace.engineCount(), ConjunctionIndex(0)), std::logic_error);
+            const ConjunctionIndex j(0);
+            CHECK_THROWS_AS(conjunctionCurves(released, cpus, trace.engineCount(), j), std::logic_error);
+            CHECK_THROWS_AS(conjunctionFigures(released, cpus, trace.engineCount(), j), std::logic_error);
+            CHECK_THROWS_AS(conjunctTimeSplit(released, released.conjunctions[0].conjuncts[0]), std::logic_error);
         }
         released.indexTopPieces();
         CHECK(released.hasTopPieces());

@@ -84,8 +84,10 @@ enum class CutKind : uint8_t { Start, Return, Join, Wait, Create, Signal, Fork, 
 
 // Packed: 13 bytes where the natural layout pads to 16. A big trace of our runtime has about one and a
 // half cuts per event (20 M on the 13 M-event demo parfib), and the DAG is held beside the model
-// through the analysis and the what-if (docs/performance.md). Its fields are read by value (a
-// reference to a packed field cannot be bound).
+// through the analysis and the what-if (docs/performance.md). Read its fields by value, never through
+// a reference or pointer to one: timeNs is misaligned, and nothing stops the binding (clang allows
+// it silently; GCC refuses only a non-const one, and its const& binds a copy), while the sanitizer
+// build reports a misaligned reference. Every use today copies.
 #pragma pack(push, 1)
 struct Cut {
     uint64_t timeNs = 0;

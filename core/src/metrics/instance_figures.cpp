@@ -308,17 +308,19 @@ namespace {
     // The parts of conjunctTimeSplit's result, in its order.
     enum SplitPart : size_t { kSplitBlocked, kSplitRunnable, kSplitRunning };
 
-    // The figures read the conjuncts' top pieces, which a model may have released (computeMetricsWithSession):
-    // without them every figure would read as if nothing ran.
+    // The figures read the conjuncts' top pieces (a conjunct's bind time included), which a model may
+    // have released (computeMetricsWithSession): without them they would read as if nothing ran.
     void requirePieces(const ParModel& m, const char* what)
     {
         if (!m.hasTopPieces())
-            throw std::logic_error(std::string(what) + ": the model's top pieces were released (ParModel::indexTopPieces)");
+            throw std::logic_error(
+                std::string(what) + ": the model's top pieces were released (ParModel::indexTopPieces)");
     }
 } // namespace
 
 std::array<uint64_t, 3> conjunctTimeSplit(const ParModel& m, ConjunctIndex k)
 {
+    requirePieces(m, "conjunctTimeSplit");
     // The unbound start and Finished/Runnable context time are runnable.
     const ConjunctInstance& g = m.conjunct(k);
     std::array<uint64_t, 3> out {};

@@ -93,7 +93,8 @@ EngineScan scanGlobalHeap(const Trace& trace, Range r);
 uint64_t sparkCountsField(const EngineScan& s, SparkCounter i);
 MetricValue sparkCounts(const EngineScan& s);
 
-// What every section is built from: made once by computeMetrics's first passes, then read only.
+// What every section is built from: made once by computeMetrics's first passes, then read only (the
+// model it refers to gets its top-piece index later, once the events are released: computeMetrics).
 struct MetricsBasis {
     const Trace& trace;
     const MetricsOptions& options;

@@ -65,8 +65,8 @@ enum class ContextState : uint8_t { Runnable = 0, Running = 1, Blocked = 2, Fini
 // IndexList<I>: a short list of indexes of one kind (indices.h) in 16 bytes, the first two inline
 // (no heap block), more in a heap block. A conjunction's conjuncts are such a list: nearly every
 // conjunction has two, and a large trace holds millions of conjunctions, so each byte of the
-// instance costs (boost's small_vector<uint32_t, 2> is 32 bytes, std::vector 24). Reads as a contiguous range (begin/end, size, [], front/back); push_back is
-// amortised O(1).
+// instance costs (boost's small_vector<uint32_t, 2> is 32 bytes, std::vector 24). Reads as a
+// contiguous range (begin/end, size, [], front/back); push_back is amortised O(1).
 template <class I> class IndexList {
     static_assert(sizeof(I) == sizeof(uint32_t) && std::is_trivially_copyable_v<I>);
 
@@ -335,11 +335,11 @@ public:
     // Whether topPieces can be read: the index is built (buildParModel, indexChildren, indexTopPieces)
     // and not released.
     bool hasTopPieces() const noexcept { return m_pieceOffsets.size() == conjuncts.size() + 1; }
-    // Frees the top-piece index (16 bytes per piece and conjunct: ~105 MB of the 13 M-event demo
+    // Frees the top-piece index (8 bytes per piece and 8 per conjunct: ~105 MB of the 13 M-event demo
     // parfib), for a caller done with the metrics' passes over the conjuncts' pieces — their only
-    // readers (conjunctionCurves and the other per-instance figures of metrics.h refuse a model
-    // without it) — before what it builds next (computeMetricsWithSession, before the analysis'
-    // DAG). indexTopPieces builds it again from the segments.
+    // readers (conjunctionCurves, conjunctionFigures and conjunctTimeSplit, so conjunctFigures, refuse
+    // a model without it) — before what it builds next (computeMetricsWithSession, before the
+    // analysis' DAG). indexTopPieces builds it again from the segments.
     void releaseTopPieces() noexcept;
     void indexTopPieces();
 
