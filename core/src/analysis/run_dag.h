@@ -82,13 +82,6 @@ inline StrandIds<ConjunctionIndex> childrenOf(const ParModel& m, uint32_t strand
 
 enum class CutKind : uint8_t { Start, Return, Join, Wait, Create, Signal, Fork, End };
 
-// Packed: 13 bytes where the natural layout pads to 16. A big trace of our runtime has about one and a
-// half cuts per event (20 M on the 13 M-event demo parfib), and the DAG is held beside the model
-// through the analysis and the what-if (docs/performance.md). Read its fields by value, never through
-// a reference or pointer to one: timeNs is misaligned, and nothing stops the binding (clang allows
-// it silently; GCC refuses only a non-const one, and its const& binds a copy), while the sanitizer
-// build reports a misaligned reference. Every use today copies.
-#pragma pack(push, 1)
 struct Cut {
     uint64_t timeNs = 0;
     // Start: the strand; End: the strand's context; Return: the conjunct that ended; Join and Fork:
@@ -96,8 +89,6 @@ struct Cut {
     uint32_t ref = 0;
     CutKind kind = CutKind::Start;
 };
-#pragma pack(pop)
-static_assert(sizeof(Cut) == 13);
 
 class RunDag {
 public:
