@@ -108,9 +108,11 @@ void ParModelBuilder::onEndParConj(const Event& e, Payload p)
     if (!allEnded)
         problem(e, "END_PAR_CONJ for dyn id " + hex(dyn) + " before all its conjuncts ended");
     ci.complete = allEnded;
-    const auto withFutures = m_futuresOfOpen.empty() ? m_futuresOfOpen.end() : m_futuresOfOpen.find(j.value());
-    const std::vector<FutureIndex> none;
-    const std::vector<FutureIndex>& futures = withFutures != m_futuresOfOpen.end() ? withFutures->second : none;
+    std::vector<FutureIndex> futures; // created for it (few conjunctions have any): no longer open
+    if (const auto it = m_futuresOfOpen.find(j.value()); it != m_futuresOfOpen.end()) {
+        futures = std::move(it->second);
+        m_futuresOfOpen.erase(it);
+    }
     if (allEnded)
         markComplete(ci, futures, e.timeNs);
     for (FutureIndex f : futures) {
@@ -118,8 +120,6 @@ void ParModelBuilder::onEndParConj(const Event& e, Payload p)
         if (FutureIndex(m_activeFuture.find(fid)) == f)
             m_activeFuture.erase(fid);
     }
-    if (withFutures != m_futuresOfOpen.end())
-        m_futuresOfOpen.erase(withFutures);
 }
 
 // The open conjunction instance with this dyn id, or none and a problem for `what` (the event)
