@@ -236,13 +236,23 @@ TEST_CASE("a followed trace is streamed from the follow size, below the size an 
         const test::ScopedEnv open("SPARKSCOPE_STREAM_BYTES", "1000"), follow("SPARKSCOPE_FOLLOW_STREAM_BYTES", nullptr);
         CHECK(followStreamThresholdBytes() == 1000); // never above what an open streams from
     }
-    // A value that is not a whole number of bytes is ignored (read as 0 it would stream every file).
+    // A value that is not a whole number of bytes is ignored (read as 0 it would stream every file),
+    // with one warning per name and value however often it is read.
+    static int warnings = 0;
+    warnings = 0;
+    const QtMessageHandler before = qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& m) {
+        if (type == QtWarningMsg && m.contains(QStringLiteral("is not a whole number of bytes")))
+            ++warnings;
+    });
     for (const char* bad : { "64M", "abc", "-1", "12 ", "1e9" }) {
         INFO(bad);
         const test::ScopedEnv open("SPARKSCOPE_STREAM_BYTES", bad), follow("SPARKSCOPE_FOLLOW_STREAM_BYTES", bad);
         CHECK(streamThresholdBytes() == uint64_t(1) << 30);
         CHECK(followStreamThresholdBytes() == uint64_t(64) << 20);
+        CHECK(followStreamThresholdBytes() == uint64_t(64) << 20);
     }
+    qInstallMessageHandler(before);
+    CHECK(warnings == 10); // five values, two names
 
     const test::ScopedEnv open("SPARKSCOPE_STREAM_BYTES", nullptr), follow("SPARKSCOPE_FOLLOW_STREAM_BYTES", "0");
     CHECK(followStreamThresholdBytes() == 0);

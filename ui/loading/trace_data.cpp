@@ -13,6 +13,9 @@
 #include <charconv>
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
+#include <set>
+#include <string>
 #include <string_view>
 
 namespace sparkscope::ui {
@@ -358,8 +361,13 @@ namespace {
         const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), bytes);
         if (error == std::errc() && end == text.data() + text.size())
             return bytes;
-        qWarning("%s=%s is not a whole number of bytes; it is ignored (%llu is used)", name, v,
-            static_cast<unsigned long long>(otherwise));
+        // Once per name and value: a follow reads both sizes at its start and again when it ends.
+        static std::mutex warnedMutex;
+        static std::set<std::string> warned;
+        const std::lock_guard lock(warnedMutex);
+        if (warned.insert(std::string(name) + '=' + v).second)
+            qWarning("%s=%s is not a whole number of bytes; it is ignored (%llu is used)", name, v,
+                static_cast<unsigned long long>(otherwise));
         return otherwise;
     }
 
