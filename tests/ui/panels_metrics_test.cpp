@@ -171,6 +171,20 @@ TEST_CASE("hovering a tick at the position the frame drew it finds its instance 
     CHECK(h.startNs == 200);
     CHECK(h.endNs == 900);
     CHECK_FALSE(h.truncated);
+    // The marks: the conjunction's start and end (engine 0 at 200 and 900), its conjuncts' events
+    // (the spark made at 250 and conjunct 1's end at 700 on 0; the steal at 400 and conjunct 2's end
+    // at 800 on 1), and its future's (the model's futuresOf): waited for on 0 at 300, signalled on 1
+    // at 600. The conjunction list's "highlight all" marks the same.
+    using Points = std::vector<std::string>; // "engine@ns", sorted
+    auto points = [](const HighlightSet& set) {
+        Points out;
+        for (const auto& p : set.points)
+            out.push_back(std::to_string(p.engine) + '@' + std::to_string(p.timeNs));
+        std::sort(out.begin(), out.end());
+        return out;
+    };
+    CHECK(points(h) == Points { "0@200", "0@250", "0@300", "0@700", "0@900", "1@400", "1@600", "1@800" });
+    CHECK(points(highlightConjunctions(metrics->model, { core::ConjunctionIndex(0) })) == points(h));
     // With a limit of one conjunct the set stops early and says so (hover on a root stays cheap).
     const HighlightSet small = highlightFor(metrics->model, core::EventOwner(core::ConjunctionIndex(0)), 1);
     CHECK(small.truncated);
