@@ -64,20 +64,20 @@ TEST_CASE("the event index finds the instance of every parallel event", "[ui][pa
     REQUIRE(m.futures.size() == 1);
     const auto index = core::ParEventIndex::build(m);
     namespace ev = core::ev;
-    CHECK(index.ownerOf(ev::MerStartParConj, 200, 0) == core::EventOwner(core::ConjunctionIndex(0)));
-    CHECK(index.ownerOf(ev::MerEndParConj, 900, 0) == core::EventOwner(core::ConjunctionIndex(0)));
+    CHECK(index.ownerOf(m, ev::MerStartParConj, 200, 0) == core::EventOwner(core::ConjunctionIndex(0)));
+    CHECK(index.ownerOf(m, ev::MerEndParConj, 900, 0) == core::EventOwner(core::ConjunctionIndex(0)));
     const core::ConjunctIndex second = m.conjunctions[0].conjuncts[1];
-    CHECK(index.ownerOf(ev::MerSparkCreate, 250, 0) == core::EventOwner(second));
-    CHECK(index.ownerOf(ev::MerSparkSteal, 400, 1) == core::EventOwner(second));
-    CHECK(index.ownerOf(ev::MerEndParConjunct, 800, 1) == core::EventOwner(second));
-    const auto wait = index.ownerOf(ev::MerFutWaitSuspended, 300, 0);
+    CHECK(index.ownerOf(m, ev::MerSparkCreate, 250, 0) == core::EventOwner(second));
+    CHECK(index.ownerOf(m, ev::MerSparkSteal, 400, 1) == core::EventOwner(second));
+    CHECK(index.ownerOf(m, ev::MerEndParConjunct, 800, 1) == core::EventOwner(second));
+    const auto wait = index.ownerOf(m, ev::MerFutWaitSuspended, 300, 0);
     CHECK(wait.kind() == OwnerKind::Future);
     CHECK(wait.inConjunct() == m.conjunctions[0].conjuncts[0]); // the wait happened in conjunct 1
-    CHECK(index.ownerOf(ev::MerFutSignal, 600, 1).inConjunct() == second);
+    CHECK(index.ownerOf(m, ev::MerFutSignal, 600, 1).inConjunct() == second);
     // Wrong engine, wrong time or an event that is not parallel: nothing.
-    CHECK(index.ownerOf(ev::MerSparkSteal, 400, 0).kind() == OwnerKind::None);
-    CHECK(index.ownerOf(ev::MerStartParConj, 201, 0).kind() == OwnerKind::None);
-    CHECK(index.ownerOf(ev::RunThread, 100, 0).kind() == OwnerKind::None);
+    CHECK(index.ownerOf(m, ev::MerSparkSteal, 400, 0).kind() == OwnerKind::None);
+    CHECK(index.ownerOf(m, ev::MerStartParConj, 201, 0).kind() == OwnerKind::None);
+    CHECK(index.ownerOf(m, ev::RunThread, 100, 0).kind() == OwnerKind::None);
 }
 
 TEST_CASE("per-instance values match the hand-worked answers and the report", "[ui][panels]")
@@ -134,7 +134,7 @@ TEST_CASE("hovering a tick at the position the frame drew it finds its instance 
     const Frame f = frame(*data, v);
     REQUIRE(f.ticksShown);
     // START_PAR_CONJ at 200 on engine 0, a pixel off its tick.
-    auto hit = hitTest(*data, f, index, tickPosition(f, 0, 200) + QPointF(1, 0));
+    auto hit = hitTest(*data, f, metrics->model, index, tickPosition(f, 0, 200) + QPointF(1, 0));
     REQUIRE(hit);
     CHECK(hit->owner == core::EventOwner(core::ConjunctionIndex(0)));
     CHECK(hit->timeNs == 200);
@@ -143,22 +143,22 @@ TEST_CASE("hovering a tick at the position the frame drew it finds its instance 
     CHECK(choices.front().key == QStringLiteral("PARCONJ_TIME"));
     CHECK(choices.back().key == QStringLiteral("OUT_OF_ORDER_SCHEDULING_BLOCKS_ANOTHER_CONTEXT_TC"));
     // The spark steal on engine 1 is conjunct 2's; its menu offers TIME_AS_SPARK.
-    hit = hitTest(*data, f, index, tickPosition(f, 1, 400));
+    hit = hitTest(*data, f, metrics->model, index, tickPosition(f, 1, 400));
     REQUIRE(hit);
     CHECK(hit->owner.kind() == OwnerKind::Conjunct);
     choices = menuChoices(metrics->model, hit->owner);
     CHECK(choices.front().key == QStringLiteral("CONJUNCT_TIME_AS_SPARK"));
     // The wait on engine 0 offers the future's metrics then its conjunct's (position 1: no AS_SPARK).
-    hit = hitTest(*data, f, index, tickPosition(f, 0, 300));
+    hit = hitTest(*data, f, metrics->model, index, tickPosition(f, 0, 300));
     REQUIRE(hit);
     CHECK(hit->owner.kind() == OwnerKind::Future);
     choices = menuChoices(metrics->model, hit->owner);
     CHECK(choices.size() == 6 + 5);
     CHECK(choices[6].owner.kind() == OwnerKind::Conjunct);
     // Nothing parallel under the pointer: empty space, the wrong row, the gutter.
-    CHECK_FALSE(hitTest(*data, f, index, tickPosition(f, 0, 500)));
-    CHECK_FALSE(hitTest(*data, f, index, tickPosition(f, 1, 200)));
-    CHECK_FALSE(hitTest(*data, f, index, QPointF(5, tickPosition(f, 0, 200).y())));
+    CHECK_FALSE(hitTest(*data, f, metrics->model, index, tickPosition(f, 0, 500)));
+    CHECK_FALSE(hitTest(*data, f, metrics->model, index, tickPosition(f, 1, 200)));
+    CHECK_FALSE(hitTest(*data, f, metrics->model, index, QPointF(5, tickPosition(f, 0, 200).y())));
     // Highlighting the conjunction covers both engines: conjunct 1 on 0, conjunct 2 on 1.
     const HighlightSet h = highlightFor(metrics->model, core::EventOwner(core::ConjunctionIndex(0)));
     bool on0 = false, on1 = false;

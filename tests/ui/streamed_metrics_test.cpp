@@ -62,7 +62,7 @@ TEST_CASE("a streamed trace too big for its metrics beside the timeline says wha
     MainWindow window;
     auto* panels = window.findChild<MetricsPanels*>();
     REQUIRE(panels);
-    // 100 M events none of which can be a mark: about 160 bytes each, 16 GB (compactMetricsBytes).
+    // 100 M events none of which can be a mark: about 165 bytes each, 16.5 GB (compactMetricsBytes).
     TraceData data;
     data.trace = std::make_shared<const core::Trace>();
     data.streamed = std::make_shared<const StreamedEvents>("big.eventlog", core::Header {},
@@ -72,7 +72,7 @@ TEST_CASE("a streamed trace too big for its metrics beside the timeline says wha
     CHECK(unavailable.size() == 1);
     const QString why = panels->session()->unavailable();
     CHECK(why.contains(QLocale().toString(qulonglong(100'000'000)) + QStringLiteral(" events")));
-    CHECK(why.contains(QLocale().formattedDataSize(qint64(16'000'000'000))));
+    CHECK(why.contains(QLocale().formattedDataSize(qint64(16'500'000'000))));
     CHECK(why.contains(QStringLiteral("sparkscope-cli metrics and analyze")));
     CHECK_FALSE(panels->session()->trace());
 }

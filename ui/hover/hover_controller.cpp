@@ -26,7 +26,8 @@ namespace {
         "WAITED_FUTURE_SIGNAL_TO_CONJUNCT_END_TIME", "FUTURE_SIGNAL_TO_CONJUNCT_END_TIME" };
 } // namespace
 
-std::optional<HoverHit> hitTest(const TraceData& data, const Frame& f, const core::ParEventIndex& index, QPointF pos)
+std::optional<HoverHit> hitTest(
+    const TraceData& data, const Frame& f, const core::ParModel& model, const core::ParEventIndex& index, QPointF pos)
 {
     if (!f.ticksShown || pos.x() < f.axis.left - 4 || pos.x() > f.axis.left + f.axis.width + 4)
         return std::nullopt;
@@ -46,7 +47,7 @@ std::optional<HoverHit> hitTest(const TraceData& data, const Frame& f, const cor
         const double d = std::abs(f.axis.xOf(int64_t(ev.timeNs)) - pos.x());
         if (d >= bestDistance)
             continue;
-        const core::EventOwner owner = index.ownerOf(ev.type, ev.timeNs, uint16_t(e));
+        const core::EventOwner owner = index.ownerOf(model, ev.type, ev.timeNs, uint16_t(e));
         if (owner.kind() == OwnerKind::None)
             continue;
         bestDistance = d;
@@ -159,7 +160,7 @@ std::optional<HoverHit> HoverController::hoverAt(QPointF pos)
     const auto bundle = m_session->full();
     std::optional<HoverHit> hit;
     if (bundle && m_timeline->data())
-        hit = hitTest(*m_timeline->data(), m_timeline->currentFrame(), bundle->index, pos);
+        hit = hitTest(*m_timeline->data(), m_timeline->currentFrame(), bundle->metrics.model, bundle->index, pos);
     const std::optional<core::EventOwner> owner = hit ? std::optional(hit->owner) : std::nullopt;
     if (owner != m_hoveredOwner) {
         m_hoveredOwner = owner;

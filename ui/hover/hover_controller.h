@@ -37,9 +37,9 @@ struct HoverHit {
 };
 
 // The hit under `pos`, or nullopt: the nearest instant event within 4 px on the engine row under pos
-// (only when the frame shows ticks) whose owner the index knows.
-std::optional<HoverHit> hitTest(
-    const TraceData& data, const Frame& frame, const core::ParEventIndex& index, QPointF pos);
+// (only when the frame shows ticks) whose owner the index, built from `model`, knows.
+std::optional<HoverHit> hitTest(const TraceData& data, const Frame& frame, const core::ParModel& model,
+    const core::ParEventIndex& index, QPointF pos);
 // Where the tick of the event at timeNs on `engine` is drawn in `frame` (centre of the tick).
 QPointF tickPosition(const Frame& frame, uint16_t engine, int64_t timeNs);
 

@@ -41,12 +41,13 @@ void foldMarks(Trace& trace);
 // readTraceCompact, of which `marks` of `events` can be marks (Mark::fits). The rates are measured
 // (docs/performance.md, "Metrics of big traces: a compact read"): about 10 bytes per mark on a
 // spark-heavy GHC log (the 8-byte mark, and the streaming window and the passes' working memory
-// spread over the events), about 160 bytes per other event on SparkScope's demo traces (153 measured
-// at 13 M and 21 M events: the event, its record, the model, the descendant pass's values and one
-// round of its changes; "Metrics of our runtime's big traces: the sweep in rounds").
+// spread over the events), about 165 bytes per other event on SparkScope's demo traces: what the app
+// holds for them beside its timeline, measured at 157 and 165 at 13 M and 21 M events (the compact
+// trace, the model, the hover index, the analysis' DAG and the what-if's graph; "The app's metrics
+// of a streamed trace: the hover index"). The CLI, which gives the events up, takes less.
 constexpr uint64_t compactMetricsBytes(uint64_t events, uint64_t marks)
 {
-    return marks * 10 + (events - std::min(events, marks)) * 160;
+    return marks * 10 + (events - std::min(events, marks)) * 165;
 }
 // The same for a trace read by readTraceCompact (its marks counted).
 uint64_t compactMetricsBytes(const Trace& trace);
