@@ -2,6 +2,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <cctype>
+#include <cstdio>
+#include <functional>
+
 namespace sparkscope::test {
 
 std::optional<std::filesystem::path> sharedTestData(const std::string& relative)
@@ -15,7 +19,16 @@ std::optional<std::filesystem::path> sharedTestData(const std::string& relative)
 
 std::filesystem::path scratchDir(const std::string& name)
 {
-    const std::filesystem::path p = std::filesystem::path(SPARKSCOPE_BINARY_DIR) / "test-scratch" / name;
+    // One folder per test case: CTest runs each case as a process of its own, in parallel, and two
+    // cases that share a helper (and so a name) emptied each other's folder while the other read it.
+    const std::string test = Catch::getResultCapture().getCurrentTestName();
+    std::string slug;
+    for (char c : test.substr(0, 60))
+        slug += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
+    char hash[20];
+    std::snprintf(hash, sizeof hash, "%08zx", std::hash<std::string> {}(test) & 0xffffffffu);
+    const std::filesystem::path p
+        = std::filesystem::path(SPARKSCOPE_BINARY_DIR) / "test-scratch" / name / (slug + '-' + hash);
     std::filesystem::remove_all(p);
     std::filesystem::create_directories(p);
     return p;

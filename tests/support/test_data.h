@@ -10,7 +10,8 @@ namespace sparkscope::test {
 
 // ../shared/testdata/<relative> if it exists, else nullopt (and a WARN in the current test).
 std::optional<std::filesystem::path> sharedTestData(const std::string& relative);
-// A fresh empty directory under the build tree for this test's output files.
+// A fresh empty directory under the build tree for this test case's output files: test-scratch/NAME/
+// followed by a folder named after the test case, so that cases running at once never share one.
 std::filesystem::path scratchDir(const std::string& name);
 // `workload` ("parfib --n 24 --cutoff 12", …) recorded by the built sparkscope-demo on `engines`
 // engines into dir/<workload's name>-<engines>.eventlog. nullopt (with a WARN "NOT RUN") when the

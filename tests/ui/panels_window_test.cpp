@@ -73,7 +73,6 @@ TEST_CASE("the main window's panels fill in after loading and answer hover and m
         20000));
     CHECK(panels->hover()->hovered()->kind() == core::OwnerKind::Conjunction);
     CHECK(!panels->hover()->hoverHighlight().empty());
-    CHECK(panels->hover()->lastHoverMs() < 1000); // sanity only; timing is measured by the benchmark
     // Leaving the timeline ends the hover and its highlight.
     QEvent leave(QEvent::Leave);
     QApplication::sendEvent(timeline, &leave);

@@ -5,10 +5,16 @@
 #include <catch2/catch.hpp>
 
 #include <QApplication>
+#include <QTemporaryDir>
 
 int main(int argc, char** argv)
 {
     qputenv("QT_QPA_PLATFORM", "offscreen");
+    // Settings (dock layout, rows switched on, recent files) in a folder of this process's own: CTest
+    // runs the cases as processes in parallel, and a window must not pick up what another one saved.
+    QTemporaryDir config;
+    if (config.isValid())
+        qputenv("XDG_CONFIG_HOME", config.path().toLocal8Bit());
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("SparkScopeTests"));
     QApplication::setApplicationName(QStringLiteral("sparkscope-ui-tests"));
