@@ -189,6 +189,18 @@ def grab(out, name):
     return image
 
 
+def grab_until(out, name, done, seconds=60):
+    """Grabs the screen until done(image) holds or `seconds` pass (a busy machine repaints late);
+    returns the last image. Waiting for what the step must show, not a fixed time, keeps a slow
+    repaint from reading as a missing one."""
+    deadline = time.time() + seconds
+    while True:
+        image = grab(out, name)
+        if done(image) or time.time() > deadline:
+            return image
+        time.sleep(0.3)
+
+
 def drive(app_path, trace, out, stem):
     """Opens `trace`, hovers and clicks its first conjunction's start, chooses RUNNING_SELF, zooms to
     fit, shows the Summary. Returns (ok, {step: image})."""
@@ -217,24 +229,30 @@ def drive(app_path, trace, out, stem):
         xdotool("mousemove", 5, SCREEN[1] - 5)
         time.sleep(0.5)
         shots["before"] = grab(out, f"{stem}-0-before")
+        t = report["timeline"]
+        timeline_box = (t[0], t[1], t[0] + t[2], t[1] + t[3])
         xdotool("mousemove", x, y)
-        time.sleep(0.8)
-        shots["hover"] = grab(out, f"{stem}-1-hover")
-        xdotool("click", 1)
-        time.sleep(1.0)
-        shots["menu"] = grab(out, f"{stem}-2-menu")
-        # The menu pops up at the pointer: the screen changed right next to it, in a menu-sized box.
-        count, box = changed_box(shots["hover"], shots["menu"], (x - 420, y - 620, x + 420, y + 620))
-        menu_ok = box is not None and box[2] - box[0] >= 120 and box[3] - box[1] >= 120 and count >= 2000
-        print(f"  {stem}: click -> {count} sampled pixels changed near the pointer, box {box} -> "
-              f"{'menu appeared' if menu_ok else 'NO MENU'}")
-        ok &= menu_ok
-        hover_count, _ = changed_box(shots["before"], shots["hover"], (report["timeline"][0], report["timeline"][1],
-                                                                       report["timeline"][0] + report["timeline"][2],
-                                                                       report["timeline"][1] + report["timeline"][3]))
+        shots["hover"] = grab_until(out, f"{stem}-1-hover",
+                                    lambda image: changed_box(shots["before"], image, timeline_box)[0] > 0)
+        hover_count, _ = changed_box(shots["before"], shots["hover"], timeline_box)
         print(f"  {stem}: hover -> {hover_count} sampled timeline pixels changed (highlight)"
               f" -> {'OK' if hover_count > 0 else 'NO HIGHLIGHT'}")
         ok &= hover_count > 0
+        xdotool("click", 1)
+
+        # The menu pops up at the pointer: the screen changed right next to it, in a menu-sized box.
+        def menu_shown(image):
+            count, box = changed_box(shots["hover"], image, (x - 420, y - 620, x + 420, y + 620))
+            return box is not None and box[2] - box[0] >= 120 and box[3] - box[1] >= 120 and count >= 2000
+
+        shots["menu"] = grab_until(out, f"{stem}-2-menu", menu_shown)
+        count, box = changed_box(shots["hover"], shots["menu"], (x - 420, y - 620, x + 420, y + 620))
+        menu_ok = menu_shown(shots["menu"])
+        print(f"  {stem}: click -> {count} sampled pixels changed near the pointer, box {box} -> "
+              f"{'menu appeared' if menu_ok else 'NO MENU'}")
+        ok &= menu_ok
+        if not menu_ok:
+            return False, shots
         # Title, separator, PARCONJ_TIME, RUNNABLE_SELF, RUNNABLE_SELF_AND_DESC, RUNNING_SELF.
         for _ in range(4):
             xdotool("key", "Down")
@@ -251,10 +269,10 @@ def drive(app_path, trace, out, stem):
             return False, shots
         xdotool("mousemove", *tabs["Summary"])
         xdotool("click", 1)
-        time.sleep(0.8)
-        shots["summary"] = grab(out, f"{stem}-4-summary")
-        count, box = changed_box(shots["chosen"], shots["summary"], (report["timeline"][0] + report["timeline"][2], 0,
-                                                                     SCREEN[0], SCREEN[1]))
+        dock_box = (t[0] + t[2], 0, SCREEN[0], SCREEN[1])
+        shots["summary"] = grab_until(out, f"{stem}-4-summary",
+                                      lambda image: changed_box(shots["chosen"], image, dock_box)[0] >= 2000)
+        count, box = changed_box(shots["chosen"], shots["summary"], dock_box)
         summary_ok = count >= 2000
         print(f"  {stem}: Summary tab -> {count} sampled dock pixels changed -> {'OK' if summary_ok else 'UNCHANGED'}")
         ok &= summary_ok

@@ -91,8 +91,15 @@ def decode_xwd(path):
     return width, height, rows
 
 
+# Sampled pixels (every second one each way) a must-have colour needs: its legend swatch alone is 30,
+# so at least as many again must come from the rows. Not a share of the screen: under load a demo run
+# may leave its spark deques filled for a sliver of its length, so their outline covers ~0.05% of the
+# screen where it covers ~0.25% on a quiet machine (160 pixels besides the swatch, at the least seen).
+MUST_HAVE_PIXELS = 60
+
+
 def judge(name, width, height, rows, must_have=()):
-    """must_have: (label, rgb) colours that must cover at least 0.05% of the (sampled) pixels."""
+    """must_have: (label, rgb) colours of which MUST_HAVE_PIXELS sampled pixels must be on screen."""
     pixels = [p for r in rows for p in r]
     colours = set(pixels)
     lum = [0.299 * r + 0.587 * g + 0.114 * b for r, g, b in pixels]
@@ -102,9 +109,9 @@ def judge(name, width, height, rows, must_have=()):
     ok = len(colours) >= 16 and variance >= 100 and green >= 0.002
     found = []
     for label, rgb in must_have:
-        share = sum(1 for p in pixels if p == rgb) / len(pixels)
-        found.append(f"{label} {100 * share:.2f}%")
-        ok &= share >= 0.0005
+        count = sum(1 for p in pixels if p == rgb)
+        found.append(f"{label} {count} sampled pixels ({100 * count / len(pixels):.3f}%)")
+        ok &= count >= MUST_HAVE_PIXELS
     extra = (", " + ", ".join(found)) if found else ""
     print(f"  {name}: {width}x{height}, {len(colours)} colours, luminance variance {variance:.0f}, "
           f"running-green {100 * green:.1f}% of pixels{extra} -> {'OK' if ok else 'BLANK OR WRONG'}")
@@ -135,15 +142,15 @@ def screenshots(app, trace, out, stem, xwd, rows=False, must_have=()):
     if xwd:
         xwd_path = os.path.join(out, stem + ".xwd")
         # Start the app normally on the X server and grab the whole screen once it reports that its
-        # view is loaded and painted (SPARKSCOPE_REPORT_READY: its first "done" line), however long
-        # that takes on a busy machine.
+        # view is loaded and painted with the optional rows drawn (SPARKSCOPE_REPORT_READY: a report
+        # that says "rows ready"), however long that takes on a busy machine.
         ready = os.path.join(out, stem + ".ready")
         # Removed here, not by the script's redirection: that happens in the background job, which
         # may start after the loop has already read the last run's "done".
         if os.path.exists(ready):
             os.remove(ready)
         script = (f'"{app}" "{trace}" --size 1600x1000 > "{ready}" & pid=$!; '
-                  f'until grep -q "^sparkscope-ready: done" "{ready}" || ! kill -0 $pid 2>/dev/null; do sleep 0.2; done; '
+                  f'until grep -q "^sparkscope-ready: rows ready" "{ready}" || ! kill -0 $pid 2>/dev/null; do sleep 0.2; done; '
                   f'xwd -root -silent -out "{xwd_path}"; kill $pid; wait $pid 2>/dev/null; exit 0')
         r = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1600x1000x24", "sh", "-c", script],
                            env=dict(env, SPARKSCOPE_REPORT_READY="1"), capture_output=True, text=True, timeout=300)

@@ -132,6 +132,9 @@ namespace {
         const QPoint origin = timeline->mapToGlobal(QPoint(0, 0));
         std::printf(
             "sparkscope-ready: timeline %d %d %d %d\n", origin.x(), origin.y(), timeline->width(), timeline->height());
+        // Whether the optional rows switched on (context lanes, spark deques) are drawn yet: a script
+        // that grabs the screen for them waits for "rows ready" (another report follows when they are).
+        std::printf("sparkscope-ready: rows %s\n", timeline->rowsPending() ? "pending" : "ready");
         std::printf("sparkscope-ready: axis %.3f %.3f %lld %lld ticks %d\n", f.axis.left, f.axis.width,
             static_cast<long long>(f.axis.startNs), static_cast<long long>(f.axis.endNs), int(f.ticksShown));
         if (full) {
@@ -181,6 +184,7 @@ void installReadyReport(MainWindow* window)
     settle->setSingleShot(true);
     settle->setInterval(600);
     QObject::connect(settle, &QTimer::timeout, window, [window] { report(window); });
+    QObject::connect(window->timeline(), &TimelineWidget::rowsReady, settle, qOverload<>(&QTimer::start));
     if (AnalysisView* view = window->analysis()) {
         QObject::connect(view, &AnalysisView::timelineDataReady, settle, qOverload<>(&QTimer::start));
         QObject::connect(view->criticalPathAction(), &QAction::toggled, settle, qOverload<>(&QTimer::start));
