@@ -142,37 +142,41 @@ TEST_CASE("event owners: the event on the engine asked for wins, and asked on no
           "engine's",
     "[core][metrics][query]")
 {
-    // Two contexts start a conjunction each at 100, on engines 1 and 0; each one's first conjunct ends
-    // at 200 and the conjunction at 300, on the same engine.
+    // Context 1 on engine 1 starts conjunction A at 90, context 2 on engine 0 starts B at 100, so the
+    // model holds A before B. Each one's first conjunct ends at 200 and the conjunction at 300, both on
+    // the engine that started it: at 200 and 300 the instances' order (A, B) and their engines' order
+    // (B on 0, A on 1) disagree, and the lowest engine must win.
     sparkscope::test::TraceBuilder b(2);
     b.internString(0, 1, "a.m:1");
     b.createThread(1, 0, 1).runThread(1, 1, 1).createThread(0, 0, 2).runThread(0, 2, 2);
-    b.startParConj(1, 100, 0xA, 1).startParConj(0, 100, 0xB, 1);
+    b.startParConj(1, 90, 0xA, 1).startParConj(0, 100, 0xB, 1);
     b.endParConjunct(1, 200, 0xA).endParConjunct(0, 200, 0xB);
     b.endParConj(1, 300, 0xA).endParConj(0, 300, 0xB);
     const ParModel m = buildParModel(b.build());
     REQUIRE(m.conjunctions.size() == 2);
-    const uint32_t on0 = m.conjunctions[0].startEngine == 0 ? 0 : 1; // the model's order is the walk's
-    REQUIRE(m.conjunctions[on0].startEngine == 0);
-    REQUIRE(m.conjunctions[1 - on0].startEngine == 1);
+    REQUIRE(m.conjunctions[0].startEngine == 1); // A
+    REQUIRE(m.conjunctions[1].startEngine == 0); // B
     const ParEventIndex index = ParEventIndex::build(m);
-    const EventOwner onEngine0 { ConjunctionIndex(on0) }, onEngine1 { ConjunctionIndex(1 - on0) };
-    CHECK(index.ownerOf(m, ev::MerStartParConj, 100, 1) == onEngine1);
-    CHECK(index.ownerOf(m, ev::MerStartParConj, 100, 0) == onEngine0);
-    CHECK(index.ownerOf(m, ev::MerStartParConj, 100, kNoEngine) == onEngine0); // the lowest engine
-    CHECK(index.ownerOf(m, ev::MerStartParConj, 100, 5).kind() == OwnerKind::None); // no such engine
-    CHECK(index.ownerOf(m, ev::MerEndParConj, 300, 1) == onEngine1);
-    CHECK(index.ownerOf(m, ev::MerEndParConj, 300, 0) == onEngine0);
+    const EventOwner a { ConjunctionIndex(0) }, bOn0 { ConjunctionIndex(1) };
+    CHECK(index.ownerOf(m, ev::MerStartParConj, 90, 1) == a);
+    CHECK(index.ownerOf(m, ev::MerStartParConj, 90, kNoEngine) == a);
+    CHECK(index.ownerOf(m, ev::MerStartParConj, 90, 0).kind() == OwnerKind::None); // A started on 1
+    CHECK(index.ownerOf(m, ev::MerStartParConj, 100, 0) == bOn0);
+    CHECK(index.ownerOf(m, ev::MerEndParConj, 300, 1) == a);
+    CHECK(index.ownerOf(m, ev::MerEndParConj, 300, 0) == bOn0);
+    CHECK(index.ownerOf(m, ev::MerEndParConj, 300, kNoEngine) == bOn0); // the lowest engine, not the first
+    CHECK(index.ownerOf(m, ev::MerEndParConj, 300, 5).kind() == OwnerKind::None); // no such engine
     // The conjuncts run by the starting contexts have no spark events; their ends are theirs.
     CHECK(index.ownerOf(m, ev::MerSparkCreate, 100, 0).kind() == OwnerKind::None);
-    CHECK(index.ownerOf(m, ev::MerEndParConjunct, 200, 1) == EventOwner(m.conjunctions[1 - on0].conjuncts[0]));
-    CHECK(index.ownerOf(m, ev::MerEndParConjunct, 200, 0) == EventOwner(m.conjunctions[on0].conjuncts[0]));
+    CHECK(index.ownerOf(m, ev::MerEndParConjunct, 200, 1) == EventOwner(m.conjunctions[0].conjuncts[0]));
+    CHECK(index.ownerOf(m, ev::MerEndParConjunct, 200, 0) == EventOwner(m.conjunctions[1].conjuncts[0]));
+    CHECK(index.ownerOf(m, ev::MerEndParConjunct, 200, kNoEngine) == EventOwner(m.conjunctions[1].conjuncts[0]));
     CHECK(index.ownerOf(m, ev::MerStartParConj, 101, 0).kind() == OwnerKind::None);
     CHECK(index.ownerOf(m, ev::RunThread, 1, 1).kind() == OwnerKind::None);
     CHECK(index.size() == 6);
     // Asked with another model (of other sizes) it finds nothing rather than read past its records.
     const ParModel empty;
-    CHECK(index.ownerOf(empty, ev::MerStartParConj, 100, 0).kind() == OwnerKind::None);
+    CHECK(index.ownerOf(empty, ev::MerStartParConj, 90, 1).kind() == OwnerKind::None);
 }
 
 TEST_CASE("event owners: the index answers as a map of the model's records, on random programs",

@@ -96,7 +96,8 @@ ParEventIndex ParEventIndex::build(const ParModel& m)
             x.m_futureEvents.push_back(
                 { w.timeNs, i, w.conjunct, w.suspended ? ev::MerFutWaitSuspended : ev::MerFutWaitNoSuspend, w.engine });
     }
-    std::sort(x.m_futureEvents.begin(), x.m_futureEvents.end(), [](const FutureEvent& a, const FutureEvent& b) {
+    // Stable: two waits of one future at one time and engine keep the order the model has them in.
+    std::stable_sort(x.m_futureEvents.begin(), x.m_futureEvents.end(), [](const FutureEvent& a, const FutureEvent& b) {
         return std::tie(a.timeNs, a.type, a.engine, a.future) < std::tie(b.timeNs, b.type, b.engine, b.future);
     });
     return x;

@@ -72,8 +72,8 @@ public:
     static ParEventIndex build(const ParModel& model);
     // The owner of the event of `type` at `timeNs` on `engine` (kNoEngine: any engine), or None.
     // `model` is the one the index was built from (None for a model of other sizes). An event recorded
-    // on `engine` wins; else the first, by engine then instance, whose engine is unknown (kNoEngine),
-    // or the first of all when `engine` is kNoEngine. FUT_CREATE and FUT_SIGNAL match on time and type
+    // on `engine` wins (kNoEngine matching an event of unknown engine); else the first, by engine then
+    // instance, whose engine is unknown (kNoEngine), or the first of all when `engine` is kNoEngine. FUT_CREATE and FUT_SIGNAL match on time and type
     // only (the model does not keep their engine).
     EventOwner ownerOf(const ParModel& model, uint16_t type, uint64_t timeNs, uint16_t engine) const noexcept;
     size_t size() const noexcept; // events indexed
