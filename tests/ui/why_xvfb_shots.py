@@ -8,7 +8,9 @@ as shown (each ledger category with its exact ns and its seconds text, work, spa
 screen position and time range of each finding, and what the timeline draws of the analysis
 (ui/panels/ready_report.cpp). Checks:
   - every ledger figure, work, span and parallelism in the dock equals the CLI's;
-  - (demo) a click on the first finding moves the view onto its ranges (the next report's axis);
+  - (demo) a click on the first finding moves the view onto its ranges (the next report's axis); the
+    demo is recorded again, up to five times, until the CLI has a finding (a busy machine can make a
+    run with none), and with none the dock must show none and the click is not run;
   - (demo) Ctrl+P (View > Critical Path) draws the path: outlines reported, timeline pixels changed;
   - every screenshot is not blank, and the utilisation row is drawn.
 Images (in --out; with --docs also copied there under the names the user guide uses):
@@ -159,32 +161,40 @@ def run(a, stem, trace, demo):
         shots["open"] = px.grab(a.out, f"why-{stem}-0-open")
         if demo:
             findings = report["findings"]
-            if not findings:
-                print(f"  {stem}: no finding shown (CLI: {len(cli['analysis']['findings'])})")
-                return False, shots
+            cli_findings = len(cli["analysis"]["findings"])
             whole = report["axis"][3] - report["axis"][2]
-            first = findings[0]
-            drain(app)
-            px.xdotool("mousemove", *first["pos"])
-            px.xdotool("click", 1)
-
-            def onto(r):
-                start, end = r["axis"][2], r["axis"][3]
-                return start <= first["from"] and end >= first["to"] and end - start < whole
-
-            moved = report_where(app, onto)
-            if moved is None:
-                print(f"  {stem}: no report after clicking finding {first['rule']}")
+            if not findings and not cli_findings:
+                # A recording the CLI finds nothing in either (inner() records again a few times
+                # first): the dock agrees with it, and there is no finding to click.
+                print(f"  {stem}: NOTE: no finding in this recording, in the dock or the CLI: the finding "
+                      f"click is NOT RUN")
+                px.xdotool("click", 1)  # on the status bar (the pointer is there): the keys below need focus
+            elif not findings:
+                print(f"  {stem}: no finding shown (CLI: {cli_findings})")
                 return False, shots
-            start, end = moved["axis"][2], moved["axis"][3]
-            good = onto(moved)
-            print(f"  {stem}: finding {first['rule']} [{first['from']}, {first['to']}) clicked -> view "
-                  f"[{start}, {end}) -> {'MOVED ONTO IT' if good else 'WRONG VIEW'}")
-            ok &= good
-            px.xdotool("mousemove", 5, SCREEN[1] - 5)
-            time.sleep(0.5)
-            shots["finding"] = px.grab(a.out, f"why-{stem}-1-finding")
-            drain(app, 0.5)
+            else:
+                first = findings[0]
+                drain(app)
+                px.xdotool("mousemove", *first["pos"])
+                px.xdotool("click", 1)
+
+                def onto(r):
+                    start, end = r["axis"][2], r["axis"][3]
+                    return start <= first["from"] and end >= first["to"] and end - start < whole
+
+                moved = report_where(app, onto)
+                if moved is None:
+                    print(f"  {stem}: no report after clicking finding {first['rule']}")
+                    return False, shots
+                start, end = moved["axis"][2], moved["axis"][3]
+                good = onto(moved)
+                print(f"  {stem}: finding {first['rule']} [{first['from']}, {first['to']}) clicked -> view "
+                      f"[{start}, {end}) -> {'MOVED ONTO IT' if good else 'WRONG VIEW'}")
+                ok &= good
+                px.xdotool("mousemove", 5, SCREEN[1] - 5)
+                time.sleep(0.5)
+                shots["finding"] = px.grab(a.out, f"why-{stem}-1-finding")
+                drain(app, 0.5)
             px.xdotool("key", "ctrl+0")  # zoom to fit, then the critical path
             report_where(app, lambda r: r["axis"][3] - r["axis"][2] >= whole)
             drain(app, 0.5)
@@ -213,11 +223,20 @@ def run(a, stem, trace, demo):
 def inner(a):
     ok, results = True, {}
     trace = os.path.join(a.out, "demo-imbalanced.eventlog")
-    r = subprocess.run([a.demo, "imbalanced", "--engines", "2", "--trace", trace], capture_output=True, text=True,
-                       timeout=300)
-    if r.returncode != 0:
-        print(f"sparkscope-demo imbalanced failed: {r.stderr.strip()[-300:]}")
-        return 1
+    # The workload is imbalanced by design, but how a run goes depends on the machine: on a busy one a
+    # recording can come out with no finding at all (the CLI finds none either). Recorded again, up to
+    # five times, until the CLI has a finding for the dock to show and the test to click.
+    for attempt in range(5):
+        r = subprocess.run([a.demo, "imbalanced", "--engines", "2", "--trace", trace], capture_output=True,
+                           text=True, timeout=300)
+        if r.returncode != 0:
+            print(f"sparkscope-demo imbalanced failed: {r.stderr.strip()[-300:]}")
+            return 1
+        c = subprocess.run([a.cli, "analyze", trace, "--format", "json", "--engines", "none"], capture_output=True,
+                           text=True, timeout=600)
+        if c.returncode != 0 or json.loads(c.stdout)["analysis"]["findings"]:
+            break
+        print(f"demo: recording {attempt + 1} has no finding (CLI), recording again")
     print(f"demo: {trace}")
     good, results["demo"] = run(a, "demo", trace, True)
     ok &= good
