@@ -1,7 +1,10 @@
 // Model-pass benchmark (not a test): time of buildParModel alone — the pre-pass of metrics.md that
 // renames dynamic ids apart and rebuilds conjunction instances, conjuncts, futures and context
 // timelines — on one eventlog read once. Prints the median of RUNS runs in ms and M events/s, with
-// the model's sizes, then one RESULT line for scripts. Each run gets fresh memory, as a one-shot
+// the model's sizes and what each part of it holds in bytes per event (the model is what every phase
+// of `metrics` holds, so the first place to look for its memory), and the time and size of the
+// hover's event index (ParEventIndex::build, which the app builds once per trace), then one RESULT
+// line for scripts. Each run gets fresh memory, as a one-shot
 // `sparkscope-cli metrics` does, so page faults on the model's arrays are part of its time.
 //
 //   sparkscope-model-bench FILE [RUNS]
@@ -10,6 +13,7 @@
 // in the same session: scripts/bench model does that when SPARKSCOPE_BENCH_MODEL_BASELINE names the
 // baseline build's binary.
 #include "bench_stats.h"
+#include "sparkscope/core/metrics_query.h"
 #include "sparkscope/core/par_model.h"
 #include "sparkscope/core/reader.h"
 
@@ -36,6 +40,43 @@ double processCpuMs()
     return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
 }
 
+// What the model's arrays hold (capacity, as allocated), by part, in bytes per event.
+void printModelBytes(const ParModel& m, size_t events)
+{
+    size_t listHeap = 0, segments = 0, states = 0, pieces = 0, children = 0, waits = 0;
+    for (const ConjunctionInstance& j : m.conjunctions)
+        listHeap += j.conjuncts.size() > 2 ? j.conjuncts.size() * sizeof(ConjunctIndex) : 0;
+    for (const ContextTimeline& c : m.contexts) {
+        segments += c.segments.capacity();
+        states += c.states.capacity();
+    }
+    for (size_t k = 0; k < m.conjuncts.size(); ++k) {
+        const ConjunctIndex ki(static_cast<uint32_t>(k));
+        pieces += m.hasTopPieces() ? m.topPieces(ki).size() : 0;
+        children += m.childConjunctions(ki).size();
+    }
+    for (const FutureInstance& f : m.futures)
+        waits += f.waits.size() > 1 ? f.waits.size() : 0;
+    const double e = double(std::max<size_t>(events, 1));
+    const auto line = [&](const char* what, size_t count, size_t bytes) {
+        std::printf("    %-34s %12zu  %9.1f MB  %6.2f B/event\n", what, count, double(bytes) / 1e6, double(bytes) / e);
+        return bytes;
+    };
+    std::printf("  model's arrays (count, bytes as allocated):\n");
+    size_t total = 0;
+    total += line("conjunctions", m.conjunctions.size(), m.conjunctions.capacity() * sizeof(ConjunctionInstance));
+    total += line("  their conjunct lists past 2", m.conjunctions.size(), listHeap);
+    total += line("conjuncts", m.conjuncts.size(), m.conjuncts.capacity() * sizeof(ConjunctInstance));
+    total += line("futures (and waits past 1)", m.futures.size(),
+        m.futures.capacity() * sizeof(FutureInstance) + waits * sizeof(FutureWait));
+    total += line("contexts", m.contexts.size(), m.contexts.capacity() * sizeof(ContextTimeline));
+    total += line("  their segments", segments, segments * sizeof(ContextSegment));
+    total += line("  their state changes", states, states * sizeof(ContextStateChange));
+    total += line("top-piece index (8 B/piece, 8/conjunct)", pieces, pieces * 8 + (m.conjuncts.size() + 1) * 8);
+    total += line("child index (4 B/child, 4/conjunct)", children, children * 4 + (m.conjuncts.size() + 1) * 4);
+    std::printf("    %-34s %12s  %9.1f MB  %6.2f B/event\n", "total", "", double(total) / 1e6, double(total) / e);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -59,6 +100,7 @@ int main(int argc, char** argv)
     std::vector<double> ms, cpuMs;
     size_t conjunctions = 0, conjuncts = 0, futures = 0, contexts = 0, problems = 0;
     for (int i = 0; i < runs; ++i) {
+        const bool last = i + 1 == runs;
         const double c0 = processCpuMs();
         const auto t0 = std::chrono::steady_clock::now();
         ParModel m = buildParModel(trace.value());
@@ -70,6 +112,21 @@ int main(int argc, char** argv)
         futures = m.futures.size();
         contexts = m.contexts.size();
         problems = m.problems.size();
+        if (last) {
+            printModelBytes(m, events);
+            std::vector<double> indexMs;
+            size_t indexed = 0;
+            for (int r = 0; r < runs; ++r) {
+                const auto i0 = std::chrono::steady_clock::now();
+                const ParEventIndex index = ParEventIndex::build(m);
+                indexMs.push_back(
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - i0).count());
+                indexed = index.size();
+            }
+            // 4 bytes an indexed event (a position) but futures' events, which are few: see metrics_query.h.
+            std::printf("  ParEventIndex::build %8.2f ms (median of %d), %zu events indexed, ~%.1f MB\n",
+                median(indexMs), runs, indexed, double(indexed) * 4 / 1e6);
+        }
         m = ParModel {};
         malloc_trim(0);
     }

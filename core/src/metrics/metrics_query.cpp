@@ -15,6 +15,20 @@
 
 namespace sparkscope::core {
 
+namespace {
+    // The event type of each of ParEventIndex's kinds, in the order of its Kind: the one place that
+    // says which event a kind indexes.
+    constexpr uint16_t kKindTypes[] = { ev::MerStartParConj, ev::MerEndParConj, ev::MerSparkCreate, ev::MerSparkRun,
+        ev::MerSparkSteal, ev::MerEndParConjunct };
+
+    // Futures' events, which the index keeps as copied entries rather than by kind.
+    bool isFutureEvent(uint16_t type) noexcept
+    {
+        return type == ev::MerFutCreate || type == ev::MerFutSignal || type == ev::MerFutWaitSuspended
+            || type == ev::MerFutWaitNoSuspend;
+    }
+} // namespace
+
 std::pair<uint64_t, uint16_t> ParEventIndex::timeAndEngine(const ParModel& m, Kind kind, uint32_t i) noexcept
 {
     switch (kind) {
@@ -131,30 +145,7 @@ EventOwner ParEventIndex::ownerOf(const ParModel& m, uint16_t type, uint64_t tim
 {
     if (m.conjunctions.size() != m_conjunctions || m.conjuncts.size() != m_conjuncts)
         return {};
-    Kind kind = kKinds;
-    switch (type) {
-    case ev::MerStartParConj:
-        kind = kStartConj;
-        break;
-    case ev::MerEndParConj:
-        kind = kEndConj;
-        break;
-    case ev::MerSparkCreate:
-        kind = kSparkCreate;
-        break;
-    case ev::MerSparkRun:
-        kind = kSparkRun;
-        break;
-    case ev::MerSparkSteal:
-        kind = kSparkSteal;
-        break;
-    case ev::MerEndParConjunct:
-        kind = kEndConjunct;
-        break;
-    case ev::MerFutCreate:
-    case ev::MerFutSignal:
-    case ev::MerFutWaitSuspended:
-    case ev::MerFutWaitNoSuspend: {
+    if (isFutureEvent(type)) {
         const auto& v = m_futureEvents;
         const auto key = std::make_pair(timeNs, type);
         auto lo = std::lower_bound(v.begin(), v.end(), key,
@@ -163,9 +154,11 @@ EventOwner ParEventIndex::ownerOf(const ParModel& m, uint16_t type, uint64_t tim
         const auto it = pickByEngine(lo, hi, engine, [](const FutureEvent& e) { return e.engine; });
         return it == hi ? EventOwner() : EventOwner(it->future, it->conjunct);
     }
-    default:
+    static_assert(std::size(kKindTypes) == kKinds);
+    const auto found = std::find(std::begin(kKindTypes), std::end(kKindTypes), type);
+    if (found == std::end(kKindTypes))
         return {};
-    }
+    const Kind kind = Kind(found - std::begin(kKindTypes));
     const std::vector<uint32_t>& v = m_byTime[kind];
     auto timeOf = [&](uint32_t i) { return timeAndEngine(m, kind, i).first; };
     auto lo = std::lower_bound(v.begin(), v.end(), timeNs, [&](uint32_t i, uint64_t t) { return timeOf(i) < t; });

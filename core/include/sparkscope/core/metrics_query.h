@@ -80,6 +80,7 @@ public:
 
 private:
     // The conjunction and conjunct events, each kept as the position of its instance.
+    // In the order of kKindTypes (metrics_query.cpp), which gives each kind its event type.
     enum Kind : uint8_t { kStartConj, kEndConj, kSparkCreate, kSparkRun, kSparkSteal, kEndConjunct, kKinds };
     static std::pair<uint64_t, uint16_t> timeAndEngine(const ParModel& m, Kind kind, uint32_t i) noexcept;
     // Per kind, the positions of the instances that have the event, by (its time, engine, position).
