@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QUuid>
 #include <QTest>
 #include <catch2/catch.hpp>
 
@@ -244,9 +245,14 @@ TEST_CASE("a followed trace is streamed from the follow size, below the size an 
         if (type == QtWarningMsg && m.contains(QStringLiteral("is not a whole number of bytes")))
             ++warnings;
     });
-    for (const char* bad : { "64M", "abc", "-1", "12 ", "1e9" }) {
+    // Each value made new for this run (a tag after it), so a warning given earlier in the process for
+    // the same text cannot take one of these away.
+    const std::string tag = QUuid::createUuid().toString(QUuid::WithoutBraces).toStdString();
+    for (const char* badText : { "64M", "abc", "-1", "12 ", "1e9" }) {
+        const std::string bad = std::string(badText) + " " + tag;
         INFO(bad);
-        const test::ScopedEnv open("SPARKSCOPE_STREAM_BYTES", bad), follow("SPARKSCOPE_FOLLOW_STREAM_BYTES", bad);
+        const test::ScopedEnv open("SPARKSCOPE_STREAM_BYTES", bad.c_str()),
+            follow("SPARKSCOPE_FOLLOW_STREAM_BYTES", bad.c_str());
         CHECK(streamThresholdBytes() == uint64_t(1) << 30);
         CHECK(followStreamThresholdBytes() == uint64_t(64) << 20);
         CHECK(followStreamThresholdBytes() == uint64_t(64) << 20);

@@ -164,8 +164,19 @@ class App:
                                             "end": int(f[6]), "tick": tick})
             elif kind == "tab":
                 out["tabs"][" ".join(f[2:])] = (int(f[0]), int(f[1]))
+            elif kind == "why":
+                out["why"] = True
             elif kind == "done":
                 return out
+
+    def report_with_analysis(self, timeout=300):
+        """The first ready report given once the analysis is in the Why dock: until then a late
+        repaint of the dock or of the timeline's analysis rows could pass for a step's change."""
+        deadline = time.time() + timeout
+        while True:
+            report = self.report(max(1, deadline - time.time()))
+            if report.get("why"):
+                return report
 
     def close(self):
         self.proc.terminate()
@@ -174,6 +185,28 @@ class App:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+
+
+def dark_added(a, b, box, skip_columns=None):
+    """Pixels inside box (x0, y0, x1, y1), every one, that are near black in b and were not in a,
+    leaving out the columns in skip_columns (c0, c1): the hover highlight's edges and event lines
+    (the light palette's text colour at alpha 200; no bar of the timeline is that dark, and tick
+    marks already drawn in a do not count)."""
+    x0, y0, x1, y1 = box
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(a.width, x1), min(a.height, y1)
+    c0, c1 = skip_columns or (x1, x1)
+    count = 0
+    for y in range(y0, y1):
+        row = 3 * a.width * y
+        ra, rb = a.rgb[row + 3 * x0:row + 3 * x1], b.rgb[row + 3 * x0:row + 3 * x1]
+        if ra == rb:
+            continue
+        for x in range(0, x1 - x0):
+            if c0 <= x0 + x < c1:
+                continue
+            if max(rb[3 * x:3 * x + 3]) <= 80 and max(ra[3 * x:3 * x + 3]) > 80:
+                count += 1
+    return count
 
 
 def xdotool(*args):
@@ -219,7 +252,7 @@ def drive(app_path, trace, out, stem):
     window = (c["start"] - 1_000, c["start"] + 5_000)
     app = App(app_path, trace, ["--range", f"{window[0]}:{window[1]}"])
     try:
-        report = app.report()
+        report = app.report_with_analysis()
         tick = report["conjunctions"][0]["tick"]
         if not tick:
             print(f"  {stem}: conjunction #0 at {c['start']} ns has no visible tick in {window}: {report['axis']}")
@@ -232,12 +265,23 @@ def drive(app_path, trace, out, stem):
         t = report["timeline"]
         timeline_box = (t[0], t[1], t[0] + t[2], t[1] + t[3])
         xdotool("mousemove", x, y)
-        shots["hover"] = grab_until(out, f"{stem}-1-hover",
-                                    lambda image: changed_box(shots["before"], image, timeline_box)[0] > 0)
-        hover_count, _ = changed_box(shots["before"], shots["hover"], timeline_box)
-        print(f"  {stem}: hover -> {hover_count} sampled timeline pixels changed (highlight)"
-              f" -> {'OK' if hover_count > 0 else 'NO HIGHLIGHT'}")
-        ok &= hover_count > 0
+        # The highlight outlines the conjunction's spans and marks its events in near black. The
+        # pointer's own marks are near black too and must not count: the dotted time line down the
+        # pointer's column and the time label that starts there, in the axis band at the top. So
+        # the count leaves out the band and the columns near the pointer: what is left is the
+        # outline's edges along the conjunction (with the highlight not painted, 0 on these traces;
+        # with it, 1,600-1,900).
+        highlight_box = (t[0], t[1] + 30, t[0] + t[2], t[1] + t[3])
+        near_pointer = (x - 60, x + 60)
+
+        def highlighted(image):
+            return dark_added(shots["before"], image, highlight_box, near_pointer)
+
+        shots["hover"] = grab_until(out, f"{stem}-1-hover", lambda image: highlighted(image) >= 200)
+        hover_count = highlighted(shots["hover"])
+        print(f"  {stem}: hover -> {hover_count} timeline pixels away from the pointer turned near black"
+              f" (highlight) -> {'OK' if hover_count >= 200 else 'NO HIGHLIGHT'}")
+        ok &= hover_count >= 200
         xdotool("click", 1)
 
         # The menu pops up at the pointer: the screen changed right next to it, in a menu-sized box.
