@@ -40,15 +40,19 @@ double processCpuMs()
     return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
 }
 
-// What the model's arrays hold (capacity, as allocated), by part, in bytes per event.
+// What the model's arrays hold, by part, in bytes per event: their items (size x item size, what is
+// written and so resident) and, in all, what the arrays reserved (capacity; a grown vector's unwritten
+// tail is address space, not resident memory, but it was the old and new block side by side while
+// the vector grew).
 void printModelBytes(const ParModel& m, size_t events)
 {
-    size_t listHeap = 0, segments = 0, states = 0, pieces = 0, children = 0, waits = 0;
+    size_t listHeap = 0, segments = 0, states = 0, reserved = 0, pieces = 0, children = 0, waits = 0;
     for (const ConjunctionInstance& j : m.conjunctions)
         listHeap += j.conjuncts.size() > 2 ? j.conjuncts.size() * sizeof(ConjunctIndex) : 0;
     for (const ContextTimeline& c : m.contexts) {
-        segments += c.segments.capacity();
-        states += c.states.capacity();
+        segments += c.segments.size();
+        states += c.states.size();
+        reserved += c.segments.capacity() * sizeof(ContextSegment) + c.states.capacity() * sizeof(ContextStateChange);
     }
     for (size_t k = 0; k < m.conjuncts.size(); ++k) {
         const ConjunctIndex ki(static_cast<uint32_t>(k));
@@ -59,22 +63,30 @@ void printModelBytes(const ParModel& m, size_t events)
         waits += f.waits.size() > 1 ? f.waits.size() : 0;
     const double e = double(std::max<size_t>(events, 1));
     const auto line = [&](const char* what, size_t count, size_t bytes) {
-        std::printf("    %-34s %12zu  %9.1f MB  %6.2f B/event\n", what, count, double(bytes) / 1e6, double(bytes) / e);
+        std::printf("    %-40s %12zu  %9.1f MB  %6.2f B/event\n", what, count, double(bytes) / 1e6, double(bytes) / e);
         return bytes;
     };
-    std::printf("  model's arrays (count, bytes as allocated):\n");
+    std::printf("  model's arrays (count, bytes of the items):\n");
     size_t total = 0;
-    total += line("conjunctions", m.conjunctions.size(), m.conjunctions.capacity() * sizeof(ConjunctionInstance));
+    total += line("conjunctions", m.conjunctions.size(), m.conjunctions.size() * sizeof(ConjunctionInstance));
     total += line("  their conjunct lists past 2", m.conjunctions.size(), listHeap);
-    total += line("conjuncts", m.conjuncts.size(), m.conjuncts.capacity() * sizeof(ConjunctInstance));
+    total += line("conjuncts", m.conjuncts.size(), m.conjuncts.size() * sizeof(ConjunctInstance));
     total += line("futures (and waits past 1)", m.futures.size(),
-        m.futures.capacity() * sizeof(FutureInstance) + waits * sizeof(FutureWait));
-    total += line("contexts", m.contexts.size(), m.contexts.capacity() * sizeof(ContextTimeline));
+        m.futures.size() * sizeof(FutureInstance) + waits * sizeof(FutureWait));
+    total += line("contexts", m.contexts.size(), m.contexts.size() * sizeof(ContextTimeline));
     total += line("  their segments", segments, segments * sizeof(ContextSegment));
     total += line("  their state changes", states, states * sizeof(ContextStateChange));
     total += line("top-piece index (8 B/piece, 8/conjunct)", pieces, pieces * 8 + (m.conjuncts.size() + 1) * 8);
     total += line("child index (4 B/child, 4/conjunct)", children, children * 4 + (m.conjuncts.size() + 1) * 4);
-    std::printf("    %-34s %12s  %9.1f MB  %6.2f B/event\n", "total", "", double(total) / 1e6, double(total) / e);
+    std::printf("    %-40s %12s  %9.1f MB  %6.2f B/event\n", "total", "", double(total) / 1e6, double(total) / e);
+    reserved += m.conjunctions.capacity() * sizeof(ConjunctionInstance) + m.conjuncts.capacity() * sizeof(ConjunctInstance)
+        + m.futures.capacity() * sizeof(FutureInstance) + m.contexts.capacity() * sizeof(ContextTimeline);
+    std::printf("    (the instance and segment arrays reserved %.1f MB, where their items are %.1f MB)\n",
+        double(reserved) / 1e6,
+        double(m.conjunctions.size() * sizeof(ConjunctionInstance) + m.conjuncts.size() * sizeof(ConjunctInstance)
+            + m.futures.size() * sizeof(FutureInstance) + m.contexts.size() * sizeof(ContextTimeline)
+            + segments * sizeof(ContextSegment) + states * sizeof(ContextStateChange))
+            / 1e6);
 }
 
 } // namespace
