@@ -169,12 +169,16 @@ class App:
             elif kind == "done":
                 return out
 
-    def report_with_analysis(self, timeout=300):
-        """The first ready report given once the analysis is in the Why dock: until then a late
-        repaint of the dock or of the timeline's analysis rows could pass for a step's change."""
+    def report_with_analysis(self, timeout=240):
+        """The first ready report given once the analysis report is in the Why dock: the dock filling
+        in is the latest and largest repaint a step's check could take for its own change. (Jobs
+        after it, such as the Speed-up tab's predictions, paint a tab not shown.)"""
         deadline = time.time() + timeout
         while True:
-            report = self.report(max(1, deadline - time.time()))
+            try:
+                report = self.report(max(1, deadline - time.time()))
+            except queue.Empty:
+                raise RuntimeError(f"no ready report with the analysis within {timeout} s") from None
             if report.get("why"):
                 return report
 
@@ -189,9 +193,12 @@ class App:
 
 def dark_added(a, b, box, skip_columns=None):
     """Pixels inside box (x0, y0, x1, y1), every one, that are near black in b and were not in a,
-    leaving out the columns in skip_columns (c0, c1): the hover highlight's edges and event lines
-    (the light palette's text colour at alpha 200; no bar of the timeline is that dark, and tick
-    marks already drawn in a do not count)."""
+    leaving out the columns in skip_columns (c0, c1). What it counts on the timeline is the hover
+    highlight's edges and event lines: the light palette's text colour at alpha 200 (the script
+    assumes the light palette, as its running-green check does); no bar of the timeline is that
+    dark, and tick marks already drawn in a do not count. (A tooltip would count too: none shows
+    here, since the window under Xvfb without a window manager is not the active one; with the
+    highlight not painted the count is 0.)"""
     x0, y0, x1, y1 = box
     x0, y0, x1, y1 = max(0, x0), max(0, y0), min(a.width, x1), min(a.height, y1)
     c0, c1 = skip_columns or (x1, x1)

@@ -16,8 +16,9 @@
 namespace sparkscope::core {
 
 namespace {
-    // The event type of each of ParEventIndex's kinds, in the order of its Kind: the one place that
-    // says which event a kind indexes.
+    // The event type of each of ParEventIndex's kinds, in the order of its Kind (the size is checked
+    // where it is read; the order, by the event-owner tests): which event type a kind indexes, said
+    // once. What a kind reads of the model is timeAndEngine's and build's.
     constexpr uint16_t kKindTypes[] = { ev::MerStartParConj, ev::MerEndParConj, ev::MerSparkCreate, ev::MerSparkRun,
         ev::MerSparkSteal, ev::MerEndParConjunct };
 
