@@ -56,6 +56,13 @@ namespace {
             static_cast<unsigned long long>(cut->stats.rangeEvents), static_cast<unsigned long long>(*from),
             static_cast<unsigned long long>(*to), static_cast<unsigned long long>(cut->stats.stateEvents),
             output->c_str());
+        // A valid cut all the same (the state at --from and a block per engine), but most likely not
+        // what was meant: say where the events are.
+        if (cut->stats.rangeEvents == 0)
+            std::fprintf(stderr, "sparkscope-cli: note: no event of %s lies in [%llu, %llu] ns; its events lie in [%llu, %llu] ns\n",
+                path.c_str(), static_cast<unsigned long long>(*from), static_cast<unsigned long long>(*to),
+                static_cast<unsigned long long>(cut->stats.traceFirstNs),
+                static_cast<unsigned long long>(cut->stats.traceLastNs));
         return kExitOk;
     }
 

@@ -286,6 +286,14 @@ def case_cut():
     got = sorted(l for l in b.splitlines() if l.split("\t")[2] != "18")
     missing = [l for l in inside if l not in set(got)]
     expect(not missing, "events of the range missing from the cut: %r" % missing[:3])
+    # A range after the last event: a valid cut with no range events, and a note of where the events
+    # lie (block markers aside, as the count of range events).
+    times = [int(l.split("\t")[0]) for l in a.splitlines() if l.split("\t")[2] != "18"]
+    text, err = expect_exit(0, ["cut", path, "--from", str(last + 1000), "--to", str(last + 2000), "-o", out])
+    expect(text.startswith("0 events of"), "cut after the end printed %r" % text)
+    expect("its events lie in [%d, %d] ns" % (min(times), max(times)) in err, "cut after the end said %r" % err)
+    text, err = expect_exit(0, ["cut", path, "--from", str(middle), "--to", str(last), "-o", out])
+    expect("note:" not in err, "a cut with events in its range noted %r" % err)
     # The whole trace cut again is read like the original by `check`.
     whole = scratch("sumfib.whole.eventlog")
     expect_exit(0, ["cut", path, "-o", whole])

@@ -227,6 +227,23 @@ TEST_CASE("cut keeps every engine, even one idle in the range", "[core][cut]")
     CHECK(withoutMarkers(back.engines[1]).empty());
 }
 
+TEST_CASE("cut of a range after the trace's end has no range events and says where the events lie", "[core][cut]")
+{
+    const Trace original = handTrace().roundTrip();
+    // The hand trace's events run from its interned strings at 0 to ctx 1 finishing at 500.
+    auto cut = cutTrace(original, 600, 700);
+    REQUIRE(cut);
+    CHECK(cut->stats.rangeEvents == 0);
+    CHECK(cut->stats.traceFirstNs == 0);
+    CHECK(cut->stats.traceLastNs == 500);
+    const Trace back = readBack(cut.value());
+    CHECK(back.engines.size() == 2); // still a valid eventlog: the state at 600 and a block per engine
+    auto inside = cutTrace(original, 100, 200);
+    REQUIRE(inside);
+    CHECK(inside->stats.traceFirstNs == 0); // the whole trace's span, whatever the range
+    CHECK(inside->stats.traceLastNs == 500);
+}
+
 TEST_CASE("cut refuses a range that ends before it starts", "[core][cut]")
 {
     const Trace original = handTrace().roundTrip();
@@ -293,6 +310,8 @@ void checkCutFileMatches(const Trace& trace)
         REQUIRE(streamed);
         CHECK(streamed->stats.rangeEvents == whole->stats.rangeEvents);
         CHECK(streamed->stats.stateEvents == whole->stats.stateEvents);
+        CHECK(streamed->stats.traceFirstNs == whole->stats.traceFirstNs); // the file's, not the kept events'
+        CHECK(streamed->stats.traceLastNs == whole->stats.traceLastNs);
         CHECK(streamed->bytes == whole->bytes);
     }
 }

@@ -236,6 +236,21 @@ namespace {
         return b.data();
     }
 
+    // The first and last time of the events seen, for CutStats.
+    struct SpanOfEvents {
+        uint64_t first = UINT64_MAX, last = 0;
+        void add(uint64_t t) noexcept
+        {
+            first = std::min(first, t);
+            last = std::max(last, t);
+        }
+        void into(CutStats& stats) const noexcept
+        {
+            stats.traceFirstNs = first == UINT64_MAX ? 0 : first;
+            stats.traceLastNs = last;
+        }
+    };
+
 } // namespace
 
 Result<CutOutput> cutTrace(const Trace& trace, uint64_t fromNs, uint64_t toNs)
@@ -294,9 +309,11 @@ Result<CutOutput> cutTrace(const Trace& trace, uint64_t fromNs, uint64_t toNs)
         result.stats.stateEvents = n;
     };
 
+    SpanOfEvents span;
     trace.forEachInTimeOrder([&](const Event& e) {
         if (e.type == ev::BlockMarker)
             return;
+        span.add(e.timeNs);
         if (e.timeNs < fromNs) {
             state.add(trace, e);
             return;
@@ -311,6 +328,7 @@ Result<CutOutput> cutTrace(const Trace& trace, uint64_t fromNs, uint64_t toNs)
     if (!stateWritten)
         writeState();
     result.bytes = out.finish();
+    span.into(result.stats);
     return result;
 }
 
@@ -320,10 +338,14 @@ Result<CutOutput> cutFile(const std::string& path, uint64_t fromNs, uint64_t toN
         return backwardsRange(fromNs, toNs);
     // The kept events, each engine's in the order the stream hands them out (readTrace's).
     detail::KeptEvents kept;
+    SpanOfEvents span; // of every event, kept or not
     auto streamed = streamTrace(path, [&](const StreamBatch& batch) {
-        for (const Event& e : batch.events)
+        for (const Event& e : batch.events) {
+            if (e.type != ev::BlockMarker)
+                span.add(e.timeNs);
             if (e.timeNs <= toNs && (e.timeNs >= fromNs || makesState(e.type)))
                 kept.keep(batch.engine, e, batch.stream);
+        }
     });
     // A compressed file cannot be mapped: its decompressed copy is cut instead (decompressed_file.h),
     // or, where no copy can be written, it is read whole. A file with an inversion longer than the
@@ -340,7 +362,10 @@ Result<CutOutput> cutFile(const std::string& path, uint64_t fromNs, uint64_t toN
             return whole.error();
         return cutTrace(whole.value(), fromNs, toNs);
     }
-    return cutTrace(std::move(kept).into(std::move(streamed.value().summary)), fromNs, toNs);
+    auto cut = cutTrace(std::move(kept).into(std::move(streamed.value().summary)), fromNs, toNs);
+    if (cut)
+        span.into(cut->stats); // the kept events' span is not the file's
+    return cut;
 }
 
 } // namespace sparkscope::core

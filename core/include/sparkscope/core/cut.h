@@ -31,6 +31,9 @@ namespace sparkscope::core {
 struct CutStats {
     uint64_t rangeEvents = 0; // events of the original inside [from, to] (block markers aside)
     uint64_t stateEvents = 0; // events written as the state at `from`
+    // The times of the original's first and last event (block markers aside), to say where its
+    // events lie when the range holds none; both 0 when it has none.
+    uint64_t traceFirstNs = 0, traceLastNs = 0;
 };
 
 struct CutOutput {
