@@ -74,5 +74,6 @@ TEST_CASE("a streamed trace too big for its metrics beside the timeline says wha
     CHECK(why.contains(QLocale().toString(qulonglong(100'000'000)) + QStringLiteral(" events")));
     CHECK(why.contains(QLocale().formattedDataSize(qint64(16'500'000'000))));
     CHECK(why.contains(QStringLiteral("sparkscope-cli metrics and analyze")));
+    CHECK(why.contains(QStringLiteral("File ▸ Export Range as Eventlog"))); // the way to a part's metrics
     CHECK_FALSE(panels->session()->trace());
 }

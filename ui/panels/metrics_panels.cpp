@@ -130,7 +130,9 @@ void MetricsPanels::showStreamed(const TraceData& data)
     const QLocale locale;
     const QString why = tr("No metrics or analysis: this trace was opened by streaming, and computing them over its "
                            "%1 events would take about %2 of memory, more than the %3 the app allows them beside the "
-                           "timeline. sparkscope-cli metrics and analyze compute them without a window.")
+                           "timeline. To see them for a part of it: select that part, File ▸ Export Range as "
+                           "Eventlog, and open what it writes. sparkscope-cli metrics and analyze compute them for "
+                           "the whole trace without a window.")
                             .arg(locale.toString(qulonglong(data.eventCount())), locale.formattedDataSize(qint64(need)),
                                 locale.formattedDataSize(qint64(kBudget)));
     m_session->setUnavailable(why);
