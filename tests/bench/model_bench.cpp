@@ -63,7 +63,7 @@ void printModelBytes(const ParModel& m, size_t events)
         waits += f.waits.size() > 1 ? f.waits.size() : 0;
     const double e = double(std::max<size_t>(events, 1));
     const auto line = [&](const char* what, size_t count, size_t bytes) {
-        std::printf("    %-40s %12zu  %9.1f MB  %6.2f B/event\n", what, count, double(bytes) / 1e6, double(bytes) / e);
+        std::printf("    %-44s %12zu  %9.1f MB  %6.2f B/event\n", what, count, double(bytes) / 1e6, double(bytes) / e);
         return bytes;
     };
     std::printf("  model's arrays (count, bytes of the items):\n");
@@ -81,7 +81,7 @@ void printModelBytes(const ParModel& m, size_t events)
     total += line("child index (4 B/child, 4/conjunct)", children, children * 4 + (m.conjuncts.size() + 1) * 4);
     total += line("futures' index (4 B/future, 4/conjunction)", m.futures.size(),
         m.futures.empty() ? 0 : m.futures.size() * 4 + (m.conjunctions.size() + 1) * 4);
-    std::printf("    %-40s %12s  %9.1f MB  %6.2f B/event\n", "total", "", double(total) / 1e6, double(total) / e);
+    std::printf("    %-44s %12s  %9.1f MB  %6.2f B/event\n", "total", "", double(total) / 1e6, double(total) / e);
     reserved += m.conjunctions.capacity() * sizeof(ConjunctionInstance) + m.conjuncts.capacity() * sizeof(ConjunctInstance)
         + m.futures.capacity() * sizeof(FutureInstance) + m.contexts.capacity() * sizeof(ContextTimeline);
     std::printf("    (the instance and segment arrays reserved %.1f MB, where their items are %.1f MB)\n",
