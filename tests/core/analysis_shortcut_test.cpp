@@ -76,7 +76,6 @@ void compareSimulations(const Trace& trace, const std::string& what, detail::Sho
     INFO(what);
     const Graphed g(trace);
     const ParModel& model = g.model;
-    const detail::RunDag& dag = g.dag;
     const detail::SimGraph& graph = g.graph;
     // The recorded weights, and every conjunct's divided by 500: a few ns each, many 0, so that events
     // of different engines fall on the same instant (the replay's order at one instant).
