@@ -1,8 +1,8 @@
 // The conjunctions and conjuncts sections (docs/metrics.md), written from the group summaries
 // (group_summaries.cpp): per static id, the Stats of each instance's PARCONJ_* values and the
 // granularity of its conjuncts; with --instances, each instance's own values; per (static id,
-// position), the Stats of each conjunct's CONJUNCT_TIME_* values. Groups come in name order, then
-// instances in instance order, so the report is the same from run to run.
+// position), the Stats of each conjunct's CONJUNCT_TIME_* values (built by the figures pass). Groups
+// come in name order, then instances in instance order, so the report is the same from run to run.
 #include "metrics/group_summaries.h"
 
 namespace sparkscope::core::detail {
@@ -56,7 +56,7 @@ namespace {
         out.metrics.push_back({ "PARCONJ_AVAIL_CPUS", curveValue(s[kAvailCpusMax], s[kAvailCpusAverage]) });
         out.metrics.push_back({ "PARCONJ_CONTINUE_ON_BEFORE", statValue(s[kContinueOnBefore]) });
         out.metrics.push_back({ "PARCONJ_CONTINUE_ON_LAST", statValue(s[kContinueOnLast]) });
-        out.metrics.push_back({ "CONJUNCT_GRANULARITY", granularity(figures.conjunctFirstPasses.running[g]) });
+        out.metrics.push_back({ "CONJUNCT_GRANULARITY", granularity(figures.conjuncts.running[g]) });
         return out;
     }
 
@@ -89,13 +89,13 @@ namespace {
     MetricGroup conjunctGroup(const std::string& id, const ConjunctStats& a)
     {
         MetricGroup out { id, {} };
-        if (a.asSpark.count(0) > 0)
-            out.metrics.push_back({ "CONJUNCT_TIME_AS_SPARK", statValue(a.asSpark.stat(0)) });
-        out.metrics.push_back({ "CONJUNCT_TIME_AS_CONTEXT", statValue(a.values.stat(kAsContext)) });
-        out.metrics.push_back({ "CONJUNCT_TIME_BLOCKED", statValue(a.values.stat(kBlocked)) });
-        out.metrics.push_back({ "CONJUNCT_TIME_RUNNABLE", statValue(a.values.stat(kRunnable)) });
-        out.metrics.push_back({ "CONJUNCT_TIME_RUNNING", statValue(a.values.stat(kRunning)) });
-        out.metrics.push_back({ "CONJUNCT_TIME_AFTER", statValue(a.values.stat(kAfter)) });
+        if (a.asSpark.count() > 0)
+            out.metrics.push_back({ "CONJUNCT_TIME_AS_SPARK", statValue(a.asSpark.stat()) });
+        out.metrics.push_back({ "CONJUNCT_TIME_AS_CONTEXT", statValue(a.values[kAsContext].stat()) });
+        out.metrics.push_back({ "CONJUNCT_TIME_BLOCKED", statValue(a.values[kBlocked].stat()) });
+        out.metrics.push_back({ "CONJUNCT_TIME_RUNNABLE", statValue(a.values[kRunnable].stat()) });
+        out.metrics.push_back({ "CONJUNCT_TIME_RUNNING", statValue(a.values[kRunning].stat()) });
+        out.metrics.push_back({ "CONJUNCT_TIME_AFTER", statValue(a.values[kAfter].stat()) });
         return out;
     }
 
@@ -114,15 +114,15 @@ MetricSection buildConjunctionsSection(
     return conjunctions;
 }
 
-MetricSection buildConjunctsSection(const InstanceFigures& figures, const GroupSummaries& summaries)
+MetricSection buildConjunctsSection(const InstanceFigures& figures)
 {
     MetricSection conjuncts { "conjuncts", {} };
     for (size_t g = 0; g < figures.groupCount(); ++g) {
-        const ConjunctsSummary& cs = summaries.conjuncts[g];
-        for (size_t position = 0; position < cs.byPosition.size(); ++position)
-            if (cs.byPosition[position].any) // some conjunct at this position
+        const std::vector<ConjunctStats>& byPosition = figures.conjuncts.byGroup[g];
+        for (size_t position = 0; position < byPosition.size(); ++position)
+            if (byPosition[position].any()) // some conjunct at this position
                 conjuncts.groups.push_back(
-                    conjunctGroup(figures.groups.names[g] + "/" + std::to_string(position), cs.byPosition[position]));
+                    conjunctGroup(figures.groups.names[g] + "/" + std::to_string(position), byPosition[position]));
     }
     return conjuncts;
 }
@@ -131,7 +131,7 @@ void addConjunctGranularityOfAll(MetricSection& program, const InstanceFigures& 
 {
     Log2Histogram allRunning;
     for (size_t g = 0; g < figures.groupCount(); ++g)
-        allRunning.merge(figures.conjunctFirstPasses.running[g]);
+        allRunning.merge(figures.conjuncts.running[g]);
     program.groups.front().metrics.push_back({ "CONJUNCT_GRANULARITY", granularity(allRunning) });
 }
 

@@ -1,10 +1,10 @@
 // The futures section (docs/metrics.md): per "<static id>/<variable>" (named_groups.h), the Stats of
 // the waits' times after the signal (first waits of each consumer, all waits), how often a wait
 // suspended, and the time from the signal to the end of the signalling conjunct. Groups are
-// summarised in parallel, each in future order then wait order.
+// summarised in parallel.
 #include "metrics/named_groups.h"
 
-#include "metrics/stat_columns.h"
+#include "metrics/exact_stat.h"
 
 #include <algorithm>
 #include <tbb/blocked_range.h>
@@ -20,50 +20,41 @@ namespace {
         uint64_t firstSuspended = 0, firstTotal = 0, allSuspended = 0, allTotal = 0;
     };
 
-    // Summarises a group's complete futures, in future order then wait order. A first wait is a
-    // consuming conjunct's (or, outside any conjunct, context's) first wait on the future.
+    // Summarises a group's complete futures. A first wait is a consuming conjunct's (or, outside any
+    // conjunct, context's) first wait on the future.
     FuturesSummary summariseFutures(const ParModel& m, std::span<const uint32_t> futures)
     {
-        enum { kFirstWaits, kAllWaits, kWaitedEnd, kSignalEnd, kFutureValueCount };
         FuturesSummary out;
-        StatColumns stats(kFutureValueCount);
+        ExactStat firstWaits, allWaits, waitedEnd, signalEnd;
         std::vector<uint32_t> seen; // the consumers of the current future so far
-        auto feed = [&](bool firstPass) {
-            for (uint32_t index : futures) {
-                const FutureInstance& f = m.futures[index];
-                seen.clear();
-                bool anySuspended = false;
-                for (const FutureWait& w : f.waits) {
-                    const double d = double(I(w.timeNs) - I(f.signalNs));
-                    stats.push(kAllWaits, d);
-                    anySuspended = anySuspended || w.suspended;
-                    const uint32_t who = waitConsumer(w);
-                    const bool first = std::find(seen.begin(), seen.end(), who) == seen.end();
-                    if (first) {
-                        seen.push_back(who);
-                        stats.push(kFirstWaits, d);
-                    }
-                    if (firstPass) {
-                        ++out.allTotal;
-                        out.allSuspended += w.suspended;
-                        out.firstTotal += first;
-                        out.firstSuspended += first && w.suspended;
-                    }
+        for (uint32_t index : futures) {
+            const FutureInstance& f = m.futures[index];
+            seen.clear();
+            bool anySuspended = false;
+            for (const FutureWait& w : f.waits) {
+                const double d = double(I(w.timeNs) - I(f.signalNs));
+                allWaits.add(d);
+                anySuspended = anySuspended || w.suspended;
+                const uint32_t who = waitConsumer(w);
+                const bool first = std::find(seen.begin(), seen.end(), who) == seen.end();
+                if (first) {
+                    seen.push_back(who);
+                    firstWaits.add(d);
                 }
-                if (f.signalConjunct.valid() && m.conjunct(f.signalConjunct).ended) {
-                    const double d = double(I(m.conjunct(f.signalConjunct).endNs) - I(f.signalNs));
-                    stats.push(kSignalEnd, d);
-                    if (anySuspended)
-                        stats.push(kWaitedEnd, d);
-                }
+                ++out.allTotal;
+                out.allSuspended += w.suspended;
+                out.firstTotal += first;
+                out.firstSuspended += first && w.suspended;
             }
-        };
-        feed(true);
-        stats.endFirstPass();
-        feed(false);
-        stats.endSecondPass();
-        out.firstWaits = stats.stat(kFirstWaits), out.allWaits = stats.stat(kAllWaits);
-        out.waitedEnd = stats.stat(kWaitedEnd), out.signalEnd = stats.stat(kSignalEnd);
+            if (f.signalConjunct.valid() && m.conjunct(f.signalConjunct).ended) {
+                const double d = double(I(m.conjunct(f.signalConjunct).endNs) - I(f.signalNs));
+                signalEnd.add(d);
+                if (anySuspended)
+                    waitedEnd.add(d);
+            }
+        }
+        out.firstWaits = firstWaits.stat(), out.allWaits = allWaits.stat();
+        out.waitedEnd = waitedEnd.stat(), out.signalEnd = signalEnd.stat();
         return out;
     }
 

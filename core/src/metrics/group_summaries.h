@@ -1,8 +1,9 @@
 #pragma once
 // Internal to core (not installed): the Stats of the per-instance figures per group (static id), for
-// the conjunctions, conjuncts and scheduling sections (group_summaries.cpp, scheduling_section.cpp).
-// Each Stat is a sequence of long double sums that must run in instance order (the report defines its
-// values in that order, and the sums depend on it), so the parallelism is across them, not within.
+// the conjunctions and scheduling sections (group_summaries.cpp, scheduling_section.cpp); the
+// conjuncts section's are built whole by the figures pass (InstanceFigures::conjuncts). A Stat does
+// not depend on the order of its values (exact_stat.h), so a group's instances are summarised in
+// parallel pieces that merge, and the summary of all groups is the merge of theirs.
 #include "metrics/instance_figures.h"
 
 #include <array>
@@ -35,11 +36,19 @@ struct SchedulingSummary {
     Stat probability, blocks, blocksTc;
 };
 
-// scheduling_section.cpp. The scheduling summary of a group: its instances with two conjuncts or
-// more. And of every complete instance with two conjuncts or more that starts in the range.
-SchedulingSummary summariseScheduling(
-    std::span<const uint32_t> instances, const SelfFigures* self, const std::vector<DescValues>& desc);
-SchedulingSummary summariseSchedulingOfAll(const ParModel& m, Range r, const std::vector<DescValues>& desc);
+// What a SchedulingSummary is made of, exactly, so that pieces merge: add() every instance with two
+// conjuncts or more, in any order and in any pieces (scheduling_section.cpp).
+class SchedulingSums {
+public:
+    void add(const DescValues& d);
+    void merge(const SchedulingSums& other);
+    SchedulingSummary summary() const;
+
+private:
+    uint64_t m_instances = 0;
+    ExactSum m_outOfOrder, m_eitherRunning, m_blocking, m_blockingTc;
+    ExactStat m_probability, m_blocks, m_blocksTc;
+};
 
 // The per-instance values the conjunctions section summarises, in output order.
 enum ConjunctionValue : size_t {
@@ -60,35 +69,20 @@ enum ConjunctionValue : size_t {
 };
 
 // Stat of each ConjunctionValue over a group's complete instances, and the group's scheduling
-// summary. Three tasks fill it, each reading the instances twice (Stat's two passes) where their
-// values are (no copy per value): the values from SelfFigures, those from the descendant pass, and
-// the scheduling order. The passes are bound by memory bandwidth, so each reads only what it needs.
+// summary.
 struct ConjunctionsSummary {
     std::array<Stat, kConjunctionValueCount> values;
     SchedulingSummary scheduling;
 };
 
-// Stats of one (static id, position).
-struct ConjunctStats {
-    StatRows<kConjunctValueCount> values;
-    StatColumns asSpark { 1 };
-    bool any = false; // some conjunct has this position
-};
-
-// The conjuncts section's figures of one static id: per position, a Stat of each value.
-struct ConjunctsSummary {
-    std::vector<ConjunctStats> byPosition; // index = position
-};
-
 // Every group's summaries, and the scheduling order over all groups.
 struct GroupSummaries {
     std::vector<ConjunctionsSummary> conjunctions; // per group
-    std::vector<ConjunctsSummary> conjuncts; // per group
     SchedulingSummary schedulingOfAll;
 };
 
-// In parallel: per group, the conjunct values, the conjunction values (from the descendant pass; from
-// SelfFigures) and the scheduling order; and the scheduling order over all groups.
-GroupSummaries summariseGroups(const MetricsBasis& b, const InstanceFigures& figures);
+// In parallel, within each group too: per group, the conjunction values (from SelfFigures and the
+// descendant pass) and the scheduling order; and the scheduling order over all groups.
+GroupSummaries summariseGroups(const InstanceFigures& figures);
 
 } // namespace sparkscope::core::detail

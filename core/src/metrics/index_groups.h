@@ -1,9 +1,9 @@
 #pragma once
 // Internal to core (not installed). IndexGroups: items 0..n-1 (conjunction instances, futures) sorted
 // into groups by a dense key with one stable counting sort. computeMetrics summarises each group by
-// reading its members' figures where they already are (the model, the descendant pass), in item
-// order — the order the summaries are defined over (Stat's long double sums depend on it) — instead
-// of looking each item's group up in a map and copying its values into a vector per group and metric.
+// reading its members' figures where they already are (the model, the descendant pass) instead of
+// looking each item's group up in a map and copying its values into a vector per group and metric;
+// members in item order, which the --instances listing follows.
 //
 // Invariants: members(g) is increasing; an item whose key is below groupCount() is in exactly that
 // group; any other key (kNoGroup) leaves the item out. Cost: O(n + groups) time, two passes over the

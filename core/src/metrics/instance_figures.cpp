@@ -1,8 +1,8 @@
 // The per-instance figures (instance_figures.h): for each complete conjunction instance that starts
 // in the range, what the descendant pass does not give — PARCONJ_TIME, RUNNABLE_SELF and RUNNING_SELF
 // (max and time-weighted average over its life), CONTINUE_ON_* — and each of its conjuncts' split of
-// TIME_AS_CONTEXT; with, in the same parallel loop, the conjuncts section's first pass (exact in any
-// order, see stat_columns.h). This loop and the grouping by static id need only the model, so they
+// TIME_AS_CONTEXT; with, in the same parallel loop, the conjuncts section's Stats (in any order, see
+// exact_stat.h). This loop and the grouping by static id need only the model, so they
 // run beside the descendant pass, filling its sequential stretches, rather than after it.
 //
 // The same walk over a conjunct's pieces (addConjunct) serves the public one-instance functions too
@@ -247,16 +247,18 @@ namespace {
 
 } // namespace
 
-void ConjunctFirstPasses::merge(const ConjunctFirstPasses& other)
+void ConjunctSummaries::merge(const ConjunctSummaries& other)
 {
     for (size_t g = 0; g < byGroup.size(); ++g) {
         auto& positions = byGroup[g];
         const auto& theirs = other.byGroup[g];
         if (positions.size() < theirs.size())
             positions.resize(theirs.size());
-        for (size_t p = 0; p < theirs.size(); ++p)
-            for (size_t v = 0; v < theirs[p].size(); ++v)
-                positions[p][v].merge(theirs[p][v]);
+        for (size_t p = 0; p < theirs.size(); ++p) {
+            for (size_t v = 0; v < kConjunctValueCount; ++v)
+                positions[p].values[v].merge(theirs[p].values[v]);
+            positions[p].asSpark.merge(theirs[p].asSpark);
+        }
         running[g].merge(other.running[g]);
     }
 }
@@ -271,27 +273,27 @@ InstanceFigures computeInstanceFigures(const MetricsBasis& b)
     out.splits = std::make_unique_for_overwrite<ConjunctSplit[]>(m.conjuncts.size());
     SelfFigures* const self = out.self.get();
     ConjunctSplit* const splits = out.splits.get();
-    std::optional<tbb::enumerable_thread_specific<ConjunctFirstPasses>> threadFirstPasses;
+    std::optional<tbb::enumerable_thread_specific<ConjunctSummaries>> threadConjuncts;
     tbb::parallel_invoke([&] { out.desc = descendantPass(m, b.cpus, b.engines, b.range.from, b.range.to); },
         [&] {
             out.groups = groupConjunctions(m, b.range);
-            threadFirstPasses.emplace(out.groupCount());
+            threadConjuncts.emplace(out.groupCount());
             tbb::parallel_for(
                 tbb::blocked_range<size_t>(0, m.conjunctions.size()), [&](const tbb::blocked_range<size_t>& range) {
-                    ConjunctFirstPasses& firstPasses = threadFirstPasses->local();
+                    ConjunctSummaries& conjuncts = threadConjuncts->local();
                     for (size_t j = range.begin(); j != range.end(); ++j) {
                         const uint32_t group = out.groups.groupOf[j];
                         if (group == IndexGroups::kNoGroup)
                             continue; // incomplete, or outside the range
                         self[j] = selfFigures(m, ConjunctionIndex(uint32_t(j)), splits);
                         for (ConjunctIndex k : m.conjunctions[j].conjuncts)
-                            firstPasses.add(group, m.conjunct(k).position, conjunctDurations(m, k, splits[k.value()]));
+                            conjuncts.add(group, m.conjunct(k).position, conjunctDurations(m, k, splits[k.value()]));
                     }
                 });
         });
-    out.conjunctFirstPasses = ConjunctFirstPasses(out.groupCount());
-    for (const auto& part : *threadFirstPasses)
-        out.conjunctFirstPasses.merge(part);
+    out.conjuncts = ConjunctSummaries(out.groupCount());
+    for (const auto& part : *threadConjuncts)
+        out.conjuncts.merge(part);
     return out;
 }
 

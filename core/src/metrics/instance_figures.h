@@ -1,14 +1,14 @@
 #pragma once
 // Internal to core (not installed): the per-instance figures the conjunctions, conjuncts and
 // scheduling sections summarise (instance_figures.cpp). On our runtime's traces there are millions
-// of instances, and the summaries read these figures twice each (Stat's two passes) with memory
-// bandwidth the limit: so only what the descendant pass and the model do not already hold is kept,
-// small (SelfFigures per instance, a ConjunctSplit per conjunct), and the helpers that turn them into
+// of instances: so only what the descendant pass and the model do not already hold is kept, small
+// (SelfFigures per instance, a ConjunctSplit per conjunct), and the helpers that turn them into
 // report values are inline here, for the summaries' loops to inline and keep only what they read.
+// The conjuncts' Stats are built whole inside the figures pass (ConjunctSummaries).
 #include "metrics/descendant/descendant_pass.h"
 #include "metrics/metrics_sections.h"
 #include "metrics/named_groups.h"
-#include "metrics/stat_columns.h"
+#include "metrics/exact_stat.h"
 
 #include <array>
 #include <memory>
@@ -34,11 +34,10 @@ inline uint64_t conjunctRunnableNs(const ConjunctInstance& g, const ConjunctSpli
 // The figures of one complete instance that do not come from the descendant pass: PARCONJ_TIME,
 // RUNNABLE_SELF and RUNNING_SELF (max and average over its lifetime), CONTINUE_ON_*, and whether
 // the scheduling section counts it (two conjuncts or more). computeMetrics keeps one per instance
-// and its summaries read it, with the descendant values, in both of Stat's passes instead of the
-// larger model instance: those passes are bound by memory bandwidth, so it is kept small (no
-// default member values either: its array is left for the parallel pass to write, page faults
-// included). The maxima fit 32 bits: a conjunct's pieces are disjoint, so they count at most its
-// conjuncts.
+// and its summaries read it, with the descendant values, instead of the larger model instance:
+// that pass is bound by memory bandwidth, so it is kept small (no default member values either:
+// its array is left for the parallel pass to write, page faults included). The maxima fit 32 bits:
+// a conjunct's pieces are disjoint, so they count at most its conjuncts.
 struct SelfFigures {
     uint64_t timeNs;
     double runnableAverage, runningAverage;
@@ -126,21 +125,25 @@ private:
 // only for spawned conjuncts, is apart), in output order.
 enum ConjunctValue : size_t { kAsContext, kBlocked, kRunnable, kRunning, kAfter, kConjunctValueCount };
 
-// The first pass over one (static id, position)'s conjunct values (ConjunctValue, then
-// TIME_AS_SPARK), done inside the parallel figures pass: the values are durations in whole
-// nanoseconds, so ExactFirstPass can sum them in any order (and from the integers, before they
-// become doubles).
-using ConjunctFirstPass = std::array<ExactFirstPass, kConjunctValueCount + 1>;
-constexpr size_t kAsSparkFirstPass = kConjunctValueCount;
+// The Stats of one (static id, position)'s conjunct values (ConjunctValue, then TIME_AS_SPARK),
+// built whole inside the parallel figures pass: a Stat does not depend on the order of its values
+// (exact_stat.h), so each thread's share merges into the group's. Empty for a position no conjunct
+// of the group has (position 0, which none has: positions count from 1).
+struct ConjunctStats {
+    std::array<ExactStat, kConjunctValueCount> values;
+    ExactStat asSpark; // spawned conjuncts only
 
-// One thread's share of the figures pass's work for the conjuncts section: per group, per
-// position, the first pass; and per group the granularity histogram (counts: any order).
-struct ConjunctFirstPasses {
-    std::vector<std::vector<ConjunctFirstPass>> byGroup; // [group][position]
+    bool any() const noexcept { return values[kAsContext].count() > 0; }
+};
+
+// One thread's share of the figures pass's work for the conjuncts section, and after the merge the
+// whole of it: per group, per position, the Stats; and per group the granularity histogram.
+struct ConjunctSummaries {
+    std::vector<std::vector<ConjunctStats>> byGroup; // [group][position]
     std::vector<Log2Histogram> running; // per group
 
-    ConjunctFirstPasses() = default;
-    explicit ConjunctFirstPasses(size_t groups)
+    ConjunctSummaries() = default;
+    explicit ConjunctSummaries(size_t groups)
         : byGroup(groups)
         , running(groups)
     {
@@ -150,17 +153,17 @@ struct ConjunctFirstPasses {
         auto& positions = byGroup[group];
         if (positions.size() <= position)
             positions.resize(size_t(position) + 1);
-        ConjunctFirstPass& first = positions[position];
+        ConjunctStats& stats = positions[position];
         if (d.fromSpark)
-            first[kAsSparkFirstPass].add(d.asSpark);
-        first[kAsContext].add(d.asContext);
-        first[kBlocked].add(d.blocked);
-        first[kRunnable].add(d.runnable);
-        first[kRunning].add(d.running);
-        first[kAfter].add(d.after);
+            stats.asSpark.add(d.asSpark);
+        stats.values[kAsContext].add(d.asContext);
+        stats.values[kBlocked].add(d.blocked);
+        stats.values[kRunnable].add(d.runnable);
+        stats.values[kRunning].add(d.running);
+        stats.values[kAfter].add(d.after);
         running[group].add(double(d.running));
     }
-    void merge(const ConjunctFirstPasses& other);
+    void merge(const ConjunctSummaries& other);
 };
 
 // What the figures pass leaves for the summaries, every array indexed as in the model (by an
@@ -170,7 +173,7 @@ struct InstanceFigures {
     ConjunctionGroups groups; // the complete instances starting in the range, per static id
     std::unique_ptr<SelfFigures[]> self; // per instance; written for the grouped ones only
     std::unique_ptr<ConjunctSplit[]> splits; // per conjunct of a grouped instance
-    ConjunctFirstPasses conjunctFirstPasses; // per group: the conjuncts' first pass and histogram
+    ConjunctSummaries conjuncts; // per group: the conjuncts' Stats and histogram
 
     size_t groupCount() const noexcept { return groups.names.size(); }
 };

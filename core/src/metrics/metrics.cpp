@@ -5,27 +5,20 @@
 // them). The conjunction sections, which hold nearly all the work on our runtime's traces, go in two
 // parallel steps: the descendant pass with the per-instance figures beside it (instance_figures.cpp),
 // then the summaries per group, several tasks per group (group_summaries.cpp). Groups are summarised
-// in a deterministic order (sorted ids) and each Stat over its values in instance order, so the
-// output is byte-for-byte stable across runs.
+// in a deterministic order (sorted ids), and a Stat does not depend on the order of its values
+// (exact_stat.h), so the output is byte-for-byte stable across runs.
 #include "sparkscope/core/metrics.h"
 
 #include "metrics/group_summaries.h"
 #include "metrics/metrics_sections.h"
-#include "metrics/stat_columns.h"
+#include "metrics/exact_stat.h"
 
 #include <algorithm>
 #include <tbb/parallel_invoke.h>
 
 namespace sparkscope::core {
 
-Stat Stat::of(const std::vector<double>& values)
-{
-    detail::StatAccumulator a;
-    a.add(values);
-    a.endFirstPass();
-    a.addDeviations(values);
-    return a.stat();
-}
+Stat Stat::of(const std::vector<double>& values) { return detail::exactStat(values); }
 
 const MetricSection* Metrics::section(const std::string& name) const
 {
@@ -153,13 +146,13 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options, const 
         out.model.indexTopPieces();
     // The descendant pass with the per-instance figures beside it, then every group's summaries.
     const InstanceFigures figures = computeInstanceFigures(b);
-    const GroupSummaries summaries = summariseGroups(b, figures);
+    const GroupSummaries summaries = summariseGroups(figures);
     addConjunctGranularityOfAll(program, figures);
 
     out.sections.push_back(std::move(program));
     out.sections.push_back(std::move(engines));
     out.sections.push_back(buildConjunctionsSection(b, figures, summaries));
-    out.sections.push_back(buildConjunctsSection(figures, summaries));
+    out.sections.push_back(buildConjunctsSection(figures));
     out.sections.push_back(buildFuturesSection(b));
     out.sections.push_back(buildSchedulingSection(figures, summaries));
     return out;

@@ -126,7 +126,7 @@ void addConjunctGranularityOfAll(MetricSection& program, const InstanceFigures& 
 MetricSection buildEnginesSection(const MetricsBasis& b);
 MetricSection buildConjunctionsSection(
     const MetricsBasis& b, const InstanceFigures& figures, const GroupSummaries& summaries);
-MetricSection buildConjunctsSection(const InstanceFigures& figures, const GroupSummaries& summaries);
+MetricSection buildConjunctsSection(const InstanceFigures& figures);
 MetricSection buildFuturesSection(const MetricsBasis& b);
 MetricSection buildSchedulingSection(const InstanceFigures& figures, const GroupSummaries& summaries);
 

@@ -6,53 +6,43 @@
 
 namespace sparkscope::core::detail {
 
+void SchedulingSums::add(const DescValues& d)
+{
+    ++m_instances;
+    m_outOfOrder.add(d.outOfOrder);
+    m_eitherRunning.add(d.eitherRunning);
+    m_blocking.add(d.blocking);
+    m_blockingTc.add(d.blockingTc);
+    if (d.eitherRunning > 0)
+        m_probability.add(d.outOfOrder / d.eitherRunning);
+    if (d.outOfOrder > 0) {
+        m_blocks.add(d.blocking / d.outOfOrder);
+        m_blocksTc.add(d.blockingTc / d.outOfOrder);
+    }
+}
+
+void SchedulingSums::merge(const SchedulingSums& other)
+{
+    m_instances += other.m_instances;
+    m_outOfOrder.merge(other.m_outOfOrder);
+    m_eitherRunning.merge(other.m_eitherRunning);
+    m_blocking.merge(other.m_blocking);
+    m_blockingTc.merge(other.m_blockingTc);
+    m_probability.merge(other.m_probability);
+    m_blocks.merge(other.m_blocks);
+    m_blocksTc.merge(other.m_blocksTc);
+}
+
+SchedulingSummary SchedulingSums::summary() const
+{
+    SchedulingSummary out;
+    out.instances = m_instances;
+    out.total = { m_outOfOrder.value(), m_eitherRunning.value(), m_blocking.value(), m_blockingTc.value() };
+    out.probability = m_probability.stat(), out.blocks = m_blocks.stat(), out.blocksTc = m_blocksTc.stat();
+    return out;
+}
+
 namespace {
-
-    // Builds one SchedulingSummary: visit() every instance of the group in instance order, then
-    // endFirstPass(), then visit() the same instances again, then summary().
-    class SchedulingSummariser {
-    public:
-        explicit SchedulingSummariser(const std::vector<DescValues>& desc)
-            : m_desc(desc)
-        {
-        }
-        void visit(uint32_t j)
-        {
-            const DescValues& d = m_desc[j];
-            if (!m_secondPass) {
-                ++m_out.instances;
-                m_out.total.outOfOrder += d.outOfOrder;
-                m_out.total.eitherRunning += d.eitherRunning;
-                m_out.total.blocking += d.blocking;
-                m_out.total.blockingTc += d.blockingTc;
-            }
-            if (d.eitherRunning > 0)
-                m_stats.push(kProbability, d.outOfOrder / d.eitherRunning);
-            if (d.outOfOrder > 0) {
-                m_stats.push(kBlocks, d.blocking / d.outOfOrder);
-                m_stats.push(kBlocksTc, d.blockingTc / d.outOfOrder);
-            }
-        }
-        void endFirstPass()
-        {
-            m_stats.endFirstPass();
-            m_secondPass = true;
-        }
-        SchedulingSummary summary()
-        {
-            m_stats.endSecondPass();
-            m_out.probability = m_stats.stat(kProbability), m_out.blocks = m_stats.stat(kBlocks);
-            m_out.blocksTc = m_stats.stat(kBlocksTc);
-            return m_out;
-        }
-
-    private:
-        enum { kProbability, kBlocks, kBlocksTc, kRatioCount };
-        const std::vector<DescValues>& m_desc;
-        StatColumns m_stats { kRatioCount };
-        SchedulingSummary m_out;
-        bool m_secondPass = false;
-    };
 
     MetricGroup schedulingGroup(const std::string& id, const SchedulingSummary& g)
     {
@@ -75,35 +65,6 @@ namespace {
     }
 
 } // namespace
-
-SchedulingSummary summariseScheduling(
-    std::span<const uint32_t> instances, const SelfFigures* self, const std::vector<DescValues>& desc)
-{
-    SchedulingSummariser summariser(desc);
-    for (bool firstPass : { true, false }) {
-        for (uint32_t j : instances)
-            if (self[j].hasPairs)
-                summariser.visit(j);
-        if (firstPass)
-            summariser.endFirstPass();
-    }
-    return summariser.summary();
-}
-
-SchedulingSummary summariseSchedulingOfAll(const ParModel& m, Range r, const std::vector<DescValues>& desc)
-{
-    SchedulingSummariser all(desc);
-    for (bool firstPass : { true, false }) {
-        for (size_t j = 0; j < m.conjunctions.size(); ++j) {
-            const ConjunctionInstance& ci = m.conjunctions[j];
-            if (ci.complete && r.contains(ci.startNs) && hasPairs(ci))
-                all.visit(uint32_t(j));
-        }
-        if (firstPass)
-            all.endFirstPass();
-    }
-    return all.summary();
-}
 
 // All groups first, then each group that has an instance with two conjuncts or more.
 MetricSection buildSchedulingSection(const InstanceFigures& figures, const GroupSummaries& summaries)

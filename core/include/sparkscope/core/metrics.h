@@ -37,6 +37,8 @@
 namespace sparkscope::core {
 
 // count / min / max / mean / variance (population) / sum of a set of values (all 0 when empty).
+// sum, mean and variance are the exact values rounded once to the nearest double, so a Stat does
+// not depend on the order of its values (docs/metrics.md, "Stats").
 struct Stat {
     uint64_t count = 0;
     double min = 0, max = 0, mean = 0, variance = 0, sum = 0;
