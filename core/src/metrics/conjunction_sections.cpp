@@ -56,7 +56,7 @@ namespace {
         out.metrics.push_back({ "PARCONJ_AVAIL_CPUS", curveValue(s[kAvailCpusMax], s[kAvailCpusAverage]) });
         out.metrics.push_back({ "PARCONJ_CONTINUE_ON_BEFORE", statValue(s[kContinueOnBefore]) });
         out.metrics.push_back({ "PARCONJ_CONTINUE_ON_LAST", statValue(s[kContinueOnLast]) });
-        out.metrics.push_back({ "CONJUNCT_GRANULARITY", granularity(figures.conjuncts.running[g]) });
+        out.metrics.push_back({ "CONJUNCT_GRANULARITY", granularity(figures.stats.running[g]) });
         return out;
     }
 
@@ -73,7 +73,7 @@ namespace {
                         ci.parentConjunct.valid() ? I(m.conjunct(ci.parentConjunct).conjunction.value()) : I(-1) },
                     { "complete", I(ci.complete) } }) });
         if (ci.complete) {
-            const ConjunctionFigures v = figuresFrom(figures.self[j], figures.desc[j]);
+            const ConjunctionFigures v = figuresFrom(instanceSelfFigures(m, ConjunctionIndex(j)), figures.desc[j]);
             g.metrics.push_back({ "PARCONJ_TIME", fieldsValue({ { "value", v.time } }) });
             g.metrics.push_back({ "PARCONJ_RUNNABLE_SELF", maxAverageValue(v.runnableSelfMax, v.runnableSelfAverage) });
             g.metrics.push_back({ "PARCONJ_RUNNABLE_SELF_AND_DESC",
@@ -118,7 +118,7 @@ MetricSection buildConjunctsSection(const InstanceFigures& figures)
 {
     MetricSection conjuncts { "conjuncts", {} };
     for (size_t g = 0; g < figures.groupCount(); ++g) {
-        const std::vector<ConjunctStats>& byPosition = figures.conjuncts.byGroup[g];
+        const std::vector<ConjunctStats>& byPosition = figures.stats.conjuncts[g];
         for (size_t position = 0; position < byPosition.size(); ++position)
             if (byPosition[position].any()) // some conjunct at this position
                 conjuncts.groups.push_back(
@@ -131,7 +131,7 @@ void addConjunctGranularityOfAll(MetricSection& program, const InstanceFigures& 
 {
     Log2Histogram allRunning;
     for (size_t g = 0; g < figures.groupCount(); ++g)
-        allRunning.merge(figures.conjuncts.running[g]);
+        allRunning.merge(figures.stats.running[g]);
     program.groups.front().metrics.push_back({ "CONJUNCT_GRANULARITY", granularity(allRunning) });
 }
 

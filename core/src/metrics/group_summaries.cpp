@@ -13,24 +13,20 @@ namespace sparkscope::core::detail {
 
 namespace {
 
-    // One piece of a group's instances, summed: every conjunction value, and the scheduling order.
-    struct ConjunctionSums {
-        std::array<ExactStat, kConjunctionValueCount> values;
+    // One piece of a group's instances, summed: the descendant values, and the scheduling order.
+    struct DescendantSums {
+        ConjunctionStats values; // the descendant values' slots
         SchedulingSums scheduling;
 
-        void add(const SelfFigures& self, const DescValues& desc)
+        void add(const ConjunctionInstance& ci, const DescValues& d)
         {
-            const ConjunctionFigures v = figuresFrom(self, desc);
-            const std::array<double, kConjunctionValueCount> row { v.time, v.runnableSelfMax, v.runnableSelfAverage,
-                v.runnableSelfAndDescMax, v.runnableSelfAndDescAverage, v.runningSelfMax, v.runningSelfAverage,
-                v.runningSelfAndDescMax, v.runningSelfAndDescAverage, v.availCpusMax, v.availCpusAverage,
-                v.continueOnBefore, v.continueOnLast };
-            for (size_t i = 0; i < kConjunctionValueCount; ++i)
-                values[i].add(row[i]);
-            if (self.hasPairs)
-                scheduling.add(desc);
+            values[kRunnableSelfAndDescMax].add(d.rdMax), values[kRunnableSelfAndDescAverage].add(d.rdAvg);
+            values[kRunningSelfAndDescMax].add(d.ndMax), values[kRunningSelfAndDescAverage].add(d.ndAvg);
+            values[kAvailCpusMax].add(d.avMax), values[kAvailCpusAverage].add(d.avAvg);
+            if (hasPairs(ci))
+                scheduling.add(d);
         }
-        void merge(const ConjunctionSums& other)
+        void merge(const DescendantSums& other)
         {
             for (size_t i = 0; i < kConjunctionValueCount; ++i)
                 values[i].merge(other.values[i]);
@@ -42,19 +38,18 @@ namespace {
     // ~1 ms of work.
     constexpr size_t kInstancesPerPiece = 16384;
 
-    ConjunctionSums sumGroup(
-        std::span<const uint32_t> instances, const SelfFigures* self, const std::vector<DescValues>& desc)
+    DescendantSums sumGroup(const ParModel& m, std::span<const uint32_t> instances, const std::vector<DescValues>& desc)
     {
         return tbb::parallel_reduce(
-            tbb::blocked_range<size_t>(0, instances.size(), kInstancesPerPiece), ConjunctionSums {},
-            [&](const tbb::blocked_range<size_t>& range, ConjunctionSums sums) {
+            tbb::blocked_range<size_t>(0, instances.size(), kInstancesPerPiece), DescendantSums {},
+            [&](const tbb::blocked_range<size_t>& range, DescendantSums sums) {
                 for (size_t i = range.begin(); i != range.end(); ++i) {
                     const uint32_t j = instances[i];
-                    sums.add(self[j], desc[j]);
+                    sums.add(m.conjunctions[j], desc[j]);
                 }
                 return sums;
             },
-            [](ConjunctionSums a, const ConjunctionSums& b) {
+            [](DescendantSums a, const DescendantSums& b) {
                 a.merge(b);
                 return a;
             });
@@ -62,16 +57,18 @@ namespace {
 
 } // namespace
 
-GroupSummaries summariseGroups(const InstanceFigures& figures)
+GroupSummaries summariseGroups(const ParModel& m, const InstanceFigures& figures)
 {
     const size_t nGroups = figures.groupCount();
     std::vector<SchedulingSums> scheduling(nGroups);
     GroupSummaries out;
     out.conjunctions.resize(nGroups);
     tbb::parallel_for(size_t(0), nGroups, [&](size_t g) {
-        const ConjunctionSums sums = sumGroup(figures.groups.complete.members(g), figures.self.get(), figures.desc);
-        for (size_t i = 0; i < kConjunctionValueCount; ++i)
+        DescendantSums sums = sumGroup(m, figures.groups.complete.members(g), figures.desc);
+        for (size_t i = 0; i < kConjunctionValueCount; ++i) {
+            sums.values[i].merge(figures.stats.conjunctions[g][i]); // the SelfFigures values' slots
             out.conjunctions[g].values[i] = sums.values[i].stat();
+        }
         out.conjunctions[g].scheduling = sums.scheduling.summary();
         scheduling[g] = sums.scheduling;
     });

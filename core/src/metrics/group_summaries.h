@@ -1,7 +1,7 @@
 #pragma once
 // Internal to core (not installed): the Stats of the per-instance figures per group (static id), for
 // the conjunctions and scheduling sections (group_summaries.cpp, scheduling_section.cpp); the
-// conjuncts section's are built whole by the figures pass (InstanceFigures::conjuncts). A Stat does
+// conjuncts section's are built whole by the figures pass (InstanceFigures::stats). A Stat does
 // not depend on the order of its values (exact_stat.h), so a group's instances are summarised in
 // parallel pieces that merge, and the summary of all groups is the merge of theirs.
 #include "metrics/instance_figures.h"
@@ -50,24 +50,6 @@ private:
     ExactStat m_probability, m_blocks, m_blocksTc;
 };
 
-// The per-instance values the conjunctions section summarises, in output order.
-enum ConjunctionValue : size_t {
-    kTime,
-    kRunnableSelfMax,
-    kRunnableSelfAverage,
-    kRunnableSelfAndDescMax,
-    kRunnableSelfAndDescAverage,
-    kRunningSelfMax,
-    kRunningSelfAverage,
-    kRunningSelfAndDescMax,
-    kRunningSelfAndDescAverage,
-    kAvailCpusMax,
-    kAvailCpusAverage,
-    kContinueOnBefore,
-    kContinueOnLast,
-    kConjunctionValueCount
-};
-
 // Stat of each ConjunctionValue over a group's complete instances, and the group's scheduling
 // summary.
 struct ConjunctionsSummary {
@@ -81,8 +63,9 @@ struct GroupSummaries {
     SchedulingSummary schedulingOfAll;
 };
 
-// In parallel, within each group too: per group, the conjunction values (from SelfFigures and the
-// descendant pass) and the scheduling order; and the scheduling order over all groups.
-GroupSummaries summariseGroups(const InstanceFigures& figures);
+// In parallel, within each group too: per group, the conjunction values (the descendant pass's,
+// with the SelfFigures values the figures pass folded) and the scheduling order; and the scheduling
+// order over all groups.
+GroupSummaries summariseGroups(const ParModel& m, const InstanceFigures& figures);
 
 } // namespace sparkscope::core::detail

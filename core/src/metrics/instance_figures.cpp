@@ -1,9 +1,10 @@
 // The per-instance figures (instance_figures.h): for each complete conjunction instance that starts
 // in the range, what the descendant pass does not give — PARCONJ_TIME, RUNNABLE_SELF and RUNNING_SELF
 // (max and time-weighted average over its life), CONTINUE_ON_* — and each of its conjuncts' split of
-// TIME_AS_CONTEXT; with, in the same parallel loop, the conjuncts section's Stats (in any order, see
-// exact_stat.h). This loop and the grouping by static id need only the model, so they
-// run beside the descendant pass, filling its sequential stretches, rather than after it.
+// TIME_AS_CONTEXT; each folded, in the same parallel loop, into its group's Stats (a Stat does not
+// depend on the order of its values: exact_stat.h), none kept per instance. This loop and the
+// grouping by static id need only the model, so they run beside the descendant pass, filling its
+// sequential stretches, rather than after it.
 //
 // The same walk over a conjunct's pieces (addConjunct) serves the public one-instance functions too
 // (conjunctionCurves, conjunctionFigures, conjunctFigures, conjunctTimeSplit), so the app's hover and
@@ -208,8 +209,9 @@ namespace {
         return { max, integral };
     }
 
-    // SelfFigures of complete instance j. With `splits`, also writes each of its conjuncts' split to
-    // splits[k], from the same walk over the context's states that RUNNABLE_SELF makes.
+    // SelfFigures of complete instance j. With `splits`, also writes its conjuncts' splits to
+    // splits[0], splits[1], ... (in conjunct order), from the same walk over the context's states
+    // that RUNNABLE_SELF makes.
     SelfFigures selfFigures(const ParModel& m, ConjunctionIndex j, ConjunctSplit* splits)
     {
         const ConjunctionInstance& ci = m.conjunction(j);
@@ -217,10 +219,10 @@ namespace {
         const I a = I(ci.startNs), b = I(ci.endNs);
         v.timeNs = ci.endNs - ci.startNs;
         v.continueOnBefore = ci.endEngine == ci.startEngine;
-        v.hasPairs = hasPairs(ci);
         StepBuffer rs, ns;
-        for (ConjunctIndex k : ci.conjuncts) {
-            ConjunctSplit* split = splits ? &splits[k.value()] : nullptr;
+        for (size_t i = 0; i < ci.conjuncts.size(); ++i) {
+            const ConjunctIndex k = ci.conjuncts[i];
+            ConjunctSplit* split = splits ? &splits[i] : nullptr;
             if (split)
                 *split = { 0, 0 };
             addConjunct(m, k, false, ci.endNs, rs, ns, split);
@@ -247,11 +249,41 @@ namespace {
 
 } // namespace
 
-void ConjunctSummaries::merge(const ConjunctSummaries& other)
+SelfFigures instanceSelfFigures(const ParModel& m, ConjunctionIndex j) { return selfFigures(m, j, nullptr); }
+
+void GroupStats::addInstance(uint32_t group, const SelfFigures& self)
 {
-    for (size_t g = 0; g < byGroup.size(); ++g) {
-        auto& positions = byGroup[g];
-        const auto& theirs = other.byGroup[g];
+    ConjunctionStats& stats = conjunctions[group];
+    stats[kTime].add(self.timeNs);
+    stats[kRunnableSelfMax].add(uint64_t(self.runnableMax)), stats[kRunnableSelfAverage].add(self.runnableAverage);
+    stats[kRunningSelfMax].add(uint64_t(self.runningMax)), stats[kRunningSelfAverage].add(self.runningAverage);
+    stats[kContinueOnBefore].add(uint64_t(self.continueOnBefore));
+    stats[kContinueOnLast].add(uint64_t(self.continueOnLast));
+}
+
+void GroupStats::addConjunct(uint32_t group, uint32_t position, const ConjunctDurations& d)
+{
+    auto& positions = conjuncts[group];
+    if (positions.size() <= position)
+        positions.resize(size_t(position) + 1);
+    ConjunctStats& stats = positions[position];
+    if (d.fromSpark)
+        stats.asSpark.add(d.asSpark);
+    stats.values[kAsContext].add(d.asContext);
+    stats.values[kBlocked].add(d.blocked);
+    stats.values[kRunnable].add(d.runnable);
+    stats.values[kRunning].add(d.running);
+    stats.values[kAfter].add(d.after);
+    running[group].add(double(d.running));
+}
+
+void GroupStats::merge(const GroupStats& other)
+{
+    for (size_t g = 0; g < conjunctions.size(); ++g) {
+        for (size_t v = 0; v < kConjunctionValueCount; ++v)
+            conjunctions[g][v].merge(other.conjunctions[g][v]);
+        auto& positions = conjuncts[g];
+        const auto& theirs = other.conjuncts[g];
         if (positions.size() < theirs.size())
             positions.resize(theirs.size());
         for (size_t p = 0; p < theirs.size(); ++p) {
@@ -267,33 +299,37 @@ InstanceFigures computeInstanceFigures(const MetricsBasis& b)
 {
     const ParModel& m = b.model;
     InstanceFigures out;
-    // Only what the descendant pass and the model do not already hold is kept, and the summaries read
-    // it in place. The arrays are left uninitialised for the parallel pass to write (and page in).
-    out.self = std::make_unique_for_overwrite<SelfFigures[]>(m.conjunctions.size());
-    out.splits = std::make_unique_for_overwrite<ConjunctSplit[]>(m.conjuncts.size());
-    SelfFigures* const self = out.self.get();
-    ConjunctSplit* const splits = out.splits.get();
-    std::optional<tbb::enumerable_thread_specific<ConjunctSummaries>> threadConjuncts;
+    // Each thread folds the figures of the instances it computes into its own GroupStats (with room
+    // for one instance's conjunct splits); the shares merge at the end, in any order.
+    struct ThreadShare {
+        GroupStats stats;
+        std::vector<ConjunctSplit> splits;
+    };
+    std::optional<tbb::enumerable_thread_specific<ThreadShare>> shares;
     tbb::parallel_invoke([&] { out.desc = descendantPass(m, b.cpus, b.engines, b.range.from, b.range.to); },
         [&] {
             out.groups = groupConjunctions(m, b.range);
-            threadConjuncts.emplace(out.groupCount());
+            shares.emplace([&] { return ThreadShare { GroupStats(out.groupCount()), {} }; });
             tbb::parallel_for(
                 tbb::blocked_range<size_t>(0, m.conjunctions.size()), [&](const tbb::blocked_range<size_t>& range) {
-                    ConjunctSummaries& conjuncts = threadConjuncts->local();
+                    ThreadShare& share = shares->local();
                     for (size_t j = range.begin(); j != range.end(); ++j) {
                         const uint32_t group = out.groups.groupOf[j];
                         if (group == IndexGroups::kNoGroup)
                             continue; // incomplete, or outside the range
-                        self[j] = selfFigures(m, ConjunctionIndex(uint32_t(j)), splits);
-                        for (ConjunctIndex k : m.conjunctions[j].conjuncts)
-                            conjuncts.add(group, m.conjunct(k).position, conjunctDurations(m, k, splits[k.value()]));
+                        const ConjunctionInstance& ci = m.conjunctions[j];
+                        share.splits.resize(ci.conjuncts.size());
+                        share.stats.addInstance(group, selfFigures(m, ConjunctionIndex(uint32_t(j)), share.splits.data()));
+                        for (size_t i = 0; i < ci.conjuncts.size(); ++i) {
+                            const ConjunctIndex k = ci.conjuncts[i];
+                            share.stats.addConjunct(group, m.conjunct(k).position, conjunctDurations(m, k, share.splits[i]));
+                        }
                     }
                 });
         });
-    out.conjuncts = ConjunctSummaries(out.groupCount());
-    for (const auto& part : *threadConjuncts)
-        out.conjuncts.merge(part);
+    out.stats = GroupStats(out.groupCount());
+    for (const ThreadShare& share : *shares)
+        out.stats.merge(share.stats);
     return out;
 }
 

@@ -1,17 +1,16 @@
 #pragma once
 // Internal to core (not installed): the per-instance figures the conjunctions, conjuncts and
 // scheduling sections summarise (instance_figures.cpp). On our runtime's traces there are millions
-// of instances: so only what the descendant pass and the model do not already hold is kept, small
-// (SelfFigures per instance, a ConjunctSplit per conjunct), and the helpers that turn them into
-// report values are inline here, for the summaries' loops to inline and keep only what they read.
-// The conjuncts' Stats are built whole inside the figures pass (ConjunctSummaries).
+// of instances, so none of these figures is kept per instance: a Stat does not depend on the order
+// of its values (exact_stat.h), so the figures pass folds each instance's own figures and its
+// conjuncts' into per-group Stats (GroupStats) as it computes them, on several threads whose Stats
+// merge. Only the descendant pass's values stay per instance until the summaries read them.
 #include "metrics/descendant/descendant_pass.h"
+#include "metrics/exact_stat.h"
 #include "metrics/metrics_sections.h"
 #include "metrics/named_groups.h"
-#include "metrics/exact_stat.h"
 
 #include <array>
-#include <memory>
 #include <vector>
 
 namespace sparkscope::core::detail {
@@ -32,21 +31,20 @@ inline uint64_t conjunctRunnableNs(const ConjunctInstance& g, const ConjunctSpli
 }
 
 // The figures of one complete instance that do not come from the descendant pass: PARCONJ_TIME,
-// RUNNABLE_SELF and RUNNING_SELF (max and average over its lifetime), CONTINUE_ON_*, and whether
-// the scheduling section counts it (two conjuncts or more). computeMetrics keeps one per instance
-// and its summaries read it, with the descendant values, instead of the larger model instance:
-// that pass is bound by memory bandwidth, so it is kept small (no default member values either:
-// its array is left for the parallel pass to write, page faults included). The maxima fit 32 bits:
-// a conjunct's pieces are disjoint, so they count at most its conjuncts.
+// RUNNABLE_SELF and RUNNING_SELF (max and average over its lifetime), and CONTINUE_ON_*. The
+// maxima fit 32 bits: a conjunct's pieces are disjoint, so they count at most its conjuncts.
 struct SelfFigures {
     uint64_t timeNs;
     double runnableAverage, runningAverage;
     uint32_t runnableMax, runningMax;
-    bool continueOnBefore, continueOnLast, hasPairs;
+    bool continueOnBefore, continueOnLast;
 };
 
 // The scheduling section counts only instances with two conjuncts or more (pairs to order).
 inline bool hasPairs(const ConjunctionInstance& ci) { return ci.conjuncts.size() >= 2; }
+
+// SelfFigures of complete instance j, as the figures pass computes them (for --instances).
+SelfFigures instanceSelfFigures(const ParModel& m, ConjunctionIndex j);
 
 // One complete instance's figures: its SelfFigures and its descendant-pass values.
 inline ConjunctionFigures figuresFrom(const SelfFigures& self, const DescValues& d)
@@ -125,10 +123,9 @@ private:
 // only for spawned conjuncts, is apart), in output order.
 enum ConjunctValue : size_t { kAsContext, kBlocked, kRunnable, kRunning, kAfter, kConjunctValueCount };
 
-// The Stats of one (static id, position)'s conjunct values (ConjunctValue, then TIME_AS_SPARK),
-// built whole inside the parallel figures pass: a Stat does not depend on the order of its values
-// (exact_stat.h), so each thread's share merges into the group's. Empty for a position no conjunct
-// of the group has (position 0, which none has: positions count from 1).
+// The Stats of one (static id, position)'s conjunct values (ConjunctValue, then TIME_AS_SPARK).
+// Empty for a position no conjunct of the group has (position 0, which none has: positions count
+// from 1).
 struct ConjunctStats {
     std::array<ExactStat, kConjunctValueCount> values;
     ExactStat asSpark; // spawned conjuncts only
@@ -136,44 +133,50 @@ struct ConjunctStats {
     bool any() const noexcept { return values[kAsContext].count() > 0; }
 };
 
-// One thread's share of the figures pass's work for the conjuncts section, and after the merge the
-// whole of it: per group, per position, the Stats; and per group the granularity histogram.
-struct ConjunctSummaries {
-    std::vector<std::vector<ConjunctStats>> byGroup; // [group][position]
-    std::vector<Log2Histogram> running; // per group
+// The per-instance values the conjunctions section summarises, in output order.
+enum ConjunctionValue : size_t {
+    kTime,
+    kRunnableSelfMax,
+    kRunnableSelfAverage,
+    kRunnableSelfAndDescMax,
+    kRunnableSelfAndDescAverage,
+    kRunningSelfMax,
+    kRunningSelfAverage,
+    kRunningSelfAndDescMax,
+    kRunningSelfAndDescAverage,
+    kAvailCpusMax,
+    kAvailCpusAverage,
+    kContinueOnBefore,
+    kContinueOnLast,
+    kConjunctionValueCount
+};
+using ConjunctionStats = std::array<ExactStat, kConjunctionValueCount>;
 
-    ConjunctSummaries() = default;
-    explicit ConjunctSummaries(size_t groups)
-        : byGroup(groups)
+// Per group, what the figures pass folds in, in one thread's share and after the merge for all:
+// the Stats of the instances' SelfFigures values (the descendant values' slots are left to
+// summariseGroups), of their conjuncts' values per position, and the granularity histogram.
+struct GroupStats {
+    std::vector<ConjunctionStats> conjunctions; // [group]: the SelfFigures values only
+    std::vector<std::vector<ConjunctStats>> conjuncts; // [group][position]
+    std::vector<Log2Histogram> running; // [group]
+
+    GroupStats() = default;
+    explicit GroupStats(size_t groups)
+        : conjunctions(groups)
+        , conjuncts(groups)
         , running(groups)
     {
     }
-    void add(uint32_t group, uint32_t position, const ConjunctDurations& d)
-    {
-        auto& positions = byGroup[group];
-        if (positions.size() <= position)
-            positions.resize(size_t(position) + 1);
-        ConjunctStats& stats = positions[position];
-        if (d.fromSpark)
-            stats.asSpark.add(d.asSpark);
-        stats.values[kAsContext].add(d.asContext);
-        stats.values[kBlocked].add(d.blocked);
-        stats.values[kRunnable].add(d.runnable);
-        stats.values[kRunning].add(d.running);
-        stats.values[kAfter].add(d.after);
-        running[group].add(double(d.running));
-    }
-    void merge(const ConjunctSummaries& other);
+    void addInstance(uint32_t group, const SelfFigures& self);
+    void addConjunct(uint32_t group, uint32_t position, const ConjunctDurations& d);
+    void merge(const GroupStats& other);
 };
 
-// What the figures pass leaves for the summaries, every array indexed as in the model (by an
-// index's value(): plain arrays, read in the summaries' bandwidth-bound loops).
+// What the figures pass leaves for the summaries.
 struct InstanceFigures {
-    std::vector<DescValues> desc; // per instance: the descendant pass's values
+    std::vector<DescValues> desc; // per instance (as in the model): the descendant pass's values
     ConjunctionGroups groups; // the complete instances starting in the range, per static id
-    std::unique_ptr<SelfFigures[]> self; // per instance; written for the grouped ones only
-    std::unique_ptr<ConjunctSplit[]> splits; // per conjunct of a grouped instance
-    ConjunctSummaries conjuncts; // per group: the conjuncts' Stats and histogram
+    GroupStats stats; // per group: what the figures pass folded in
 
     size_t groupCount() const noexcept { return groups.names.size(); }
 };
