@@ -27,14 +27,15 @@ using namespace sparkscope::core;
 
 namespace {
 
-// The peak RSS since the last reset, in KiB (0 if unreadable).
-long peakSinceResetKb()
+// A field of /proc/self/status in KiB (0 if unreadable): VmHWM, the peak RSS since the last reset,
+// or VmRSS, the RSS now.
+long statusKb(const std::string& field)
 {
     std::ifstream status("/proc/self/status");
     std::string line;
     while (std::getline(status, line))
-        if (line.rfind("VmHWM:", 0) == 0)
-            return std::stol(line.substr(6));
+        if (line.rfind(field + ":", 0) == 0)
+            return std::stol(line.substr(field.size() + 1));
     return 0;
 }
 
@@ -48,7 +49,7 @@ bool resetPeak()
 
 struct Phase {
     std::string name;
-    long peakKb;
+    long peakKb, afterKb; // the step's peak, and what stays resident after it
     double seconds;
 };
 
@@ -65,7 +66,8 @@ int main(int argc, char** argv)
     auto last = std::chrono::steady_clock::now();
     auto endPhase = [&](const char* name) {
         const auto now = std::chrono::steady_clock::now();
-        phases.push_back({ name, peakSinceResetKb(), std::chrono::duration<double>(now - last).count() });
+        phases.push_back(
+            { name, statusKb("VmHWM"), statusKb("VmRSS"), std::chrono::duration<double>(now - last).count() });
         resets = resetPeak() && resets;
         last = std::chrono::steady_clock::now();
     };
@@ -106,13 +108,13 @@ int main(int argc, char** argv)
 
     std::printf("%s: %zu events, %zu conjunction instances%s\n", argv[1], events, metrics.model.conjunctions.size(),
         resets ? "" : " (peaks cumulative: /proc/self/clear_refs could not reset them)");
-    std::printf("  %-52s %9s %9s %8s\n", "step", "peak MB", "B/event", "seconds");
+    std::printf("  %-52s %9s %9s %9s %8s\n", "step", "peak MB", "B/event", "after MB", "seconds");
     long top = 0;
     std::string topName;
     for (const Phase& p : phases) {
         const double mb = double(p.peakKb) * 1024 / 1e6;
-        std::printf("  %-52s %9.0f %9.1f %8.2f\n", p.name.c_str(), mb, events ? mb * 1e6 / double(events) : 0.0,
-            p.seconds);
+        std::printf("  %-52s %9.0f %9.1f %9.0f %8.2f\n", p.name.c_str(), mb, events ? mb * 1e6 / double(events) : 0.0,
+            double(p.afterKb) * 1024 / 1e6, p.seconds);
         if (p.peakKb > top)
             top = p.peakKb, topName = p.name;
     }

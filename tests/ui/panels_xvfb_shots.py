@@ -241,6 +241,21 @@ def grab_until(out, name, done, seconds=60):
         time.sleep(0.3)
 
 
+def grab_settled(out, name, seconds=30):
+    """Grabs the screen until two grabs half a second apart are the same (every repaint the last
+    step caused is done) or `seconds` pass; returns the last image. A step compared against this
+    image then shows only what it changed itself, not a late repaint of the one before."""
+    deadline = time.time() + seconds
+    image = grab(out, name)
+    while time.time() < deadline:
+        time.sleep(0.5)
+        again = grab(out, name)
+        if again.rgb == image.rgb:
+            return again
+        image = again
+    return image
+
+
 def drive(app_path, trace, out, stem):
     """Opens `trace`, hovers and clicks its first conjunction's start, chooses RUNNING_SELF, zooms to
     fit, shows the Summary. Returns (ok, {step: image})."""
@@ -312,8 +327,9 @@ def drive(app_path, trace, out, stem):
         time.sleep(0.5)
         xdotool("mousemove", x, SCREEN[1] - 5)
         xdotool("key", "ctrl+0")  # Zoom to Fit: the whole curve
-        time.sleep(1.0)
-        shots["chosen"] = grab(out, f"{stem}-3-chosen")
+        # Settled, so that a late repaint of the Conjunctions dock (the chosen value) cannot count
+        # as the Summary tab's change below.
+        shots["chosen"] = grab_settled(out, f"{stem}-3-chosen")
         tabs = report["tabs"]
         if "Summary" not in tabs:
             print(f"  {stem}: no Summary tab reported: {tabs}")
