@@ -261,6 +261,16 @@ void GroupStats::addInstance(uint32_t group, const SelfFigures& self)
     stats[kContinueOnLast].add(uint64_t(self.continueOnLast));
 }
 
+void GroupStats::addDescendant(uint32_t group, const DescValues& d, bool pairs)
+{
+    ConjunctionStats& stats = conjunctions[group];
+    stats[kRunnableSelfAndDescMax].add(d.rdMax), stats[kRunnableSelfAndDescAverage].add(d.rdAvg);
+    stats[kRunningSelfAndDescMax].add(d.ndMax), stats[kRunningSelfAndDescAverage].add(d.ndAvg);
+    stats[kAvailCpusMax].add(d.avMax), stats[kAvailCpusAverage].add(d.avAvg);
+    if (pairs)
+        scheduling[group].add(d);
+}
+
 void GroupStats::addConjunct(uint32_t group, uint32_t position, const ConjunctDurations& d)
 {
     auto& positions = conjuncts[group];
@@ -282,6 +292,7 @@ void GroupStats::merge(const GroupStats& other)
     for (size_t g = 0; g < conjunctions.size(); ++g) {
         for (size_t v = 0; v < kConjunctionValueCount; ++v)
             conjunctions[g][v].merge(other.conjunctions[g][v]);
+        scheduling[g].merge(other.scheduling[g]);
         auto& positions = conjuncts[g];
         const auto& theirs = other.conjuncts[g];
         if (positions.size() < theirs.size())
@@ -295,24 +306,65 @@ void GroupStats::merge(const GroupStats& other)
     }
 }
 
+namespace {
+
+    // The descendant pass's values of each grouped instance, folded into its group's Stats on the
+    // thread that closes the instance; and with --instances kept per instance as well.
+    class FoldingSink final : public DescSink {
+    public:
+        FoldingSink(const ParModel& m, const ConjunctionGroups& groups, std::vector<DescValues>* kept)
+            : m_model(m)
+            , m_groups(groups)
+            , m_kept(kept)
+            , m_shares([&] { return GroupStats(groups.names.size()); })
+        {
+        }
+        void put(uint32_t j, const DescValues& values) override
+        {
+            if (m_kept)
+                (*m_kept)[j] = values;
+            const uint32_t group = m_groups.groupOf[j];
+            if (group != IndexGroups::kNoGroup)
+                m_shares.local().addDescendant(group, values, hasPairs(m_model.conjunctions[j]));
+        }
+        void mergeInto(GroupStats& out) const
+        {
+            for (const GroupStats& share : m_shares)
+                out.merge(share);
+        }
+
+    private:
+        const ParModel& m_model;
+        const ConjunctionGroups& m_groups;
+        std::vector<DescValues>* m_kept;
+        tbb::enumerable_thread_specific<GroupStats> m_shares;
+    };
+
+} // namespace
+
 InstanceFigures computeInstanceFigures(const MetricsBasis& b)
 {
     const ParModel& m = b.model;
     InstanceFigures out;
-    // Each thread folds the figures of the instances it computes into its own GroupStats (with room
-    // for one instance's conjunct splits); the shares merge at the end, in any order.
+    // The groups first (a counting sort: milliseconds), for both passes to fold into.
+    out.groups = groupConjunctions(m, b.range);
+    const size_t groups = out.groupCount();
+    if (b.options.instances)
+        out.desc.resize(m.conjunctions.size());
+    FoldingSink sink(m, out.groups, b.options.instances ? &out.desc : nullptr);
+    // Each thread of the figures pass folds the figures of the instances it computes into its own
+    // GroupStats (with room for one instance's conjunct splits); the shares merge at the end, in any
+    // order. It runs beside the descendant pass, filling its sequential stretches.
     struct ThreadShare {
         GroupStats stats;
         std::vector<ConjunctSplit> splits;
     };
-    std::optional<tbb::enumerable_thread_specific<ThreadShare>> shares;
-    tbb::parallel_invoke([&] { out.desc = descendantPass(m, b.cpus, b.engines, b.range.from, b.range.to); },
+    tbb::enumerable_thread_specific<ThreadShare> shares([&] { return ThreadShare { GroupStats(groups), {} }; });
+    tbb::parallel_invoke([&] { descendantPassInto(m, b.cpus, b.engines, b.range.from, b.range.to, sink); },
         [&] {
-            out.groups = groupConjunctions(m, b.range);
-            shares.emplace([&] { return ThreadShare { GroupStats(out.groupCount()), {} }; });
             tbb::parallel_for(
                 tbb::blocked_range<size_t>(0, m.conjunctions.size()), [&](const tbb::blocked_range<size_t>& range) {
-                    ThreadShare& share = shares->local();
+                    ThreadShare& share = shares.local();
                     for (size_t j = range.begin(); j != range.end(); ++j) {
                         const uint32_t group = out.groups.groupOf[j];
                         if (group == IndexGroups::kNoGroup)
@@ -327,9 +379,10 @@ InstanceFigures computeInstanceFigures(const MetricsBasis& b)
                     }
                 });
         });
-    out.stats = GroupStats(out.groupCount());
-    for (const ThreadShare& share : *shares)
+    out.stats = GroupStats(groups);
+    for (const ThreadShare& share : shares)
         out.stats.merge(share.stats);
+    sink.mergeInto(out.stats);
     return out;
 }
 

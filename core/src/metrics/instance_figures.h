@@ -3,8 +3,8 @@
 // scheduling sections summarise (instance_figures.cpp). On our runtime's traces there are millions
 // of instances, so none of these figures is kept per instance: a Stat does not depend on the order
 // of its values (exact_stat.h), so the figures pass folds each instance's own figures and its
-// conjuncts' into per-group Stats (GroupStats) as it computes them, on several threads whose Stats
-// merge. Only the descendant pass's values stay per instance until the summaries read them.
+// conjuncts', and the descendant pass each instance's values as it closes, into per-group Stats
+// (GroupStats), on several threads whose Stats merge.
 #include "metrics/descendant/descendant_pass.h"
 #include "metrics/exact_stat.h"
 #include "metrics/metrics_sections.h"
@@ -152,31 +152,76 @@ enum ConjunctionValue : size_t {
 };
 using ConjunctionStats = std::array<ExactStat, kConjunctionValueCount>;
 
-// Per group, what the figures pass folds in, in one thread's share and after the merge for all:
-// the Stats of the instances' SelfFigures values (the descendant values' slots are left to
-// summariseGroups), of their conjuncts' values per position, and the granularity histogram.
+// OUT_OF_ORDER_* (docs/metrics.md "Scheduling order"). A is logically before B when, at the
+// conjunction instance J where their ancestry splits, A is in the subtree of conjunct Gi and B in
+// that of Gj with i < j; so each pair is counted at exactly one J. Items are conjuncts, each in
+// its innermost-only state (a conjunct whose context runs a nested conjunct is represented by
+// that nested conjunct) plus its spark phase (waiting). With, per subtree i at time t,
+// w_i = waiting items, r_i = running items, n_i = items, and bw_i = waiting items that produce a
+// future some context is suspended on (from its FUT_WAIT_SUSPENDED to the signal), and bt_i the
+// same through the transitive closure (suspendedWaitsByProducer in descendant_pass.h):
+//   out-of-order pairs      = sum over i<j of w_i * r_j
+//   pairs where A or B runs = sum over i<j of r_i n_j + r_j n_i - r_i r_j
+//   blocking pairs          = sum over i<j of bw_i * r_j   (_TC: bt_i * r_j)
+// The integrals come from the descendant pass (descendant_pass.cpp).
+struct OutOfOrder {
+    double outOfOrder = 0, eitherRunning = 0, blocking = 0, blockingTc = 0;
+};
+
+// One group of the scheduling section: the totals over its instances and the per-instance
+// ratios (each only where its denominator is not 0).
+struct SchedulingSummary {
+    uint64_t instances = 0;
+    OutOfOrder total;
+    Stat probability, blocks, blocksTc;
+};
+
+// What a SchedulingSummary is made of, exactly, so that pieces merge: add() every instance with two
+// conjuncts or more, in any order and in any pieces (scheduling_section.cpp).
+class SchedulingSums {
+public:
+    void add(const DescValues& d);
+    void merge(const SchedulingSums& other);
+    SchedulingSummary summary() const;
+
+private:
+    uint64_t m_instances = 0;
+    ExactSum m_outOfOrder, m_eitherRunning, m_blocking, m_blockingTc;
+    ExactStat m_probability, m_blocks, m_blocksTc;
+};
+
+// Per group, what the figures pass and the descendant pass fold in, in one thread's share and after
+// the merge for all: the Stats of the instances' values (their SelfFigures and descendant values),
+// the scheduling order's sums, the Stats of their conjuncts' values per position, and the
+// granularity histogram.
 struct GroupStats {
-    std::vector<ConjunctionStats> conjunctions; // [group]: the SelfFigures values only
+    std::vector<ConjunctionStats> conjunctions; // [group]
+    std::vector<SchedulingSums> scheduling; // [group]
     std::vector<std::vector<ConjunctStats>> conjuncts; // [group][position]
     std::vector<Log2Histogram> running; // [group]
 
     GroupStats() = default;
     explicit GroupStats(size_t groups)
         : conjunctions(groups)
+        , scheduling(groups)
         , conjuncts(groups)
         , running(groups)
     {
     }
     void addInstance(uint32_t group, const SelfFigures& self);
+    // `pairs`: the instance has two conjuncts or more, so the scheduling order counts it.
+    void addDescendant(uint32_t group, const DescValues& d, bool pairs);
     void addConjunct(uint32_t group, uint32_t position, const ConjunctDurations& d);
     void merge(const GroupStats& other);
 };
 
 // What the figures pass leaves for the summaries.
 struct InstanceFigures {
-    std::vector<DescValues> desc; // per instance (as in the model): the descendant pass's values
     ConjunctionGroups groups; // the complete instances starting in the range, per static id
-    GroupStats stats; // per group: what the figures pass folded in
+    GroupStats stats; // per group: every figure folded in
+    // With --instances only (MetricsOptions::instances), per instance as in the model: the
+    // descendant pass's values, which the listing prints. Empty otherwise.
+    std::vector<DescValues> desc;
 
     size_t groupCount() const noexcept { return groups.names.size(); }
 };

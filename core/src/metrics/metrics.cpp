@@ -146,7 +146,7 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options, const 
         out.model.indexTopPieces();
     // The descendant pass with the per-instance figures beside it, then every group's summaries.
     const InstanceFigures figures = computeInstanceFigures(b);
-    const GroupSummaries summaries = summariseGroups(b.model, figures);
+    const GroupSummaries summaries = summariseGroups(figures);
     addConjunctGranularityOfAll(program, figures);
 
     out.sections.push_back(std::move(program));

@@ -36,6 +36,12 @@ std::vector<DescValues> descendantPass(
     return descendantPassSweep(m, cpus, engines, fromNs, toNs);
 }
 
+void descendantPassInto(
+    const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs, DescSink& sink)
+{
+    descendantSweepInto(m, cpus, engines, fromNs, toNs, sink);
+}
+
 SpansByConjunct::SpansByConjunct(size_t conjuncts, std::vector<std::pair<uint32_t, Interval>> spans)
 {
     std::sort(spans.begin(), spans.end());

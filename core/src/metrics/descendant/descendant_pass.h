@@ -102,15 +102,32 @@ struct Producers {
 };
 Producers suspendedWaitsByProducer(const ParModel& m);
 
+// Where a pass puts the values of each instance it measures: put(j, values) once per measured
+// instance (done set; zeros for an instance of no length), from several threads at once, never
+// for an instance not measured. What the summaries give it folds the values into their Stats as
+// they come, instead of holding 88 bytes per instance until the pass ends.
+class DescSink {
+public:
+    virtual void put(uint32_t j, const DescValues& values) = 0;
+
+protected:
+    ~DescSink() = default;
+};
+
 // Every instance: measured when complete and starting in [fromNs, toNs). Parallel (TBB). The sweep.
 std::vector<DescValues> descendantPass(
     const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs);
+// The same values, into `sink` (instances not measured get none).
+void descendantPassInto(
+    const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs, DescSink& sink);
 // The sweep itself, which cuts time into `slices` and sweeps them `perRound` at a time, holding only
 // one round's changes (descendant_sweep.cpp). 0 for either: as many as the trace needs (one slice
 // per worker thread in each round, for traces big enough to gain from it; rounds enough to bound the
 // changes held); slices alone: all in one round. The tests cut it in several ways.
 std::vector<DescValues> descendantPassSweep(const ParModel& m, const StepFunction& cpus, size_t engines,
     uint64_t fromNs, uint64_t toNs, size_t slices = 0, size_t perRound = 0);
+void descendantSweepInto(const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs,
+    DescSink& sink, size_t slices = 0, size_t perRound = 0);
 // The segment-tree reference over every instance, as descendantPass: the tests' second, independent
 // computation of the same figures (exactly). Not run by the app.
 std::vector<DescValues> referenceDescendantPass(

@@ -272,7 +272,7 @@ namespace {
 
     // Instances seen by several slices: their parts combined.
     void combinePartial(const ParModel& m, std::vector<std::vector<std::pair<uint32_t, Raw>>>& partial,
-        const StepFunction& cpus, size_t engines, std::vector<DescValues>& values)
+        const StepFunction& cpus, size_t engines, DescSink& sink)
     {
         std::vector<std::pair<uint32_t, Raw>> all;
         for (auto& p : partial)
@@ -283,19 +283,61 @@ namespace {
             const uint32_t j = all[i].first;
             for (++i; i < all.size() && all[i].first == j; ++i)
                 acc.combine(all[i].second);
-            values[j] = Slice::finish(m.conjunctions[j], acc, cpus, engines);
+            sink.put(j, Slice::finish(m.conjunctions[j], acc, cpus, engines));
         }
     }
+
+    // Passes the values on, noting which instances had some: the sweep puts those of no length
+    // itself, at the end (no entry of theirs closes them).
+    class NotingSink final : public DescSink {
+    public:
+        NotingSink(DescSink& next, size_t conjunctions)
+            : m_next(next)
+            , m_put(conjunctions, 0)
+        {
+        }
+        void put(uint32_t j, const DescValues& values) override
+        {
+            m_put[j] = 1; // (a byte per instance: threads write different ones)
+            m_next.put(j, values);
+        }
+        bool wasPut(uint32_t j) const { return m_put[j] != 0; }
+
+    private:
+        DescSink& m_next;
+        std::vector<uint8_t> m_put;
+    };
+
+    class VectorSink final : public DescSink {
+    public:
+        explicit VectorSink(std::vector<DescValues>& values)
+            : m_values(values)
+        {
+        }
+        void put(uint32_t j, const DescValues& values) override { m_values[j] = values; }
+
+    private:
+        std::vector<DescValues>& m_values;
+    };
 
 } // namespace
 
 std::vector<DescValues> descendantPassSweep(const ParModel& m, const StepFunction& cpus, size_t engines,
     uint64_t fromNs, uint64_t toNs, size_t slices, size_t perRound)
 {
+    std::vector<DescValues> values(m.conjunctions.size());
+    VectorSink sink(values);
+    descendantSweepInto(m, cpus, engines, fromNs, toNs, sink, slices, perRound);
+    return values;
+}
+
+void descendantSweepInto(const ParModel& m, const StepFunction& cpus, size_t engines, uint64_t fromNs, uint64_t toNs,
+    DescSink& out, size_t slices, size_t perRound)
+{
     const size_t nConj = m.conjunctions.size(), nItems = m.conjuncts.size();
-    std::vector<DescValues> values(nConj);
     if (nConj == 0)
-        return values;
+        return;
+    NotingSink sink(out, nConj);
     std::vector<uint8_t> measured(nConj);
     tbb::parallel_for(size_t(0), nConj, [&](size_t j) {
         const ConjunctionInstance& ci = m.conjunctions[j];
@@ -343,14 +385,16 @@ std::vector<DescValues> descendantPassSweep(const ParModel& m, const StepFunctio
             Slice slice(sweep, slots[s - first]);
             slice.openAt(cut[s], rounds.of(r), liveAt[s]);
             const Entries& entries = bucket[s - first];
-            slice.run(entries.begin(), entries.end(), cut[s + 1], values, partial[s], cpus, engines);
+            slice.run(entries.begin(), entries.end(), cut[s + 1], sink, partial[s], cpus, engines);
             slice.clearSlots();
         });
     }
+    combinePartial(m, partial, cpus, engines, sink);
+    DescValues none;
+    none.done = true;
     for (uint32_t j = 0; j < nConj; ++j)
-        values[j].done = measured[j]; // (instances of no length have no figures to sweep)
-    combinePartial(m, partial, cpus, engines, values);
-    return values;
+        if (measured[j] && !sink.wasPut(j))
+            out.put(j, none); // (instances of no length have no figures to sweep)
 }
 
 } // namespace sparkscope::core::detail

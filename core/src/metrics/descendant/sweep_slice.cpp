@@ -43,7 +43,7 @@ void Slice::openAt(
         subscribeParent(x);
 }
 
-void Slice::run(const Entry* e, const Entry* end, int64_t toT, std::vector<DescValues>& values,
+void Slice::run(const Entry* e, const Entry* end, int64_t toT, DescSink& sink,
     std::vector<std::pair<uint32_t, Raw>>& partial, const StepFunction& cpus, size_t engines)
 {
     for (; e != end; ++e) {
@@ -58,7 +58,7 @@ void Slice::run(const Entry* e, const Entry* end, int64_t toT, std::vector<DescV
             if (Open* o = find(index, false)) {
                 leaveStreams(*o);
                 hold(*o, m_now);
-                close(*o, values, partial, cpus, engines);
+                close(*o, sink, partial, cpus, engines);
             }
             break;
         default:
@@ -230,14 +230,14 @@ Open& Slice::open(uint32_t j, bool straddles)
     return m_pool[x];
 }
 
-void Slice::close(Open& o, std::vector<DescValues>& values, std::vector<std::pair<uint32_t, Raw>>& partial,
+void Slice::close(Open& o, DescSink& sink, std::vector<std::pair<uint32_t, Raw>>& partial,
     const StepFunction& cpus, size_t engines)
 {
     const uint32_t j = o.conjunction;
     if (o.straddles)
         partial.push_back({ j, o.figures(o.end) });
     else
-        values[j] = finish(m_s.m.conjunctions[j], o.figures(o.end), cpus, engines);
+        sink.put(j, finish(m_s.m.conjunctions[j], o.figures(o.end), cpus, engines));
     o.isOpen = false;
     m_free.push_back(m_slot[j]);
     m_slot[j] = kClosed;

@@ -29,9 +29,9 @@ public:
     void openAt(int64_t fromT, std::span<const uint32_t> candidates,
         const std::vector<std::pair<uint32_t, Delta4>>& liveItems);
 
-    // Sweeps the entries [e, end): the instances that close in the slice go to `values` (or, when they
+    // Sweeps the entries [e, end): the instances that close in the slice go to `sink` (or, when they
     // straddle its start, to `partial`), and those still open at toT to `partial`.
-    void run(const Entry* e, const Entry* end, int64_t toT, std::vector<DescValues>& values,
+    void run(const Entry* e, const Entry* end, int64_t toT, DescSink& sink,
         std::vector<std::pair<uint32_t, Raw>>& partial, const StepFunction& cpus, size_t engines);
 
     // Sets every slot the slice wrote back to kNoIndex, for the next slice to use the array.
@@ -70,7 +70,7 @@ private:
     [[gnu::always_inline]] inline bool handover(const Entry& a, const Entry& b);
     inline Open* find(uint32_t j, bool create);
     Open& open(uint32_t j, bool straddles);
-    inline void close(Open& o, std::vector<DescValues>& values, std::vector<std::pair<uint32_t, Raw>>& partial,
+    inline void close(Open& o, DescSink& sink, std::vector<std::pair<uint32_t, Raw>>& partial,
         const StepFunction& cpus, size_t engines);
     inline void advance(int64_t t);
     [[gnu::always_inline]] inline void apply(Open& o, const Link& l, int32_t dR, int32_t dN, int32_t dB, int32_t dT);
