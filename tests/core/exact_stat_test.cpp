@@ -6,6 +6,7 @@
 #include "metrics/exact_stat.h"
 
 #include <algorithm>
+#include <boost/multiprecision/cpp_int.hpp>
 #include <catch2/catch.hpp>
 #include <cfloat>
 #include <cmath>
@@ -251,4 +252,99 @@ TEST_CASE("ExactSum sums exactly and rounds once", "[core]")
     CHECK(s.value() == 0.1 + 0.2);
     ExactSum empty;
     CHECK(empty.value() == 0);
+}
+
+TEST_CASE("ExactStat's min and max leave NaN out and do not depend on order", "[core]")
+{
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (const std::vector<double>& values : { std::vector<double> { nan, 3, -2 }, std::vector<double> { 3, nan, -2 },
+             std::vector<double> { 3, -2, nan } }) {
+        const Stat s = exactStat(values);
+        CHECK(s.count == 3);
+        CHECK(s.min == -2);
+        CHECK(s.max == 3);
+        CHECK(std::isnan(s.sum));
+    }
+    // Merged either way round.
+    ExactStat a, b;
+    a.add(nan);
+    b.add(5.0);
+    ExactStat ab = a, ba = b;
+    ab.merge(b);
+    ba.merge(a);
+    CHECK(ab.stat().min == 5);
+    CHECK(ba.stat().min == 5);
+    CHECK(std::isnan(exactStat(std::vector<double> { nan }).min));
+    // -0 counts as 0: the minimum of -0 and 0 is 0 in either order, its sign bit clear.
+    CHECK(!std::signbit(exactStat(std::vector<double> { -0.0, 0.0 }).min));
+    CHECK(!std::signbit(exactStat(std::vector<double> { 0.0, -0.0 }).min));
+}
+
+TEST_CASE("ExactStat takes doubles from 2^63 to 2^64 as whole numbers, and beyond as doubles", "[core]")
+{
+    // 2^63 + 2^11 (a double) and 2^64 - 2^11 (the largest double below 2^64): sum 3 * 2^63 exactly,
+    // mean 3 * 2^62; variance ((2^64 - 2^12 - 2^63) / 2)^2 = (2^62 - 2^11)^2, whose nearest double
+    // is 2^124 - 2^74 (exact: 2^124 - 2^74 + 2^22, the last part far below its last bit).
+    const double low = 0x1p63 + 0x1p11, high = 0x1p64 - 0x1p11;
+    const Stat s = exactStat(std::vector<double> { low, high });
+    CHECK(s.sum == 3 * 0x1p63);
+    CHECK(s.mean == 3 * 0x1p62);
+    CHECK(s.variance == 0x1p124 - 0x1p74);
+    // 2^64 itself is past the whole numbers' 64 bits: the fixed-point sums take it, exactly.
+    const Stat past = exactStat(std::vector<double> { 0x1p64, 1 });
+    CHECK(past.sum == 0x1p64); // 2^64 + 1 rounds to 2^64
+    CHECK(past.mean == 0x1p63); // (2^64 + 1) / 2 rounds to 2^63
+}
+
+TEST_CASE("ExactSum gives the IEEE sum of non-finite values", "[core]")
+{
+    const double inf = std::numeric_limits<double>::infinity();
+    ExactSum s;
+    s.add(1);
+    s.add(inf);
+    CHECK(s.value() == inf);
+    ExactSum both = s;
+    ExactSum negative;
+    negative.add(-inf);
+    both.merge(negative);
+    CHECK(std::isnan(both.value()));
+}
+
+TEST_CASE("ExactStat matches exact rational arithmetic on fractional, negative and subnormal values", "[core]")
+{
+    // The reference: the values as exact rationals (Boost.Multiprecision), the sum, mean and
+    // variance computed exactly, then rounded once by Boost's conversion to the nearest double.
+    using boost::multiprecision::cpp_rational;
+    std::mt19937_64 random(19);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    for (int round = 0; round < 200; ++round) {
+        std::vector<double> values;
+        const size_t n = 1 + random() % 50;
+        const int scale = int(random() % 5);
+        for (size_t i = 0; i < n; ++i) {
+            double v = unit(random);
+            if (scale == 1)
+                v = std::ldexp(v, int(random() % 200) - 100); // magnitudes far apart
+            else if (scale == 2)
+                v = std::ldexp(v, -1060); // subnormal or near it
+            else if (scale == 3)
+                v = std::ldexp(v, 900); // near the top
+            else if (scale == 4)
+                v = std::round(v * 1e6); // whole, negative or not
+            values.push_back(v);
+        }
+        cpp_rational sum = 0, squares = 0;
+        for (double v : values) {
+            const cpp_rational x(v);
+            sum += x;
+            squares += x * x;
+        }
+        const cpp_rational count(static_cast<unsigned long long>(n));
+        const cpp_rational mean = sum / count;
+        const cpp_rational variance = squares / count - mean * mean;
+        const Stat s = exactStat(values);
+        CHECK(s.sum == sum.convert_to<double>());
+        CHECK(s.mean == mean.convert_to<double>());
+        CHECK(s.variance == variance.convert_to<double>());
+    }
 }

@@ -136,8 +136,8 @@ void ExactStat::merge(const ExactStat& other)
     m_wholeSquaresLow += other.m_wholeSquaresLow;
     m_wholeSquaresHigh += other.m_wholeSquaresHigh + (m_wholeSquaresLow < other.m_wholeSquaresLow);
     m_count += other.m_count;
-    m_min = std::min(m_min, other.m_min);
-    m_max = std::max(m_max, other.m_max);
+    m_min = std::fmin(m_min, other.m_min);
+    m_max = std::fmax(m_max, other.m_max);
     m_nonFinite += other.m_nonFinite;
     m_anyNonFinite = m_anyNonFinite || other.m_anyNonFinite;
 }

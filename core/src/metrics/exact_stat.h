@@ -22,6 +22,7 @@
 #include "sparkscope/core/metrics.h"
 
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -138,8 +139,9 @@ public:
     }
     void merge(const ExactStat& other);
     uint64_t count() const noexcept { return m_count; }
-    // count, min and max as fed; sum, mean and population variance each the exact value rounded
-    // once to the nearest double (ties to even). All zeros with no values.
+    // count, min and max of the values (a NaN left out of min and max unless all are NaN; -0 taken
+    // as 0); sum, mean and population variance each the exact value rounded once to the nearest
+    // double (ties to even). All zeros with no values.
     Stat stat() const;
 
     // The limbs' units: the sum counts in 2^-kSumScale, the squares in 2^-kSquareScale.
@@ -147,13 +149,15 @@ public:
 
 private:
     void addOther(double v);
+    // fmin and fmax leave a NaN out (NaN only while every value is), so that min and max do not
+    // depend on the order either, as plain comparisons would with a NaN among the values.
     void addBounds(double v)
     {
         if (m_count == 0) {
             m_min = m_max = v;
         } else {
-            m_min = v < m_min ? v : m_min;
-            m_max = v > m_max ? v : m_max;
+            m_min = std::fmin(m_min, v);
+            m_max = std::fmax(m_max, v);
         }
         ++m_count;
     }

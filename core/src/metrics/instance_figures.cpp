@@ -287,23 +287,58 @@ void GroupStats::addConjunct(uint32_t group, uint32_t position, const ConjunctDu
     running[group].add(double(d.running));
 }
 
-void GroupStats::merge(const GroupStats& other)
+void GroupStats::mergeGroup(uint32_t into, const GroupStats& other, uint32_t at)
 {
-    for (size_t g = 0; g < conjunctions.size(); ++g) {
-        for (size_t v = 0; v < kConjunctionValueCount; ++v)
-            conjunctions[g][v].merge(other.conjunctions[g][v]);
-        scheduling[g].merge(other.scheduling[g]);
-        auto& positions = conjuncts[g];
-        const auto& theirs = other.conjuncts[g];
-        if (positions.size() < theirs.size())
-            positions.resize(theirs.size());
-        for (size_t p = 0; p < theirs.size(); ++p) {
-            for (size_t v = 0; v < kConjunctValueCount; ++v)
-                positions[p].values[v].merge(theirs[p].values[v]);
-            positions[p].asSpark.merge(theirs[p].asSpark);
-        }
-        running[g].merge(other.running[g]);
+    for (size_t v = 0; v < kConjunctionValueCount; ++v)
+        conjunctions[into][v].merge(other.conjunctions[at][v]);
+    scheduling[into].merge(other.scheduling[at]);
+    auto& positions = conjuncts[into];
+    const auto& theirs = other.conjuncts[at];
+    if (positions.size() < theirs.size())
+        positions.resize(theirs.size());
+    for (size_t p = 0; p < theirs.size(); ++p) {
+        for (size_t v = 0; v < kConjunctValueCount; ++v)
+            positions[p].values[v].merge(theirs[p].values[v]);
+        positions[p].asSpark.merge(theirs[p].asSpark);
     }
+    running[into].merge(other.running[at]);
+}
+
+uint32_t GroupStatsBuffer::slot(uint32_t group)
+{
+    for (uint32_t i = 0; i < m_groups.size(); ++i)
+        if (m_groups[i] == group)
+            return i;
+    if (m_groups.size() == kMaxGroups)
+        flush();
+    m_groups.push_back(group);
+    if (m_held.conjunctions.size() < m_groups.size()) {
+        m_held.conjunctions.emplace_back();
+        m_held.scheduling.emplace_back();
+        m_held.conjuncts.emplace_back();
+        m_held.running.emplace_back();
+    }
+    return uint32_t(m_groups.size() - 1);
+}
+
+void GroupStatsBuffer::flush()
+{
+    if (m_groups.empty())
+        return;
+    {
+        const std::lock_guard<std::mutex> hold(m_lock);
+        for (uint32_t i = 0; i < m_groups.size(); ++i)
+            m_total.mergeGroup(m_groups[i], m_held, i);
+    }
+    // The slots are kept, emptied, for the next groups (no reallocation).
+    for (uint32_t i = 0; i < m_groups.size(); ++i) {
+        m_held.conjunctions[i] = {};
+        m_held.scheduling[i] = {};
+        m_held.conjuncts[i].clear();
+        m_held.running[i] = {};
+    }
+    m_groups.clear();
+    m_added = 0;
 }
 
 namespace {
@@ -312,11 +347,12 @@ namespace {
     // thread that closes the instance; and with --instances kept per instance as well.
     class FoldingSink final : public DescSink {
     public:
-        FoldingSink(const ParModel& m, const ConjunctionGroups& groups, std::vector<DescValues>* kept)
+        FoldingSink(const ParModel& m, const ConjunctionGroups& groups, std::vector<DescValues>* kept,
+            GroupStats& total, std::mutex& lock)
             : m_model(m)
             , m_groups(groups)
             , m_kept(kept)
-            , m_shares([&] { return GroupStats(groups.names.size()); })
+            , m_buffers([&total, &lock] { return GroupStatsBuffer(total, lock); })
         {
         }
         void put(uint32_t j, const DescValues& values) override
@@ -325,19 +361,25 @@ namespace {
                 (*m_kept)[j] = values;
             const uint32_t group = m_groups.groupOf[j];
             if (group != IndexGroups::kNoGroup)
-                m_shares.local().addDescendant(group, values, hasPairs(m_model.conjunctions[j]));
+                m_buffers.local().addDescendant(group, values, hasPairs(m_model.conjunctions[j]));
         }
-        void mergeInto(GroupStats& out) const
+        void flush()
         {
-            for (const GroupStats& share : m_shares)
-                out.merge(share);
+            for (GroupStatsBuffer& buffer : m_buffers)
+                buffer.flush();
         }
 
     private:
         const ParModel& m_model;
         const ConjunctionGroups& m_groups;
         std::vector<DescValues>* m_kept;
-        tbb::enumerable_thread_specific<GroupStats> m_shares;
+        tbb::enumerable_thread_specific<GroupStatsBuffer> m_buffers;
+    };
+
+    // One thread's part of the figures pass: its buffer, and room for one instance's conjunct splits.
+    struct FiguresShare {
+        GroupStatsBuffer buffer;
+        std::vector<ConjunctSplit> splits;
     };
 
 } // namespace
@@ -348,41 +390,36 @@ InstanceFigures computeInstanceFigures(const MetricsBasis& b)
     InstanceFigures out;
     // The groups first (a counting sort: milliseconds), for both passes to fold into.
     out.groups = groupConjunctions(m, b.range);
-    const size_t groups = out.groupCount();
+    out.stats = GroupStats(out.groupCount());
+    std::mutex lock; // over out.stats, for the buffers' flushes
     if (b.options.instances)
         out.desc.resize(m.conjunctions.size());
-    FoldingSink sink(m, out.groups, b.options.instances ? &out.desc : nullptr);
-    // Each thread of the figures pass folds the figures of the instances it computes into its own
-    // GroupStats (with room for one instance's conjunct splits); the shares merge at the end, in any
-    // order. It runs beside the descendant pass, filling its sequential stretches.
-    struct ThreadShare {
-        GroupStats stats;
-        std::vector<ConjunctSplit> splits;
-    };
-    tbb::enumerable_thread_specific<ThreadShare> shares([&] { return ThreadShare { GroupStats(groups), {} }; });
+    FoldingSink sink(m, out.groups, b.options.instances ? &out.desc : nullptr, out.stats, lock);
+    // The figures pass runs beside the descendant pass, filling its sequential stretches.
+    tbb::enumerable_thread_specific<FiguresShare> shares(
+        [&] { return FiguresShare { GroupStatsBuffer(out.stats, lock), {} }; });
     tbb::parallel_invoke([&] { descendantPassInto(m, b.cpus, b.engines, b.range.from, b.range.to, sink); },
         [&] {
             tbb::parallel_for(
                 tbb::blocked_range<size_t>(0, m.conjunctions.size()), [&](const tbb::blocked_range<size_t>& range) {
-                    ThreadShare& share = shares.local();
+                    FiguresShare& share = shares.local();
                     for (size_t j = range.begin(); j != range.end(); ++j) {
                         const uint32_t group = out.groups.groupOf[j];
                         if (group == IndexGroups::kNoGroup)
                             continue; // incomplete, or outside the range
                         const ConjunctionInstance& ci = m.conjunctions[j];
                         share.splits.resize(ci.conjuncts.size());
-                        share.stats.addInstance(group, selfFigures(m, ConjunctionIndex(uint32_t(j)), share.splits.data()));
+                        share.buffer.addInstance(group, selfFigures(m, ConjunctionIndex(uint32_t(j)), share.splits.data()));
                         for (size_t i = 0; i < ci.conjuncts.size(); ++i) {
                             const ConjunctIndex k = ci.conjuncts[i];
-                            share.stats.addConjunct(group, m.conjunct(k).position, conjunctDurations(m, k, share.splits[i]));
+                            share.buffer.addConjunct(group, m.conjunct(k).position, conjunctDurations(m, k, share.splits[i]));
                         }
                     }
                 });
         });
-    out.stats = GroupStats(groups);
-    for (const ThreadShare& share : shares)
-        out.stats.merge(share.stats);
-    sink.mergeInto(out.stats);
+    for (FiguresShare& share : shares)
+        share.buffer.flush();
+    sink.flush();
     return out;
 }
 

@@ -11,6 +11,7 @@
 #include "metrics/named_groups.h"
 
 #include <array>
+#include <mutex>
 #include <vector>
 
 namespace sparkscope::core::detail {
@@ -190,10 +191,11 @@ private:
     ExactStat m_probability, m_blocks, m_blocksTc;
 };
 
-// Per group, what the figures pass and the descendant pass fold in, in one thread's share and after
-// the merge for all: the Stats of the instances' values (their SelfFigures and descendant values),
-// the scheduling order's sums, the Stats of their conjuncts' values per position, and the
-// granularity histogram.
+// Per group, what the figures pass and the descendant pass fold in: the Stats of the instances'
+// values (their SelfFigures and descendant values), the scheduling order's sums, the Stats of their
+// conjuncts' values per position, and the granularity histogram. An ExactStat is 1.7 KB, so a
+// thread does not keep a GroupStats of every group: it folds into a GroupStatsBuffer of the few
+// groups its recent instances belong to, which it merges into the one total from time to time.
 struct GroupStats {
     std::vector<ConjunctionStats> conjunctions; // [group]
     std::vector<SchedulingSums> scheduling; // [group]
@@ -212,7 +214,52 @@ struct GroupStats {
     // `pairs`: the instance has two conjuncts or more, so the scheduling order counts it.
     void addDescendant(uint32_t group, const DescValues& d, bool pairs);
     void addConjunct(uint32_t group, uint32_t position, const ConjunctDurations& d);
-    void merge(const GroupStats& other);
+    // Group `at` of `other` into group `into` of this.
+    void mergeGroup(uint32_t into, const GroupStats& other, uint32_t at);
+};
+
+// One thread's recent additions to a GroupStats `total` shared by all threads, by group: kept for
+// the groups added to since the last flush (a handful: instances near one another in time are of
+// few static ids), merged into `total` under `lock` every kFlushEvery additions, when more than
+// kMaxGroups groups are held, and by flush(). Its memory stays within kMaxGroups groups' Stats,
+// whatever the number of groups and threads. Not thread-safe itself (one per thread).
+class GroupStatsBuffer {
+public:
+    GroupStatsBuffer(GroupStats& total, std::mutex& lock)
+        : m_total(total)
+        , m_lock(lock)
+    {
+    }
+    GroupStatsBuffer(const GroupStatsBuffer&) = delete;
+    GroupStatsBuffer& operator=(const GroupStatsBuffer&) = delete;
+    ~GroupStatsBuffer() { flush(); }
+
+    void addInstance(uint32_t group, const SelfFigures& self) { m_held.addInstance(slot(group), self), added(); }
+    void addDescendant(uint32_t group, const DescValues& d, bool pairs)
+    {
+        m_held.addDescendant(slot(group), d, pairs), added();
+    }
+    void addConjunct(uint32_t group, uint32_t position, const ConjunctDurations& d)
+    {
+        m_held.addConjunct(slot(group), position, d);
+    }
+    void flush();
+
+private:
+    static constexpr size_t kFlushEvery = 65536, kMaxGroups = 8;
+
+    uint32_t slot(uint32_t group);
+    void added()
+    {
+        if (++m_added >= kFlushEvery)
+            flush();
+    }
+
+    GroupStats& m_total;
+    std::mutex& m_lock;
+    GroupStats m_held; // slot i holds group m_groups[i]
+    std::vector<uint32_t> m_groups;
+    size_t m_added = 0;
 };
 
 // What the figures pass leaves for the summaries.

@@ -2,10 +2,10 @@
 // specification left open). computeMetrics runs the first passes — engine states (parallel per
 // engine), the model pass and the per-engine event scans, all three at once — and then builds the
 // report one section at a time, each by its own function in its own file (metrics_sections.h lists
-// them). The conjunction sections, which hold nearly all the work on our runtime's traces, go in two
-// parallel steps: the descendant pass with the per-instance figures beside it (instance_figures.cpp),
-// then the summaries per group, several tasks per group (group_summaries.cpp). Groups are summarised
-// in a deterministic order (sorted ids), and a Stat does not depend on the order of its values
+// them). The conjunction sections, which hold nearly all the work on our runtime's traces, are
+// folded per group by the descendant pass and the per-instance figures beside it, both parallel
+// (instance_figures.cpp), then read per group (group_summaries.cpp). Groups are summarised in a
+// deterministic order (sorted ids), and a Stat does not depend on the order of its values
 // (exact_stat.h), so the output is byte-for-byte stable across runs.
 #include "sparkscope/core/metrics.h"
 
