@@ -16,8 +16,8 @@
 
 using sparkscope::core::Stat;
 using sparkscope::core::detail::ExactStat;
-using sparkscope::core::detail::ExactSum;
 using sparkscope::core::detail::exactStat;
+using sparkscope::core::detail::ExactSum;
 
 namespace {
 
@@ -199,8 +199,8 @@ TEST_CASE("ExactStat fed in any order and merged from any pieces gives the same 
     // in a double sum: any dependence on order would show.
     std::vector<double> values;
     for (size_t i = 0; i < 3000; ++i)
-        values.push_back((i % 7 == 0 ? ((i / 7) % 2 == 0 ? 1e30 : -1e30) : 0.0) + double(i % 17) * 0.1
-            + 1.0 / double(i + 3));
+        values.push_back(
+            (i % 7 == 0 ? ((i / 7) % 2 == 0 ? 1e30 : -1e30) : 0.0) + double(i % 17) * 0.1 + 1.0 / double(i + 3));
     const Stat whole = exactStat(values);
     std::mt19937_64 random(11);
     for (int round = 0; round < 20; ++round) {

@@ -16,9 +16,9 @@
 //
 // Most values are whole numbers from 0 to 2^64 (nanoseconds, counts, flags): those go to plain
 // 128-bit and 256-bit integer sums instead, a couple of instructions each, and join the fixed-point
-// sums only when the Stat is read. Non-finite values (infinities, NaN) are summed apart as doubles; a Stat with any has the IEEE
-// result as its sum and mean and NaN as its variance. O(1) per value; 1.7 KB per ExactStat; not
-// thread-safe (one per task, then merge()).
+// sums only when the Stat is read. Non-finite values (infinities, NaN) are summed apart as doubles;
+// a Stat with any has the IEEE result as its sum and mean and NaN as its variance. O(1) per value;
+// 1.7 KB per ExactStat; not thread-safe (one per task, then merge()).
 #include "sparkscope/core/metrics.h"
 
 #include <array>
@@ -32,8 +32,8 @@ namespace sparkscope::core::detail {
 __extension__ using UInt128 = unsigned __int128; // GCC / Clang; __extension__: not ISO C++
 
 // An exact sum of +-v * 2^p for whole v below 2^128, in units of 2^0 (the caller picks what 2^0
-// stands for and keeps p + 128 within the limbs, with room for the total's growth and sign). 32-bit digits in signed 64-bit limbs, carried every
-// kCarryEvery additions and on demand.
+// stands for and keeps p + 128 within the limbs, with room for the total's growth and sign).
+// 32-bit digits in signed 64-bit limbs, carried every kCarryEvery additions and on demand.
 template <size_t Limbs> class FixedPointSum {
 public:
     void add(UInt128 v, unsigned position, bool negative)

@@ -396,8 +396,9 @@ InstanceFigures computeInstanceFigures(const MetricsBasis& b)
         out.desc.resize(m.conjunctions.size());
     FoldingSink sink(m, out.groups, b.options.instances ? &out.desc : nullptr, out.stats, lock);
     // The figures pass runs beside the descendant pass, filling its sequential stretches.
-    tbb::enumerable_thread_specific<FiguresShare> shares(
-        [&] { return FiguresShare { GroupStatsBuffer(out.stats, lock), {} }; });
+    tbb::enumerable_thread_specific<FiguresShare> shares([&] {
+        return FiguresShare { GroupStatsBuffer(out.stats, lock), {} };
+    });
     tbb::parallel_invoke([&] { descendantPassInto(m, b.cpus, b.engines, b.range.from, b.range.to, sink); },
         [&] {
             tbb::parallel_for(
@@ -409,10 +410,12 @@ InstanceFigures computeInstanceFigures(const MetricsBasis& b)
                             continue; // incomplete, or outside the range
                         const ConjunctionInstance& ci = m.conjunctions[j];
                         share.splits.resize(ci.conjuncts.size());
-                        share.buffer.addInstance(group, selfFigures(m, ConjunctionIndex(uint32_t(j)), share.splits.data()));
+                        share.buffer.addInstance(
+                            group, selfFigures(m, ConjunctionIndex(uint32_t(j)), share.splits.data()));
                         for (size_t i = 0; i < ci.conjuncts.size(); ++i) {
                             const ConjunctIndex k = ci.conjuncts[i];
-                            share.buffer.addConjunct(group, m.conjunct(k).position, conjunctDurations(m, k, share.splits[i]));
+                            share.buffer.addConjunct(
+                                group, m.conjunct(k).position, conjunctDurations(m, k, share.splits[i]));
                         }
                     }
                 });
