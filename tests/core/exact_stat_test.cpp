@@ -348,3 +348,38 @@ TEST_CASE("ExactStat matches exact rational arithmetic on fractional, negative a
         CHECK(s.variance == variance.convert_to<double>());
     }
 }
+
+TEST_CASE("FixedPointSum carries every CarryEvery additions and stays exact through the carries", "[core]")
+{
+    // A carry every 16 additions (the real sums wait 2^28): the bound stays under 16 after every
+    // addition and merge, and the digits equal the exact sum of what was added, negative values
+    // and 128-bit ones included (against Boost's big integers).
+    using boost::multiprecision::cpp_int;
+    using sparkscope::core::detail::FixedPointSum;
+    using sparkscope::core::detail::UInt128;
+    auto value = [](const auto& sum) {
+        const auto digits = sum.digits();
+        cpp_int out = digits.back();
+        for (size_t i = digits.size() - 1; i-- > 0;)
+            out = (out << 32) + uint32_t(digits[i]);
+        return out;
+    };
+    std::mt19937_64 random(23);
+    FixedPointSum<12, 16> sum, other;
+    cpp_int expected = 0, expectedOther = 0;
+    for (int i = 0; i < 5000; ++i) {
+        const UInt128 v = (UInt128(random()) << 64) | random();
+        const unsigned position = unsigned(random() % 96);
+        const bool negative = random() % 3 == 0;
+        const cpp_int exact = (cpp_int(uint64_t(v >> 64)) << 64 | cpp_int(uint64_t(v))) << position;
+        auto& into = i % 2 ? sum : other;
+        (i % 2 ? expected : expectedOther) += negative ? cpp_int(-exact) : exact;
+        into.add(v, position, negative);
+        REQUIRE(into.uncarried() < 16);
+        if (i % 1000 == 999)
+            REQUIRE(value(sum) == expected);
+    }
+    sum.merge(other);
+    CHECK(sum.uncarried() < 16);
+    CHECK(value(sum) == expected + expectedOther);
+}

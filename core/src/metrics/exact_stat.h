@@ -33,8 +33,13 @@ __extension__ using UInt128 = unsigned __int128; // GCC / Clang; __extension__: 
 
 // An exact sum of +-v * 2^p for whole v below 2^128, in units of 2^0 (the caller picks what 2^0
 // stands for and keeps p + 128 within the limbs, with room for the total's growth and sign).
-// 32-bit digits in signed 64-bit limbs, carried every kCarryEvery additions and on demand.
-template <size_t Limbs> class FixedPointSum {
+// 32-bit digits in signed 64-bit limbs, carried every CarryEvery additions and on demand (the
+// tests pick a small CarryEvery to watch the carries happen).
+template <size_t Limbs, uint32_t CarryEvery = (uint32_t(1) << 28)> class FixedPointSum {
+    // An addition puts less than 2^32 into each limb it touches, twice into one: less than 2^33. A
+    // merge of two sums, each short of 2^28 additions, stays below 2^29 of them: below 2^62.
+    static_assert(CarryEvery >= 2 && CarryEvery <= (uint32_t(1) << 28));
+
 public:
     void add(UInt128 v, unsigned position, bool negative)
     {
@@ -42,7 +47,7 @@ public:
         addShifted(uint64_t(v), limb, shift, negative);
         if (const uint64_t high = uint64_t(v >> 64))
             addShifted(high, limb + 2, shift, negative);
-        if (++m_uncarried >= kCarryEvery)
+        if (++m_uncarried >= CarryEvery)
             carry();
     }
     void merge(const FixedPointSum& other)
@@ -51,7 +56,7 @@ public:
             m_limbs[i] += other.m_limbs[i];
         // Each side's limbs are bounded by its own additions since its last carry: the counts add up.
         m_uncarried += other.m_uncarried;
-        if (m_uncarried >= kCarryEvery)
+        if (m_uncarried >= CarryEvery)
             carry();
     }
     // The 32-bit digits after carrying, least significant first; the last limb takes the sign
@@ -62,12 +67,10 @@ public:
         copy.carry();
         return copy.m_limbs;
     }
+    // The bound below, which stays under CarryEvery between calls (for the tests).
+    uint32_t uncarried() const noexcept { return m_uncarried; }
 
 private:
-    // An addition puts less than 2^32 into each limb it touches, twice into one: less than 2^33. A
-    // merge of two sums, each short of this many additions, stays below 2^29 of them: below 2^62.
-    static constexpr uint32_t kCarryEvery = uint32_t(1) << 28;
-
     void addShifted(uint64_t v, unsigned limb, unsigned shift, bool negative)
     {
         const UInt128 shifted = UInt128(v) << shift; // below 2^96
