@@ -202,9 +202,19 @@ namespace {
             if (end == EventTree<double>::kNever)
                 return kNever;
             if (!m_contended) // the work clock is whole ns, one per ns
-                return m_now + uint64_t(std::max(0.0, end - m_work));
-            const double left = std::max(0.0, end - m_work) * m_stretch[m_count[kIn] + m_count[kOut]];
-            return m_now + uint64_t(std::ceil(left));
+                return later(std::max(0.0, end - m_work));
+            return later(std::ceil(std::max(0.0, end - m_work) * m_stretch[m_count[kIn] + m_count[kOut]]));
+        }
+
+        // m_now + ns, saturated just below kNever: a damaged trace's node can hold more work than 64
+        // bits of nanoseconds reach, and converting such a double to uint64_t is undefined (the
+        // analysis fuzzer found one at 1.8e19).
+        uint64_t later(double ns) const noexcept
+        {
+            if (!(ns < 0x1p63))
+                return kNever - 1;
+            const uint64_t d = uint64_t(ns);
+            return d > kNever - 1 - m_now ? kNever - 1 : m_now + d;
         }
 
         void advance(uint64_t t)
