@@ -297,3 +297,23 @@ TEST_CASE("what-if invariants hold on every demo workload's trace", "[analysis][
     for (const auto& [name, trace] : traces)
         checkPredictions(trace, name, true);
 }
+
+TEST_CASE("what-if of a run whose length is beyond 2^63 ns ends without overflowing", "[analysis][whatif]")
+{
+    // firstConjunctLastTrace with ctx 1 going on to 2^64 - 10 ns, as a damaged timestamp can make
+    // it: its last node holds 2^64 - 310 ns of work, whose double rounds to 2^64, beyond what a
+    // conversion to uint64_t allows (the analysis fuzzer's UBSan found it). The simulation saturates
+    // such an end just below "never", so the prediction is a run of at least 2^63 ns, not garbage or
+    // undefined behaviour.
+    const uint64_t late = UINT64_MAX - 10;
+    TraceBuilder b(2);
+    b.internString(0, 1, "fib.m:10");
+    b.runThread(0, 0, 1).startParConj(0, 100, 0xA, 1).sparkCreate(0, 110, 0xA, 5);
+    b.sparkSteal(1, 120, 0, 5).createThread(1, 125, 2).runThread(1, 130, 2);
+    b.endParConjunct(1, 200, 0xA).stopThread(1, 200, 2, kStopFinished);
+    b.endParConjunct(0, 300, 0xA).endParConj(0, 300, 0xA).stopThread(0, late, 1, kStopFinished);
+    const std::vector<Prediction> p = predict(b.roundTrip(), { 1, 2 }, CostModel {});
+    REQUIRE(p.size() == 2);
+    for (const Prediction& x : p)
+        CHECK(x.wallNs >= (uint64_t(1) << 63));
+}
