@@ -7,7 +7,6 @@
 #include "metrics/instance_figures.h"
 
 #include <array>
-#include <span>
 #include <vector>
 
 namespace sparkscope::core::detail {
