@@ -200,7 +200,10 @@ namespace {
             m_now = t;
         }
 
-        void schedule(uint32_t e, uint64_t t) { m_timers.set(e, t); }
+        // Engine e's next event, ns from now; saturated as later() does: at a damaged trace's times near
+        // 2^64, m_now + ns could wrap or reach kNever, which would leave the engine with no event and
+        // the simulation stalled for good (the analysis fuzzer found such a run growing without end).
+        void scheduleIn(uint32_t e, uint64_t ns) { m_timers.set(e, ns > kNever - 1 - m_now ? kNever - 1 : m_now + ns); }
 
         // ---- the DAG --------------------------------------------------------------------------------
         // Node `node` of `strand` finished on engine e, now: what it releases (sim_graph.h) goes on e's
@@ -318,7 +321,7 @@ namespace {
                 en.strand = p.strand;
                 if (p.cost > 0) {
                     setState(e, State::Starting);
-                    schedule(e, m_now + p.cost);
+                    scheduleIn(e, p.cost);
                     return;
                 }
                 if (const uint64_t w = m_n.weight(p.node); w > 0) {
@@ -442,7 +445,7 @@ namespace {
             if (m_costs[CostKind::Spin] > 0) {
                 setState(e, State::Spinning);
                 m_spinners.insert(e);
-                schedule(e, m_now + m_costs[CostKind::Spin]);
+                scheduleIn(e, m_costs[CostKind::Spin]);
             } else {
                 setState(e, State::Sleeping);
                 m_sleepers.insert(e);
@@ -458,13 +461,13 @@ namespace {
                 const uint32_t s = m_spinners.firstFrom(0);
                 m_spinners.erase(s);
                 setState(s, State::Notified);
-                schedule(s, m_now);
+                scheduleIn(s, 0);
             }
             if (!m_sleepers.empty()) {
                 const uint32_t s = m_sleepers.firstFrom(0);
                 m_sleepers.erase(s);
                 setState(s, State::Waking);
-                schedule(s, m_now + m_costs[CostKind::Wake]);
+                scheduleIn(s, m_costs[CostKind::Wake]);
                 ++m_wakeups;
             }
         }
@@ -581,14 +584,17 @@ namespace {
 
         // P = 1: the sub-tree `strand` entered last has ended; its run was alone if nothing in it called
         // search, parked or switched (m_bad), its stack and deque are as they began and it ran all its nodes.
+        // A run of 2^63 ns or more (a damaged trace's) is not learnt: its sub-tree goes node by node, and
+        // its length is never converted to uint64_t (undefined beyond 2^64; the analysis fuzzer found one).
         void learnt(uint32_t e, uint32_t strand)
         {
             const Probe p = m_probes.back();
             m_probes.pop_back();
             const SimEngine& en = m_engines[e];
+            const double work = m_work - p.work;
             if (p.bad == m_bad && en.next.empty() && en.deque.size() - en.head == p.sparks
-                && p.left - m_left == m_g.subtreeNodes(strand) && m_work > p.work)
-                m_learn->work[strand] = uint64_t(m_work - p.work);
+                && p.left - m_left == m_g.subtreeNodes(strand) && work > 0 && work < 0x1p63)
+                m_learn->work[strand] = uint64_t(work);
         }
 
         bool startSolo(uint32_t e, uint32_t strand)
@@ -640,7 +646,8 @@ namespace {
                 const double end = m_runs.time(v);
                 if (en.state != State::Running || end == EventTree<double>::kNever)
                     break; // (not reached: the sub-tree's run alone never stops)
-                const uint64_t t = start + uint64_t(end - w0);
+                const uint64_t d = uint64_t(end - w0); // below the learnt run's length, so below 2^63
+                const uint64_t t = d > kNever - 1 - start ? kNever - 1 : start + d; // as later() saturates
                 if (t > m_now || (t == m_now && v > thief))
                     break;
                 m_work = end;
@@ -673,7 +680,7 @@ namespace {
             }
             for (uint32_t e = 1; e < m_p; ++e) {
                 setState(e, State::Notified);
-                schedule(e, 0);
+                scheduleIn(e, 0); // m_now is 0
             }
             SimEngine& en = m_engines[0];
             if (first != kNone) {
