@@ -378,8 +378,9 @@ namespace {
 
     int runAnalyze(const std::vector<std::string>& args)
     {
-        auto parsed = parseArgs(args, { "--format", "-o", "--from", "--to", "--engines", "--costs", "--contention", "--scale" },
-            { "--instances", "--curves", "--force" }, kUsage);
+        auto parsed
+            = parseArgs(args, { "--format", "-o", "--from", "--to", "--engines", "--costs", "--contention", "--scale" },
+                { "--instances", "--curves", "--force" }, kUsage);
         if (!parsed)
             return kExitBadInput;
         if (printedHelp(*parsed, kUsage))
@@ -411,15 +412,14 @@ namespace {
         core::MetricsOptions metricsOptions;
         metricsOptions.fromNs = options.fromNs;
         metricsOptions.toNs = options.toNs;
-        const core::MetricsWithSession both = core::computeMetricsWithSession(std::move(*trace), metricsOptions);
-        const core::Metrics& metrics = *both.metrics;
-        const core::AnalysisSession& session = *both.session;
+        core::MetricsWithSession both = core::computeMetricsWithSession(std::move(*trace), metricsOptions);
         std::string error;
-        const auto whatIf = whatIfOptions(*parsed, session, error);
+        const auto whatIf = whatIfOptions(*parsed, *both.session, error);
         if (!whatIf)
             return usageError(error, kUsage);
         options.whatIf = *whatIf;
-        const core::AnalysisReport report = core::analysisReport(session, options, metrics);
+        // The what-if last, with the metrics and their model gone (core::analysisReportReleasing).
+        const core::AnalysisReport report = core::analysisReportReleasing(both, options);
         return writeOutput(parsed->value("-o"),
             format == "json" ? core::analysisReportToJson(report, options.instances)
                              : textReport(report, options.instances));

@@ -168,14 +168,59 @@ TEST_CASE("what-if shortcut: the closed sub-trees of a nested conjunction, by ha
             CHECK(graph.subtreeNodes(graph.graphStrand(k)) == 1);
 }
 
+// Every figure the simulation reads of two graphs of the same DAG.
+static void checkSameGraph(const detail::SimGraph& a, const detail::SimGraph& b, const ParModel& model)
+{
+    REQUIRE(a.strandCount() == b.strandCount());
+    REQUIRE(a.cutCount() == b.cutCount());
+    CHECK(a.nodeCount() == b.nodeCount());
+    CHECK(a.firstRoot() == b.firstRoot());
+    CHECK(a.closedCount() == b.closedCount());
+    for (size_t g = 0; g < a.cutCount(); ++g) {
+        const detail::SimNode &x = a.nodes().nodes[g], &y = b.nodes().nodes[g];
+        if (x.weight != y.weight || x.ref != y.ref || x.release != y.release || x.flags != y.flags) {
+            FAIL_CHECK("node " << g << " differs");
+            break;
+        }
+    }
+    CHECK(a.nodes().big == b.nodes().big);
+    CHECK(a.crossPreds() == b.crossPreds());
+    CHECK(a.bigPreds() == b.bigPreds());
+    CHECK(a.doneAtStart() == b.doneAtStart());
+    for (uint32_t s = 0; s < a.strandCount(); ++s) {
+        const detail::SimConjunct &x = a.conjunct(s), &y = b.conjunct(s);
+        const bool same = a.role(s) == b.role(s) && a.firstCut(s) == b.firstCut(s) && a.subtreeEnd(s) == b.subtreeEnd(s)
+            && a.subtreeNodes(s) == b.subtreeNodes(s) && a.closed(s) == b.closed(s) && x.first == y.first
+            && x.next == y.next && x.parent == y.parent && x.ret.node == y.ret.node && x.ret.strand == y.ret.strand
+            && x.join.node == y.join.node && x.join.strand == y.join.strand && a.graphStrand(s) == b.graphStrand(s);
+        if (!same) {
+            FAIL_CHECK("strand " << s << " differs");
+            break;
+        }
+    }
+    for (uint32_t f = 0; f < model.futures.size(); ++f) {
+        const auto x = a.waits(f), y = b.waits(f);
+        const bool same = x.size() == y.size()
+            && std::equal(x.begin(), x.end(), y.begin(), [](const detail::NodeRef& p, const detail::NodeRef& q) {
+                   return p.node == q.node && p.strand == q.strand;
+               });
+        CHECK(same);
+    }
+}
+
 TEST_CASE("the what-if graph's node weights are the DAG's, those of 2^32 ns and more included", "[analysis][whatif]")
 {
     // The graph adds the DAG's weight pieces up in its nodes' 4 bytes; read back by the DAG's node ids
-    // they must be RunDag::weights exactly.
+    // they must be RunDag::weights exactly. The same graph built from what SimInputs took out of the
+    // model (the model may go before it is built: AnalysisSession::releaseModelForWhatIf) must be the
+    // same in every figure, the big weights re-keyed to the graph's ids included.
     auto check = [](const Trace& trace, const std::string& what) {
         INFO(what);
         const Graphed g(trace);
         CHECK(g.graph.dagWeights(g.graph.nodes()) == g.dag.weights(g.activity, trace.firstTimeNs, trace.lastTimeNs));
+        detail::SimInputs inputs = detail::SimInputs::extract(g.dag, g.activity, trace.firstTimeNs, trace.lastTimeNs);
+        CHECK(inputs.conjunctionOf.size() == g.model.conjuncts.size());
+        checkSameGraph(g.graph, detail::SimGraph(g.dag, std::move(inputs)), g.model);
         return g.graph.nodes().big;
     };
     for (uint64_t seed = 1; seed <= 20; ++seed)

@@ -4,8 +4,8 @@
 #include "metrics_sim.h"
 #include "scenario_traces.h"
 #include "sparkscope/core/analysis.h"
-#include "sparkscope/core/metrics.h"
 #include "sparkscope/core/findings.h"
+#include "sparkscope/core/metrics.h"
 #include "sparkscope/core/metrics_export.h"
 #include "sparkscope/core/reader.h"
 #include "support/test_data.h"
@@ -17,8 +17,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 using namespace sparkscope::core;
@@ -351,7 +351,8 @@ TEST_CASE("an analysis session read in two steps is the session read in one", "[
         const AnalysisSession oneStep(trace, { &metrics.engineStates, &metrics.model });
         const std::string once = report(oneStep, metrics);
         // A session without its DAG would predict nothing: the traces with joins must predict.
-        CHECK(analysisReport(oneStep, options, metrics).predictions.size() == (metrics.model.conjunctions.empty() ? 0 : 3));
+        CHECK(analysisReport(oneStep, options, metrics).predictions.size()
+            == (metrics.model.conjunctions.empty() ? 0 : 3));
 
         ParModel model = buildParModel(trace);
         std::optional<AnalysisSession::Reading> lent;
@@ -376,6 +377,71 @@ TEST_CASE("an analysis session read in two steps is the session read in one", "[
         const ParModel other = buildParModel(sparkscope::test::simulateRandomProgram(99).build());
         CHECK_THROWS_AS(AnalysisSession(std::move(wrong), { nullptr, &other }), std::logic_error);
     }
+}
+
+// `analyze` runs its what-if after the report's other parts, with the metrics and their model let go
+// (analysisReportReleasing): the report must be analysisReport's, byte for byte, for the whole run and
+// a range, on traces with and without joins; with scales, which read the model, nothing is let go.
+// Afterwards the session predicts as before and refuses what would read the model.
+TEST_CASE(
+    "the what-if run after the model is let go reports what the session with its model reports", "[core][analysis]")
+{
+    std::vector<sparkscope::test::NamedTrace> traces;
+    for (uint64_t seed : { 5, 17, 23 })
+        traces.push_back({ "seed " + std::to_string(seed), sparkscope::test::simulateRandomProgram(seed).build() });
+    for (auto& t : sparkscope::test::demoTraces("whatif-released", { "parfib --n 18 --cutoff 10" }))
+        traces.push_back(std::move(t));
+    for (auto& t : sparkscope::test::sharedGhcTraces({ "parfib-8-32.eventlog" }))
+        traces.push_back(std::move(t));
+    size_t released = 0;
+    for (auto& [name, trace] : traces) {
+        INFO(name);
+        const uint64_t third = (trace.lastTimeNs - trace.firstTimeNs) / 3;
+        for (const bool range : { false, true }) {
+            INFO("range " << range);
+            AnalysisOptions options;
+            options.instances = true;
+            if (range) {
+                options.fromNs = trace.firstTimeNs + third;
+                options.toNs = trace.lastTimeNs - third;
+            }
+            options.whatIf = WhatIfOptions {};
+            options.whatIf->engines = { 1, 3, 8 };
+            MetricsOptions metricsOptions;
+            metricsOptions.fromNs = options.fromNs;
+            metricsOptions.toNs = options.toNs;
+            MetricsWithSession kept = computeMetricsWithSession(Trace(trace), metricsOptions);
+            const std::string expected
+                = analysisReportToJson(analysisReport(*kept.session, options, *kept.metrics), true);
+            MetricsWithSession both = computeMetricsWithSession(Trace(trace), metricsOptions);
+            const bool joins = !both.metrics->model.conjunctions.empty();
+            CHECK(analysisReportToJson(analysisReportReleasing(both, options), true) == expected);
+            CHECK(!both.metrics); // let go, with or without joins
+            if (joins) {
+                ++released;
+                CHECK(both.session->predict(*options.whatIf).size() == 3);
+                CHECK(both.session->predict(*options.whatIf)[2].wallNs
+                    == kept.session->predict(*options.whatIf)[2].wallNs);
+                CHECK(both.session->measuredCosts().contention == kept.session->measuredCosts().contention);
+            }
+            CHECK_THROWS_AS(both.session->analyze(options), std::logic_error);
+            CHECK_THROWS_AS(both.session->model(), std::logic_error);
+            CHECK_THROWS_AS(both.session->matchSite("1"), std::logic_error);
+            WhatIfOptions scaled = *options.whatIf;
+            scaled.scales.push_back({ 1, 2.0, "" });
+            if (joins)
+                CHECK_THROWS_AS(both.session->predict(scaled), std::logic_error);
+
+            // Scales are read through the model: then the model stays, and the report is the same.
+            options.whatIf = scaled;
+            MetricsWithSession withScales = computeMetricsWithSession(Trace(trace), metricsOptions);
+            const std::string scaledExpected
+                = analysisReportToJson(analysisReport(*kept.session, options, *kept.metrics), true);
+            CHECK(analysisReportToJson(analysisReportReleasing(withScales, options), true) == scaledExpected);
+            CHECK(bool(withScales.metrics));
+        }
+    }
+    CHECK(released >= 6); // the three random programs, each for the whole run and a range
 }
 
 TEST_CASE("a site name that is not UTF-8 is written as U+FFFD in the metrics file and the analysis", "[core][metrics]")

@@ -83,8 +83,7 @@ struct AnalysisSession::Impl {
     void buildSim() const
     {
         std::call_once(simOnce, [&] {
-            tbb::parallel_invoke(
-                [&] { sim = std::make_unique<detail::SimGraph>(*dag, activity, firstNs, lastNs); },
+            tbb::parallel_invoke([&] { sim = std::make_unique<detail::SimGraph>(*dag, activity, firstNs, lastNs); },
                 [&] { contention = detail::measureContention(*model, activity); });
         });
     }
@@ -111,6 +110,15 @@ struct AnalysisSession::Impl {
         broken = paths.brokenDependencies;
         detail::addInstanceSpans(*dag, paths, instances);
         path = detail::walkCriticalPath(*dag, activity);
+    }
+
+    // The model, unless releaseModelForWhatIf let it go: then a logic_error naming `caller`.
+    const ParModel& requireModel(const char* caller) const
+    {
+        if (!model)
+            throw std::logic_error(std::string("AnalysisSession::") + caller
+                + ": the model was released for the what-if (releaseModelForWhatIf)");
+        return *model;
     }
 
     void read(const Trace& t, const AnalysisInputs& inputs, bool withDag);
@@ -244,8 +252,6 @@ void AnalysisSession::Impl::addNotes(Analysis& a) const
         notes.push_back("the trace is truncated: whatever was still open ends at its last event");
     if (a.criticalPath && (a.fromNs != firstNs || a.toNs != lastNs))
         notes.push_back("the critical path is the whole run's, clipped to the range");
-    if (a.whatIf && !a.whatIf->predictions.empty() && (a.fromNs != firstNs || a.toNs != lastNs))
-        notes.push_back("the predictions re-simulate the whole run, not the range");
 }
 
 Analysis AnalysisSession::analyze(const AnalysisOptions& options) const
@@ -256,14 +262,22 @@ Analysis AnalysisSession::analyze(const AnalysisOptions& options) const
     a.fromNs = std::clamp(options.fromNs, s.firstNs, s.lastNs);
     a.toNs = std::clamp(options.toNs, a.fromNs, s.lastNs);
     a.recordsJoins = s.recordsJoins;
-    a.incompleteConjunctions = s.model->incompleteConjunctions;
+    const ParModel& model = s.requireModel("analyze");
+    a.incompleteConjunctions = model.incompleteConjunctions;
     a.ledger = detail::computeLedger(
-        s.activity, s.classes, *s.model, detail::siteUnions(*s.model, a.fromNs, a.toNs), a.fromNs, a.toNs);
+        s.activity, s.classes, model, detail::siteUnions(model, a.fromNs, a.toNs), a.fromNs, a.toNs);
     s.workSpan(a, options);
-    if (options.whatIf)
-        a.whatIf = s.whatIf(*this, *options.whatIf);
     s.addNotes(a);
+    if (options.whatIf)
+        addWhatIf(a, *options.whatIf);
     return a;
+}
+
+void AnalysisSession::addWhatIf(Analysis& a, const WhatIfOptions& options) const
+{
+    a.whatIf = whatIf(options);
+    if (!a.whatIf->predictions.empty() && (a.fromNs != m_impl->firstNs || a.toNs != m_impl->lastNs))
+        a.notes.push_back("the predictions re-simulate the whole run, not the range");
 }
 
 void AnalysisSession::forEachLedgerPiece(
@@ -272,7 +286,7 @@ void AnalysisSession::forEachLedgerPiece(
     detail::forEachLedgerPiece(m_impl->activity, m_impl->classes, fromNs, toNs, f);
 }
 
-const ParModel& AnalysisSession::model() const noexcept { return *m_impl->model; }
+const ParModel& AnalysisSession::model() const { return m_impl->requireModel("model"); }
 
 // ---- what-if (analysis.md §4) --------------------------------------------------------------------
 
@@ -303,6 +317,7 @@ std::vector<Prediction> AnalysisSession::predict(const WhatIfOptions& options) c
     std::optional<detail::SimNodes> scaled;
     uint64_t work = s.workNs, span = s.spanNs; // of the DAG simulated: the bounds beside each prediction
     if (!options.scales.empty()) {
+        s.requireModel("predict with scales");
         scaled = s.sim->scaled(s.conjunctFactors(options.scales));
         std::vector<uint64_t> weights = s.sim->dagWeights(*scaled);
         work = std::accumulate(weights.begin(), weights.end(), uint64_t(0));
@@ -331,7 +346,7 @@ CostModel AnalysisSession::measuredCosts() const { return m_impl->measuredCosts(
 
 std::vector<uint32_t> AnalysisSession::matchSite(std::string_view site) const
 {
-    const ParModel& m = *m_impl->model;
+    const ParModel& m = m_impl->requireModel("matchSite");
     std::set<uint32_t> ids, out;
     for (const ConjunctionInstance& j : m.conjunctions)
         ids.insert(j.staticId);
@@ -357,7 +372,7 @@ WhatIfReport AnalysisSession::Impl::whatIf(const AnalysisSession& session, const
     r.costs = options.costs ? *options.costs : measuredCosts();
     r.scales = options.scales;
     for (SiteScale& sc : r.scales)
-        sc.site = model->staticName(sc.staticId);
+        sc.site = requireModel("whatIf with scales").staticName(sc.staticId);
     r.recordedWallNs = session.recordedWallNs();
     if (!recordsJoins) {
         r.note = "GHC eventlogs record no joins: there is no DAG to re-simulate";
@@ -367,6 +382,30 @@ WhatIfReport AnalysisSession::Impl::whatIf(const AnalysisSession& session, const
     measured.costs = r.costs;
     r.predictions = session.predict(measured);
     return r;
+}
+
+WhatIfReport AnalysisSession::whatIf(const WhatIfOptions& options) const { return m_impl->whatIf(*this, options); }
+
+void AnalysisSession::releaseModelForWhatIf(const std::function<void()>& release)
+{
+    Impl& s = *m_impl;
+    auto letGo = [&] {
+        s.model = nullptr;
+        s.ownModel.reset();
+        release();
+    };
+    bool released = false;
+    if (s.recordsJoins && s.dag)
+        std::call_once(s.simOnce, [&] { // as buildSim(), but the graph is built after the model is gone
+            detail::SimInputs inputs;
+            tbb::parallel_invoke([&] { inputs = detail::SimInputs::extract(*s.dag, s.activity, s.firstNs, s.lastNs); },
+                [&] { s.contention = detail::measureContention(*s.model, s.activity); });
+            letGo();
+            released = true;
+            s.sim = std::make_unique<detail::SimGraph>(*s.dag, std::move(inputs));
+        });
+    if (!released) // the graph was built already, or there is none to build
+        letGo();
 }
 
 Analysis analyze(const Trace& trace, const AnalysisOptions& options, const AnalysisInputs& inputs)

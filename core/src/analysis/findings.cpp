@@ -637,10 +637,16 @@ AnalysisReport analysisReport(const AnalysisSession& session, const AnalysisOpti
     AnalysisReport report;
     report.analysis = session.analyze(options);
     report.findings = findFindings(session, report.analysis, metrics);
+    summarisePredictions(report);
+    return report;
+}
+
+void summarisePredictions(AnalysisReport& report)
+{
+    report.predictions.clear();
     if (report.analysis.whatIf)
         for (const Prediction& p : report.analysis.whatIf->predictions)
             report.predictions.push_back({ p.engines, p.wallNs, p.speedup });
-    return report;
 }
 
 } // namespace sparkscope::core

@@ -18,16 +18,139 @@ uint64_t SimNodes::bigWeight(uint32_t node) const noexcept
     return it != big.end() && it->first == node ? it->second : SimNode::kBigWeight;
 }
 
+namespace {
+
+    // The model's side of the graph, read from the model itself.
+    class ModelShape {
+    public:
+        explicit ModelShape(const ParModel& m) noexcept
+            : m(m)
+        {
+        }
+        uint32_t conjunctions() const noexcept { return uint32_t(m.conjunctions.size()); }
+        uint32_t conjuncts() const noexcept { return uint32_t(m.conjuncts.size()); }
+        uint32_t futures() const noexcept { return uint32_t(m.futures.size()); }
+        StrandIds<ConjunctIndex> conjunctsOf(uint32_t j) const noexcept
+        {
+            return strandsOf(m.conjunctions[j].conjuncts);
+        }
+        size_t conjunctCount(uint32_t j) const noexcept { return m.conjunctions[j].conjuncts.size(); }
+        uint32_t conjunctAt(uint32_t j, size_t i) const noexcept { return m.conjunctions[j].conjuncts[i].value(); }
+        uint32_t conjunctionOf(uint32_t k) const noexcept { return m.conjuncts[k].conjunction.value(); }
+        uint32_t position(uint32_t k) const noexcept { return m.conjuncts[k].position; }
+
+    private:
+        const ParModel& m;
+    };
+
+    // The same, from what SimInputs::extract took out of the model.
+    class InputShape {
+    public:
+        explicit InputShape(const SimInputs& in) noexcept
+            : in(in)
+        {
+        }
+        uint32_t conjunctions() const noexcept { return uint32_t(in.listStarts.size() - 1); }
+        uint32_t conjuncts() const noexcept { return uint32_t(in.conjunctionOf.size()); }
+        uint32_t futures() const noexcept { return in.futures; }
+        std::span<const uint32_t> conjunctsOf(uint32_t j) const noexcept
+        {
+            return { in.lists.data() + in.listStarts[j], in.listStarts[j + 1] - in.listStarts[j] };
+        }
+        size_t conjunctCount(uint32_t j) const noexcept { return in.listStarts[j + 1] - in.listStarts[j]; }
+        uint32_t conjunctAt(uint32_t j, size_t i) const noexcept { return in.lists[in.listStarts[j] + i]; }
+        uint32_t conjunctionOf(uint32_t k) const noexcept { return in.conjunctionOf[k]; }
+        uint32_t position(uint32_t k) const noexcept { return in.positionOf[k]; }
+
+    private:
+        const SimInputs& in;
+    };
+
+    // The DAG's weight pieces for [fromNs, toNs) summed into 4-byte weights (SimNode's form): the piece
+    // of `strand`'s node `dg` goes to slot(key(strand, dg)). A sum that reaches kBigWeight goes on in a
+    // map of the thread adding to it (all of a node's pieces come from one task:
+    // RunDag::forEachWeightPiece); the maps become the sorted big list returned, by key.
+    template <class Key, class Slot>
+    std::vector<std::pair<uint32_t, uint64_t>> addPieces(
+        const RunDag& dag, const EngineActivity& activity, uint64_t fromNs, uint64_t toNs, Key&& key, Slot&& slot)
+    {
+        tbb::enumerable_thread_specific<std::unordered_map<uint32_t, uint64_t>> bigByThread;
+        dag.forEachWeightPiece(activity, fromNs, toNs, [&](uint32_t strand, uint32_t dg, uint64_t ns) {
+            const uint32_t k = key(strand, dg);
+            uint32_t& w = slot(k);
+            if (w != SimNode::kBigWeight && ns < uint64_t(SimNode::kBigWeight) - w) {
+                w += uint32_t(ns);
+                return;
+            }
+            auto& big = bigByThread.local();
+            if (w != SimNode::kBigWeight)
+                big[k] = std::exchange(w, SimNode::kBigWeight);
+            big[k] += ns;
+        });
+        std::vector<std::pair<uint32_t, uint64_t>> out;
+        for (const auto& big : bigByThread)
+            out.insert(out.end(), big.begin(), big.end());
+        std::sort(out.begin(), out.end());
+        return out;
+    }
+
+} // namespace
+
+SimInputs SimInputs::extract(const RunDag& dag, const EngineActivity& activity, uint64_t fromNs, uint64_t toNs)
+{
+    const ParModel& m = dag.model();
+    SimInputs in;
+    in.listStarts.reserve(m.conjunctions.size() + 1);
+    in.listStarts.push_back(0);
+    in.lists.reserve(m.conjuncts.size());
+    for (const ConjunctionInstance& j : m.conjunctions) {
+        for (ConjunctIndex k : j.conjuncts)
+            in.lists.push_back(k.value());
+        in.listStarts.push_back(uint32_t(in.lists.size()));
+    }
+    in.conjunctionOf.resize(m.conjuncts.size());
+    in.positionOf.resize(m.conjuncts.size());
+    for (size_t k = 0; k < m.conjuncts.size(); ++k) {
+        in.conjunctionOf[k] = m.conjuncts[k].conjunction.value();
+        in.positionOf[k] = m.conjuncts[k].position;
+    }
+    in.futures = uint32_t(m.futures.size());
+    in.weights.assign(dag.cutCount(), 0);
+    in.big = addPieces(
+        dag, activity, fromNs, toNs, [](uint32_t, uint32_t dg) { return dg; },
+        [&](uint32_t dg) -> uint32_t& { return in.weights[dg]; });
+    return in;
+}
+
 SimGraph::SimGraph(const RunDag& dag, const EngineActivity& activity, uint64_t fromNs, uint64_t toNs)
     : m_dag(&dag)
 {
-    order();
-    scanCuts();
-    fillRecords();
-    fillNodes();
+    build(ModelShape(dag.model()));
     addWeights(activity, fromNs, toNs);
     findClosedSubtrees();
     std::vector<uint32_t>().swap(m_parent); // read by the build only
+}
+
+SimGraph::SimGraph(const RunDag& dag, SimInputs&& inputs)
+    : m_dag(&dag)
+{
+    SimInputs in = std::move(inputs); // ours now, so each part can go as soon as it is read
+    build(InputShape(in));
+    in.listStarts = std::vector<uint32_t>();
+    in.lists = std::vector<uint32_t>();
+    in.conjunctionOf = std::vector<uint32_t>();
+    in.positionOf = std::vector<uint32_t>();
+    copyWeights(in);
+    findClosedSubtrees();
+    std::vector<uint32_t>().swap(m_parent); // read by the build only
+}
+
+template <class Shape> void SimGraph::build(const Shape& shape)
+{
+    order(shape);
+    scanCuts(shape);
+    fillRecords(shape);
+    fillNodes(shape);
 }
 
 uint32_t SimGraph::strandOf(uint32_t node) const noexcept
@@ -39,12 +162,11 @@ uint32_t SimGraph::strandOf(uint32_t node) const noexcept
 // The strands in serial order (sim_graph.h, "Numbering"): a preorder from each context's root, then
 // from whatever no fork reached (conjuncts whose fork the trace lost), each in the DAG's order. A
 // conjunction's conjuncts are the children of the first strand (in the DAG's order) that forks it.
-void SimGraph::order()
+template <class Shape> void SimGraph::order(const Shape& shape)
 {
     const RunDag& d = *m_dag;
-    const ParModel& m = d.model();
     const uint32_t strands = d.strandCount();
-    std::vector<uint32_t> forkedBy(m.conjunctions.size(), kNoIndex);
+    std::vector<uint32_t> forkedBy(shape.conjunctions(), kNoIndex);
     for (uint32_t s = 0; s < strands; ++s)
         for (const Cut& c : d.cuts(s))
             if (c.kind == CutKind::Fork && forkedBy[c.ref] == kNoIndex)
@@ -69,7 +191,7 @@ void SimGraph::order()
             children.clear();
             for (const Cut& c : d.cuts(s))
                 if (c.kind == CutKind::Fork && forkedBy[c.ref] == s)
-                    for (uint32_t k : strandsOf(m.conjunctions[c.ref].conjuncts))
+                    for (uint32_t k : shape.conjunctsOf(c.ref))
                         if (m_new[k] == kNoIndex) {
                             m_new[k] = 0; // on the stack
                             children.push_back({ k, here });
@@ -88,14 +210,13 @@ void SimGraph::order()
 
 // One pass in the DAG's strand order: the Return, Join and Fork cuts by what they refer to (the first
 // one wins), the Wait cuts grouped by future, the End cuts' bits, the roots' roles and the first root.
-void SimGraph::scanCuts()
+template <class Shape> void SimGraph::scanCuts(const Shape& shape)
 {
     const RunDag& d = *m_dag;
-    const ParModel& m = d.model();
     m_conjuncts.assign(d.strandCount(), {});
-    m_conjunctions.assign(m.conjunctions.size(), {});
+    m_conjunctions.assign(shape.conjunctions(), {});
     m_role.assign(d.strandCount(), uint8_t(StrandRole::Conjunct));
-    m_waitOffsets.assign(m.futures.size() + 1, 0);
+    m_waitOffsets.assign(size_t(shape.futures()) + 1, 0);
     m_doneAtStart.assign(d.cutCount() / 64 + 1, 0);
     uint64_t firstStart = UINT64_MAX;
     for (uint32_t s = 0; s < d.strandCount(); ++s) {
@@ -131,7 +252,7 @@ void SimGraph::scanCuts()
     }
     if (m_firstRoot != kNoIndex)
         m_role[m_firstRoot] = uint8_t(StrandRole::Program);
-    for (size_t f = 0; f < m.futures.size(); ++f)
+    for (size_t f = 0; f < shape.futures(); ++f)
         m_waitOffsets[f + 1] += m_waitOffsets[f];
     m_waits.resize(m_waitOffsets.back());
     std::vector<uint32_t> fill(m_waitOffsets.begin(), m_waitOffsets.end() - 1);
@@ -144,39 +265,36 @@ void SimGraph::scanCuts()
 }
 
 // Per conjunct: its first node and the next conjunct; per conjunction: the conjunct its Fork releases.
-void SimGraph::fillRecords()
+template <class Shape> void SimGraph::fillRecords(const Shape& shape)
 {
     const RunDag& d = *m_dag;
-    const ParModel& m = d.model();
-    tbb::parallel_for(uint32_t(0), uint32_t(m.conjunctions.size()), [&](uint32_t j) {
+    tbb::parallel_for(uint32_t(0), shape.conjunctions(), [&](uint32_t j) {
         if (d.forkSource(j) == kNoIndex)
             return;
-        for (uint32_t k : strandsOf(m.conjunctions[j].conjuncts))
-            if (m.conjuncts[k].position <= 1 && d.firstNode(k) != kNoIndex) {
+        for (uint32_t k : shape.conjunctsOf(j))
+            if (shape.position(k) <= 1 && d.firstNode(k) != kNoIndex) {
                 m_conjunctions[j].first = m_new[k];
                 break;
             }
     });
-    tbb::parallel_for(uint32_t(0), uint32_t(m.conjuncts.size()), [&](uint32_t k) {
-        const ConjunctInstance& c = m.conjuncts[k];
+    tbb::parallel_for(uint32_t(0), shape.conjuncts(), [&](uint32_t k) {
         SimConjunct& out = m_conjuncts[m_new[k]];
         out.first = firstNode(m_new[k]);
-        if (!c.conjunction.valid())
+        const uint32_t j = shape.conjunctionOf(k), position = shape.position(k);
+        if (j == kNoIndex)
             return;
-        const auto& list = m.conjunction(c.conjunction).conjuncts;
-        if (c.position >= 1 && c.position < list.size())
-            out.next = m_new[list[c.position].value()];
-        out.parent = m_conjunctions[c.conjunction.value()].parent;
-        out.join = m_conjunctions[c.conjunction.value()].join;
+        if (position >= 1 && position < shape.conjunctCount(j))
+            out.next = m_new[shape.conjunctAt(j, position)];
+        out.parent = m_conjunctions[j].parent;
+        out.join = m_conjunctions[j].join;
     });
 }
 
 // Each node's weight, release and flags, and its cross dependencies by the cut it starts at.
 // Everything of each node but its weight (addWeights).
-void SimGraph::fillNodes()
+template <class Shape> void SimGraph::fillNodes(const Shape& shape)
 {
     const RunDag& d = *m_dag;
-    const ParModel& m = d.model();
     m_nodes.nodes.assign(d.cutCount(), {});
     m_crossPreds.assign(d.cutCount(), 0);
     std::mutex bigLock;
@@ -185,15 +303,15 @@ void SimGraph::fillNodes()
         case CutKind::Start:
             if (!d.isConjunct(s))
                 return 0;
-            if (m.conjuncts[s].position <= 1)
-                return m_conjunctions[m.conjuncts[s].conjunction.value()].first == m_new[s];
+            if (shape.position(s) <= 1)
+                return m_conjunctions[shape.conjunctionOf(s)].first == m_new[s];
             return d.createSource(s) != kNoIndex;
         case CutKind::Return:
             return m_conjuncts[m_new[c.ref]].ret.node == g && d.lastNode(c.ref) != kNoIndex;
         case CutKind::Join: {
             uint32_t n = 0;
             if (m_conjunctions[c.ref].join.node == g)
-                for (uint32_t k : strandsOf(m.conjunctions[c.ref].conjuncts))
+                for (uint32_t k : shape.conjunctsOf(c.ref))
                     n += d.lastNode(k) != kNoIndex;
             return n;
         }
@@ -212,7 +330,7 @@ void SimGraph::fillNodes()
             if (d.forkSource(next.ref) == dg && m_conjunctions[next.ref].first != kNoIndex)
                 n = { n.weight, m_conjunctions[next.ref].first, CutKind::Fork, n.flags };
         } else if (next.kind == CutKind::Create) {
-            if (m.conjuncts[next.ref].position >= 2 && d.createSource(next.ref) == dg)
+            if (shape.position(next.ref) >= 2 && d.createSource(next.ref) == dg)
                 n = { n.weight, m_new[next.ref], CutKind::Create, n.flags };
         } else if (next.kind == CutKind::Signal) {
             if (d.signalSource(next.ref) == dg)
@@ -242,27 +360,28 @@ void SimGraph::fillNodes()
     std::sort(m_bigPreds.begin(), m_bigPreds.end());
 }
 
-// The weights, summed into each node's 4 bytes as the DAG hands out its pieces. A node whose sum
-// reaches kBigWeight goes on in a map of the thread adding to it (all of a node's pieces come from
-// one task: RunDag::forEachWeightPiece), and the maps become the sorted big list at the end.
+// The weights, summed into each node's 4 bytes as the DAG hands out its pieces (addPieces).
 void SimGraph::addWeights(const EngineActivity& activity, uint64_t fromNs, uint64_t toNs)
 {
-    tbb::enumerable_thread_specific<std::unordered_map<uint32_t, uint64_t>> bigByThread;
-    m_dag->forEachWeightPiece(activity, fromNs, toNs, [&](uint32_t strand, uint32_t dg, uint64_t ns) {
-        const uint32_t g = nodeOf(strand, dg);
-        uint32_t& w = m_nodes.nodes[g].weight;
-        if (w != SimNode::kBigWeight && ns < uint64_t(SimNode::kBigWeight) - w) {
-            w += uint32_t(ns);
-            return;
-        }
-        auto& big = bigByThread.local();
-        if (w != SimNode::kBigWeight)
-            big[g] = std::exchange(w, SimNode::kBigWeight);
-        big[g] += ns;
+    m_nodes.big = addPieces(
+        *m_dag, activity, fromNs, toNs, [&](uint32_t strand, uint32_t dg) { return nodeOf(strand, dg); },
+        [&](uint32_t g) -> uint32_t& { return m_nodes.nodes[g].weight; });
+}
+
+// The weights SimInputs::extract summed by DAG node, moved to the graph's ids; the big list re-keyed
+// and sorted by them.
+void SimGraph::copyWeights(SimInputs& in)
+{
+    const RunDag& d = *m_dag;
+    tbb::parallel_for(uint32_t(0), d.strandCount(), [&](uint32_t s) {
+        const auto cuts = d.cuts(s);
+        for (uint32_t i = 0; i < cuts.size(); ++i)
+            m_nodes.nodes[m_offsets[m_new[s]] + i].weight = in.weights[d.firstNode(s) + i];
     });
+    in.weights = std::vector<uint32_t>();
     m_nodes.big.clear();
-    for (const auto& big : bigByThread)
-        m_nodes.big.insert(m_nodes.big.end(), big.begin(), big.end());
+    for (const auto& [dg, w] : in.big)
+        m_nodes.big.push_back({ nodeOf(d.strandOf(dg), dg), w });
     std::sort(m_nodes.big.begin(), m_nodes.big.end());
 }
 

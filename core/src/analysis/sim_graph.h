@@ -95,12 +95,31 @@ struct SimConjunct {
     NodeRef join; // the node starting at its conjunction's Join cut, if any
 };
 
+// What the graph reads of the model — each conjunction's conjuncts by position, each conjunct's
+// conjunction and position, the number of futures — and the DAG's node weights for a range, taken out
+// of the model so that it can go before the graph is built (AnalysisSession::releaseModelForWhatIf):
+// about 14 bytes a conjunct and 4 a node, where the model holds ~240 a conjunct.
+struct SimInputs {
+    std::vector<uint32_t> listStarts; // per conjunction + 1: where its conjuncts start in `lists`
+    std::vector<uint32_t> lists; // each conjunction's conjuncts, by position
+    std::vector<uint32_t> conjunctionOf; // per conjunct: ConjunctIndex::value() of its conjunction
+    std::vector<uint32_t> positionOf; // per conjunct: its 1-based position
+    uint32_t futures = 0;
+    std::vector<uint32_t> weights; // per DAG node id, in SimNode's form (kBigWeight: see `big`)
+    std::vector<std::pair<uint32_t, uint64_t>> big; // (DAG node id, weight) of the kBigWeight ones, sorted
+
+    static SimInputs extract(const RunDag& dag, const EngineActivity& activity, uint64_t fromNs, uint64_t toNs);
+};
+
 class SimGraph {
 public:
     // The nodes' weights are the DAG's for [fromNs, toNs) (RunDag::weights), added up piece by piece
     // into the nodes' own 4-byte weights: the DAG's 8-byte array of them is never made beside the graph
     // (it was the peak of `analyze` on our runtime's traces, docs/performance.md).
     SimGraph(const RunDag& dag, const EngineActivity& activity, uint64_t fromNs, uint64_t toNs);
+    // The same graph from the DAG and what was taken from the model (SimInputs::extract with the same
+    // range): it reads no model, so the DAG's may be gone. The inputs are freed as they are used.
+    SimGraph(const RunDag& dag, SimInputs&& inputs);
 
     const RunDag& dag() const noexcept { return *m_dag; }
     const SimNodes& nodes() const noexcept { return m_nodes; } // with the recorded weights
@@ -153,11 +172,14 @@ private:
     };
     // The graph's id of the DAG's node g of DAG strand s.
     uint32_t nodeOf(uint32_t s, uint32_t g) const noexcept { return m_offsets[m_new[s]] + (g - m_dag->firstNode(s)); }
-    void order();
-    void scanCuts();
-    void fillRecords();
-    void fillNodes();
+    // The build reads the model's side through a Shape (sim_graph.cpp): the model's own, or SimInputs.
+    template <class Shape> void build(const Shape& shape);
+    template <class Shape> void order(const Shape& shape);
+    template <class Shape> void scanCuts(const Shape& shape);
+    template <class Shape> void fillRecords(const Shape& shape);
+    template <class Shape> void fillNodes(const Shape& shape);
     void addWeights(const EngineActivity& activity, uint64_t fromNs, uint64_t toNs);
+    void copyWeights(SimInputs& inputs);
     void findClosedSubtrees(); // sim_subtrees.cpp
 
     const RunDag* m_dag;

@@ -62,9 +62,22 @@ MetricsWithSession computeMetricsWithSession(Trace&& trace, const MetricsOptions
     // beside the model (the peak of `metrics` on our runtime's traces, and of `analyze` through the
     // what-if; docs/performance.md).
     out.metrics->model.releaseTopPieces();
-    out.session = std::make_unique<const AnalysisSession>(
+    out.session = std::make_unique<AnalysisSession>(
         std::move(*reading), AnalysisInputs { &out.metrics->engineStates, &out.metrics->model });
     return out;
+}
+
+AnalysisReport analysisReportReleasing(MetricsWithSession& both, const AnalysisOptions& options)
+{
+    if (!options.whatIf || !options.whatIf->scales.empty()) // scales are read through the model
+        return analysisReport(*both.session, options, *both.metrics);
+    AnalysisOptions withoutWhatIf = options;
+    withoutWhatIf.whatIf.reset();
+    AnalysisReport report = analysisReport(*both.session, withoutWhatIf, *both.metrics);
+    both.session->releaseModelForWhatIf([&] { both.metrics.reset(); });
+    both.session->addWhatIf(report.analysis, *options.whatIf);
+    summarisePredictions(report);
+    return report;
 }
 
 MetricsFile computeMetricsFile(const Trace& trace, const MetricsOptions& options)

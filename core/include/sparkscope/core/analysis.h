@@ -26,8 +26,9 @@
 //     work, and no P predicts less than the span or work / P.
 //
 // Thread safety: analyze() is reentrant. An AnalysisSession is immutable once built (but for the
-// what-if's view of the DAG and the contention fit, built once under a std::once_flag); its analyze() and predict() may be
-// called from several threads at once. Results are plain values.
+// what-if's view of the DAG and the contention fit, built once under a std::once_flag); its analyze()
+// and predict() may be called from several threads at once. Results are plain values. (The one
+// non-const call, releaseModelForWhatIf, must run alone.)
 // Cost: building a session is O(n log n) in the model's segments, the DAG's cuts (about four per
 // conjunct) and the engines' intervals, plus one scan of the trace's events for search episodes
 // and the spark deques; it keeps 16 bytes per cut (24 while the longest paths are computed), beside
@@ -307,19 +308,34 @@ public:
     AnalysisSession& operator=(const AnalysisSession&) = delete;
 
     Analysis analyze(const AnalysisOptions& options = {}) const;
+    // What analyze() adds for AnalysisOptions::whatIf, added to an analysis made without it: its
+    // whatIf, and the note that the predictions are of the whole run when `a` is of a range.
+    void addWhatIf(Analysis& a, const WhatIfOptions& options) const;
 
     // The ledger's categories over [from, to) (clipped to the trace) as consecutive pieces in time
     // order: f is called once per piece. Summing piece length × engines per category gives the
     // ledger of analyze() for that range, exactly. O(activity intervals and idle-class changes in
     // the range × engines).
     void forEachLedgerPiece(uint64_t fromNs, uint64_t toNs, const std::function<void(const LedgerPiece&)>& f) const;
-    // The model analysed (lent through AnalysisInputs, or the session's own).
-    const ParModel& model() const noexcept;
+    // The model analysed (lent through AnalysisInputs, or the session's own). std::logic_error once
+    // it is released (releaseModelForWhatIf).
+    const ParModel& model() const;
 
     // What-if (analysis.md §4): the whole run re-simulated for each engine count of `options`, in that
     // order. Empty when the trace records no joins. Deterministic; the engine counts run in parallel.
     // Cost: O(nodes log P) per engine count, plus the node weights once per call.
     std::vector<Prediction> predict(const WhatIfOptions& options) const;
+    // The what-if of analyze() alone (Analysis::whatIf): the predictions with the costs used and the
+    // recorded wall time; a note instead when the trace records no joins.
+    WhatIfReport whatIf(const WhatIfOptions& options) const;
+    // For a caller that needs no more of the model than the what-if (`sparkscope-cli analyze`, once its
+    // report is made: analysisReportReleasing): measures the contention and takes what the what-if's
+    // graph reads out of the model (sim_graph.h, SimInputs), calls `release`, which must free the model
+    // lent to the session (the session frees one of its own), then builds the graph. So the graph is
+    // never beside the model (docs/performance.md). Afterwards predict() and whatIf() without scales,
+    // measuredCosts(), forEachLedgerPiece() and recordedWallNs() answer as before; analyze(), model(),
+    // matchSite() and scales throw std::logic_error.
+    void releaseModelForWhatIf(const std::function<void()>& release);
     // The costs as this trace measured them (medians of its latencies; docs/analysis.md gives each rule),
     // and the contention coefficient fitted on its conjuncts (computed with the what-if's view of the
     // DAG, once, on the first call of this or predict()).

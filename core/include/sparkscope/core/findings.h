@@ -70,6 +70,8 @@ struct AnalysisReport {
 
 // session.analyze(options) and its findings from `metrics` (computed for the same range).
 AnalysisReport analysisReport(const AnalysisSession& session, const AnalysisOptions& options, const Metrics& metrics);
+// report.predictions from report.analysis.whatIf (the file's summary of each prediction).
+void summarisePredictions(AnalysisReport& report);
 
 // The JSON document of `sparkscope-cli analyze`: {"format_version", "trace", "range", "analysis"}
 // where "analysis" is analysisToJson's plus `predictions` and `findings` (docs/analysis.md "JSON").

@@ -64,9 +64,16 @@ MetricsFile computeMetricsFile(Trace&& trace, const MetricsOptions& options = {}
 // session goes first.
 struct MetricsWithSession {
     std::unique_ptr<Metrics> metrics;
-    std::unique_ptr<const AnalysisSession> session; // borrows *metrics' model
+    std::unique_ptr<AnalysisSession> session; // borrows *metrics' model
 };
 MetricsWithSession computeMetricsWithSession(Trace&& trace, const MetricsOptions& options = {});
+// analysisReport(*both.session, options, *both.metrics) for a caller done with both afterwards
+// (`sparkscope-cli analyze`): the same report, but the what-if, when asked for without scales, is run
+// after the report's other parts, once the metrics (and so the model) are let go
+// (AnalysisSession::releaseModelForWhatIf): its graph and simulations never sit beside the model,
+// which lowers `analyze`'s peak memory (docs/performance.md). `both.metrics` is null afterwards when
+// it was let go, and the session answers only what releaseModelForWhatIf says.
+AnalysisReport analysisReportReleasing(MetricsWithSession& both, const AnalysisOptions& options);
 // The analysis alone (`sparkscope-cli analyze`): the same computation, with the metrics the findings
 // read (of the range; no instances, no call count) dropped afterwards.
 AnalysisReport computeAnalysisReport(const Trace& trace, const AnalysisOptions& options = {});
