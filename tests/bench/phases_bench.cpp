@@ -18,6 +18,9 @@
 #include "sparkscope/core/reader.h"
 
 #include <chrono>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <cstdio>
 #include <fstream>
 #include <optional>
@@ -98,6 +101,9 @@ int main(int argc, char** argv)
         return 2;
     }
     metrics.model.releaseTopPieces();
+#if defined(__GLIBC__)
+    malloc_trim(0); // as computeMetricsWithSession does here
+#endif
     AnalysisSession session(std::move(*reading), AnalysisInputs { &metrics.engineStates, &metrics.model });
     endPhase("analysis: session (DAG, ledger)");
     const AnalysisReport report = analysisReport(session, AnalysisOptions {}, metrics);
