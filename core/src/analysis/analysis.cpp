@@ -397,9 +397,10 @@ void AnalysisSession::releaseModelForWhatIf(const std::function<void()>& release
     bool released = false;
     if (s.recordsJoins && s.dag)
         std::call_once(s.simOnce, [&] { // as buildSim(), but the graph is built after the model is gone
-            detail::SimInputs inputs;
-            tbb::parallel_invoke([&] { inputs = detail::SimInputs::extract(*s.dag, s.activity, s.firstNs, s.lastNs); },
-                [&] { s.contention = detail::measureContention(*s.model, s.activity); });
+            // One after the other, not side by side as in buildSim(): this is the step's peak, with the
+            // model still here, and the two's working memory would add up.
+            s.contention = detail::measureContention(*s.model, s.activity);
+            detail::SimInputs inputs = detail::SimInputs::extract(*s.dag, s.activity, s.firstNs, s.lastNs);
             letGo();
             released = true;
             s.sim = std::make_unique<detail::SimGraph>(*s.dag, std::move(inputs));
