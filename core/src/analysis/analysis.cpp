@@ -83,8 +83,10 @@ struct AnalysisSession::Impl {
     void buildSim() const
     {
         std::call_once(simOnce, [&] {
+            // (Only if releaseModelForWhatIf let the model go and then failed to build the graph.)
+            const ParModel& m = requireModel("predict");
             tbb::parallel_invoke([&] { sim = std::make_unique<detail::SimGraph>(*dag, activity, firstNs, lastNs); },
-                [&] { contention = detail::measureContention(*model, activity); });
+                [&] { contention = detail::measureContention(m, activity); });
         });
     }
     // The measured costs with the measured contention (which is computed with the what-if's view).
