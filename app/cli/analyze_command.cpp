@@ -256,8 +256,9 @@ namespace {
                 error = "--contention takes a number of 0 or more, not '" + *given + "'";
                 return std::nullopt;
             }
-            // The other costs stay as chosen; the source says the coefficient was given.
-            core::CostModel costs = w.costs ? *w.costs : session.measuredCosts();
+            // The other costs stay as chosen; the source says the coefficient was given. (The measured
+            // latencies alone: the measured contention would build the what-if's graph beside the model.)
+            core::CostModel costs = w.costs ? *w.costs : session.measuredLatencies();
             costs.contention = c;
             costs.contentionSamples = 0;
             costs.source += ", contention given";

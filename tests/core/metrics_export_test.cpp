@@ -423,6 +423,13 @@ TEST_CASE(
                 CHECK(both.session->predict(*options.whatIf)[2].wallNs
                     == kept.session->predict(*options.whatIf)[2].wallNs);
                 CHECK(both.session->measuredCosts().contention == kept.session->measuredCosts().contention);
+                // The latencies alone (what `analyze --contention C` starts from): the measured costs
+                // but for the fit.
+                const CostModel latencies = both.session->measuredLatencies();
+                CHECK(latencies.ns == kept.session->measuredCosts().ns);
+                CHECK(latencies.samples == kept.session->measuredCosts().samples);
+                CHECK(latencies.contention == 0);
+                CHECK(latencies.contentionSamples == 0);
             }
             CHECK_THROWS_AS(both.session->analyze(options), std::logic_error);
             CHECK_THROWS_AS(both.session->model(), std::logic_error);

@@ -346,6 +346,8 @@ std::vector<Prediction> AnalysisSession::predict(const WhatIfOptions& options) c
 
 CostModel AnalysisSession::measuredCosts() const { return m_impl->measuredCosts(); }
 
+CostModel AnalysisSession::measuredLatencies() const { return m_impl->measured; }
+
 std::vector<uint32_t> AnalysisSession::matchSite(std::string_view site) const
 {
     const ParModel& m = m_impl->requireModel("matchSite");

@@ -333,13 +333,17 @@ public:
     // graph reads out of the model (sim_graph.h, SimInputs), calls `release`, which must free the model
     // lent to the session (the session frees one of its own), then builds the graph. So the graph is
     // never beside the model (docs/performance.md). Afterwards predict() and whatIf() without scales,
-    // measuredCosts(), forEachLedgerPiece() and recordedWallNs() answer as before; analyze(), model(),
-    // matchSite() and scales throw std::logic_error.
+    // measuredCosts(), measuredLatencies(), forEachLedgerPiece() and recordedWallNs() answer as
+    // before; analyze(), model(), matchSite() and scales throw std::logic_error.
     void releaseModelForWhatIf(const std::function<void()>& release);
     // The costs as this trace measured them (medians of its latencies; docs/analysis.md gives each rule),
     // and the contention coefficient fitted on its conjuncts (computed with the what-if's view of the
     // DAG, once, on the first call of this or predict()).
     CostModel measuredCosts() const;
+    // The same costs without the contention fit (coefficient 0, no samples), for a caller that gives its
+    // own coefficient: they need no what-if graph, so the graph can still be built without the model
+    // (releaseModelForWhatIf).
+    CostModel measuredLatencies() const;
     // The static ids a SITE names: its number, its exact name ("parfib.cpp:23:9"), or a prefix of the
     // name that ends before a ':' ("parfib.cpp:23"). Sorted; empty when none matches.
     std::vector<uint32_t> matchSite(std::string_view site) const;
