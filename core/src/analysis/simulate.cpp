@@ -17,6 +17,10 @@ namespace {
     using namespace sim; // the queues and the machine's records (sim_queues.h, sim_machine.h)
     constexpr uint64_t kNever = UINT64_MAX;
 
+    // t + d, saturated just below kNever: every time the simulation makes, so that a damaged trace's
+    // times near 2^64 neither wrap nor become "never" (which leaves an engine with no event).
+    constexpr uint64_t saturatedAdd(uint64_t t, uint64_t d) noexcept { return d > kNever - 1 - t ? kNever - 1 : t + d; }
+
     class Simulator {
     public:
         Simulator(const SimGraph& graph, const SimNodes& nodes, uint32_t engines, const CostModel& costs, bool curve,
@@ -177,7 +181,7 @@ namespace {
             if (!(ns < 0x1p63))
                 return kNever - 1;
             const uint64_t d = uint64_t(ns);
-            return d > kNever - 1 - m_now ? kNever - 1 : m_now + d;
+            return saturatedAdd(m_now, d);
         }
 
         void advance(uint64_t t)
@@ -203,7 +207,7 @@ namespace {
         // Engine e's next event, ns from now; saturated as later() does: at a damaged trace's times near
         // 2^64, m_now + ns could wrap or reach kNever, which would leave the engine with no event and
         // the simulation stalled for good (the analysis fuzzer found such a run growing without end).
-        void scheduleIn(uint32_t e, uint64_t ns) { m_timers.set(e, ns > kNever - 1 - m_now ? kNever - 1 : m_now + ns); }
+        void scheduleIn(uint32_t e, uint64_t ns) { m_timers.set(e, saturatedAdd(m_now, ns)); }
 
         // ---- the DAG --------------------------------------------------------------------------------
         // Node `node` of `strand` finished on engine e, now: what it releases (sim_graph.h) goes on e's
@@ -647,7 +651,7 @@ namespace {
                 if (en.state != State::Running || end == EventTree<double>::kNever)
                     break; // (not reached: the sub-tree's run alone never stops)
                 const uint64_t d = uint64_t(end - w0); // below the learnt run's length, so below 2^63
-                const uint64_t t = d > kNever - 1 - start ? kNever - 1 : start + d; // as later() saturates
+                const uint64_t t = saturatedAdd(start, d);
                 if (t > m_now || (t == m_now && v > thief))
                     break;
                 m_work = end;
