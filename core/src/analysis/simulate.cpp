@@ -204,9 +204,7 @@ namespace {
             m_now = t;
         }
 
-        // Engine e's next event, ns from now; saturated as later() does: at a damaged trace's times near
-        // 2^64, m_now + ns could wrap or reach kNever, which would leave the engine with no event and
-        // the simulation stalled for good (the analysis fuzzer found such a run growing without end).
+        // Engine e's next event, ns from now (saturated: the analysis fuzzer found a run stalled for good).
         void scheduleIn(uint32_t e, uint64_t ns) { m_timers.set(e, saturatedAdd(m_now, ns)); }
 
         // ---- the DAG --------------------------------------------------------------------------------
