@@ -98,7 +98,7 @@ struct SimConjunct {
 // What the graph reads of the model — each conjunction's conjuncts by position, each conjunct's
 // conjunction and position, the number of futures — and the DAG's node weights for a range, taken out
 // of the model so that it can go before the graph is built (AnalysisSession::releaseModelForWhatIf):
-// about 14 bytes a conjunct and 4 a node, where the model holds ~240 a conjunct.
+// about 14 bytes a conjunct and 4 a node, where the model holds ~140 a conjunct (sparkscope-model-bench).
 struct SimInputs {
     std::vector<uint32_t> listStarts; // per conjunction + 1: where its conjuncts start in `lists`
     std::vector<uint32_t> lists; // each conjunction's conjuncts, by position

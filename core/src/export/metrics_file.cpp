@@ -65,9 +65,9 @@ MetricsWithSession computeMetricsWithSession(Trace&& trace, const MetricsOptions
     // beside the model (the peak of `metrics` on our runtime's traces, and of `analyze` through the
     // what-if; docs/performance.md).
     out.metrics->model.releaseTopPieces();
-    // The metrics' passes leave ~170 MB of freed small blocks (the sweep's queues, per-thread
-    // buffers) that glibc keeps for reuse; the DAG's arrays come from fresh pages beside them.
-    // Handing them back first lowers the session's peak by about that much (docs/performance.md).
+    // The metrics' passes leave freed small blocks (the sweep's queues, per-thread buffers; ~170 MB
+    // on the 13 M-event demo parfib) that glibc keeps for reuse; the DAG's arrays come from fresh
+    // pages beside them. Handing them back first lowers the session's peak (docs/performance.md).
 #if defined(__GLIBC__)
     malloc_trim(0);
 #endif
