@@ -110,7 +110,8 @@ bool metricsCaughtUp(MainWindow& window)
     const auto full = window.metrics()->session()->full();
     if (!data || !full)
         return false;
-    return data->isStreamed() ? full->trace->eventCount() == data->eventCount() : full->trace == data->trace;
+    return data->isStreamed() ? full->metrics.trace.eventCount == data->eventCount()
+                              : window.metrics()->session()->heldTrace() == data->trace;
 }
 
 // The window follows `path`, which holds `blocks` whole blocks: waits until it shows them all.
@@ -180,7 +181,7 @@ void catchUpWithEachBlock(bool streamed)
         CHECK(window.zoom()->window().endNs >= int64_t(1000 * (k - 1) + 900));
         CHECK(window.message().isEmpty());
     }
-    CHECK(window.metrics()->session()->full()->trace->engines.size() == 2);
+    CHECK(window.metrics()->session()->full()->metrics.trace.engines == 2);
 
     // Half a block: seen, waited for, not reported.
     const size_t half = (f.cuts[5] + f.cuts[6]) / 2;
@@ -345,7 +346,7 @@ TEST_CASE("a followed file's newer parts wait for the metrics in flight, and the
     writeBytes(path, f.bytes, 0, f.cuts[8], std::ios::trunc);
     MetricsSession session;
     std::vector<size_t> delivered; // the events of each part whose metrics were delivered
-    QObject::connect(&session, &MetricsSession::fullReady, [&] { delivered.push_back(session.full()->trace->eventCount()); });
+    QObject::connect(&session, &MetricsSession::fullReady, [&] { delivered.push_back(session.full()->metrics.trace.eventCount); });
     // Three parts in a row, as a follower hands them over while the first is still being computed
     // (its result can only arrive through the event loop, after these calls): the first goes on,
     // the second is dropped for the third, which is read once the first and its analysis are done.

@@ -45,7 +45,7 @@ TEST_CASE("hover and menu response times on a big trace", "[.panels-bench]")
     const auto& m = full->metrics.model;
     std::printf("trace: %zu events, %zu conjunctions, %zu conjuncts; shown after %.0f ms, metrics %.0f ms "
                 "(background), index %zu entries\n",
-        full->trace->eventCount(), m.conjunctions.size(), m.conjuncts.size(), loadMs, full->computeMs,
+        size_t(full->metrics.trace.eventCount), m.conjunctions.size(), m.conjuncts.size(), loadMs, full->computeMs,
         full->index.size());
     std::vector<double> hover, menu;
     const size_t windows = 40;

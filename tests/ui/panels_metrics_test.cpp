@@ -300,8 +300,8 @@ TEST_CASE("exporting metrics writes exactly what the CLI's core functions write"
     options.instances = true;
     // The file the CLI writes: the metrics and the analysis of the same range, with its findings.
     const core::MetricsFile file = core::computeMetricsFile(trace.value(), options);
-    CHECK(writeMetricsFile(dir + QStringLiteral("/m.csv"), trace.value(), options,
-        metricsFormatForPath(QStringLiteral("m.csv")), file.analysis)
+    CHECK(writeMetricsFile(
+        dir + QStringLiteral("/m.csv"), file.metrics, metricsFormatForPath(QStringLiteral("m.csv")), file.analysis)
               .isEmpty());
     CHECK(read(dir + QStringLiteral("/m.csv")) == core::formatMetricsFile(file, core::MetricsFormat::Csv));
     CHECK(exportMetricsHeadless(tracePath, dir + QStringLiteral("/h.json"),

@@ -1,6 +1,8 @@
 // The metrics and analysis of a streamed trace (MetricsPanels::showStreamed): computed in the
-// background from a compact read of its file, they are exactly the CLI's; a trace whose metrics would
-// not fit beside the timeline gets a statement of how much they would take instead.
+// background from a compact read of its file, they are exactly the CLI's; the read is let go once the
+// analysis session is built, and a selection reads the file again; a trace whose metrics would not fit
+// beside the timeline gets a statement of how much they would take instead.
+#include "panels_test_trace.h"
 #include "support/scoped_env.h"
 #include "support/test_data.h"
 #include "ui/loading/streamed_events.h"
@@ -12,7 +14,9 @@
 
 #include "sparkscope/core/metrics_export.h"
 #include "sparkscope/core/reader.h"
+#include "sparkscope/core/writer.h"
 
+#include <QFile>
 #include <QLocale>
 #include <QSignalSpy>
 #include <QTest>
@@ -46,8 +50,8 @@ TEST_CASE("a streamed trace's metrics and analysis come from a compact read, as 
     REQUIRE(window.timeline()->data()->isStreamed());
     REQUIRE(QTest::qWaitFor([&] { return session->analysisFor(0, UINT64_MAX) != nullptr; }, 60000));
     CHECK(session->unavailable().isEmpty());
-    REQUIRE(session->trace());
-    CHECK(session->trace()->hasMarks()); // GHC's spark events, held as marks
+    CHECK(session->hasTrace());
+    CHECK_FALSE(session->heldTrace()); // the compact read, let go once the analysis session was built
 
     auto trace = core::readTrace(path->string());
     REQUIRE(trace);
@@ -75,5 +79,67 @@ TEST_CASE("a streamed trace too big for its metrics beside the timeline says wha
     CHECK(why.contains(QLocale().formattedDataSize(qint64(16'500'000'000))));
     CHECK(why.contains(QStringLiteral("sparkscope-cli metrics and analyze")));
     CHECK(why.contains(QStringLiteral("File ▸ Export Range as Eventlog"))); // the way to a part's metrics
-    CHECK_FALSE(panels->session()->trace());
+    CHECK_FALSE(panels->session()->hasTrace());
+}
+
+TEST_CASE("a streamed trace's selection reads the file again, and a file changed since is refused", "[ui][stream][panels]")
+{
+    const QString dir = QString::fromStdString(test::scratchDir("streamed-selection").string());
+    const QString path = dir + QStringLiteral("/hand.eventlog");
+    REQUIRE(core::writeFile(path.toStdString(), core::writeTrace(test::panelsTraceBuilder().roundTrip())));
+    auto trace = core::readTrace(path.toStdString());
+    REQUIRE(trace);
+
+    MainWindow window;
+    window.resize(1200, 800);
+    window.show();
+    auto* panels = window.findChild<MetricsPanels*>();
+    REQUIRE(panels);
+    MetricsSession* session = panels->session();
+    {
+        const test::ScopedEnv env("SPARKSCOPE_STREAM_BYTES", "0");
+        QSignalSpy shown(&window, &MainWindow::traceShown);
+        window.openTrace(path);
+        REQUIRE(shown.wait(30000));
+    }
+    REQUIRE(window.timeline()->data()->isStreamed());
+    REQUIRE(QTest::qWaitFor([&] { return session->analysisFor(0, UINT64_MAX) != nullptr; }, 60000));
+    CHECK_FALSE(session->heldTrace());
+
+    // A selection's metrics and analysis, from the file read again: the CLI's for that range.
+    core::MetricsOptions range;
+    range.fromNs = 100;
+    range.toNs = 600;
+    session->setRange(std::pair<uint64_t, uint64_t>(range.fromNs, range.toNs));
+    REQUIRE(QTest::qWaitFor([&] { return session->analysisFor(100, 600) != nullptr; }, 30000));
+    REQUIRE(session->metricsFor(range));
+    CHECK(core::formatMetrics(*session->metricsFor(range), core::MetricsFormat::Json, session->analysisFor(100, 600).get())
+        == core::formatMetricsFile(core::computeMetricsFile(trace.value(), range), core::MetricsFormat::Json));
+    CHECK_FALSE(session->heldTrace()); // read for the view, and let go after it
+    // The export of another range with a call count writes the CLI's file for it.
+    MetricsExportRequest part { dir + QStringLiteral("/part.json"), {}, core::MetricsFormat::Json };
+    part.options.fromNs = 200;
+    part.options.toNs = 900;
+    part.options.callCount = 3;
+    panels->exportMetrics(part);
+    REQUIRE(QTest::qWaitFor([&] { return QFile::exists(part.path); }, 30000));
+    QFile written(part.path);
+    REQUIRE(written.open(QIODevice::ReadOnly));
+    CHECK(written.readAll().toStdString()
+        == core::formatMetricsFile(core::computeMetricsFile(trace.value(), part.options), core::MetricsFormat::Json));
+
+    // The file replaced by another trace: the model the view would borrow is not its, so the
+    // selection is refused with a message, and the whole trace's metrics and analysis stay.
+    test::TraceBuilder other = test::panelsTraceBuilder();
+    other.runThread(1, 1050, 2).stopThread(1, 1060, 2, core::kStopFinished);
+    REQUIRE(core::writeFile(path.toStdString(), core::writeTrace(other.roundTrip())));
+    QSignalSpy failed(session, &MetricsSession::viewFailed);
+    session->setRange(std::pair<uint64_t, uint64_t>(300, 700));
+    REQUIRE(failed.wait(30000));
+    const QString why = failed.last().at(0).toString();
+    CHECK(why.contains(QStringLiteral("the file changed since its metrics were computed")));
+    CHECK(session->analysisFor(0, UINT64_MAX) != nullptr);
+    REQUIRE(session->full());
+    CHECK(session->viewOptions().fromNs == 0);
+    CHECK(session->viewOptions().toNs == UINT64_MAX);
 }

@@ -137,7 +137,7 @@ void AnalysisView::refresh()
             m_panel->setPredictionText({});
         }
     }
-    if (!session->trace()) {
+    if (!session->hasTrace()) {
         m_panel->setPending(!session->unavailable().isEmpty() ? session->unavailable()
                 : session->isLoading()
                 ? tr("Reading the trace again for its metrics and analysis (it was opened by streaming)…")

@@ -31,10 +31,10 @@ namespace {
 
 } // namespace
 
-QString writeMetricsFile(const QString& path, const core::Trace& trace, const core::MetricsOptions& options,
-    core::MetricsFormat format, const core::AnalysisReport& analysis)
+QString writeMetricsFile(
+    const QString& path, const core::Metrics& metrics, core::MetricsFormat format, const core::AnalysisReport& analysis)
 {
-    return writeText(path, core::formatMetrics(core::computeMetrics(trace, options), format, &analysis));
+    return writeText(path, core::formatMetrics(metrics, format, &analysis));
 }
 
 int exportMetricsHeadless(const QString& tracePath, const QString& outPath, const QStringList& options)

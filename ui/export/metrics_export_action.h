@@ -24,11 +24,10 @@ class ZoomState;
 // JSON, or CSV when `path` ends in ".csv" (any case).
 core::MetricsFormat metricsFormatForPath(const QString& path);
 
-// Computes the metrics of `options` and writes the metrics file with `analysis` (the analysis of the
-// same range, computed by the caller) as its analysis section; returns an error message ("" on
-// success).
-QString writeMetricsFile(const QString& path, const core::Trace& trace, const core::MetricsOptions& options,
-    core::MetricsFormat format, const core::AnalysisReport& analysis);
+// Writes the metrics file of `metrics` with `analysis` (the analysis of the same range, computed by
+// the caller) as its analysis section; returns an error message ("" on success).
+QString writeMetricsFile(
+    const QString& path, const core::Metrics& metrics, core::MetricsFormat format, const core::AnalysisReport& analysis);
 
 // The headless export: parses the CLI's metrics options from `options` (--format json|csv, --csc N,
 // --instances, --from NS, --to NS), reads `tracePath` and writes `outPath`. Returns the exit code

@@ -60,6 +60,13 @@ void MetricsPanels::connectPanels()
         m_summary->setUnavailable(m_session->unavailable());
         m_engines->setUnavailable(m_session->unavailable());
     });
+    connect(m_session, &MetricsSession::viewFailed, this, [this](const QString& why) {
+        m_status->showMessage(why, 15000);
+        if (m_pendingExport && (m_pendingExport->options.fromNs != 0 || m_pendingExport->options.toNs != UINT64_MAX)) {
+            m_pendingExport.reset(); // its range cannot be computed: asking again would fail again
+            QMessageBox::warning(m_window, tr("Export metrics"), why);
+        }
+    });
     connect(m_session, &MetricsSession::analysisReady, this, &MetricsPanels::finishExport);
     // A view of another range (the selection's, debounced) can replace the one a waiting export set;
     // the export then asks for its range again instead of waiting for an analysis that never comes.
@@ -146,7 +153,7 @@ void MetricsPanels::setComparison(std::shared_ptr<const core::RunComparison> com
 
 void MetricsPanels::exportMetrics()
 {
-    if (!m_session->trace() && !m_session->isLoading())
+    if (!m_session->hasTrace() && !m_session->isLoading())
         return;
     if (auto request = askMetricsExport(m_window, m_zoom, m_session->viewOptions().callCount))
         exportMetrics(std::move(*request));
@@ -163,24 +170,30 @@ void MetricsPanels::exportMetrics(MetricsExportRequest request)
 // and viewReady.
 void MetricsPanels::finishExport()
 {
-    const auto trace = m_session->trace();
-    if (m_pendingExport && !trace && m_session->isLoading())
+    if (m_pendingExport && !m_session->hasTrace() && m_session->isLoading())
         m_status->showMessage(tr("Exporting metrics when they are ready…"));
-    if (!m_pendingExport || !trace)
+    if (!m_pendingExport || !m_session->hasTrace())
         return;
     const core::MetricsOptions& options = m_pendingExport->options;
+    const auto metrics = m_session->metricsFor(options);
     const auto analysis = m_session->analysisFor(options.fromNs, options.toNs);
-    if (!analysis) {
-        // The whole trace's analysis comes by itself; a range's is the view's (setRange does nothing
-        // when the view already has that range).
-        if (options.fromNs != 0 || options.toNs != UINT64_MAX)
-            m_session->setRange(std::pair<uint64_t, uint64_t>(options.fromNs, options.toNs));
+    if (!metrics || !analysis) {
+        // The whole trace's metrics and analysis come by themselves; a range's, or a call count's, are
+        // the view's (setRange and setCallCount do nothing when the view already has them).
+        const bool whole = options.fromNs == 0 && options.toNs == UINT64_MAX;
+        if (!whole || options.callCount) {
+            m_session->setRange(whole ? std::nullopt
+                                      : std::optional(std::pair<uint64_t, uint64_t>(options.fromNs, options.toNs)));
+            m_session->setCallCount(options.callCount);
+        }
         m_status->showMessage(tr("Exporting metrics when the analysis is ready…"));
         return;
     }
+    // The session's metrics for that range: computed in the background, as the CLI computes them
+    // (core::computeMetrics, with the whole trace's states and model lent), never on this thread.
     const MetricsExportRequest request = std::move(*m_pendingExport);
     m_pendingExport.reset();
-    const QString error = writeMetricsFile(request.path, *trace, request.options, request.format, *analysis);
+    const QString error = writeMetricsFile(request.path, *metrics, request.format, *analysis);
     if (!error.isEmpty())
         QMessageBox::warning(m_window, tr("Export metrics"), tr("Error: %1").arg(error));
     else

@@ -1,6 +1,7 @@
 #include "ui/panels/metrics_session.h"
 
 #include "sparkscope/core/compact_trace.h"
+#include "sparkscope/core/metrics_export.h"
 
 #include <QElapsedTimer>
 
@@ -35,9 +36,11 @@ void MetricsSession::clear()
     m_file.clear();
     m_nextEnd.reset();
     m_trace.reset();
+    m_load = nullptr;
     m_full.reset();
     m_view.reset();
     m_viewOptions = {};
+    m_viewComputedFor = {};
     m_analysis.reset();
     m_viewAnalysis.reset();
     // Every computation in flight is about the previous trace now.
@@ -52,7 +55,7 @@ void MetricsSession::setTrace(std::shared_ptr<const core::Trace> trace)
     clear();
     m_trace = std::move(trace);
     if (m_trace)
-        startFull([trace = m_trace](const std::atomic<bool>*, std::string&) { return trace; });
+        startFull();
 }
 
 void MetricsSession::setTraceFile(
@@ -64,8 +67,7 @@ void MetricsSession::setTraceFile(
     }
     clear();
     m_file = path;
-    startFull([path, endBytes, copy](
-                  const std::atomic<bool>* stop, std::string& error) -> std::shared_ptr<const core::Trace> {
+    m_load = [path, endBytes, copy](const std::atomic<bool>* stop, std::string& error) -> std::shared_ptr<core::Trace> {
         core::StreamOptions options;
         options.cancel = stop;
         options.endBytes = endBytes;
@@ -74,41 +76,51 @@ void MetricsSession::setTraceFile(
             error = read.error().toString();
             return nullptr;
         }
-        return std::make_shared<const core::Trace>(std::move(read).value());
-    });
+        return std::make_shared<core::Trace>(std::move(read).value());
+    };
+    startFull();
 }
 
-void MetricsSession::startFull(
-    std::function<std::shared_ptr<const core::Trace>(const std::atomic<bool>* stop, std::string& error)> load)
+void MetricsSession::startFull()
 {
     m_fullJob.start(
-        [load = std::move(load)](JobControl& job) -> std::shared_ptr<const MetricsBundle> {
+        [held = m_trace, load = m_load](JobControl& job) -> FullResult {
             QElapsedTimer timer;
             timer.start();
+            FullResult out;
             auto bundle = std::make_shared<MetricsBundle>();
-            bundle->trace = load(job.stopFlag(), bundle->error);
-            if (!bundle->trace || job.stopRequested())
-                return bundle;
-            bundle->metrics = core::computeMetrics(*bundle->trace);
+            if (held) {
+                bundle->metrics = core::computeMetrics(*held);
+                bundle->conjunctionEvents = core::declaresConjunctionEvents(*held);
+            } else {
+                std::shared_ptr<core::Trace> read = load(job.stopFlag(), out.error);
+                if (!read || job.stopRequested())
+                    return out;
+                bundle->conjunctionEvents = core::declaresConjunctionEvents(*read);
+                // As the CLI: the events go once read, before the descendant pass and the DAG; the
+                // hover's figures read the top pieces, which go before the DAG and come back after it.
+                out.session = core::computeMetricsWithSession(std::move(*read), bundle->metrics);
+                read.reset();
+                bundle->metrics.model.indexTopPieces();
+            }
             bundle->index = core::ParEventIndex::build(bundle->metrics.model);
-            bundle->conjunctionEvents = core::declaresConjunctionEvents(*bundle->trace);
             bundle->computeMs = double(timer.nsecsElapsed()) / 1e6;
-            return bundle;
+            out.bundle = std::move(bundle);
+            return out;
         },
-        [this](std::shared_ptr<const MetricsBundle> full) {
-            if (!full->trace) {
+        [this](FullResult full) {
+            if (!full.bundle) {
                 const std::optional<uint64_t> next = m_nextEnd;
                 const std::string file = m_file;
-                setUnavailable(tr("No metrics: %1").arg(QString::fromStdString(full->error)));
+                setUnavailable(tr("No metrics: %1").arg(QString::fromStdString(full.error)));
                 if (next) // a newer part of a followed file may read where this one did not
                     setTraceFile(file, *next);
                 return;
             }
-            m_trace = full->trace;
-            m_full = std::move(full);
+            m_full = std::move(full.bundle);
             Q_EMIT fullReady();
             startView();
-            startAnalysis();
+            startAnalysis(std::move(full.session));
         });
     Q_EMIT computing();
 }
@@ -138,30 +150,58 @@ void MetricsSession::startView()
     m_viewJob.cancel();
     m_viewAnalysisJob.cancel(); // the view's analysis belongs to the view's options
     m_viewAnalysis.reset();
-    if (!m_trace || !m_full)
+    if (!m_full)
         return; // started again when the full metrics are ready
     const bool plain = !m_viewOptions.callCount && !viewHasRange();
     if (plain) {
         m_view = std::shared_ptr<const core::Metrics>(m_full, &m_full->metrics);
+        m_viewComputedFor = m_viewOptions;
         Q_EMIT viewReady();
         return;
     }
     // The view borrows the whole-trace engine states, CPUs curve and model (the bundle is kept alive
     // by the capture): no second model in memory, and no second model pass, per selection. Its
     // analysis, from the session built once, costs one ledger sweep and the range's longest paths.
+    // A file's trace, not kept, is read again for the view's passes over its events, and let go after.
     m_viewJob.start(
-        [trace = m_trace, options = m_viewOptions, full = m_full, analysis = m_analysis, range = viewHasRange()] {
-            const core::Metrics& whole = full->metrics;
-            const core::MetricsInputs inputs { &whole.engineStates, &whole.cpusOverTime, &whole.model, {} };
+        [held = m_trace, load = m_load, options = m_viewOptions, full = m_full, analysis = m_analysis,
+            range = viewHasRange()](JobControl& job) {
             ViewResult out;
-            out.metrics = std::make_shared<core::Metrics>(core::computeMetrics(*trace, options, inputs));
+            const core::Metrics& whole = full->metrics;
+            core::MetricsInputs inputs { &whole.engineStates, &whole.cpusOverTime, &whole.model, {} };
+            if (held) {
+                out.metrics = std::make_shared<core::Metrics>(core::computeMetrics(*held, options, inputs));
+            } else {
+                std::shared_ptr<core::Trace> read = load(job.stopFlag(), out.error);
+                if (!read || job.stopRequested())
+                    return out;
+                // The model the view borrows must be this trace's: a file replaced since is refused.
+                const core::TraceSummary& was = whole.trace;
+                if (read->eventCount() != was.eventCount || read->firstTimeNs != was.firstNs
+                    || read->lastTimeNs != was.lastNs) {
+                    out.error = "the file changed since its metrics were computed (" + std::to_string(was.eventCount)
+                        + " events then, " + std::to_string(read->eventCount()) + " now): open it again";
+                    return out;
+                }
+                // The events go as soon as the view's last pass over them is done (as in the CLI).
+                inputs.eventsRead = [&](const core::EngineStates&, const core::ParModel&) { read->releaseEvents(); };
+                out.metrics = std::make_shared<core::Metrics>(core::computeMetrics(*read, options, inputs));
+            }
             if (analysis && range)
                 out.analysis = std::make_shared<core::AnalysisReport>(
                     core::analysisReport(*analysis->session, analysisRange(options), *out.metrics));
             return out;
         },
-        [this](ViewResult view) {
+        [this, options = m_viewOptions](ViewResult view) {
+            if (!view.metrics) {
+                // The whole trace's metrics and analysis stay; the view falls back to them.
+                m_viewOptions = {};
+                startView();
+                Q_EMIT viewFailed(tr("No metrics for the selection: %1").arg(QString::fromStdString(view.error)));
+                return;
+            }
             m_view = std::move(view.metrics);
+            m_viewComputedFor = options;
             m_viewAnalysis = std::move(view.analysis);
             Q_EMIT viewReady();
             if (m_viewAnalysis)
@@ -172,14 +212,14 @@ void MetricsSession::startView()
     Q_EMIT computing();
 }
 
-void MetricsSession::startAnalysis()
+void MetricsSession::startAnalysis(std::shared_ptr<const core::AnalysisSession> built)
 {
     m_analysisJob.start(
-        [full = m_full]() -> std::shared_ptr<const AnalysisBundle> {
+        [full = m_full, trace = m_trace, built = std::move(built)]() -> std::shared_ptr<const AnalysisBundle> {
             auto bundle = std::make_shared<AnalysisBundle>();
             bundle->full = full;
             const core::AnalysisInputs inputs { &full->metrics.engineStates, &full->metrics.model };
-            bundle->session = std::make_unique<const core::AnalysisSession>(*full->trace, inputs);
+            bundle->session = built ? built : std::make_shared<const core::AnalysisSession>(*trace, inputs);
             bundle->whole
                 = std::make_shared<core::AnalysisReport>(core::analysisReport(*bundle->session, {}, full->metrics));
             return bundle;
@@ -215,6 +255,18 @@ void MetricsSession::startViewAnalysis()
             m_viewAnalysis = std::move(report);
             Q_EMIT analysisReady();
         });
+}
+
+std::shared_ptr<const core::Metrics> MetricsSession::metricsFor(const core::MetricsOptions& o) const
+{
+    if (!m_full)
+        return nullptr;
+    if (o.fromNs == 0 && o.toNs == UINT64_MAX && !o.callCount && !o.instances)
+        return std::shared_ptr<const core::Metrics>(m_full, &m_full->metrics);
+    const core::MetricsOptions& v = m_viewComputedFor;
+    if (m_view && !o.instances && o.fromNs == v.fromNs && o.toNs == v.toNs && o.callCount == v.callCount)
+        return m_view;
+    return nullptr;
 }
 
 std::shared_ptr<const core::AnalysisReport> MetricsSession::analysisFor(uint64_t fromNs, uint64_t toNs) const

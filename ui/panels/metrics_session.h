@@ -13,8 +13,15 @@
 // The analysis (core/findings.h: ledger, work and span, critical path, findings) is computed in the
 // background too, after the full metrics, from the same states and model: an AnalysisSession and
 // the whole trace's report, then — cheaply, from that session — the report of the view's range with
-// the view's metrics. File > Export Metrics writes these reports; it never analyses on the GUI
-// thread. Results are immutable and shared (std::shared_ptr<const ...>); GUI thread only.
+// the view's metrics. File > Export Metrics writes these metrics and reports; it never computes on
+// the GUI thread. Results are immutable and shared (std::shared_ptr<const ...>); GUI thread only.
+//
+// A file read for its metrics (setTraceFile: a streamed trace, whose events the viewer does not hold)
+// is computed as `sparkscope-cli metrics` computes it (core::computeMetricsWithSession): its events
+// are let go once the metrics' and the analysis' passes over them are done, before the descendant
+// pass and the analysis' DAG, and the trace is not kept. A view reads the file again for its own
+// computation. So neither the DAG nor the what-if's graph ever sits beside the events
+// (docs/performance.md, "The app's metrics of a streamed trace: the events let go").
 #include "sparkscope/core/decompressed_file.h"
 #include "sparkscope/core/findings.h"
 #include "sparkscope/core/metrics.h"
@@ -33,19 +40,17 @@
 namespace sparkscope::ui {
 
 struct MetricsBundle {
-    std::shared_ptr<const core::Trace> trace;
     core::Metrics metrics;
     core::ParEventIndex index;
     bool conjunctionEvents = true; // false for GHC eventlogs: no conjunctions or futures
     double computeMs = 0;
-    std::string error; // why there is no trace (a compact read that failed), else empty
 };
 
 // The analysis of the trace on screen: a session over the full metrics' states and model (kept alive
-// by `full`), and the whole trace's report.
+// by `full`), and the whole trace's report. It reads no event after it is built.
 struct AnalysisBundle {
     std::shared_ptr<const MetricsBundle> full;
-    std::unique_ptr<const core::AnalysisSession> session; // borrows full->metrics' states and model
+    std::shared_ptr<const core::AnalysisSession> session; // borrows full->metrics' states and model
     std::shared_ptr<const core::AnalysisReport> whole;
 };
 
@@ -69,13 +74,20 @@ public:
     // decompressing `path` a second time (the metrics still name `path`).
     void setTraceFile(const std::string& path, uint64_t endBytes = UINT64_MAX,
         std::shared_ptr<const core::DecompressedFile> copy = nullptr);
-    // Whether the metrics are being read from a file (setTraceFile) and trace() is not set yet.
-    bool isLoading() const noexcept { return !m_file.empty() && !m_trace && m_unavailable.isEmpty(); }
-    std::shared_ptr<const core::Trace> trace() const { return m_trace; }
+    // Whether the metrics are being read from a file (setTraceFile) and it is not read yet.
+    bool isLoading() const noexcept { return !m_file.empty() && !m_full && m_unavailable.isEmpty(); }
+    // Whether there is a trace to compute from: one set (setTrace), or a file's, read (setTraceFile).
+    bool hasTrace() const noexcept { return m_trace || m_full; }
+    // The trace the session holds: setTrace's; null for a file's, which is never kept.
+    std::shared_ptr<const core::Trace> heldTrace() const { return m_trace; }
     // The whole-trace metrics (null until ready).
     std::shared_ptr<const MetricsBundle> full() const { return m_full; }
     // The metrics for the view options (the full ones while none is set; null until ready).
     std::shared_ptr<const core::Metrics> view() const { return m_view; }
+    // The metrics for exactly these options' range and call count, when they are computed: the full
+    // ones for the whole trace without a call count, else the view's when the view was computed for
+    // them; else null (setRange and setCallCount to them, and wait for viewReady).
+    std::shared_ptr<const core::Metrics> metricsFor(const core::MetricsOptions& options) const;
     const core::MetricsOptions& viewOptions() const { return m_viewOptions; }
     // The analysis of the whole trace (null until ready).
     std::shared_ptr<const AnalysisBundle> analysis() const { return m_analysis; }
@@ -99,34 +111,51 @@ Q_SIGNALS:
     void computing();
     void fullReady();
     void viewReady();
+    // A view could not be computed (its file, read again, changed or went): the view is the whole
+    // trace's again, and `why` says what happened.
+    void viewFailed(const QString& why);
     void analysisReady(); // the whole trace's analysis, or the view's, is ready
 
 private:
+    // Reads the file again (null, with the error set, when the read fails).
+    using TraceLoad = std::function<std::shared_ptr<core::Trace>(const std::atomic<bool>* stop, std::string& error)>;
+
     void clear();
-    // Starts the full metrics of the trace load() gives (null, with the error set, on failure).
-    void startFull(std::function<std::shared_ptr<const core::Trace>(const std::atomic<bool>* stop, std::string& error)> load);
+    // Starts the full metrics of m_trace, or else of the file m_load reads.
+    void startFull();
     void startView();
-    void startAnalysis();
+    void startAnalysis(std::shared_ptr<const core::AnalysisSession> built = nullptr);
     void startViewAnalysis();
     bool viewHasRange() const { return m_viewOptions.fromNs != 0 || m_viewOptions.toNs != UINT64_MAX; }
 
     void startNextPart();
 
-    std::shared_ptr<const core::Trace> m_trace;
+    std::shared_ptr<const core::Trace> m_trace; // setTrace's (a file's is not kept)
+    TraceLoad m_load; // setTraceFile's: how to read the file, for the full metrics and each view
     QString m_unavailable;
     std::string m_file; // setTraceFile's path, while its metrics are computed or shown
     std::optional<uint64_t> m_nextEnd; // a later part of m_file to read once the current one is done
     std::shared_ptr<const MetricsBundle> m_full;
     std::shared_ptr<const core::Metrics> m_view;
     core::MetricsOptions m_viewOptions;
+    core::MetricsOptions m_viewComputedFor; // the options m_view was computed for
     std::shared_ptr<const AnalysisBundle> m_analysis;
     std::shared_ptr<const core::AnalysisReport> m_viewAnalysis; // of m_viewOptions' range, when it has one
-    // A view's metrics and, when the analysis session was ready at its start, its range's analysis.
+    // The full metrics (null, with the error, when the file could not be read) and, for a file, the
+    // analysis session built with them.
+    struct FullResult {
+        std::shared_ptr<const MetricsBundle> bundle;
+        std::shared_ptr<const core::AnalysisSession> session; // borrows bundle's metrics
+        std::string error;
+    };
+    // A view's metrics and, when the analysis session was ready at its start, its range's analysis;
+    // or the error of a read of the file that failed.
     struct ViewResult {
         std::shared_ptr<const core::Metrics> metrics;
         std::shared_ptr<const core::AnalysisReport> analysis;
+        std::string error;
     };
-    LatestJob<std::shared_ptr<const MetricsBundle>> m_fullJob { this };
+    LatestJob<FullResult> m_fullJob { this };
     LatestJob<ViewResult> m_viewJob { this };
     LatestJob<std::shared_ptr<const AnalysisBundle>> m_analysisJob { this };
     LatestJob<std::shared_ptr<const core::AnalysisReport>> m_viewAnalysisJob { this };

@@ -49,30 +49,35 @@ namespace {
 
 } // namespace
 
-MetricsWithSession computeMetricsWithSession(Trace&& trace, const MetricsOptions& options)
+std::unique_ptr<AnalysisSession> computeMetricsWithSession(Trace&& trace, Metrics& into, const MetricsOptions& options)
 {
-    MetricsWithSession out;
     std::optional<AnalysisSession::Reading> reading;
     MetricsInputs inputs;
     inputs.eventsRead = [&](const EngineStates& states, const ParModel& model) {
         reading.emplace(trace, AnalysisInputs { &states, &model });
         trace.releaseEvents();
     };
-    out.metrics = std::make_unique<Metrics>(computeMetrics(trace, options, inputs));
+    into = computeMetrics(trace, options, inputs);
     if (!reading)
         throw std::logic_error("computeMetricsWithSession: the metrics never said their events were read");
     // The metrics' passes were the top pieces' only readers: the index goes before the DAG is built
     // beside the model (the peak of `metrics` on our runtime's traces, and of `analyze` through the
     // what-if; docs/performance.md).
-    out.metrics->model.releaseTopPieces();
+    into.model.releaseTopPieces();
     // The metrics' passes leave freed small blocks (the sweep's queues, per-thread buffers; ~170 MB
     // on the 13 M-event demo parfib) that glibc keeps for reuse; the DAG's arrays come from fresh
     // pages beside them. Handing them back first lowers the session's peak (docs/performance.md).
 #if defined(__GLIBC__)
     malloc_trim(0);
 #endif
-    out.session = std::make_unique<AnalysisSession>(
-        std::move(*reading), AnalysisInputs { &out.metrics->engineStates, &out.metrics->model });
+    return std::make_unique<AnalysisSession>(std::move(*reading), AnalysisInputs { &into.engineStates, &into.model });
+}
+
+MetricsWithSession computeMetricsWithSession(Trace&& trace, const MetricsOptions& options)
+{
+    MetricsWithSession out;
+    out.metrics = std::make_unique<Metrics>();
+    out.session = computeMetricsWithSession(std::move(trace), *out.metrics, options);
     return out;
 }
 

@@ -67,6 +67,10 @@ struct MetricsWithSession {
     std::unique_ptr<AnalysisSession> session; // borrows *metrics' model
 };
 MetricsWithSession computeMetricsWithSession(Trace&& trace, const MetricsOptions& options = {});
+// The same into `into`, which must stay where it is while the returned session lives (the session
+// borrows its states and model): for a caller that keeps the metrics in a place of its own (the app's
+// metrics of a streamed trace).
+std::unique_ptr<AnalysisSession> computeMetricsWithSession(Trace&& trace, Metrics& into, const MetricsOptions& options = {});
 // analysisReport(*both.session, options, *both.metrics) for a caller done with both afterwards
 // (`sparkscope-cli analyze`): the same report, but the what-if, when asked for without scales, is run
 // after the report's other parts, once the metrics (and so the model) are let go
