@@ -64,8 +64,8 @@ public:
     // A trace whose events the viewer does not hold (a streamed one): drops every result, and reads
     // `path` again in the background with core::readTraceCompact — the way sparkscope-cli metrics reads
     // it — to compute the full metrics from (its first `endBytes` only: a followed trace's complete
-    // part). trace() is that compact trace once they are ready; if the read fails, the session
-    // becomes unavailable with its error.
+    // part), as the CLI computes them, the trace not kept (each view reads the file again); if the
+    // read fails, the session becomes unavailable with its error.
     //
     // A followed trace's next part while the metrics of an earlier part of the same file are still
     // being computed waits for them (and their analysis) to finish, then the newest part is read: a
