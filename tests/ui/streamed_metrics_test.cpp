@@ -28,26 +28,36 @@
 using namespace sparkscope;
 using namespace sparkscope::ui;
 
+namespace {
+
+// Shows `window` with `path` opened by streaming; returns its metrics session.
+MetricsSession* openStreamed(MainWindow& window, const QString& path)
+{
+    window.resize(1400, 900);
+    window.show();
+    auto* panels = window.findChild<MetricsPanels*>();
+    REQUIRE(panels);
+    {
+        // Streams every file while this one loads (later tests must not stream).
+        const test::ScopedEnv env("SPARKSCOPE_STREAM_BYTES", "0");
+        QSignalSpy shown(&window, &MainWindow::traceShown);
+        window.openTrace(path);
+        REQUIRE(shown.wait(30000));
+    }
+    REQUIRE(window.timeline()->data());
+    REQUIRE(window.timeline()->data()->isStreamed());
+    return panels->session();
+}
+
+} // namespace
+
 TEST_CASE("a streamed trace's metrics and analysis come from a compact read, as the CLI's", "[ui][stream][panels]")
 {
     const auto path = test::sharedTestData("ghc/parfib-12-30.eventlog");
     if (!path)
         return;
     MainWindow window;
-    window.resize(1400, 900);
-    window.show();
-    auto* panels = window.findChild<MetricsPanels*>();
-    REQUIRE(panels);
-    MetricsSession* session = panels->session();
-    {
-        // Streams every file while this one loads (later tests must not stream).
-        const test::ScopedEnv env("SPARKSCOPE_STREAM_BYTES", "0");
-        QSignalSpy shown(&window, &MainWindow::traceShown);
-        window.openTrace(QString::fromStdString(path->string()));
-        REQUIRE(shown.wait(30000));
-    }
-    REQUIRE(window.timeline()->data());
-    REQUIRE(window.timeline()->data()->isStreamed());
+    MetricsSession* session = openStreamed(window, QString::fromStdString(path->string()));
     REQUIRE(QTest::qWaitFor([&] { return session->analysisFor(0, UINT64_MAX) != nullptr; }, 60000));
     CHECK(session->unavailable().isEmpty());
     CHECK(session->hasTrace());
@@ -91,18 +101,8 @@ TEST_CASE("a streamed trace's selection reads the file again, and a file changed
     REQUIRE(trace);
 
     MainWindow window;
-    window.resize(1200, 800);
-    window.show();
+    MetricsSession* session = openStreamed(window, path);
     auto* panels = window.findChild<MetricsPanels*>();
-    REQUIRE(panels);
-    MetricsSession* session = panels->session();
-    {
-        const test::ScopedEnv env("SPARKSCOPE_STREAM_BYTES", "0");
-        QSignalSpy shown(&window, &MainWindow::traceShown);
-        window.openTrace(path);
-        REQUIRE(shown.wait(30000));
-    }
-    REQUIRE(window.timeline()->data()->isStreamed());
     REQUIRE(QTest::qWaitFor([&] { return session->analysisFor(0, UINT64_MAX) != nullptr; }, 60000));
     CHECK_FALSE(session->heldTrace());
 
