@@ -60,11 +60,17 @@ void MetricsPanels::connectPanels()
         m_summary->setUnavailable(m_session->unavailable());
         m_engines->setUnavailable(m_session->unavailable());
     });
+    // A selection whose file cannot be read again as it was: a waiting export that needs a view
+    // gives up (asking again would fail again), and the status bar says why.
     connect(m_session, &MetricsSession::viewFailed, this, [this](const QString& why) {
-        m_status->showMessage(why, 15000);
-        if (m_pendingExport && (m_pendingExport->options.fromNs != 0 || m_pendingExport->options.toNs != UINT64_MAX)) {
-            m_pendingExport.reset(); // its range cannot be computed: asking again would fail again
-            QMessageBox::warning(m_window, tr("Export metrics"), why);
+        const bool needsView = m_pendingExport
+            && (m_pendingExport->options.fromNs != 0 || m_pendingExport->options.toNs != UINT64_MAX
+                || m_pendingExport->options.callCount.value_or(0) != 0);
+        if (needsView) {
+            m_pendingExport.reset();
+            m_status->showMessage(tr("Metrics not exported. %1").arg(why), 15000);
+        } else {
+            m_status->showMessage(why, 15000);
         }
     });
     connect(m_session, &MetricsSession::analysisReady, this, &MetricsPanels::finishExport);
@@ -175,18 +181,29 @@ void MetricsPanels::finishExport()
     if (!m_pendingExport || !m_session->hasTrace())
         return;
     const core::MetricsOptions& options = m_pendingExport->options;
+    if (options.instances) { // the session computes no per-instance records; the CLI does
+        m_pendingExport.reset();
+        m_status->showMessage(tr("Metrics not exported: per-instance records come from sparkscope-cli metrics "
+                                 "--instances or the headless --export-metrics"),
+            15000);
+        return;
+    }
     const auto metrics = m_session->metricsFor(options);
     const auto analysis = m_session->analysisFor(options.fromNs, options.toNs);
     if (!metrics || !analysis) {
         // The whole trace's metrics and analysis come by themselves; a range's, or a call count's, are
         // the view's (setRange and setCallCount do nothing when the view already has them).
-        const bool whole = options.fromNs == 0 && options.toNs == UINT64_MAX;
-        if (!whole || options.callCount) {
-            m_session->setRange(whole ? std::nullopt
-                                      : std::optional(std::pair<uint64_t, uint64_t>(options.fromNs, options.toNs)));
-            m_session->setCallCount(options.callCount);
-        }
+        // (The message first: a view that cannot be computed says so at once, and drops the export.)
         m_status->showMessage(tr("Exporting metrics when the analysis is ready…"));
+        const bool whole = options.fromNs == 0 && options.toNs == UINT64_MAX;
+        const std::optional<uint64_t> count = options.callCount.value_or(0) != 0 ? options.callCount : std::nullopt;
+        if (!whole || count) {
+            const MetricsExportRequest waiting = *m_pendingExport;
+            m_session->setRange(whole ? std::nullopt
+                                      : std::optional(std::pair<uint64_t, uint64_t>(waiting.options.fromNs, waiting.options.toNs)));
+            if (m_pendingExport) // (setRange may have dropped it)
+                m_session->setCallCount(count);
+        }
         return;
     }
     // The session's metrics for that range: computed in the background, as the CLI computes them

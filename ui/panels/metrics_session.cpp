@@ -5,6 +5,10 @@
 
 #include <QElapsedTimer>
 
+#include <algorithm>
+
+#include <sys/stat.h>
+
 namespace sparkscope::ui {
 
 namespace {
@@ -36,7 +40,8 @@ void MetricsSession::clear()
     m_file.clear();
     m_nextEnd.reset();
     m_trace.reset();
-    m_load = nullptr;
+    m_source.reset();
+    m_viewError.clear();
     m_full.reset();
     m_view.reset();
     m_viewOptions = {};
@@ -58,6 +63,46 @@ void MetricsSession::setTrace(std::shared_ptr<const core::Trace> trace)
         startFull();
 }
 
+std::shared_ptr<core::Trace> MetricsSession::FileSource::read(const std::atomic<bool>* stop, std::string& error) const
+{
+    core::StreamOptions options;
+    options.cancel = stop;
+    options.endBytes = endBytes;
+    auto trace = copy ? core::readTraceCompact(*copy, options) : core::readTraceCompact(path, options);
+    if (!trace) {
+        error = trace.error().toString();
+        return nullptr;
+    }
+    return std::make_shared<core::Trace>(std::move(trace).value());
+}
+
+namespace {
+    std::optional<std::pair<uint64_t, uint64_t>> fileIdentity(const std::string& path, uint64_t* size = nullptr)
+    {
+        struct stat st {};
+        if (::stat(path.c_str(), &st) != 0)
+            return std::nullopt;
+        if (size)
+            *size = uint64_t(st.st_size);
+        return std::pair<uint64_t, uint64_t>(uint64_t(st.st_dev), uint64_t(st.st_ino));
+    }
+} // namespace
+
+std::string MetricsSession::FileSource::changed() const
+{
+    if (copy || !identity)
+        return {};
+    uint64_t size = 0;
+    const auto now = fileIdentity(path, &size);
+    if (!now)
+        return "the file is gone";
+    if (*now != *identity)
+        return "the file was replaced since its metrics were computed: open it again";
+    if (size < endBytes)
+        return "the file is shorter than when its metrics were computed: open it again";
+    return {};
+}
+
 void MetricsSession::setTraceFile(
     const std::string& path, uint64_t endBytes, std::shared_ptr<const core::DecompressedFile> copy)
 {
@@ -67,24 +112,14 @@ void MetricsSession::setTraceFile(
     }
     clear();
     m_file = path;
-    m_load = [path, endBytes, copy](const std::atomic<bool>* stop, std::string& error) -> std::shared_ptr<core::Trace> {
-        core::StreamOptions options;
-        options.cancel = stop;
-        options.endBytes = endBytes;
-        auto read = copy ? core::readTraceCompact(*copy, options) : core::readTraceCompact(path, options);
-        if (!read) {
-            error = read.error().toString();
-            return nullptr;
-        }
-        return std::make_shared<core::Trace>(std::move(read).value());
-    };
+    m_source = FileSource { path, endBytes, std::move(copy) };
     startFull();
 }
 
 void MetricsSession::startFull()
 {
     m_fullJob.start(
-        [held = m_trace, load = m_load](JobControl& job) -> FullResult {
+        [held = m_trace, source = m_source](JobControl& job) -> FullResult {
             QElapsedTimer timer;
             timer.start();
             FullResult out;
@@ -93,16 +128,25 @@ void MetricsSession::startFull()
                 bundle->metrics = core::computeMetrics(*held);
                 bundle->conjunctionEvents = core::declaresConjunctionEvents(*held);
             } else {
-                std::shared_ptr<core::Trace> read = load(job.stopFlag(), out.error);
+                out.source = source;
+                if (!source->copy)
+                    out.source->identity = fileIdentity(source->path);
+                std::shared_ptr<core::Trace> read = source->read(job.stopFlag(), out.error);
                 if (!read || job.stopRequested())
                     return out;
                 bundle->conjunctionEvents = core::declaresConjunctionEvents(*read);
-                // As the CLI: the events go once read, before the descendant pass and the DAG; the
-                // hover's figures read the top pieces, which go before the DAG and come back after it.
-                out.session = core::computeMetricsWithSession(std::move(*read), bundle->metrics);
+                // A view reads what this read did, even if the file grew since (a decompressed copy
+                // does not change).
+                if (!source->copy)
+                    out.source->endBytes = std::min(source->endBytes, read->fileSize);
+                // As the CLI: the events go once the metrics' and the analysis' passes over them
+                // are done, before the descendant pass (and, in startAnalysis, the DAG).
+                out.reading = std::make_shared<core::AnalysisSession::Reading>(
+                    core::computeMetricsAndReading(std::move(*read), bundle->metrics));
                 read.reset();
-                bundle->metrics.model.indexTopPieces();
             }
+            if (job.stopRequested())
+                return out;
             bundle->index = core::ParEventIndex::build(bundle->metrics.model);
             bundle->computeMs = double(timer.nsecsElapsed()) / 1e6;
             out.bundle = std::move(bundle);
@@ -117,10 +161,12 @@ void MetricsSession::startFull()
                     setTraceFile(file, *next);
                 return;
             }
+            if (full.source)
+                m_source = std::move(full.source);
             m_full = std::move(full.bundle);
             Q_EMIT fullReady();
             startView();
-            startAnalysis(std::move(full.session));
+            startAnalysis(std::move(full.reading));
         });
     Q_EMIT computing();
 }
@@ -159,26 +205,37 @@ void MetricsSession::startView()
         Q_EMIT viewReady();
         return;
     }
+    if (!m_viewError.isEmpty()) { // the file cannot be read as it was: no read again per selection
+        failView(m_viewError);
+        return;
+    }
     // The view borrows the whole-trace engine states, CPUs curve and model (the bundle is kept alive
     // by the capture): no second model in memory, and no second model pass, per selection. Its
     // analysis, from the session built once, costs one ledger sweep and the range's longest paths.
     // A file's trace, not kept, is read again for the view's passes over its events, and let go after.
     m_viewJob.start(
-        [held = m_trace, load = m_load, options = m_viewOptions, full = m_full, analysis = m_analysis,
-            range = viewHasRange()](JobControl& job) {
+        [held = m_trace, source = m_source, reads = m_viewReads, options = m_viewOptions, full = m_full,
+            analysis = m_analysis, range = viewHasRange()](JobControl& job) {
             ViewResult out;
             const core::Metrics& whole = full->metrics;
             core::MetricsInputs inputs { &whole.engineStates, &whole.cpusOverTime, &whole.model, {} };
             if (held) {
                 out.metrics = std::make_shared<core::Metrics>(core::computeMetrics(*held, options, inputs));
             } else {
-                std::shared_ptr<core::Trace> read = load(job.stopFlag(), out.error);
+                const std::lock_guard<std::mutex> one(*reads);
+                if (job.stopRequested())
+                    return out;
+                // The model the view borrows must be this trace's: a file replaced since is refused
+                // (by its inode and size; then by what the read holds, for a file rewritten in place).
+                out.error = source->changed();
+                if (!out.error.empty())
+                    return out;
+                std::shared_ptr<core::Trace> read = source->read(job.stopFlag(), out.error);
                 if (!read || job.stopRequested())
                     return out;
-                // The model the view borrows must be this trace's: a file replaced since is refused.
                 const core::TraceSummary& was = whole.trace;
-                if (read->eventCount() != was.eventCount || read->firstTimeNs != was.firstNs
-                    || read->lastTimeNs != was.lastNs) {
+                if (read->eventCount() != was.eventCount || read->engineCount() != was.engines
+                    || read->firstTimeNs != was.firstNs || read->lastTimeNs != was.lastNs) {
                     out.error = "the file changed since its metrics were computed (" + std::to_string(was.eventCount)
                         + " events then, " + std::to_string(read->eventCount()) + " now): open it again";
                     return out;
@@ -194,10 +251,8 @@ void MetricsSession::startView()
         },
         [this, options = m_viewOptions](ViewResult view) {
             if (!view.metrics) {
-                // The whole trace's metrics and analysis stay; the view falls back to them.
-                m_viewOptions = {};
-                startView();
-                Q_EMIT viewFailed(tr("No metrics for the selection: %1").arg(QString::fromStdString(view.error)));
+                m_viewError = QString::fromStdString(view.error);
+                failView(m_viewError);
                 return;
             }
             m_view = std::move(view.metrics);
@@ -212,14 +267,24 @@ void MetricsSession::startView()
     Q_EMIT computing();
 }
 
-void MetricsSession::startAnalysis(std::shared_ptr<const core::AnalysisSession> built)
+// Says why the view's options cannot be computed, first (a waiting export gives up on them), then
+// shows the whole trace's metrics, which stay, with its analysis.
+void MetricsSession::failView(const QString& why)
+{
+    Q_EMIT viewFailed(tr("No metrics for the selection: %1").arg(why));
+    m_viewOptions = {};
+    startView();
+}
+
+void MetricsSession::startAnalysis(std::shared_ptr<core::AnalysisSession::Reading> reading)
 {
     m_analysisJob.start(
-        [full = m_full, trace = m_trace, built = std::move(built)]() -> std::shared_ptr<const AnalysisBundle> {
+        [full = m_full, trace = m_trace, reading = std::move(reading)]() -> std::shared_ptr<const AnalysisBundle> {
             auto bundle = std::make_shared<AnalysisBundle>();
             bundle->full = full;
             const core::AnalysisInputs inputs { &full->metrics.engineStates, &full->metrics.model };
-            bundle->session = built ? built : std::make_shared<const core::AnalysisSession>(*trace, inputs);
+            bundle->session = reading ? std::make_shared<const core::AnalysisSession>(std::move(*reading), inputs)
+                                      : std::make_shared<const core::AnalysisSession>(*trace, inputs);
             bundle->whole
                 = std::make_shared<core::AnalysisReport>(core::analysisReport(*bundle->session, {}, full->metrics));
             return bundle;
@@ -261,10 +326,12 @@ std::shared_ptr<const core::Metrics> MetricsSession::metricsFor(const core::Metr
 {
     if (!m_full)
         return nullptr;
-    if (o.fromNs == 0 && o.toNs == UINT64_MAX && !o.callCount && !o.instances)
+    // A call count of 0 is none (setCallCount).
+    const std::optional<uint64_t> count = o.callCount && *o.callCount != 0 ? o.callCount : std::nullopt;
+    if (o.fromNs == 0 && o.toNs == UINT64_MAX && !count && !o.instances)
         return std::shared_ptr<const core::Metrics>(m_full, &m_full->metrics);
     const core::MetricsOptions& v = m_viewComputedFor;
-    if (m_view && !o.instances && o.fromNs == v.fromNs && o.toNs == v.toNs && o.callCount == v.callCount)
+    if (m_view && !o.instances && o.fromNs == v.fromNs && o.toNs == v.toNs && count == v.callCount)
         return m_view;
     return nullptr;
 }

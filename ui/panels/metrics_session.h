@@ -20,8 +20,8 @@
 // is computed as `sparkscope-cli metrics` computes it (core::computeMetricsWithSession): its events
 // are let go once the metrics' and the analysis' passes over them are done, before the descendant
 // pass and the analysis' DAG, and the trace is not kept. A view reads the file again for its own
-// computation. So neither the DAG nor the what-if's graph ever sits beside the events
-// (docs/performance.md, "The app's metrics of a streamed trace: the events let go").
+// computation (one view's read at a time), so only a view's own read ever sits beside the DAG and
+// the what-if's graph (docs/performance.md, "The app's metrics of a streamed trace: the events let go").
 #include "sparkscope/core/decompressed_file.h"
 #include "sparkscope/core/findings.h"
 #include "sparkscope/core/metrics.h"
@@ -34,6 +34,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -112,27 +113,40 @@ Q_SIGNALS:
     void fullReady();
     void viewReady();
     // A view could not be computed (its file, read again, changed or went): the view is the whole
-    // trace's again, and `why` says what happened.
+    // trace's again, `why` says what happened, and later views of that trace fail the same way.
     void viewFailed(const QString& why);
     void analysisReady(); // the whole trace's analysis, or the view's, is ready
 
 private:
-    // Reads the file again (null, with the error set, when the read fails).
-    using TraceLoad = std::function<std::shared_ptr<core::Trace>(const std::atomic<bool>* stop, std::string& error)>;
+    // Where a file's trace is read from, each time: setTraceFile's path, end and decompressed copy.
+    struct FileSource {
+        std::string path;
+        uint64_t endBytes = UINT64_MAX;
+        std::shared_ptr<const core::DecompressedFile> copy;
+        // The file read first (device and inode; none for a decompressed copy, which never changes).
+        std::optional<std::pair<uint64_t, uint64_t>> identity;
+        std::shared_ptr<core::Trace> read(const std::atomic<bool>* stop, std::string& error) const;
+        // Why the file cannot give what the first read gave (another file by that name now, or
+        // shorter than what was read), or "".
+        std::string changed() const;
+    };
 
     void clear();
-    // Starts the full metrics of m_trace, or else of the file m_load reads.
+    // Starts the full metrics of m_trace, or else of m_source's file.
     void startFull();
     void startView();
-    void startAnalysis(std::shared_ptr<const core::AnalysisSession> built = nullptr);
+    // The session is built from `reading` (a file's, whose events are gone), or else from m_trace.
+    void startAnalysis(std::shared_ptr<core::AnalysisSession::Reading> reading = nullptr);
     void startViewAnalysis();
+    void failView(const QString& why);
     bool viewHasRange() const { return m_viewOptions.fromNs != 0 || m_viewOptions.toNs != UINT64_MAX; }
 
     void startNextPart();
 
     std::shared_ptr<const core::Trace> m_trace; // setTrace's (a file's is not kept)
-    TraceLoad m_load; // setTraceFile's: how to read the file, for the full metrics and each view
+    std::optional<FileSource> m_source; // setTraceFile's
     QString m_unavailable;
+    QString m_viewError; // why a view of m_source's file cannot be computed, once one failed
     std::string m_file; // setTraceFile's path, while its metrics are computed or shown
     std::optional<uint64_t> m_nextEnd; // a later part of m_file to read once the current one is done
     std::shared_ptr<const MetricsBundle> m_full;
@@ -141,15 +155,19 @@ private:
     core::MetricsOptions m_viewComputedFor; // the options m_view was computed for
     std::shared_ptr<const AnalysisBundle> m_analysis;
     std::shared_ptr<const core::AnalysisReport> m_viewAnalysis; // of m_viewOptions' range, when it has one
-    // The full metrics (null, with the error, when the file could not be read) and, for a file, the
-    // analysis session built with them.
+    // One view's read of the file at a time: a superseded view job runs to its end (nothing can stop
+    // computeMetrics), and its read would otherwise sit beside the next one's.
+    std::shared_ptr<std::mutex> m_viewReads = std::make_shared<std::mutex>();
+    // The full metrics (null, with the error, when the file could not be read); for a file, the
+    // analysis' reading of its events, from which the session is built, and the source as read.
     struct FullResult {
         std::shared_ptr<const MetricsBundle> bundle;
-        std::shared_ptr<const core::AnalysisSession> session; // borrows bundle's metrics
+        std::shared_ptr<core::AnalysisSession::Reading> reading;
+        std::optional<FileSource> source;
         std::string error;
     };
     // A view's metrics and, when the analysis session was ready at its start, its range's analysis;
-    // or the error of a read of the file that failed.
+    // or why a read of the file failed.
     struct ViewResult {
         std::shared_ptr<const core::Metrics> metrics;
         std::shared_ptr<const core::AnalysisReport> analysis;

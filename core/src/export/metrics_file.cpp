@@ -49,7 +49,7 @@ namespace {
 
 } // namespace
 
-std::unique_ptr<AnalysisSession> computeMetricsWithSession(Trace&& trace, Metrics& into, const MetricsOptions& options)
+AnalysisSession::Reading computeMetricsAndReading(Trace&& trace, Metrics& into, const MetricsOptions& options)
 {
     std::optional<AnalysisSession::Reading> reading;
     MetricsInputs inputs;
@@ -59,25 +59,27 @@ std::unique_ptr<AnalysisSession> computeMetricsWithSession(Trace&& trace, Metric
     };
     into = computeMetrics(trace, options, inputs);
     if (!reading)
-        throw std::logic_error("computeMetricsWithSession: the metrics never said their events were read");
-    // The metrics' passes were the top pieces' only readers: the index goes before the DAG is built
-    // beside the model (the peak of `metrics` on our runtime's traces, and of `analyze` through the
-    // what-if; docs/performance.md).
-    into.model.releaseTopPieces();
-    // The metrics' passes leave freed small blocks (the sweep's queues, per-thread buffers; ~170 MB
-    // on the 13 M-event demo parfib) that glibc keeps for reuse; the DAG's arrays come from fresh
-    // pages beside them. Handing them back first lowers the session's peak (docs/performance.md).
-#if defined(__GLIBC__)
-    malloc_trim(0);
-#endif
-    return std::make_unique<AnalysisSession>(std::move(*reading), AnalysisInputs { &into.engineStates, &into.model });
+        throw std::logic_error("computeMetricsAndReading: the metrics never said their events were read");
+    return std::move(*reading);
 }
 
 MetricsWithSession computeMetricsWithSession(Trace&& trace, const MetricsOptions& options)
 {
     MetricsWithSession out;
     out.metrics = std::make_unique<Metrics>();
-    out.session = computeMetricsWithSession(std::move(trace), *out.metrics, options);
+    AnalysisSession::Reading reading = computeMetricsAndReading(std::move(trace), *out.metrics, options);
+    // The metrics' passes were the top pieces' only readers: the index goes before the DAG is built
+    // beside the model (the peak of `metrics` on our runtime's traces, and of `analyze` through the
+    // what-if; docs/performance.md).
+    out.metrics->model.releaseTopPieces();
+    // The metrics' passes leave freed small blocks (the sweep's queues, per-thread buffers; ~170 MB
+    // on the 13 M-event demo parfib) that glibc keeps for reuse; the DAG's arrays come from fresh
+    // pages beside them. Handing them back first lowers the session's peak (docs/performance.md).
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+    out.session = std::make_unique<AnalysisSession>(
+        std::move(reading), AnalysisInputs { &out.metrics->engineStates, &out.metrics->model });
     return out;
 }
 

@@ -67,10 +67,12 @@ struct MetricsWithSession {
     std::unique_ptr<AnalysisSession> session; // borrows *metrics' model
 };
 MetricsWithSession computeMetricsWithSession(Trace&& trace, const MetricsOptions& options = {});
-// The same into `into`, which must stay where it is while the returned session lives (the session
-// borrows its states and model): for a caller that keeps the metrics in a place of its own (the app's
-// metrics of a streamed trace).
-std::unique_ptr<AnalysisSession> computeMetricsWithSession(Trace&& trace, Metrics& into, const MetricsOptions& options = {});
+// Its first step, for a caller that builds the session later and keeps the metrics in a place of its
+// own (the app's metrics of a streamed trace): the metrics into `into`, and the analysis' reading of
+// the events taken as the metrics' last pass over them ends, when the events are released. The model
+// keeps its top-piece index (built after the release). AnalysisSession(std::move(reading), inputs
+// lending `into`'s states and model) is the session.
+AnalysisSession::Reading computeMetricsAndReading(Trace&& trace, Metrics& into, const MetricsOptions& options = {});
 // analysisReport(*both.session, options, *both.metrics) for a caller done with both afterwards
 // (`sparkscope-cli analyze`): the same report, but the what-if, when asked for without scales, is run
 // after the report's other parts, once the metrics (and so the model) are let go
