@@ -6,6 +6,7 @@
 #include "metrics_sim.h"
 #include "scenario_traces.h"
 #include "sparkscope/core/analysis.h"
+#include "support/trace_builder.h"
 
 #include <catch2/catch.hpp>
 
@@ -39,4 +40,30 @@ TEST_CASE("analysis of damaged random programs does not crash and still sums", "
         INFO("seed " << seed);
         sparkscope::test::checkAnalysisSums(analyze(trace), "damaged", false);
     }
+}
+
+TEST_CASE("a damaged trace's totals near 2^64 ns saturate rather than wrap", "[core][analysis]")
+{
+    // Two engines each run one context from 0 to T = 2^64 - 16 ns: each engine's running time is T,
+    // the whole run's is 2T, past 2^64; each context's strands are one chain of length T. Worked by hand: every whole-run total is UINT64_MAX (the
+    // ledger's running and total, the work), each engine's is exact (T), and the span is one
+    // context's T. Wrapped, the work read 2T - 2^64 = 2^64 - 32 beside a span of T, and the analysis
+    // fuzzer found a trace whose work read 600 ns.
+    constexpr uint64_t kT = UINT64_MAX - 15;
+    sparkscope::test::TraceBuilder b(2);
+    b.internString(0, 1, "a.m:1");
+    b.createThread(0, 0, 1).runThread(0, 0, 1).stopThread(0, kT, 1, kStopFinished);
+    // A conjunction of one conjunct in context 1 (so that the trace records joins and has a span).
+    b.startParConj(0, 10, 0xA, 1).endParConjunct(0, 20, 0xA).endParConj(0, 30, 0xA);
+    b.createThread(1, 0, 2).runThread(1, 0, 2).stopThread(1, kT, 2, kStopFinished);
+    b.endAt(kT);
+    const Analysis a = analyze(b.build());
+    REQUIRE(a.ledger.engines == 2);
+    CHECK(a.ledger.perEngine[0].runningNs() == kT);
+    CHECK(a.ledger.perEngine[1].runningNs() == kT);
+    CHECK(a.ledger.total.runningNs() == UINT64_MAX);
+    CHECK(a.ledger.total.totalNs() == UINT64_MAX);
+    CHECK(a.workSpan.workNs == UINT64_MAX);
+    REQUIRE(a.workSpan.spanNs);
+    CHECK(*a.workSpan.spanNs == kT);
 }

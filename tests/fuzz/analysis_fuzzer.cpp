@@ -2,8 +2,8 @@
 // analysis (ledger, work and span, critical path, findings), the what-if re-simulation on 1 to 3
 // engines, and the JSON of it all. Any bytes the reader accepts (damaged, truncated, events in
 // impossible orders) must give figures that keep the analysis' sums, never a crash, a hang or an
-// ASan/UBSan report, and the same metrics file with its spark events folded into marks. Built only with clang and SPARKSCOPE_BUILD_FUZZERS=ON (preset "fuzz");
-// scripts/fuzz builds and runs it (`scripts/fuzz analysis ...`).
+// ASan/UBSan report, and the same metrics file with its spark events folded into marks. Built only with clang and
+// SPARKSCOPE_BUILD_FUZZERS=ON (preset "fuzz"); scripts/fuzz builds and runs it (`scripts/fuzz analysis ...`).
 #include "sparkscope/core/compact_trace.h"
 #include "sparkscope/core/findings.h"
 #include "sparkscope/core/metrics_export.h"
@@ -24,13 +24,15 @@ namespace {
 // The sums that hold on any input (tests/core/analysis_invariants_test.cpp checks more on intact traces).
 void checkSums(const Analysis& a)
 {
+    // Whole-run totals saturate at UINT64_MAX (a damaged trace's times can come near 2^64).
+    auto times = [](uint64_t a, uint64_t b) { return a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b; };
     const uint64_t range = a.toNs - a.fromNs;
     const LedgerReport& l = a.ledger;
-    require(l.total.totalNs() == l.engines * range);
+    require(l.total.totalNs() == times(l.engines, range));
     for (const LossLedger& e : l.perEngine)
         require(e.totalNs() == range);
     for (const SiteLedger& s : l.perConjunction)
-        require(s.ledger.totalNs() == l.engines * s.coveredNs && s.coveredNs <= range);
+        require(s.ledger.totalNs() == times(l.engines, s.coveredNs) && s.coveredNs <= range);
     const WorkSpanReport& ws = a.workSpan;
     require(ws.workNs == l.total.runningNs());
     if (ws.spanNs)
@@ -43,7 +45,7 @@ void checkSums(const Analysis& a)
     }
     if (a.whatIf)
         for (const Prediction& p : a.whatIf->predictions)
-            require(p.ledger.totalNs() == p.engines * p.wallNs);
+            require(p.ledger.totalNs() == times(p.engines, p.wallNs));
 }
 } // namespace
 

@@ -15,6 +15,7 @@
 #include "analysis/sim_graph.h"
 #include "analysis/simulate.h"
 #include "analysis/work_span.h"
+#include "util/saturating.h"
 
 #include <map>
 #include <mutex>
@@ -41,11 +42,15 @@ std::string_view pathKindKey(PathKind kind) noexcept
     return kKeys[size_t(kind)];
 }
 
-uint64_t LossLedger::totalNs() const noexcept { return std::accumulate(ns.begin(), ns.end(), uint64_t(0)); }
+uint64_t LossLedger::totalNs() const noexcept
+{
+    return std::accumulate(ns.begin(), ns.end(), uint64_t(0), detail::saturatingAdd);
+}
 
 uint64_t LossLedger::runningNs() const noexcept
 {
-    return (*this)[LossCategory::RunningInConjunct] + (*this)[LossCategory::RunningOutsideConjunct];
+    return detail::saturatingAdd(
+        (*this)[LossCategory::RunningInConjunct], (*this)[LossCategory::RunningOutsideConjunct]);
 }
 
 double LossLedger::fraction(LossCategory c) const noexcept
@@ -57,7 +62,7 @@ double LossLedger::fraction(LossCategory c) const noexcept
 LossLedger& LossLedger::operator+=(const LossLedger& other) noexcept
 {
     for (size_t i = 0; i < kLossCategoryCount; ++i)
-        ns[i] += other.ns[i];
+        ns[i] = detail::saturatingAdd(ns[i], other.ns[i]);
     return *this;
 }
 
@@ -108,7 +113,7 @@ struct AnalysisSession::Impl {
     {
         dag = std::make_unique<detail::RunDag>(*model);
         std::vector<uint64_t> weights = dag->weights(activity, firstNs, lastNs);
-        workNs = std::accumulate(weights.begin(), weights.end(), uint64_t(0));
+        workNs = std::accumulate(weights.begin(), weights.end(), uint64_t(0), detail::saturatingAdd);
         instances = detail::instanceWork(*dag, weights);
         const detail::LongestPaths paths = detail::longestPaths(*dag, std::move(weights));
         spanNs = paths.spanNs;
@@ -227,7 +232,7 @@ void AnalysisSession::Impl::workSpan(Analysis& a, const AnalysisOptions& options
     ws.brokenDependencies = broken + dag->unplacedDependencies();
     if (a.fromNs != firstNs || a.toNs != lastNs) {
         std::vector<uint64_t> weights = dag->weights(activity, a.fromNs, a.toNs);
-        ws.workNs = std::accumulate(weights.begin(), weights.end(), uint64_t(0));
+        ws.workNs = std::accumulate(weights.begin(), weights.end(), uint64_t(0), detail::saturatingAdd);
         const detail::LongestPaths paths = detail::longestPaths(*dag, std::move(weights));
         span = paths.spanNs;
         ws.brokenDependencies = paths.brokenDependencies + dag->unplacedDependencies();
@@ -325,7 +330,7 @@ std::vector<Prediction> AnalysisSession::predict(const WhatIfOptions& options) c
         s.requireModel("predict with scales");
         scaled = s.sim->scaled(s.conjunctFactors(options.scales));
         std::vector<uint64_t> weights = s.sim->dagWeights(*scaled);
-        work = std::accumulate(weights.begin(), weights.end(), uint64_t(0));
+        work = std::accumulate(weights.begin(), weights.end(), uint64_t(0), detail::saturatingAdd);
         span = detail::longestPaths(*s.dag, std::move(weights)).spanNs;
     }
     const detail::SimNodes& nodes = scaled ? *scaled : s.sim->nodes();

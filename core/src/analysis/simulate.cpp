@@ -2,6 +2,7 @@
 #include "analysis/simulate.h"
 #include "analysis/sim_machine.h"
 #include "analysis/sim_queues.h"
+#include "util/saturating.h"
 
 #include <algorithm>
 #include <array>
@@ -196,11 +197,14 @@ namespace {
                 if (m_steps.empty() || m_steps.back().value != running)
                     m_steps.push_back({ int64_t(m_now), running });
             }
-            m_ledger[LossCategory::RunningInConjunct] += dt * m_count[kIn];
-            m_ledger[LossCategory::RunningOutsideConjunct] += dt * m_count[kOut];
-            m_ledger[LossCategory::Searching] += dt * m_count[kSearch];
+            // Saturated (util/saturating.h): near 2^64 ns, dt times the engines would wrap.
+            const auto add
+                = [&](LossCategory c, uint32_t n) { m_ledger[c] = saturatingAdd(m_ledger[c], saturatingMul(dt, n)); };
+            add(LossCategory::RunningInConjunct, m_count[kIn]);
+            add(LossCategory::RunningOutsideConjunct, m_count[kOut]);
+            add(LossCategory::Searching, m_count[kSearch]);
             if (m_count[kIdle] > 0)
-                m_ledger[idleClass()] += dt * m_count[kIdle];
+                add(idleClass(), m_count[kIdle]);
             m_now = t;
         }
 

@@ -1,5 +1,6 @@
 // Work and span (see work_span.h for the method and why it is linear).
 #include "analysis/work_span.h"
+#include "util/saturating.h"
 
 #include <algorithm>
 #include <map>
@@ -57,7 +58,7 @@ namespace {
                     else
                         ++m_broken; // p's strand waits below on the stack for g: the edge closes a cycle
                 });
-                m_depth[g] += longest;
+                m_depth[g] = saturatingAdd(m_depth[g], longest);
                 ++m_cursor[s];
             }
         }
@@ -108,7 +109,8 @@ namespace {
             if (!f.signalled || f.signalConjunct.value() == kNoIndex)
                 continue;
             signalSide.clear();
-            for (uint32_t j = m.conjuncts[f.signalConjunct.value()].conjunction.value(); j != kNoIndex; j = parentConjunction(m, j))
+            for (uint32_t j = m.conjuncts[f.signalConjunct.value()].conjunction.value(); j != kNoIndex;
+                 j = parentConjunction(m, j))
                 signalSide.push_back(j);
             for (const FutureWait& w : f.waits) {
                 if (!w.suspended || w.conjunct.value() == kNoIndex)
@@ -188,16 +190,16 @@ InstanceWorkSpans instanceWork(const RunDag& dag, const std::vector<uint64_t>& w
         bool placed = ci.complete;
         uint64_t work = 0;
         for (uint32_t k : strandsOf(ci.conjuncts)) {
-            work += nested[k];
+            work = saturatingAdd(work, nested[k]);
             const uint32_t first = dag.firstNode(k), last = dag.lastNode(k);
             placed = placed && last != kNoIndex;
             for (uint32_t g = first; first != kNoIndex && last != kNoIndex && g <= last; ++g)
-                work += weights[g];
+                work = saturatingAdd(work, weights[g]);
         }
         out.work[j] = work;
         out.known[j] = placed;
         if (ci.parentConjunct.value() != kNoIndex)
-            nested[ci.parentConjunct.value()] += work;
+            nested[ci.parentConjunct.value()] = saturatingAdd(nested[ci.parentConjunct.value()], work);
     }
     out.tainted = taintedInstances(dag);
     std::vector<uint32_t> stamp, cursor; // per strand
