@@ -17,9 +17,9 @@
 #include "sparkscope/core/writer.h"
 
 #include <QFile>
-#include <QStatusBar>
 #include <QLocale>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTest>
 
 #include <catch2/catch.hpp>
@@ -66,13 +66,15 @@ TEST_CASE("a streamed trace's metrics and analysis come from a compact read, as 
 
     auto trace = core::readTrace(path->string());
     REQUIRE(trace);
-    CHECK(core::formatMetrics(session->full()->metrics, core::MetricsFormat::Json, session->analysisFor(0, UINT64_MAX).get())
+    CHECK(core::formatMetrics(
+              session->full()->metrics, core::MetricsFormat::Json, session->analysisFor(0, UINT64_MAX).get())
         == core::formatMetricsFile(core::computeMetricsFile(trace.value()), core::MetricsFormat::Json));
     // The analysis reaches the timeline too: its utilisation row.
     REQUIRE(QTest::qWaitFor([&] { return window.timeline()->rows().ledger != nullptr; }, 30000));
 }
 
-TEST_CASE("a streamed trace too big for its metrics beside the timeline says what they would take", "[ui][stream][panels]")
+TEST_CASE(
+    "a streamed trace too big for its metrics beside the timeline says what they would take", "[ui][stream][panels]")
 {
     MainWindow window;
     auto* panels = window.findChild<MetricsPanels*>();
@@ -80,8 +82,8 @@ TEST_CASE("a streamed trace too big for its metrics beside the timeline says wha
     // 100 M events none of which can be a mark: about 165 bytes each, 16.5 GB (compactMetricsBytes).
     TraceData data;
     data.trace = std::make_shared<const core::Trace>();
-    data.streamed = std::make_shared<const StreamedEvents>("big.eventlog", core::Header {},
-        std::vector<std::vector<core::BlockExtent>> {}, 100'000'000, 0);
+    data.streamed = std::make_shared<const StreamedEvents>(
+        "big.eventlog", core::Header {}, std::vector<std::vector<core::BlockExtent>> {}, 100'000'000, 0);
     QSignalSpy unavailable(panels->session(), &MetricsSession::unavailableSet);
     panels->showStreamed(data);
     CHECK(unavailable.size() == 1);
@@ -93,7 +95,8 @@ TEST_CASE("a streamed trace too big for its metrics beside the timeline says wha
     CHECK_FALSE(panels->session()->hasTrace());
 }
 
-TEST_CASE("a streamed trace's selection reads the file again, and a file changed since is refused", "[ui][stream][panels]")
+TEST_CASE(
+    "a streamed trace's selection reads the file again, and a file changed since is refused", "[ui][stream][panels]")
 {
     const QString dir = QString::fromStdString(test::scratchDir("streamed-selection").string());
     const QString path = dir + QStringLiteral("/hand.eventlog");
@@ -113,7 +116,8 @@ TEST_CASE("a streamed trace's selection reads the file again, and a file changed
     session->setRange(std::pair<uint64_t, uint64_t>(range.fromNs, range.toNs));
     REQUIRE(QTest::qWaitFor([&] { return session->analysisFor(100, 600) != nullptr; }, 30000));
     REQUIRE(session->metricsFor(range));
-    CHECK(core::formatMetrics(*session->metricsFor(range), core::MetricsFormat::Json, session->analysisFor(100, 600).get())
+    CHECK(core::formatMetrics(
+              *session->metricsFor(range), core::MetricsFormat::Json, session->analysisFor(100, 600).get())
         == core::formatMetricsFile(core::computeMetricsFile(trace.value(), range), core::MetricsFormat::Json));
     // The export of another range with a call count writes the CLI's file for it.
     MetricsExportRequest part { dir + QStringLiteral("/part.json"), {}, core::MetricsFormat::Json };

@@ -136,8 +136,8 @@ void MetricsPanels::showStreamed(const TraceData& data)
     if (need <= kBudget) {
         // A compressed trace: its decompressed copy, the viewer's, is read again (named after the
         // compressed file); no second decompression.
-        m_session->setTraceFile(data.decompressed ? data.trace->path : data.streamed->path(), data.streamed->endBytes(),
-            data.decompressed);
+        m_session->setTraceFile(
+            data.decompressed ? data.trace->path : data.streamed->path(), data.streamed->endBytes(), data.decompressed);
         return;
     }
     const QLocale locale;
@@ -199,8 +199,9 @@ void MetricsPanels::finishExport()
         const std::optional<uint64_t> count = options.callCount.value_or(0) != 0 ? options.callCount : std::nullopt;
         if (!whole || count) {
             const MetricsExportRequest waiting = *m_pendingExport;
-            m_session->setRange(whole ? std::nullopt
-                                      : std::optional(std::pair<uint64_t, uint64_t>(waiting.options.fromNs, waiting.options.toNs)));
+            m_session->setRange(whole
+                    ? std::nullopt
+                    : std::optional(std::pair<uint64_t, uint64_t>(waiting.options.fromNs, waiting.options.toNs)));
             if (m_pendingExport) // (setRange may have dropped it)
                 m_session->setCallCount(count);
         }

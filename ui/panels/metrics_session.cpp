@@ -79,7 +79,7 @@ std::shared_ptr<core::Trace> MetricsSession::FileSource::read(const std::atomic<
 namespace {
     std::optional<std::pair<uint64_t, uint64_t>> fileIdentity(const std::string& path, uint64_t* size = nullptr)
     {
-        struct stat st {};
+        struct stat st { };
         if (::stat(path.c_str(), &st) != 0)
             return std::nullopt;
         if (size)
