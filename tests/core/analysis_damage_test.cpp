@@ -45,10 +45,11 @@ TEST_CASE("analysis of damaged random programs does not crash and still sums", "
 TEST_CASE("a damaged trace's totals near 2^64 ns saturate rather than wrap", "[core][analysis]")
 {
     // Two engines each run one context from 0 to T = 2^64 - 16 ns: each engine's running time is T,
-    // the whole run's is 2T, past 2^64; each context's strands are one chain of length T. Worked by hand: every whole-run total is UINT64_MAX (the
-    // ledger's running and total, the work), each engine's is exact (T), and the span is one
-    // context's T. Wrapped, the work read 2T - 2^64 = 2^64 - 32 beside a span of T, and the analysis
-    // fuzzer found a trace whose work read 600 ns.
+    // the whole run's is 2T, past 2^64; each context's strands are one chain of length T. Worked by
+    // hand: every whole-run total is UINT64_MAX (the ledger's running and total, the work), each
+    // engine's is exact (T), and the span is one context's T. Wrapped, the work read
+    // 2T - 2^64 = 2^64 - 32 beside a span of T, and the analysis fuzzer found a trace whose work read
+    // 600 ns.
     constexpr uint64_t kT = UINT64_MAX - 15;
     sparkscope::test::TraceBuilder b(2);
     b.internString(0, 1, "a.m:1");

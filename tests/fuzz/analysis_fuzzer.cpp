@@ -25,7 +25,7 @@ namespace {
 void checkSums(const Analysis& a)
 {
     // Whole-run totals saturate at UINT64_MAX (a damaged trace's times can come near 2^64).
-    auto times = [](uint64_t a, uint64_t b) { return a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b; };
+    auto times = [](uint64_t x, uint64_t y) { return x != 0 && y > UINT64_MAX / x ? UINT64_MAX : x * y; };
     const uint64_t range = a.toNs - a.fromNs;
     const LedgerReport& l = a.ledger;
     require(l.total.totalNs() == times(l.engines, range));

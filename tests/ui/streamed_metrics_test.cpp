@@ -166,3 +166,33 @@ TEST_CASE(
     panels->exportMetrics(whole);
     REQUIRE(QTest::qWaitFor([&] { return QFile::exists(whole.path); }, 30000));
 }
+
+TEST_CASE("a streamed trace without its end marker: a selection's metrics still say it is truncated", "[ui][stream][panels]")
+{
+    // A run killed before it wrote DATA_END: whole blocks, no end. A view reads the file as the first
+    // read did, to its end, so the truncation warning stays in the selection's metrics as in the CLI's
+    // (read up to a given end, a stream counts as finished).
+    const QString dir = QString::fromStdString(test::scratchDir("streamed-truncated").string());
+    const QString path = dir + QStringLiteral("/cut.eventlog");
+    std::vector<uint8_t> bytes = core::writeTrace(test::panelsTraceBuilder().roundTrip());
+    REQUIRE(bytes.size() > 2);
+    REQUIRE((bytes[bytes.size() - 2] == 0xFF && bytes.back() == 0xFF)); // DATA_END
+    bytes.resize(bytes.size() - 2);
+    REQUIRE(core::writeFile(path.toStdString(), bytes));
+    auto trace = core::readTrace(path.toStdString());
+    REQUIRE(trace);
+    REQUIRE(trace->truncated);
+
+    MainWindow window;
+    MetricsSession* session = openStreamed(window, path);
+    REQUIRE(QTest::qWaitFor([&] { return session->analysisFor(0, UINT64_MAX) != nullptr; }, 60000));
+    core::MetricsOptions range;
+    range.fromNs = 100;
+    range.toNs = 600;
+    session->setRange(std::pair<uint64_t, uint64_t>(range.fromNs, range.toNs));
+    REQUIRE(QTest::qWaitFor([&] { return session->analysisFor(100, 600) != nullptr; }, 30000));
+    REQUIRE(session->metricsFor(range));
+    CHECK_FALSE(session->metricsFor(range)->trace.warnings.empty());
+    CHECK(core::formatMetrics(*session->metricsFor(range), core::MetricsFormat::Json, session->analysisFor(100, 600).get())
+        == core::formatMetricsFile(core::computeMetricsFile(trace.value(), range), core::MetricsFormat::Json));
+}

@@ -6,7 +6,11 @@
 #include <QElapsedTimer>
 
 #include <algorithm>
+#include <chrono>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <sys/stat.h>
 
 namespace sparkscope::ui {
@@ -63,20 +67,8 @@ void MetricsSession::setTrace(std::shared_ptr<const core::Trace> trace)
         startFull();
 }
 
-std::shared_ptr<core::Trace> MetricsSession::FileSource::read(const std::atomic<bool>* stop, std::string& error) const
-{
-    core::StreamOptions options;
-    options.cancel = stop;
-    options.endBytes = endBytes;
-    auto trace = copy ? core::readTraceCompact(*copy, options) : core::readTraceCompact(path, options);
-    if (!trace) {
-        error = trace.error().toString();
-        return nullptr;
-    }
-    return std::make_shared<core::Trace>(std::move(trace).value());
-}
-
 namespace {
+    // The device and inode of `path`, and its size in `size` (nullopt: it is not there).
     std::optional<std::pair<uint64_t, uint64_t>> fileIdentity(const std::string& path, uint64_t* size = nullptr)
     {
         struct stat st { };
@@ -88,6 +80,24 @@ namespace {
     }
 } // namespace
 
+std::shared_ptr<core::Trace> MetricsSession::FileSource::read(const std::atomic<bool>* stop, std::string& error) const
+{
+    core::StreamOptions options;
+    options.cancel = stop;
+    options.endBytes = endBytes;
+    // A whole file read before: as it was read then (an end makes the reader take the stream as
+    // finished, which would drop a truncation warning), unless it grew since.
+    uint64_t size = 0;
+    if (endBytes == UINT64_MAX && bytesRead != UINT64_MAX && !copy && fileIdentity(path, &size) && size != bytesRead)
+        options.endBytes = bytesRead;
+    auto trace = copy ? core::readTraceCompact(*copy, options) : core::readTraceCompact(path, options);
+    if (!trace) {
+        error = trace.error().toString();
+        return nullptr;
+    }
+    return std::make_shared<core::Trace>(std::move(trace).value());
+}
+
 std::string MetricsSession::FileSource::changed() const
 {
     if (copy || !identity)
@@ -98,7 +108,7 @@ std::string MetricsSession::FileSource::changed() const
         return "the file is gone";
     if (*now != *identity)
         return "the file was replaced since its metrics were computed: open it again";
-    if (size < endBytes)
+    if (size < std::min(endBytes, bytesRead))
         return "the file is shorter than when its metrics were computed: open it again";
     return {};
 }
@@ -135,10 +145,7 @@ void MetricsSession::startFull()
                 if (!read || job.stopRequested())
                     return out;
                 bundle->conjunctionEvents = core::declaresConjunctionEvents(*read);
-                // A view reads what this read did, even if the file grew since (a decompressed copy
-                // does not change).
-                if (!source->copy)
-                    out.source->endBytes = std::min(source->endBytes, read->fileSize);
+                out.source->bytesRead = read->fileSize;
                 // As the CLI: the events go once the metrics' and the analysis' passes over them
                 // are done, before the descendant pass (and, in startAnalysis, the DAG).
                 out.reading = std::make_shared<core::AnalysisSession::Reading>(
@@ -222,14 +229,20 @@ void MetricsSession::startView()
             if (held) {
                 out.metrics = std::make_shared<core::Metrics>(core::computeMetrics(*held, options, inputs));
             } else {
-                const std::lock_guard<std::mutex> one(*reads);
+                // A superseded view waiting here gives up; the lock goes with the read's events.
+                std::unique_lock<std::timed_mutex> one(*reads, std::defer_lock);
+                while (!one.try_lock_for(std::chrono::milliseconds(50)))
+                    if (job.stopRequested())
+                        return out;
                 if (job.stopRequested())
                     return out;
                 // The model the view borrows must be this trace's: a file replaced since is refused
                 // (by its inode and size; then by what the read holds, for a file rewritten in place).
                 out.error = source->changed();
-                if (!out.error.empty())
+                if (!out.error.empty()) {
+                    out.changed = true;
                     return out;
+                }
                 std::shared_ptr<core::Trace> read = source->read(job.stopFlag(), out.error);
                 if (!read || job.stopRequested())
                     return out;
@@ -238,10 +251,14 @@ void MetricsSession::startView()
                     || read->firstTimeNs != was.firstNs || read->lastTimeNs != was.lastNs) {
                     out.error = "the file changed since its metrics were computed (" + std::to_string(was.eventCount)
                         + " events then, " + std::to_string(read->eventCount()) + " now): open it again";
+                    out.changed = true;
                     return out;
                 }
                 // The events go as soon as the view's last pass over them is done (as in the CLI).
-                inputs.eventsRead = [&](const core::EngineStates&, const core::ParModel&) { read->releaseEvents(); };
+                inputs.eventsRead = [&](const core::EngineStates&, const core::ParModel&) {
+                    read->releaseEvents();
+                    one.unlock();
+                };
                 out.metrics = std::make_shared<core::Metrics>(core::computeMetrics(*read, options, inputs));
             }
             if (analysis && range)
@@ -251,8 +268,10 @@ void MetricsSession::startView()
         },
         [this, options = m_viewOptions](ViewResult view) {
             if (!view.metrics) {
-                m_viewError = QString::fromStdString(view.error);
-                failView(m_viewError);
+                const QString why = QString::fromStdString(view.error);
+                if (view.changed)
+                    m_viewError = why;
+                failView(why);
                 return;
             }
             m_view = std::move(view.metrics);
@@ -279,17 +298,32 @@ void MetricsSession::failView(const QString& why)
 void MetricsSession::startAnalysis(std::shared_ptr<core::AnalysisSession::Reading> reading)
 {
     m_analysisJob.start(
-        [full = m_full, trace = m_trace, reading = std::move(reading)]() -> std::shared_ptr<const AnalysisBundle> {
+        [full = m_full, trace = m_trace, reading = std::move(reading)](
+            JobControl& job) -> std::shared_ptr<const AnalysisBundle> {
+            if (job.stopRequested()) // another trace was opened: its work comes first
+                return nullptr;
             auto bundle = std::make_shared<AnalysisBundle>();
             bundle->full = full;
             const core::AnalysisInputs inputs { &full->metrics.engineStates, &full->metrics.model };
-            bundle->session = reading ? std::make_shared<const core::AnalysisSession>(std::move(*reading), inputs)
-                                      : std::make_shared<const core::AnalysisSession>(*trace, inputs);
+            if (reading) {
+#if defined(__GLIBC__)
+                // As the CLI does before its DAG (computeMetricsWithSession): the metrics' passes left
+                // freed blocks that glibc keeps; the DAG's arrays would come from fresh pages beside them.
+                malloc_trim(0);
+#endif
+                bundle->session = std::make_shared<const core::AnalysisSession>(std::move(*reading), inputs);
+            } else {
+                bundle->session = std::make_shared<const core::AnalysisSession>(*trace, inputs);
+            }
+            if (job.stopRequested())
+                return nullptr;
             bundle->whole
                 = std::make_shared<core::AnalysisReport>(core::analysisReport(*bundle->session, {}, full->metrics));
             return bundle;
         },
         [this](std::shared_ptr<const AnalysisBundle> analysis) {
+            if (!analysis) // (stopped: only a job superseded stops, and its result is not delivered)
+                return;
             m_analysis = std::move(analysis);
             Q_EMIT analysisReady();
             if (viewHasRange() && m_view && !m_viewJob.isRunning() && !m_viewAnalysis)

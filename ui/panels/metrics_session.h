@@ -17,7 +17,7 @@
 // the GUI thread. Results are immutable and shared (std::shared_ptr<const ...>); GUI thread only.
 //
 // A file read for its metrics (setTraceFile: a streamed trace, whose events the viewer does not hold)
-// is computed as `sparkscope-cli metrics` computes it (core::computeMetricsWithSession): its events
+// is computed as `sparkscope-cli metrics` computes it (core::computeMetricsAndReading): its events
 // are let go once the metrics' and the analysis' passes over them are done, before the descendant
 // pass and the analysis' DAG, and the trace is not kept. A view reads the file again for its own
 // computation (one view's read at a time), so only a view's own read ever sits beside the DAG and
@@ -121,10 +121,14 @@ private:
     // Where a file's trace is read from, each time: setTraceFile's path, end and decompressed copy.
     struct FileSource {
         std::string path;
-        uint64_t endBytes = UINT64_MAX;
+        uint64_t endBytes = UINT64_MAX; // a followed file's complete part; else the whole file
         std::shared_ptr<const core::DecompressedFile> copy;
-        // The file read first (device and inode; none for a decompressed copy, which never changes).
+        // The file read first (device and inode; none for a decompressed copy, which never changes),
+        // and how many bytes that read read.
         std::optional<std::pair<uint64_t, uint64_t>> identity;
+        uint64_t bytesRead = UINT64_MAX;
+        // The trace: the first read, or a view's read of what it read (the whole file, as the first
+        // read read it, while its size is the same; only the bytes the first read read if it grew).
         std::shared_ptr<core::Trace> read(const std::atomic<bool>* stop, std::string& error) const;
         // Why the file cannot give what the first read gave (another file by that name now, or
         // shorter than what was read), or "".
@@ -146,7 +150,7 @@ private:
     std::shared_ptr<const core::Trace> m_trace; // setTrace's (a file's is not kept)
     std::optional<FileSource> m_source; // setTraceFile's
     QString m_unavailable;
-    QString m_viewError; // why a view of m_source's file cannot be computed, once one failed
+    QString m_viewError; // why no view of m_source's file can be computed: it changed since it was read
     std::string m_file; // setTraceFile's path, while its metrics are computed or shown
     std::optional<uint64_t> m_nextEnd; // a later part of m_file to read once the current one is done
     std::shared_ptr<const MetricsBundle> m_full;
@@ -157,7 +161,7 @@ private:
     std::shared_ptr<const core::AnalysisReport> m_viewAnalysis; // of m_viewOptions' range, when it has one
     // One view's read of the file at a time: a superseded view job runs to its end (nothing can stop
     // computeMetrics), and its read would otherwise sit beside the next one's.
-    std::shared_ptr<std::mutex> m_viewReads = std::make_shared<std::mutex>();
+    std::shared_ptr<std::timed_mutex> m_viewReads = std::make_shared<std::timed_mutex>();
     // The full metrics (null, with the error, when the file could not be read); for a file, the
     // analysis' reading of its events, from which the session is built, and the source as read.
     struct FullResult {
@@ -172,6 +176,7 @@ private:
         std::shared_ptr<const core::Metrics> metrics;
         std::shared_ptr<const core::AnalysisReport> analysis;
         std::string error;
+        bool changed = false; // the error is that the file changed: no later view can be computed
     };
     LatestJob<FullResult> m_fullJob { this };
     LatestJob<ViewResult> m_viewJob { this };

@@ -14,6 +14,7 @@
 #include "analysis/findings_sites.h"
 #include "analysis/findings_timeline.h"
 #include "analysis/ledger.h"
+#include "util/saturating.h"
 
 #include <algorithm>
 #include <array>
@@ -158,23 +159,26 @@ namespace {
             for (LossCategory c : p.categories)
                 ++count[size_t(c)];
             const uint64_t dt = p.toNs - p.fromNs;
+            // Saturated, as the analysis' own totals (util/saturating.h): a damaged trace's times can
+            // come near 2^64, and a sum over engines would wrap.
+            const auto times = [&](LossCategory c) { return detail::saturatingMul(count[size_t(c)], dt); };
             for (size_t c = 0; c < kLossCategoryCount; ++c)
-                out.ledger.ns[c] += count[c] * dt;
-            out.gc.add(p.fromNs, p.toNs, count[size_t(LossCategory::Gc)] * dt);
-            out.workAvailable.add(p.fromNs, p.toNs, count[size_t(LossCategory::IdleWorkAvailable)] * dt);
-            const uint64_t noWork
-                = (count[size_t(LossCategory::IdleNoWork)] + count[size_t(LossCategory::IdleBlockedBarrier)]
-                      + count[size_t(LossCategory::IdleBlockedOther)])
-                * dt;
+                out.ledger.ns[c] = detail::saturatingAdd(out.ledger.ns[c], times(LossCategory(c)));
+            out.gc.add(p.fromNs, p.toNs, times(LossCategory::Gc));
+            out.workAvailable.add(p.fromNs, p.toNs, times(LossCategory::IdleWorkAvailable));
+            const uint64_t noWork = detail::saturatingMul(count[size_t(LossCategory::IdleNoWork)]
+                    + count[size_t(LossCategory::IdleBlockedBarrier)] + count[size_t(LossCategory::IdleBlockedOther)],
+                dt);
             if (noWork == 0)
                 return;
             const bool sequential = a.recordsJoins && count[size_t(LossCategory::RunningInConjunct)] == 0
                 && count[size_t(LossCategory::RunningOutsideConjunct)] > 0;
             if (!sequential) {
                 out.noWork.add(p.fromNs, p.toNs, noWork);
-                out.noWorkIdleNs += count[size_t(LossCategory::IdleNoWork)] * dt;
-                out.noWorkBarrierNs += count[size_t(LossCategory::IdleBlockedBarrier)] * dt;
-                out.noWorkBlockedNs += count[size_t(LossCategory::IdleBlockedOther)] * dt;
+                out.noWorkIdleNs = detail::saturatingAdd(out.noWorkIdleNs, times(LossCategory::IdleNoWork));
+                out.noWorkBarrierNs
+                    = detail::saturatingAdd(out.noWorkBarrierNs, times(LossCategory::IdleBlockedBarrier));
+                out.noWorkBlockedNs = detail::saturatingAdd(out.noWorkBlockedNs, times(LossCategory::IdleBlockedOther));
                 return;
             }
             size_t e = 0;
@@ -198,7 +202,7 @@ namespace {
         std::vector<uint32_t> recursive; // static ids, sorted (detail::recursiveSites)
 
         uint64_t runNs() const { return run.toNs - run.fromNs; }
-        double shareOfRun(uint64_t engineNs) const { return double(engineNs) / double(engines * runNs()); }
+        double shareOfRun(uint64_t engineNs) const { return double(engineNs) / (double(engines) * double(runNs())); }
         uint64_t recoverable(uint64_t engineNs) const { return engineNs / engines; }
         bool worthReporting(uint64_t recoverableNs) const
         {
@@ -218,7 +222,7 @@ namespace {
             for (const SiteLedger& s : analysis.ledger.perConjunction) {
                 uint64_t ns = 0;
                 for (LossCategory c : categories)
-                    ns += s.ledger[c];
+                    ns = detail::saturatingAdd(ns, s.ledger[c]);
                 if (ns > 0 && (!best || ns > bestNs || (ns == bestNs && s.coveredNs < best->coveredNs)))
                     best = &s, bestNs = ns;
             }
@@ -479,7 +483,7 @@ namespace {
         const double aim = std::min(n, double(in.engines));
         uint64_t lost = 0; // every idle category: the engine time the site's open conjunctions left unused
         for (size_t c = size_t(LossCategory::IdleWorkAvailable); c < kLossCategoryCount; ++c)
-            lost += ledger.ledger.ns[c];
+            lost = detail::saturatingAdd(lost, ledger.ledger.ns[c]);
         const uint64_t recoverable = in.recoverable(lost);
         if (!in.worthReporting(recoverable))
             return;

@@ -4,6 +4,7 @@
 #include "analysis/findings_timeline.h"
 
 #include "analysis/ledger.h"
+#include "util/saturating.h"
 
 #include <algorithm>
 
@@ -105,10 +106,10 @@ void Stretches::add(uint64_t fromNs, uint64_t toNs, uint64_t lostNs)
 {
     if (lostNs == 0)
         return;
-    m_lostNs += lostNs;
+    m_lostNs = saturatingAdd(m_lostNs, lostNs); // (util/saturating.h: times near 2^64 in a damaged trace)
     if (m_open && fromNs <= m_current.toNs + m_gapNs) {
         m_current.toNs = toNs;
-        m_current.lostNs += lostNs;
+        m_current.lostNs = saturatingAdd(m_current.lostNs, lostNs);
         return;
     }
     close();
