@@ -122,7 +122,10 @@ void MetricsSession::setTraceFile(
     }
     clear();
     m_file = path;
-    m_source = FileSource { path, endBytes, std::move(copy) };
+    m_source.emplace();
+    m_source->path = path;
+    m_source->endBytes = endBytes;
+    m_source->copy = std::move(copy);
     startFull();
 }
 
@@ -361,11 +364,11 @@ std::shared_ptr<const core::Metrics> MetricsSession::metricsFor(const core::Metr
     if (!m_full)
         return nullptr;
     // A call count of 0 is none (setCallCount).
-    const std::optional<uint64_t> count = o.callCount && *o.callCount != 0 ? o.callCount : std::nullopt;
-    if (o.fromNs == 0 && o.toNs == UINT64_MAX && !count && !o.instances)
+    const uint64_t count = o.callCount.value_or(0);
+    if (o.fromNs == 0 && o.toNs == UINT64_MAX && count == 0 && !o.instances)
         return std::shared_ptr<const core::Metrics>(m_full, &m_full->metrics);
     const core::MetricsOptions& v = m_viewComputedFor;
-    if (m_view && !o.instances && o.fromNs == v.fromNs && o.toNs == v.toNs && count == v.callCount)
+    if (m_view && !o.instances && o.fromNs == v.fromNs && o.toNs == v.toNs && count == v.callCount.value_or(0))
         return m_view;
     return nullptr;
 }
