@@ -51,6 +51,22 @@ MetricsSession* openStreamed(MainWindow& window, const QString& path)
     return panels->session();
 }
 
+// Selects [100, 600) in `session` and waits for its metrics and analysis: the CLI's for that range of
+// `trace` (the same file read whole), byte for byte. Returns the selection's metrics.
+std::shared_ptr<const core::Metrics> selectAsTheCli(MetricsSession* session, const core::Trace& trace)
+{
+    core::MetricsOptions range;
+    range.fromNs = 100;
+    range.toNs = 600;
+    session->setRange(std::pair<uint64_t, uint64_t>(range.fromNs, range.toNs));
+    REQUIRE(QTest::qWaitFor([&] { return session->analysisFor(100, 600) != nullptr; }, 30000));
+    const auto metrics = session->metricsFor(range);
+    REQUIRE(metrics);
+    CHECK(core::formatMetrics(*metrics, core::MetricsFormat::Json, session->analysisFor(100, 600).get())
+        == core::formatMetricsFile(core::computeMetricsFile(trace, range), core::MetricsFormat::Json));
+    return metrics;
+}
+
 } // namespace
 
 TEST_CASE("a streamed trace's metrics and analysis come from a compact read, as the CLI's", "[ui][stream][panels]")
@@ -110,15 +126,7 @@ TEST_CASE(
     REQUIRE(QTest::qWaitFor([&] { return session->analysisFor(0, UINT64_MAX) != nullptr; }, 60000));
 
     // A selection's metrics and analysis, from the file read again: the CLI's for that range.
-    core::MetricsOptions range;
-    range.fromNs = 100;
-    range.toNs = 600;
-    session->setRange(std::pair<uint64_t, uint64_t>(range.fromNs, range.toNs));
-    REQUIRE(QTest::qWaitFor([&] { return session->analysisFor(100, 600) != nullptr; }, 30000));
-    REQUIRE(session->metricsFor(range));
-    CHECK(core::formatMetrics(
-              *session->metricsFor(range), core::MetricsFormat::Json, session->analysisFor(100, 600).get())
-        == core::formatMetricsFile(core::computeMetricsFile(trace.value(), range), core::MetricsFormat::Json));
+    selectAsTheCli(session, trace.value());
     // The export of another range with a call count writes the CLI's file for it.
     MetricsExportRequest part { dir + QStringLiteral("/part.json"), {}, core::MetricsFormat::Json };
     part.options.fromNs = 200;
@@ -167,7 +175,8 @@ TEST_CASE(
     REQUIRE(QTest::qWaitFor([&] { return QFile::exists(whole.path); }, 30000));
 }
 
-TEST_CASE("a streamed trace without its end marker: a selection's metrics still say it is truncated", "[ui][stream][panels]")
+TEST_CASE(
+    "a streamed trace without its end marker: a selection's metrics still say it is truncated", "[ui][stream][panels]")
 {
     // A run killed before it wrote DATA_END: whole blocks, no end. A view reads the file as the first
     // read did, to its end, so the truncation warning stays in the selection's metrics as in the CLI's
@@ -186,13 +195,5 @@ TEST_CASE("a streamed trace without its end marker: a selection's metrics still 
     MainWindow window;
     MetricsSession* session = openStreamed(window, path);
     REQUIRE(QTest::qWaitFor([&] { return session->analysisFor(0, UINT64_MAX) != nullptr; }, 60000));
-    core::MetricsOptions range;
-    range.fromNs = 100;
-    range.toNs = 600;
-    session->setRange(std::pair<uint64_t, uint64_t>(range.fromNs, range.toNs));
-    REQUIRE(QTest::qWaitFor([&] { return session->analysisFor(100, 600) != nullptr; }, 30000));
-    REQUIRE(session->metricsFor(range));
-    CHECK_FALSE(session->metricsFor(range)->trace.warnings.empty());
-    CHECK(core::formatMetrics(*session->metricsFor(range), core::MetricsFormat::Json, session->analysisFor(100, 600).get())
-        == core::formatMetricsFile(core::computeMetricsFile(trace.value(), range), core::MetricsFormat::Json));
+    CHECK_FALSE(selectAsTheCli(session, trace.value())->trace.warnings.empty());
 }

@@ -59,6 +59,11 @@ double LossLedger::fraction(LossCategory c) const noexcept
     return total ? double((*this)[c]) / double(total) : 0.0;
 }
 
+void LossLedger::addTimes(LossCategory c, uint64_t engines, uint64_t ns) noexcept
+{
+    (*this)[c] = detail::saturatingAdd((*this)[c], detail::saturatingMul(engines, ns));
+}
+
 LossLedger& LossLedger::operator+=(const LossLedger& other) noexcept
 {
     for (size_t i = 0; i < kLossCategoryCount; ++i)

@@ -163,7 +163,7 @@ namespace {
             // come near 2^64, and a sum over engines would wrap.
             const auto times = [&](LossCategory c) { return detail::saturatingMul(count[size_t(c)], dt); };
             for (size_t c = 0; c < kLossCategoryCount; ++c)
-                out.ledger.ns[c] = detail::saturatingAdd(out.ledger.ns[c], times(LossCategory(c)));
+                out.ledger.addTimes(LossCategory(c), count[c], dt);
             out.gc.add(p.fromNs, p.toNs, times(LossCategory::Gc));
             out.workAvailable.add(p.fromNs, p.toNs, times(LossCategory::IdleWorkAvailable));
             const uint64_t noWork = detail::saturatingMul(count[size_t(LossCategory::IdleNoWork)]

@@ -2,7 +2,6 @@
 #include "analysis/simulate.h"
 #include "analysis/sim_machine.h"
 #include "analysis/sim_queues.h"
-#include "util/saturating.h"
 
 #include <algorithm>
 #include <array>
@@ -197,14 +196,11 @@ namespace {
                 if (m_steps.empty() || m_steps.back().value != running)
                     m_steps.push_back({ int64_t(m_now), running });
             }
-            // Saturated (util/saturating.h): near 2^64 ns, dt times the engines would wrap.
-            const auto add
-                = [&](LossCategory c, uint32_t n) { m_ledger[c] = saturatingAdd(m_ledger[c], saturatingMul(dt, n)); };
-            add(LossCategory::RunningInConjunct, m_count[kIn]);
-            add(LossCategory::RunningOutsideConjunct, m_count[kOut]);
-            add(LossCategory::Searching, m_count[kSearch]);
+            m_ledger.addTimes(LossCategory::RunningInConjunct, m_count[kIn], dt); // (saturated near 2^64)
+            m_ledger.addTimes(LossCategory::RunningOutsideConjunct, m_count[kOut], dt);
+            m_ledger.addTimes(LossCategory::Searching, m_count[kSearch], dt);
             if (m_count[kIdle] > 0)
-                add(idleClass(), m_count[kIdle]);
+                m_ledger.addTimes(idleClass(), m_count[kIdle], dt);
             m_now = t;
         }
 

@@ -82,6 +82,9 @@ struct LossLedger {
     uint64_t runningNs() const noexcept; // running_in_conjunct + running_outside_conjunct
     double fraction(LossCategory c) const noexcept; // of totalNs(); 0 when empty
     LossLedger& operator+=(const LossLedger& other) noexcept;
+    // Adds `engines` × `ns` to category c. Sums here and in += saturate at UINT64_MAX: a damaged
+    // trace's times can come near 2^64, and a sum over engines would wrap.
+    void addTimes(LossCategory c, uint64_t engines, uint64_t ns) noexcept;
 };
 
 // The ledger restricted to the union of one static id's instances (so recursive instances count once).
