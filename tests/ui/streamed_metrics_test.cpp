@@ -24,8 +24,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 using namespace sparkscope;
 using namespace sparkscope::ui;
@@ -196,4 +198,55 @@ TEST_CASE(
     MetricsSession* session = openStreamed(window, path);
     REQUIRE(QTest::qWaitFor([&] { return session->analysisFor(0, UINT64_MAX) != nullptr; }, 60000));
     CHECK_FALSE(selectAsTheCli(session, trace.value())->trace.warnings.empty());
+}
+
+TEST_CASE(
+    "a streamed trace's file rewritten in place or cut shorter: its selections are refused", "[ui][stream][panels]")
+{
+    const QString dir = QString::fromStdString(test::scratchDir("streamed-rewritten").string());
+    const QString path = dir + QStringLiteral("/hand.eventlog");
+    const std::vector<uint8_t> bytes = core::writeTrace(test::panelsTraceBuilder().roundTrip());
+    REQUIRE(core::writeFile(path.toStdString(), bytes));
+    auto trace = core::readTrace(path.toStdString());
+    REQUIRE(trace);
+
+    MainWindow window;
+    MetricsSession* session = openStreamed(window, path);
+    REQUIRE(QTest::qWaitFor([&] { return session->analysisFor(0, UINT64_MAX) != nullptr; }, 60000));
+    selectAsTheCli(session, trace.value());
+    QSignalSpy failed(session, &MetricsSession::viewFailed);
+
+    SECTION("rewritten in place, same inode, size, events and span")
+    {
+        // One letter of an event type's description in the header: the events read the same, so
+        // only the bytes themselves tell this file from the one the metrics came from.
+        const std::string text = "Run context";
+        const auto at = std::search(bytes.begin(), bytes.end(), text.begin(), text.end());
+        REQUIRE(at != bytes.end());
+        {
+            std::fstream file(path.toStdString(), std::ios::binary | std::ios::in | std::ios::out);
+            REQUIRE(file);
+            file.seekp(std::streamoff(at - bytes.begin()));
+            file.put('r');
+        }
+        auto reread = core::readTrace(path.toStdString());
+        REQUIRE(reread);
+        REQUIRE(reread->eventCount() == trace->eventCount());
+        REQUIRE(reread->lastTimeNs == trace->lastTimeNs);
+        session->setRange(std::pair<uint64_t, uint64_t>(300, 700));
+        REQUIRE(failed.wait(30000));
+        CHECK(failed.last().at(0).toString().contains(QStringLiteral("the file was rewritten since")));
+    }
+    SECTION("cut shorter")
+    {
+        std::filesystem::resize_file(path.toStdString(), bytes.size() / 2);
+        session->setRange(std::pair<uint64_t, uint64_t>(300, 700));
+        REQUIRE(failed.wait(30000));
+        CHECK(failed.last().at(0).toString().contains(QStringLiteral("the file is shorter than when")));
+    }
+    // Either way the whole trace's figures stay, and the next selection is refused at once.
+    CHECK(session->analysisFor(0, UINT64_MAX) != nullptr);
+    CHECK(session->viewOptions().fromNs == 0);
+    session->setRange(std::pair<uint64_t, uint64_t>(100, 600));
+    CHECK(failed.size() == 2);
 }

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -78,6 +79,31 @@ namespace {
             *size = uint64_t(st.st_size);
         return std::pair<uint64_t, uint64_t>(uint64_t(st.st_dev), uint64_t(st.st_ino));
     }
+
+    // The first and the last 64 KiB of the file's first `bytes` bytes (all of them when fewer than
+    // 128 KiB), as they are now; shorter when the file is. A writer that rewrites a trace in place
+    // changes its header or its events' times there: timestamps are in every block.
+    std::string contentSample(const std::string& path, uint64_t bytes)
+    {
+        constexpr uint64_t kEach = 64 * 1024;
+        std::ifstream in(path, std::ios::binary);
+        std::string out;
+        const auto take = [&](uint64_t from, uint64_t count) {
+            std::string part(count, '\0');
+            in.seekg(std::streamoff(from));
+            in.read(part.data(), std::streamsize(count));
+            part.resize(size_t(std::max<std::streamsize>(in.gcount(), 0)));
+            in.clear();
+            out += part;
+        };
+        if (bytes <= 2 * kEach) {
+            take(0, bytes);
+        } else {
+            take(0, kEach);
+            take(bytes - kEach, kEach);
+        }
+        return out;
+    }
 } // namespace
 
 std::shared_ptr<core::Trace> MetricsSession::FileSource::read(const std::atomic<bool>* stop, std::string& error) const
@@ -110,6 +136,8 @@ std::string MetricsSession::FileSource::changed() const
         return "the file was replaced since its metrics were computed: open it again";
     if (size < std::min(endBytes, bytesRead))
         return "the file is shorter than when its metrics were computed: open it again";
+    if (contentSample(path, std::min(endBytes, bytesRead)) != sample)
+        return "the file was rewritten since its metrics were computed: open it again";
     return {};
 }
 
@@ -149,6 +177,8 @@ void MetricsSession::startFull()
                     return out;
                 bundle->conjunctionEvents = core::declaresConjunctionEvents(*read);
                 out.source->bytesRead = read->fileSize;
+                if (!source->copy)
+                    out.source->sample = contentSample(source->path, std::min(source->endBytes, read->fileSize));
                 // As the CLI: the events go once the metrics' and the analysis' passes over them
                 // are done, before the descendant pass (and, in startAnalysis, the DAG).
                 out.reading = std::make_shared<core::AnalysisSession::Reading>(
@@ -240,7 +270,7 @@ void MetricsSession::startView()
                 if (job.stopRequested())
                     return out;
                 // The model the view borrows must be this trace's: a file replaced since is refused
-                // (by its inode and size; then by what the read holds, for a file rewritten in place).
+                // (by its inode, size and sampled bytes; then by what the read holds).
                 out.error = source->changed();
                 if (!out.error.empty()) {
                     out.changed = true;

@@ -127,11 +127,14 @@ private:
         // and how many bytes that read read.
         std::optional<std::pair<uint64_t, uint64_t>> identity;
         uint64_t bytesRead = UINT64_MAX;
+        // The first and last 64 KiB of what the first read read, as they were then: a file
+        // rewritten in place keeps its inode, and often its size and its events' count and span.
+        std::string sample;
         // The trace: the first read, or a view's read of what it read (the whole file, as the first
         // read read it, while its size is the same; only the bytes the first read read if it grew).
         std::shared_ptr<core::Trace> read(const std::atomic<bool>* stop, std::string& error) const;
-        // Why the file cannot give what the first read gave (another file by that name now, or
-        // shorter than what was read), or "".
+        // Why the file cannot give what the first read gave (another file by that name now,
+        // shorter than what was read, or other bytes where the sample was taken), or "".
         std::string changed() const;
     };
 
