@@ -125,6 +125,32 @@ TEST_CASE("sequential code and too little parallelism, ranked", "[core][analysis
     CHECK(r.findings[3].text.find("parallelism (work / span) is only 1.0") != std::string::npos);
 }
 
+TEST_CASE("sequential code after a conjunction with a nested one is keyed by the outer one", "[core][analysis][findings]")
+{
+    // 2 engines, run [0,1000). ctx 1 on engine 0 starts out.m:10 (0xA) at 100 and sparks G2, which
+    // engine 1 steals at 110 and ctx 2 runs until 380. Inside G1, ctx 1 starts in.m:20 (0xB) at 150,
+    // ends its G1 at 200, runs its spark itself until 300, where 0xB ends. G1 ends at 400 and 0xA
+    // with it; ctx 1 then runs sequential code until 1000 while engine 1 has nothing to run.
+    TraceBuilder b(2);
+    b.internString(0, 1, "out.m:10").internString(0, 2, "in.m:20");
+    b.runThread(0, 0, 1).startParConj(0, 100, 0xA, 1).sparkCreate(0, 105, 0xA, 1);
+    b.sparkSteal(1, 110, 0, 1).runThread(1, 110, 2).endParConjunct(1, 380, 0xA).stopThread(1, 381, 2, kStopFinished);
+    b.startParConj(0, 150, 0xB, 2).sparkCreate(0, 155, 0xB, 2).endParConjunct(0, 200, 0xB);
+    b.sparkRun(0, 200, 2).endParConjunct(0, 300, 0xB).endParConj(0, 300, 0xB);
+    b.endParConjunct(0, 400, 0xA).endParConj(0, 400, 0xA).stopThread(0, 1000, 1, kStopFinished);
+    const AnalysisReport r = computeAnalysisReport(b.roundTrip());
+    // [400,1000): engine 1 idle with nothing to run while ctx 1 runs outside every conjunct: 600 of
+    // E × run = 2000 (30 %) -> 300, after out.m:10, which it follows, though in.m:20 started later.
+    const auto after = std::find_if(r.findings.begin(), r.findings.end(), [](const Finding& f) {
+        return f.rule == "sequential_code" && f.text.find("after the parallel conjunction") != std::string::npos;
+    });
+    REQUIRE(after != r.findings.end());
+    CHECK(after->site == "out.m:10");
+    CHECK(after->text.find("after the parallel conjunction at out.m:10") != std::string::npos);
+    CHECK(after->ranges == std::vector<TimeRange> { { 400, 1000 } });
+    CHECK(after->recoverableNs == 300);
+}
+
 TEST_CASE("garbage collection, work waiting for an engine, and sequential code outside every conjunction",
     "[core][analysis][findings]")
 {

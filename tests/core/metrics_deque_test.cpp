@@ -4,7 +4,9 @@
 // and for a sub-range, and against the pool's capacity, which counting events alone overshoots. They also check
 // ENGINE_WAKE_LATENCY, whose work times are now only gathered when some engine sleeps.
 #include "metric_field.h"
+#include "sparkscope/core/analysis.h"
 #include "sparkscope/core/deque_sizes.h"
+#include "sparkscope/core/event_types.h"
 #include "sparkscope/core/metrics.h"
 #include "sparkscope/core/reader.h"
 #include "support/test_data.h"
@@ -78,6 +80,33 @@ TEST_CASE("spark deque size and wake latency of a hand-built two-engine trace", 
         CHECK(field(m, "engines", "0", "SPARK_DEQUE_SIZE", "max") == 2);
         CHECK(field(m, "engines", "0", "SPARK_DEQUE_SIZE", "average") == Approx(55.0 / 30.0));
     }
+}
+
+TEST_CASE("a sleep that ends with the engine's shutdown is no wake: the metrics and the what-if's costs",
+    "[core][metrics][whatif]")
+{
+    TraceBuilder b(2);
+    // Engine 0 runs context 1 from 0 and creates sparks at 30 and 60. Engine 1 sleeps at 10 and looks
+    // for work at 40 (woken: 40 - 30 = 10), sleeps again at 50 and shuts down at 90, asleep: the
+    // spark of 60 did not wake it, and no search follows. The trace ends at 100.
+    b.runThread(0, 0, 1).sparkCreate(0, 30, 0xA, 1).sparkCreate(0, 60, 0xA, 2);
+    b.sleeping(1, 10).lookingForGlobal(1, 40).sleeping(1, 50).event(1, 90, ev::Shutdown);
+    b.endAt(100);
+    const Trace trace = b.roundTrip();
+    const Metrics m = computeMetrics(trace);
+    const MetricValue* wake = m.find("engines", "1", "ENGINE_WAKE_LATENCY");
+    REQUIRE(wake);
+    REQUIRE(wake->stat);
+    CHECK(wake->stat->count == 1);
+    CHECK(wake->stat->max == 10.0);
+
+    AnalysisOptions options;
+    options.whatIf = WhatIfOptions {};
+    options.whatIf->engines = { 2 };
+    const Analysis a = analyze(trace, options);
+    REQUIRE(a.whatIf);
+    CHECK(a.whatIf->costs.samples[size_t(CostKind::Wake)] == 1);
+    CHECK(a.whatIf->costs[CostKind::Wake] == 10);
 }
 
 TEST_CASE("spark deque size of GHC eventlogs is the timeline's curve and stays within the pool", "[core][metrics]")

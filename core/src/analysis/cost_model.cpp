@@ -172,11 +172,14 @@ namespace detail {
         {
             EngineSamples out;
             RunDecisions decisions(trace);
-            std::optional<uint64_t> slept; // an ENGINE_SLEEPING waiting for the engine's next event
+            // An ENGINE_SLEEPING waiting for the engine's next search event, which shows its wake (an
+            // engine shut down asleep has none).
+            std::optional<uint64_t> slept;
             forEachEngineEvent(trace, engine, [&](const Event& e) {
-                if (slept)
+                if (slept && isSearchEvent(e.type)) {
                     out.sleeps.push_back({ *slept, e.timeNs });
-                slept.reset();
+                    slept.reset();
+                }
                 decisions.see(e, out);
                 if (e.type == ev::MerSparkCreate || e.type == ev::ThreadRunnable)
                     out.work.push_back(e.timeNs);
@@ -184,13 +187,14 @@ namespace detail {
                     return;
                 if (auto start = searchStart(activity, engine, e.timeNs))
                     out.spins.push_back(e.timeNs - *start);
-                slept = e.timeNs;
+                if (!slept) // asleep again before searching: the first sleep's work still counts
+                    slept = e.timeNs;
             });
             return out;
         }
 
         // wake_ns samples: for each sleep, the first work another engine made after it, up to the
-        // sleeper's next event.
+        // sleeper's next search event.
         std::vector<uint64_t> wakeSamples(const std::vector<EngineSamples>& engines)
         {
             std::vector<uint64_t> out;

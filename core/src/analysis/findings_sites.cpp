@@ -2,6 +2,7 @@
 #include "analysis/findings_sites.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 
 namespace sparkscope::core::detail {
@@ -57,10 +58,18 @@ namespace {
 
 SequentialSites::SequentialSites(const ParModel& model)
     : m_starts(model.contexts.size())
+    , m_ends(model.contexts.size())
 {
     for (const ConjunctionInstance& j : model.conjunctions) // in start order: each list comes out sorted
         if (j.startContext.value() < m_starts.size())
             m_starts[j.startContext.value()].emplace_back(j.startNs, j.staticId);
+    // Ends, by time; of those at one instant the first started last (the outermost, which a nested
+    // one ends with): taken in reverse start order, which a stable sort by time keeps among equals.
+    for (auto j = model.conjunctions.rbegin(); j != model.conjunctions.rend(); ++j)
+        if (j->ended && j->startContext.value() < m_ends.size())
+            m_ends[j->startContext.value()].emplace_back(j->endNs, j->staticId);
+    for (auto& ends : m_ends)
+        std::stable_sort(ends.begin(), ends.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
 }
 
 SequentialSites::Site SequentialSites::at(uint32_t context, uint64_t timeNs) const
@@ -71,6 +80,11 @@ SequentialSites::Site SequentialSites::at(uint32_t context, uint64_t timeNs) con
     auto next = std::lower_bound(starts.begin(), starts.end(), std::pair<uint64_t, uint32_t>(timeNs, 0));
     if (next != starts.end())
         return { next->second, Relation::Before };
+    const auto& ends = m_ends[context];
+    auto after = std::upper_bound(
+        ends.begin(), ends.end(), timeNs, [](uint64_t t, const std::pair<uint64_t, uint32_t>& e) { return t < e.first; });
+    if (after != ends.begin())
+        return { std::prev(after)->second, Relation::After };
     return { starts.back().second, Relation::After };
 }
 

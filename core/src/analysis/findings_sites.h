@@ -15,8 +15,9 @@
 namespace sparkscope::core::detail {
 
 // The conjunction a piece of a context's sequential code (outside every conjunct) is next to: the
-// next conjunction the context starts (the code runs before it), else the last one it started (the
-// code runs after it), else none.
+// next conjunction the context starts (the code runs before it), else the last one of its
+// conjunctions to end by then (the code runs after it: the outermost, since a nested one ends
+// inside it), else the last one it started (one still open), else none.
 class SequentialSites {
 public:
     explicit SequentialSites(const ParModel& model);
@@ -32,6 +33,7 @@ public:
 
 private:
     std::vector<std::vector<std::pair<uint64_t, uint32_t>>> m_starts; // per context: (start, static id), sorted
+    std::vector<std::vector<std::pair<uint64_t, uint32_t>>> m_ends; // per context: (end, static id) of the ended, sorted
 };
 
 // The static ids of which some instance runs inside another instance of the same static id (directly

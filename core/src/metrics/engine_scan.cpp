@@ -57,7 +57,7 @@ namespace {
     EngineScan scanEngine(const Trace& trace, uint16_t engine, Range r, bool wantWorkTimes)
     {
         EngineScan s;
-        bool inEpisode = false, stealOpen = false;
+        bool inEpisode = false, stealOpen = false, asleep = false;
         uint64_t episodeStart = 0, stealStart = 0;
         SearchSource lastSource = kGlobalQueue;
         auto closeSteal = [&](uint64_t t, bool productive) {
@@ -79,6 +79,9 @@ namespace {
                     inEpisode = true;
                     episodeStart = t;
                 }
+                if (asleep && wantWorkTimes)
+                    s.wakeSearches.push_back(t);
+                asleep = false;
                 if (in)
                     ++s.tries[source];
                 lastSource = source;
@@ -111,6 +114,7 @@ namespace {
                 break;
             }
             case ev::MerEngineSleeping:
+                asleep = true;
                 if (inEpisode && r.contains(episodeStart))
                     s.timeToSleep.push_back(double(t - episodeStart));
                 closeSteal(t, false);

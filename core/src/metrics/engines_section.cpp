@@ -66,15 +66,22 @@ namespace {
         return work;
     }
 
-    // Wake latency of engine e: per woken sleep, wake time - the first work made available during it.
+    // Wake latency of engine e: per sleep with work made available during it, the engine's next search
+    // event − the first such work. (The sleep ends at the engine's next event; the search that shows
+    // the wake is at that instant in our runtime's traces. A sleep that no search follows, as an
+    // engine shut down asleep, is no wake.)
     std::vector<double> wakeLatencies(const MetricsBasis& b, size_t e, const std::vector<uint64_t>& work)
     {
         std::vector<double> wake;
+        const std::vector<uint64_t>& searches = b.scans[e].wakeSearches;
         for (const auto& iv : b.engineStates.engines[e])
-            if (iv.state == EngineState::Sleeping && iv.endNs < b.lastNs && b.range.contains(iv.endNs)) {
+            if (iv.state == EngineState::Sleeping) {
                 auto w = std::lower_bound(work.begin(), work.end(), iv.startNs);
-                if (w != work.end() && *w < iv.endNs)
-                    wake.push_back(double(iv.endNs - *w));
+                if (w == work.end() || *w >= iv.endNs)
+                    continue;
+                auto woke = std::lower_bound(searches.begin(), searches.end(), iv.endNs);
+                if (woke != searches.end() && b.range.contains(*woke))
+                    wake.push_back(double(*woke - *w));
             }
         return wake;
     }

@@ -68,6 +68,10 @@ struct EngineScan {
     // MER_SPARK_CREATE / SPARK_CREATE / THREAD_RUNNABLE: work made available; only kept when some
     // engine can sleep (ENGINE_WAKE_LATENCY).
     std::vector<uint64_t> workTimes;
+    // The first search event (108/109/112) after each ENGINE_SLEEPING, sorted: where a sleep's wake
+    // shows (ENGINE_WAKE_LATENCY); kept with workTimes. A sleep without one (an engine shut down
+    // asleep) woke for no work.
+    std::vector<uint64_t> wakeSearches;
     // SPARK_DEQUE_SIZE: the -1s this engine's steals make on victims' deques. Its own +1 / -1
     // are read again from its events when the curve is summarised (sparkDequeSummary).
     std::vector<std::pair<uint16_t, uint64_t>> dequeStolenFrom; // (victim, time), sorted by time

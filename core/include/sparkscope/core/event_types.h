@@ -160,6 +160,14 @@ constexpr bool isContextStateEvent(uint16_t type) noexcept
     }
 }
 
+// An idle engine's search for work: the global queue (108), its own deque (112), other engines'
+// deques (109).
+constexpr bool isSearchEvent(uint16_t type) noexcept
+{
+    return type == ev::MerLookingForGlobalContext || type == ev::MerLookingForLocalSpark
+        || type == ev::MerWorkStealing;
+}
+
 // Whether a STOP_THREAD with this status leaves the context blocked (the model's Blocked state).
 constexpr bool isBlockingStopStatus(uint16_t status) noexcept
 {
