@@ -217,6 +217,30 @@ TEST_CASE("analysis of a run with a garbage collection", "[core][analysis]")
     CHECK(a.criticalPath->runningNs == 250);
 }
 
+TEST_CASE("a context stopped for a collection waits on the critical path as gc, as one the collection interrupts",
+    "[core][analysis]")
+{
+    // The trace above, with each context stopped (STOP_THREAD status 1, as Mercury's runtime posts
+    // before it collects) at 100 and run again at 150: the context is runnable in the collection
+    // either way, and the path's wait there is the collection's, on engine 0.
+    TraceBuilder b(2);
+    b.internString(0, 1, "gc.m:1");
+    b.runThread(0, 0, 1).startParConj(0, 50, 0xA, 1).sparkCreate(0, 60, 0xA, 9);
+    b.sparkSteal(1, 70, 0, 9).runThread(1, 80, 2);
+    b.stopThread(0, 100, 1, 1).stopThread(1, 100, 2, 1);
+    b.gcStart(0, 100).gcStart(1, 100).gcEnd(0, 150).gcEnd(1, 150);
+    b.runThread(0, 150, 1).runThread(1, 150, 2);
+    b.endParConjunct(1, 180, 0xA).stopThread(1, 185, 2, kStopFinished);
+    b.endParConjunct(0, 200, 0xA).endParConj(0, 205, 0xA).stopThread(0, 300, 1, kStopFinished);
+    const Analysis a = analyze(b.roundTrip());
+    CHECK(pathOf(a)
+        == std::vector<std::string> { "running 0-50 c1/0", "running 50-100 c1/1", "gc 100-150 c1/1",
+            "running 150-200 c1/1", "running 200-300 c1/0" });
+    CHECK(a.criticalPath->byKind[size_t(PathKind::Gc)] == 50);
+    CHECK(a.criticalPath->byKind[size_t(PathKind::Runnable)] == 0);
+    CHECK(*a.workSpan.spanNs == 250);
+}
+
 TEST_CASE("analysis of a range counts only the range", "[core][analysis]")
 {
     // The steal trace, analysed over [150, 350).

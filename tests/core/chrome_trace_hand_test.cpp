@@ -85,7 +85,8 @@ TEST_CASE("chrome export: every slice, flow, marker and CPUs sample of a hand-bu
     // Conjunction instances by start: A = 0, B = 1.
     // Context 1 (lane 0): its segments, as on engine 0 but with the engine as argument, blocked
     // [195,205) at A's barrier (no conjunct open), runnable [205,210) (woken by ctx 2 at 205), and
-    // running [210,250) through the GC (the model keeps it running). Context 2 (lane 1): runnable
+    // running [210,250) but for the GC, which interrupts it (runnable [220,230): no engine runs it
+    // while engine 0 collects, though no STOP_THREAD says so). Context 2 (lane 1): runnable
     // [113,114) from creation, A/2 [114,120), blocked from the suspended wait [120,132) and
     // runnable [132,135) (woken by ctx 1) inside A/2, A/2 [135,205), none [205,207).
     const std::vector<ChromeSlice> expected {
@@ -115,7 +116,9 @@ TEST_CASE("chrome export: every slice, flow, marker and CPUs sample of a hand-bu
         { c1, 190, 195, "running", args({ { "engine", 0 } }) },
         { c1, 195, 205, "blocked", none },
         { c1, 205, 210, "runnable", none },
-        { c1, 210, 250, "running", args({ { "engine", 0 } }) },
+        { c1, 210, 220, "running", args({ { "engine", 0 } }) },
+        { c1, 220, 230, "runnable", none },
+        { c1, 230, 250, "running", args({ { "engine", 0 } }) },
         { c2, 113, 114, "runnable", none },
         { c2, 114, 120, "outer.m:1/2", args({ { "engine", 1 }, { "instance", 0 } }) },
         { c2, 120, 132, "blocked", args({ { "conjunct", "outer.m:1/2" } }) },

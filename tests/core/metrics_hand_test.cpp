@@ -101,6 +101,38 @@ TEST_CASE("metrics of a two-conjunct conjunction across two engines", "[core][me
     CHECK(field(m, "scheduling", "fib.m:10", "OUT_OF_ORDER_PROBABILITY", "either_running_ns") == 200);
 }
 
+TEST_CASE("a collection interrupts the conjunct running on its engine: AVAIL_CPUS stays within the engines",
+    "[core][metrics]")
+{
+    // 2 engines, run [0,400). ctx 1 on engine 0 starts gc.m:1 (0xA) at 100 and sparks G2 at 101;
+    // engine 1 steals it at 110 and ctx 2 runs it until 290, but engine 1 collects garbage [200,250)
+    // with no STOP_THREAD around it. G1 ends at 300 and the conjunction with it.
+    TraceBuilder b(2);
+    b.internString(0, 1, "gc.m:1");
+    b.runThread(0, 0, 1).startParConj(0, 100, 0xA, 1).sparkCreate(0, 101, 0xA, 1);
+    b.sparkSteal(1, 110, 0, 1).runThread(1, 110, 2).gcStart(1, 200).gcEnd(1, 250);
+    b.endParConjunct(1, 290, 0xA).stopThread(1, 291, 2, kStopFinished);
+    b.endParConjunct(0, 300, 0xA).endParConj(0, 300, 0xA).stopThread(0, 400, 1, kStopFinished);
+    const Metrics m = computeMetrics(b.roundTrip());
+    // Over [100,300): CPUS_OVER_TIME 1, 2 from 110, 1 in the collection, 2 after it until 291. G2
+    // runs only when its engine does: RUNNING_SELF 1, 2 on [110,200) and [250,290): 10 + 180 + 50 +
+    // 80 + 10 = 330.
+    // So CPUS − RUNNING_SELF_AND_DESC is 0 but on [290,291), where ctx 2 runs outside the
+    // conjunction: AVAIL_CPUS 2, and 1 there: (2 × 200 − 1) / 200. (It was 3 in the collection when
+    // G2 counted as running there.)
+    CHECK(subStat(m, "conjunctions", "gc.m:1", "PARCONJ_RUNNING_SELF", "max").mean == 2);
+    CHECK(subStat(m, "conjunctions", "gc.m:1", "PARCONJ_RUNNING_SELF", "average").mean == Approx(330.0 / 200));
+    CHECK(subStat(m, "conjunctions", "gc.m:1", "PARCONJ_AVAIL_CPUS", "max").mean == 2);
+    CHECK(subStat(m, "conjunctions", "gc.m:1", "PARCONJ_AVAIL_CPUS", "average").mean == Approx(399.0 / 200));
+    // G2 can still make progress in the collection: RUNNABLE_SELF 1, 2 on [101,290): 1 + 378 + 10.
+    CHECK(subStat(m, "conjunctions", "gc.m:1", "PARCONJ_RUNNABLE_SELF", "average").mean == Approx(389.0 / 200));
+    // G2's 180 ns as a context: running 90 + 40, runnable in the collection 50 (the three still add up).
+    CHECK(stat(m, "conjuncts", "gc.m:1/2", "CONJUNCT_TIME_AS_CONTEXT").sum == 180);
+    CHECK(stat(m, "conjuncts", "gc.m:1/2", "CONJUNCT_TIME_RUNNING").sum == 130);
+    CHECK(stat(m, "conjuncts", "gc.m:1/2", "CONJUNCT_TIME_RUNNABLE").sum == 50);
+    CHECK(stat(m, "conjuncts", "gc.m:1/2", "CONJUNCT_TIME_BLOCKED").sum == 0);
+}
+
 TEST_CASE("CONTEXT_COUNTS counts a context made for a spark, and a GHC spark thread once", "[core][metrics]")
 {
     // Context 1: CREATE_THREAD (main). Context 2: CREATE_SPARK_THREAD alone, as Mercury and our

@@ -163,6 +163,9 @@ namespace {
                     continue;
                 if (it->state == ContextState::Running && reading != Reading::SparkBind && strandOf(*it, c) == strand)
                     emitRunning(c, strand, it->engine, lo, hi, reading, out);
+                else if (it->state == ContextState::Runnable && reading != Reading::SparkBind && it != segs.begin()
+                    && std::prev(it)->state == ContextState::Running)
+                    emitStopped(c, strand, std::prev(it)->engine, lo, hi, out);
                 else
                     pushTo(out,
                         label(strand, c, lo, hi, it->state == ContextState::Runnable ? PathKind::Runnable : other,
@@ -197,6 +200,29 @@ namespace {
             }
             if (hi > lo)
                 pushTo(out, label(strand, c, lo, hi, PathKind::Resume, kNoEngine));
+        }
+
+        // A runnable stretch of a context stopped (or interrupted) on `engine`: `gc` while that engine
+        // collected garbage (a collection stops the context, and it waits for it, not for an engine),
+        // `runnable` otherwise.
+        void emitStopped(
+            uint32_t c, uint32_t strand, uint16_t engine, uint64_t lo, uint64_t hi, std::vector<PathSegment>& out)
+        {
+            if (engine >= m_activity.engineCount()) {
+                pushTo(out, label(strand, c, lo, hi, PathKind::Runnable, kNoEngine));
+                return;
+            }
+            const auto& v = m_activity.intervals(engine);
+            for (size_t i = m_activity.indexAt(engine, hi - 1); hi > lo; --i) {
+                const uint64_t from = std::max(v[i].startNs, lo);
+                const bool gc = v[i].activity == Activity::Gc;
+                pushTo(out, label(strand, c, from, hi, gc ? PathKind::Gc : PathKind::Runnable, gc ? engine : kNoEngine));
+                hi = from;
+                if (i == 0)
+                    break;
+            }
+            if (hi > lo)
+                pushTo(out, label(strand, c, lo, hi, PathKind::Runnable, kNoEngine));
         }
 
         void push(const PathSegment& s) { pushTo(m_out, s); }

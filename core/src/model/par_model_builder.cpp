@@ -46,7 +46,8 @@ void ParModelBuilder::run(bool withTopPieces)
 bool ParModelBuilder::relevant(uint16_t type)
 {
     return isContextStateEvent(type) || type == ev::InternString
-        || (type >= ev::MerStartParConj && type <= ev::MerReuseContext);
+        || (type >= ev::MerStartParConj && type <= ev::MerReuseContext) || type == ev::GcStart || type == ev::GcWork
+        || type == ev::GcIdle || type == ev::GcDone || type == ev::GcEnd;
 }
 
 // Counts, in parallel per engine, the events that create instances, to size their arrays exactly.

@@ -48,8 +48,9 @@ private:
         ConjunctionIndex conjunction;
     };
     struct EngineCursor {
-        ContextIndex running;
+        ContextIndex running; // bound here: Running, or Runnable while the engine collects garbage
         OpenConjunct pending; // spark started, waiting for a context
+        bool inGc = false; // between GC_START (or GC_WORK/IDLE/DONE) and GC_END, as the engine states
     };
     struct ContextCursor {
         ContextState state = ContextState::Runnable;
@@ -128,6 +129,15 @@ private:
         case ev::MerFutSignal:
             onFutSignal(e, p);
             break;
+        case ev::GcStart:
+        case ev::GcWork:
+        case ev::GcIdle:
+        case ev::GcDone:
+            onGcStart(e);
+            break;
+        case ev::GcEnd:
+            onGcEnd(e);
+            break;
         default:
             break;
         }
@@ -143,6 +153,8 @@ private:
     void onRunThread(const Event& e, Payload p);
     void onStopThread(const Event& e, Payload p);
     void onThreadRunnable(const Event& e, Payload p);
+    void onGcStart(const Event& e);
+    void onGcEnd(const Event& e);
     ContextIndex newContext(uint32_t id, uint64_t t);
     static void growSegments(std::vector<ContextSegment>& segs);
 

@@ -51,7 +51,7 @@ void ParModelBuilder::onRunThread(const Event& e, Payload p)
         problem(e,
             "context " + std::to_string(p.u32(0)) + " runs on engine " + std::to_string(e.engine)
                 + " while still running on engine " + std::to_string(cc.engine));
-    if (cc.state == ContextState::Running && cc.engine < m_engines.size() && m_engines[cc.engine].running == c)
+    if (cc.engine < m_engines.size() && m_engines[cc.engine].running == c) // (a collection may hold it)
         m_engines[cc.engine].running = ContextIndex();
     if (ec.running.valid() && ec.running != c) {
         // A lost STOP_THREAD: the previous context stops here.
@@ -62,7 +62,7 @@ void ParModelBuilder::onRunThread(const Event& e, Payload p)
     if ((cc.state == ContextState::Blocked || cc.wokenBlocked) && cc.lastEngine != kNoEngine)
         m.resumes.push_back({ t, cc.lastEngine, e.engine });
     cc.wokenBlocked = false;
-    cc.state = ContextState::Running;
+    cc.state = ec.inGc ? ContextState::Runnable : ContextState::Running; // it runs once the collection ends
     cc.engine = e.engine;
     cc.lastEngine = e.engine;
     ec.running = c;
@@ -92,6 +92,39 @@ void ParModelBuilder::onStopThread(const Event& e, Payload p)
     else if (cc.state != ContextState::Blocked)
         cc.state = ContextState::Runnable;
     touch(c, e.timeNs);
+}
+
+// A collection on the engine (GC_START, or GC_WORK/GC_IDLE/GC_DONE without it, as the engine states
+// read them) interrupts the context running there: it is Runnable, on no engine, until GC_END, when
+// it runs again unless something else moved it meanwhile. Our runtime and GHC stop the context
+// before they collect (STOP_THREAD, runnable); a trace that does not post that reads the same, so
+// no conjunct counts as running on an engine that is collecting (RUNNING_SELF, AVAIL_CPUS).
+void ParModelBuilder::onGcStart(const Event& e)
+{
+    if (!e.hasEngine() || m_engines[e.engine].inGc)
+        return;
+    EngineCursor& ec = m_engines[e.engine];
+    ec.inGc = true;
+    if (!ec.running.valid())
+        return;
+    if (ContextCursor& cc = cursor(ec.running); cc.state == ContextState::Running && cc.engine == e.engine) {
+        cc.state = ContextState::Runnable;
+        touch(ec.running, e.timeNs);
+    }
+}
+
+void ParModelBuilder::onGcEnd(const Event& e)
+{
+    if (!e.hasEngine() || !m_engines[e.engine].inGc)
+        return;
+    EngineCursor& ec = m_engines[e.engine];
+    ec.inGc = false;
+    if (!ec.running.valid())
+        return;
+    if (ContextCursor& cc = cursor(ec.running); cc.state == ContextState::Runnable && cc.engine == e.engine) {
+        cc.state = ContextState::Running;
+        touch(ec.running, e.timeNs);
+    }
 }
 
 // THREAD_RUNNABLE / THREAD_WAKEUP: a blocked context may run again; remembered so that its next

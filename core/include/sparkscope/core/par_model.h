@@ -20,7 +20,8 @@
 //   - END_PAR_CONJ(dyn) closes the open instance with that dyn id and retires its futures, so the
 //     same address may name a later conjunction or future.
 //   - The parent of a conjunction is the innermost conjunct of the starting context at its start.
-// Context states: Running between RUN_THREAD and STOP_THREAD; Blocked from FUT_WAIT_SUSPENDED or a
+// Context states: Running between RUN_THREAD and STOP_THREAD but for its engine's collections
+// (GC_START..GC_END, as the engine states read them: Runnable then); Blocked from FUT_WAIT_SUSPENDED or a
 // blocking STOP_THREAD (status 4, or GHC's 6..18 and 20) until THREAD_RUNNABLE / THREAD_WAKEUP /
 // RUN_THREAD; Finished after STOP_THREAD(5) or RELEASE_CONTEXT; Runnable otherwise (from creation).
 //
