@@ -339,7 +339,7 @@ namespace {
             out += ". " + f.rule;
             if (!f.site.empty())
                 out += " at " + f.site;
-            out += ": could win back " + seconds(f.recoverableNs) + " s\n";
+            out += ": could win back " + duration(f.recoverableNs) + "\n";
             out += "     " + f.text + "\n";
             if (f.ranges.empty())
                 continue;
@@ -360,7 +360,7 @@ namespace {
         std::string out = "trace  " + a.trace.path + ": " + std::to_string(a.trace.engines) + " engines, "
             + std::to_string(a.trace.eventCount) + " events\n";
         out += "range  " + std::to_string(a.fromNs) + " .. " + std::to_string(a.toNs) + " ns ("
-            + seconds(a.toNs - a.fromNs) + " s)\n";
+            + duration(a.toNs - a.fromNs) + ")\n";
         appendFindings(out, report);
         appendLedger(out, a);
         appendWorkSpan(out, a.workSpan);

@@ -3,11 +3,9 @@
 #include "cli/cli_common.h"
 
 #include "sparkscope/core/event_types.h"
+#include "sparkscope/core/trace_overview.h"
 
 #include <nlohmann/json.hpp>
-
-#include <array>
-#include <map>
 
 namespace sparkscope::cli {
 
@@ -31,23 +29,6 @@ namespace {
         }
     }
 
-    struct EngineSummary {
-        uint16_t engine = core::kNoEngine;
-        std::string name; // engine number or "-"
-        size_t events = 0;
-        uint64_t firstNs = 0, lastNs = 0;
-    };
-
-    EngineSummary summarise(uint16_t engine, const std::vector<core::Event>& events)
-    {
-        EngineSummary s { engine, engine == core::kNoEngine ? "-" : std::to_string(engine), events.size(), 0, 0 };
-        if (!events.empty()) {
-            s.firstNs = events.front().timeNs;
-            s.lastNs = events.back().timeNs;
-        }
-        return s;
-    }
-
     int runInfo(const std::vector<std::string>& args)
     {
         auto parsed = parseArgs(args, {}, { "--json" }, kUsage);
@@ -57,24 +38,14 @@ namespace {
             return kExitOk;
         if (parsed->positional.size() != 1)
             return usageError(parsed->positional.empty() ? "info needs a TRACE" : "info takes one TRACE", kUsage);
-        auto trace = loadTrace(parsed->positional.front());
-        if (!trace)
+        // Streamed: counting needs no more than a window of the file (a 2 GB eventlog read whole took ~7 GB).
+        const std::string& path = parsed->positional.front();
+        auto read = core::overviewOfFile(path);
+        if (!read) {
+            std::fprintf(stderr, "sparkscope-cli: %s: %s\n", path.c_str(), read.error().toString().c_str());
             return kExitBadInput;
-        const core::Trace& t = *trace;
-
-        std::vector<uint64_t> counts(65536, 0);
-        auto countAll = [&](const std::vector<core::Event>& events) {
-            for (const auto& e : events)
-                ++counts[e.type];
-        };
-        countAll(t.global);
-        for (const auto& e : t.engines)
-            countAll(e);
-        std::vector<EngineSummary> engines;
-        for (size_t i = 0; i < t.engines.size(); ++i)
-            if (!t.engines[i].empty())
-                engines.push_back(summarise(static_cast<uint16_t>(i), t.engines[i]));
-        const EngineSummary global = summarise(core::kNoEngine, t.global);
+        }
+        const core::TraceOverview& t = read.value();
 
         Output out;
         if (parsed->flag("--json")) {
@@ -83,21 +54,19 @@ namespace {
             j["file_size"] = t.fileSize;
             j["compression"] = compressionName(t.compression);
             j["truncated"] = t.truncated;
-            j["events"] = t.eventCount();
-            j["declared_types"] = t.header.types.size();
-            j["time_span"] = { { "first_ns", t.firstTimeNs }, { "last_ns", t.lastTimeNs },
-                { "duration_ns", t.lastTimeNs - t.firstTimeNs } };
+            j["events"] = t.events;
+            j["declared_types"] = t.declaredTypes;
+            j["time_span"]
+                = { { "first_ns", t.firstNs }, { "last_ns", t.lastNs }, { "duration_ns", t.lastNs - t.firstNs } };
             nlohmann::json je = nlohmann::json::array();
-            for (const auto& e : engines)
+            for (const auto& e : t.engines)
                 je.push_back({ { "engine", e.engine }, { "events", e.events }, { "first_ns", e.firstNs },
                     { "last_ns", e.lastNs } });
             j["engines"] = je;
-            j["global_events"] = global.events;
+            j["global_events"] = t.global.events;
             nlohmann::json jt = nlohmann::json::array();
-            for (size_t n = 0; n < counts.size(); ++n)
-                if (counts[n])
-                    jt.push_back(
-                        { { "type", n }, { "name", eventName(static_cast<uint16_t>(n)) }, { "count", counts[n] } });
+            for (const auto& [type, count] : t.types)
+                jt.push_back({ { "type", type }, { "name", eventName(type) }, { "count", count } });
             j["types"] = jt;
             nlohmann::json jw = nlohmann::json::array();
             for (const auto& w : t.warnings)
@@ -114,29 +83,27 @@ namespace {
         if (t.compression != core::Compression::None)
             b += " (" + std::string(compressionName(t.compression)) + ")";
         b += "\n";
-        b += "events      " + std::to_string(t.eventCount()) + (t.truncated ? " (the file is cut short)" : "") + "\n";
-        b += "time span   " + std::to_string(t.firstTimeNs) + " .. " + std::to_string(t.lastTimeNs) + " ns ("
-            + std::to_string(t.lastTimeNs - t.firstTimeNs) + " ns)\n";
-        b += "engines     " + std::to_string(engines.size()) + "\n";
-        auto engineLine = [&](const EngineSummary& e) {
+        b += "events      " + std::to_string(t.events) + (t.truncated ? " (the file is cut short)" : "") + "\n";
+        b += "time span   " + std::to_string(t.firstNs) + " .. " + std::to_string(t.lastNs) + " ns ("
+            + std::to_string(t.lastNs - t.firstNs) + " ns)\n";
+        b += "engines     " + std::to_string(t.engines.size()) + "\n";
+        auto engineLine = [&](const core::TraceOverview::Source& e) {
             b += "  ";
-            appendPadded(b, e.name, 6, true);
+            appendPadded(b, e.engine == core::kNoEngine ? "-" : std::to_string(e.engine), 6, true);
             b += "  ";
             appendPadded(b, std::to_string(e.events), 10, true);
             b += " events  " + std::to_string(e.firstNs) + " .. " + std::to_string(e.lastNs) + " ns\n";
         };
-        for (const auto& e : engines)
+        for (const auto& e : t.engines)
             engineLine(e);
-        engineLine(global);
-        b += "event types (" + std::to_string(t.header.types.size()) + " declared)\n";
-        for (size_t n = 0; n < counts.size(); ++n) {
-            if (!counts[n])
-                continue;
+        engineLine(t.global);
+        b += "event types (" + std::to_string(t.declaredTypes) + " declared)\n";
+        for (const auto& [type, count] : t.types) {
             b += "  ";
-            appendPadded(b, std::to_string(n), 5, true);
+            appendPadded(b, std::to_string(type), 5, true);
             b += "  ";
-            appendPadded(b, eventName(static_cast<uint16_t>(n)), 30, false);
-            appendPadded(b, std::to_string(counts[n]), 10, true);
+            appendPadded(b, eventName(type), 30, false);
+            appendPadded(b, std::to_string(count), 10, true);
             b += "\n";
         }
         b += "warnings    " + std::to_string(t.warnings.size()) + "\n";

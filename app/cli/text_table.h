@@ -18,6 +18,18 @@ inline std::string format(const char* fmt, double v)
     return buf;
 }
 inline std::string seconds(uint64_t ns) { return format("%.6f", double(ns) / 1e9); }
+// A duration for prose, in the unit that reads best: "190 ns", "19.7 us", "8.47 ms", "2.351 s" (the
+// tables keep seconds, one unit per column; a microsecond run's figures there are all 0.000000).
+inline std::string duration(uint64_t ns)
+{
+    if (ns < 1000)
+        return std::to_string(ns) + " ns";
+    if (ns >= 1000000000)
+        return format("%.3f s", double(ns) / 1e9);
+    const bool micro = ns < 1000000;
+    const double v = double(ns) / (micro ? 1e3 : 1e6);
+    return format(v < 10 ? "%.2f" : v < 100 ? "%.1f" : "%.0f", v) + (micro ? " us" : " ms");
+}
 inline std::string percent(uint64_t part, uint64_t whole)
 {
     return format("%.2f", whole ? 100.0 * double(part) / double(whole) : 0.0);

@@ -12,11 +12,11 @@
 using namespace sparkscope::core;
 using sparkscope::test::checkLedger;
 using sparkscope::test::ledgerOf;
+using sparkscope::test::nestedTrace;
 using sparkscope::test::pathOf;
 using sparkscope::test::siteLedger;
 using sparkscope::test::siteWorkSpan;
 using sparkscope::test::stealTrace;
-using sparkscope::test::nestedTrace;
 using sparkscope::test::TraceBuilder;
 
 TEST_CASE("analysis of two engines with a steal", "[core][analysis]")

@@ -71,8 +71,8 @@ TEST_CASE("chrome export: every slice, flow, marker and CPUs sample of a hand-bu
     const json none; // no args
 
     CHECK(test::chromeThreadNames(out.document)
-        == std::vector<std::pair<std::string, std::string>> { { "1/1", "Engine 0" }, { "1/2", "Engine 1" },
-            { "2/65536", "Context 1" }, { "2/65537", "Context 2" } });
+        == std::vector<std::pair<std::string, std::string>> {
+            { "1/1", "Engine 0" }, { "1/2", "Engine 1" }, { "2/65536", "Context 1" }, { "2/65537", "Context 2" } });
 
     // Engine 0: ctx 1 runs [0,195): cut where its innermost conjunct changes — none until A starts
     // at 100, A/1 [100,110), B/1 [110,150), A/1 again [150,155) (B/1 ended), B/2 [155,175) (spark
@@ -183,8 +183,8 @@ TEST_CASE("chrome export: times are exact microseconds, and options drop or add 
     CHECK(plain.text.find("\"ts\":1.001,\"dur\":1.499,\"name\":\"running\"") != std::string::npos);
     CHECK(plain.text.find("\"ts\":1000000.001,\"dur\":1.999,\"name\":\"running\"") != std::string::npos);
     CHECK(test::chromeThreadNames(plain.document)
-        == std::vector<std::pair<std::string, std::string>> { { "1/1", "Engine 0" }, { "1/2", "Engine 1" },
-            { "2/65536", "Context 7: worker \"a\"" } });
+        == std::vector<std::pair<std::string, std::string>> {
+            { "1/1", "Engine 0" }, { "1/2", "Engine 1" }, { "2/65536", "Context 7: worker \"a\"" } });
     // Two on engine 0; on the context's track the same two and, between them, runnable [2500,
     // 1000000001) (STOP_THREAD status 1, heap overflow, does not block); it ends runnable at the end.
     CHECK(plain.summary.slices == 5);

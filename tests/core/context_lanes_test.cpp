@@ -162,6 +162,24 @@ TEST_CASE("context lanes from the context events equal the model's on GHC eventl
     }
 }
 
+TEST_CASE("context lanes: a collection interrupts the context running on its engine, as in the model", "[core][lanes]")
+{
+    // ctx 1 runs on engine 0 from 0; engine 0 collects [20,30) with no STOP_THREAD (runnable there),
+    // and [50,60) after it stopped at 45 (it stays runnable); ctx 2 is run on engine 1 at 65 while that
+    // engine collects [62,70), so it runs from 70. Lane 1: running [0,20), runnable [20,30), running
+    // [30,45), runnable [45,80); lane 2: runnable [0,70), running [70,80).
+    test::TraceBuilder b(2);
+    b.runThread(0, 0, 1).gcStart(0, 20).gcEnd(0, 30).stopThread(0, 45, 1, core::kStopYielding);
+    b.gcStart(0, 50).gcEnd(0, 60).createThread(1, 0, 2).gcStart(1, 62).runThread(1, 65, 2).gcEnd(1, 70);
+    b.endAt(80);
+    const core::Trace trace = b.roundTrip();
+    const core::ContextLanes lanes = core::computeContextLanes(trace);
+    checkSameLanes(lanes, core::computeContextLanes(core::buildParModel(trace), trace.firstTimeNs, trace.lastTimeNs));
+    REQUIRE(lanes.lanes.size() == 2);
+    CHECK(busy(lanes.lanes[0], 0, 80) == std::array<uint64_t, 3> { 45, 35, 0 }); // runnable, running, blocked
+    CHECK(busy(lanes.lanes[1], 0, 80) == std::array<uint64_t, 3> { 70, 10, 0 });
+}
+
 TEST_CASE("a context released while running is not revived when its engine runs it again", "[core][lanes]")
 {
     // Context 2 runs on engine 0 from 10, is released at 20 without a STOP_THREAD, created again

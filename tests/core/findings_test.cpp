@@ -125,7 +125,8 @@ TEST_CASE("sequential code and too little parallelism, ranked", "[core][analysis
     CHECK(r.findings[3].text.find("parallelism (work / span) is only 1.0") != std::string::npos);
 }
 
-TEST_CASE("sequential code after a conjunction with a nested one is keyed by the outer one", "[core][analysis][findings]")
+TEST_CASE(
+    "sequential code after a conjunction with a nested one is keyed by the outer one", "[core][analysis][findings]")
 {
     // 2 engines, run [0,1000). ctx 1 on engine 0 starts out.m:10 (0xA) at 100 and sparks G2, which
     // engine 1 steals at 110 and ctx 2 runs until 380. Inside G1, ctx 1 starts in.m:20 (0xB) at 150,
@@ -220,8 +221,9 @@ TEST_CASE("stable TIME_AFTERs far apart: Amdahl's law limits the conjunction", "
     const Finding& amdahl = finding(r, "amdahl_limited");
     CHECK(amdahl.text.find("conjunct 2 always ends last") != std::string::npos);
     // The 246 split as the ledger splits it: ctx 1 parked at the barrier 3 × 81, no work 3 × 1.
-    CHECK(finding(r, "too_little_parallelism")
-              .text.find("(246 ns: 243 ns while the rest of the program waited at a barrier, 3 ns with no work anywhere)")
+    CHECK(
+        finding(r, "too_little_parallelism")
+            .text.find("(246 ns: 243 ns while the rest of the program waited at a barrier, 3 ns with no work anywhere)")
         != std::string::npos);
     // Ranges: [G1's end, the conjunction's end) of each instance, the longest first (equal: earlier first).
     CHECK(amdahl.ranges == std::vector<TimeRange> { { 20, 105 }, { 130, 215 }, { 240, 325 } });

@@ -216,7 +216,8 @@ namespace {
             for (size_t i = m_activity.indexAt(engine, hi - 1); hi > lo; --i) {
                 const uint64_t from = std::max(v[i].startNs, lo);
                 const bool gc = v[i].activity == Activity::Gc;
-                pushTo(out, label(strand, c, from, hi, gc ? PathKind::Gc : PathKind::Runnable, gc ? engine : kNoEngine));
+                pushTo(
+                    out, label(strand, c, from, hi, gc ? PathKind::Gc : PathKind::Runnable, gc ? engine : kNoEngine));
                 hi = from;
                 if (i == 0)
                     break;

@@ -81,8 +81,8 @@ SequentialSites::Site SequentialSites::at(uint32_t context, uint64_t timeNs) con
     if (next != starts.end())
         return { next->second, Relation::Before };
     const auto& ends = m_ends[context];
-    auto after = std::upper_bound(
-        ends.begin(), ends.end(), timeNs, [](uint64_t t, const std::pair<uint64_t, uint32_t>& e) { return t < e.first; });
+    auto after = std::upper_bound(ends.begin(), ends.end(), timeNs,
+        [](uint64_t t, const std::pair<uint64_t, uint32_t>& e) { return t < e.first; });
     if (after != ends.begin())
         return { std::prev(after)->second, Relation::After };
     return { starts.back().second, Relation::After };

@@ -92,7 +92,9 @@ namespace {
 
     bool isContextEvent(uint16_t type)
     {
-        return isContextStateEvent(type) || type == ev::MerFutWaitSuspended || type == ev::ThreadLabel;
+        return isContextStateEvent(type) || type == ev::MerFutWaitSuspended || type == ev::ThreadLabel
+            || type == ev::GcStart || type == ev::GcWork || type == ev::GcIdle || type == ev::GcDone
+            || type == ev::GcEnd;
     }
 
     // The model's context rules (par_model_contexts.cpp), keeping only state and engine.
@@ -114,6 +116,7 @@ namespace {
         explicit LaneBuilder(const Trace& trace)
             : m_trace(trace)
             , m_running(trace.engines.size(), kNoIndex)
+            , m_inGc(trace.engines.size(), false)
         {
         }
 
@@ -136,16 +139,35 @@ namespace {
                     break;
                 const uint32_t c = context(p.u32(0), t);
                 Lane& lane = m_lanes[c];
-                if (lane.state == ContextState::Running && lane.engine < m_running.size()
-                    && m_running[lane.engine] == c)
+                if (lane.engine < m_running.size() && m_running[lane.engine] == c)
                     m_running[lane.engine] = kNoIndex;
                 uint32_t& running = m_running[e.engine];
                 if (running != kNoIndex && running != c)
                     set(running, t, ContextState::Runnable); // a lost STOP_THREAD
                 running = c;
-                set(c, t, ContextState::Running, e.engine);
+                // (While the engine collects garbage the context waits for the collection's end.)
+                set(c, t, m_inGc[e.engine] ? ContextState::Runnable : ContextState::Running, e.engine);
                 break;
             }
+            case ev::GcStart:
+            case ev::GcWork:
+            case ev::GcIdle:
+            case ev::GcDone:
+                if (e.engine < m_running.size() && !m_inGc[e.engine]) {
+                    m_inGc[e.engine] = true;
+                    const uint32_t c = m_running[e.engine];
+                    if (c != kNoIndex && m_lanes[c].state == ContextState::Running)
+                        set(c, t, ContextState::Runnable, e.engine); // interrupted: still bound here
+                }
+                break;
+            case ev::GcEnd:
+                if (e.engine < m_running.size() && m_inGc[e.engine]) {
+                    m_inGc[e.engine] = false;
+                    const uint32_t c = m_running[e.engine];
+                    if (c != kNoIndex && m_lanes[c].state == ContextState::Runnable && m_lanes[c].engine == e.engine)
+                        set(c, t, ContextState::Running, e.engine);
+                }
+                break;
             case ev::StopThread: {
                 if (e.engine >= m_running.size())
                     break;
@@ -230,7 +252,8 @@ namespace {
         }
 
         const Trace& m_trace;
-        std::vector<uint32_t> m_running; // per engine: the lane running there
+        std::vector<uint32_t> m_running; // per engine: the lane running there (or interrupted by a collection)
+        std::vector<bool> m_inGc; // per engine: between GC_START (or GC_WORK/IDLE/DONE) and GC_END
         std::vector<Lane> m_lanes;
         std::unordered_map<uint32_t, uint32_t> m_byId;
         std::unordered_map<uint32_t, std::string> m_labels;

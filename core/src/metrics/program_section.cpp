@@ -92,18 +92,23 @@ namespace {
     }
 
     // The heap figures of the global buffer and every engine, and their GC_STATS_GHC reports (the
-    // global buffer's first, then each engine's in engine order).
+    // global buffer's first, then each engine's in engine order). HEAP_ALLOCATED is each capability's
+    // own running total (GHC posts one per capability), so what was allocated in the range is the sum
+    // of each source's growth over it, as ThreadScope sums them: heap.allocLast holds that sum.
     EngineScan heapOfAll(const MetricsBasis& b)
     {
+        const auto growth = [](const EngineScan& s) { return s.allocLast - std::min(s.allocLast, s.allocBefore); };
         EngineScan heap = b.globalScan;
+        uint64_t allocated = growth(heap);
         for (const auto& sc : b.scans) {
             heap.anyHeap = heap.anyHeap || sc.anyHeap;
             heap.maxSize = std::max(heap.maxSize, sc.maxSize);
             heap.maxLive = std::max(heap.maxLive, sc.maxLive);
-            heap.allocLast = std::max(heap.allocLast, sc.allocLast);
-            heap.allocBefore = std::max(heap.allocBefore, sc.allocBefore);
+            allocated += growth(sc);
             heap.gcReports.insert(heap.gcReports.end(), sc.gcReports.begin(), sc.gcReports.end());
         }
+        heap.allocLast = allocated;
+        heap.allocBefore = 0;
         return heap;
     }
 
@@ -116,10 +121,21 @@ namespace {
             { "allocation_rate_bytes_per_s", mutatorSeconds == 0 ? 0.0 : double(allocated) / mutatorSeconds } });
     }
 
+    // How many of the sorted times are in the range: [from, to), and the trace's last instant too
+    // when the range reaches it (a run's contexts are released at its very end).
+    uint64_t countIn(const std::vector<uint64_t>& times, const MetricsBasis& b)
+    {
+        const auto from = std::lower_bound(times.begin(), times.end(), b.range.from);
+        const auto to = b.range.to >= b.trace.lastTimeNs ? std::upper_bound(from, times.end(), b.range.to)
+                                                         : std::lower_bound(from, times.end(), b.range.to);
+        return uint64_t(to - from);
+    }
+
     // The per-generation GC table: one group per generation, from GC_STATS_GHC reports, each report's
-    // pause being the collection it belongs to (the last one starting at or before it).
-    std::vector<MetricGroup> generationGroups(
-        const std::vector<EngineScan::GcReport>& reports, const std::vector<std::pair<uint64_t, uint64_t>>& gcs)
+    // pause being the collection it belongs to (the last one starting at or before it), clipped to
+    // the range as GC_STATS clips it.
+    std::vector<MetricGroup> generationGroups(const std::vector<EngineScan::GcReport>& reports,
+        const std::vector<std::pair<uint64_t, uint64_t>>& gcs, Range range)
     {
         struct Gen {
             uint64_t collections = 0, parallel = 0;
@@ -133,8 +149,11 @@ namespace {
                 ++g.parallel;
             auto it = std::upper_bound(
                 gcs.begin(), gcs.end(), rep.timeNs, [](uint64_t x, const auto& c) { return x < c.first; });
-            if (it != gcs.begin())
-                g.pauses.push_back(double(std::prev(it)->second - std::prev(it)->first));
+            if (it != gcs.begin()) {
+                const uint64_t from = std::max(std::prev(it)->first, range.from);
+                const uint64_t to = std::min(std::prev(it)->second, range.to);
+                g.pauses.push_back(double(to - std::min(to, from)));
+            }
         }
         std::vector<MetricGroup> out;
         for (auto& [gen, g] : gens) {
@@ -209,8 +228,9 @@ MetricSection buildProgramSection(
     }
     all.metrics.push_back({ "SPARK_COUNTS", sparkCountsOfAll(b.scans) });
     all.metrics.push_back({ "CONTEXT_COUNTS",
-        fieldsValue({ { "created", I(m.contextsCreated) }, { "reused", I(m.contextsReused) },
-            { "released", I(m.contextsReleased) }, { "runnable_max", contextsRunnable.max(I(r.from), I(r.to)) },
+        fieldsValue({ { "created", I(countIn(m.contextCreations, b)) }, { "reused", I(countIn(m.contextReuses, b)) },
+            { "released", I(countIn(m.contextReleases, b)) },
+            { "runnable_max", contextsRunnable.max(I(r.from), I(r.to)) },
             { "runnable_average", contextsRunnable.average(I(r.from), I(r.to)) },
             { "blocked_max", contextsBlocked.max(I(r.from), I(r.to)) },
             { "blocked_average", contextsBlocked.average(I(r.from), I(r.to)) } }) });
@@ -222,7 +242,7 @@ MetricSection buildProgramSection(
         all.metrics.push_back({ "HEAP", heapValue(heap, total - std::min(total, gc.totalNs)) });
     MetricSection program { "program", {} };
     program.groups.push_back(std::move(all));
-    for (MetricGroup& g : generationGroups(heap.gcReports, b.gcs))
+    for (MetricGroup& g : generationGroups(heap.gcReports, b.gcs, b.range))
         program.groups.push_back(std::move(g));
     return program;
 }

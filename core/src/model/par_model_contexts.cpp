@@ -17,19 +17,20 @@ void ParModelBuilder::onCreateThread(const Event& e, Payload p)
 {
     const size_t before = m.contexts.size();
     context(p.u32(0), e.timeNs, true);
-    m.contextsCreated += m.contexts.size() != before;
+    if (m.contexts.size() != before)
+        m.contextCreations.push_back(e.timeNs);
 }
 
 void ParModelBuilder::onReuseContext(const Event& e, Payload p)
 {
-    ++m.contextsReused;
+    m.contextReuses.push_back(e.timeNs);
     context(p.u32(0), e.timeNs, true);
 }
 
 // RELEASE_CONTEXT ends the context's timeline: it is back in the pool, finished.
 void ParModelBuilder::onReleaseContext(const Event& e, Payload p)
 {
-    ++m.contextsReleased;
+    m.contextReleases.push_back(e.timeNs);
     const ContextIndex c = context(p.u32(0), e.timeNs);
     cursor(c).state = ContextState::Finished;
     touch(c, e.timeNs);

@@ -275,9 +275,10 @@ public:
     };
     std::vector<Resume> resumes;
 
-    // Extra counts used by the whole-program metrics: contexts created (CREATE_THREAD, or
-    // CREATE_SPARK_THREAD for an id not already live), reused (REUSE_THREAD), released.
-    uint64_t contextsCreated = 0, contextsReused = 0, contextsReleased = 0;
+    // When contexts were created (CREATE_THREAD, or CREATE_SPARK_THREAD for an id not already live),
+    // reused (REUSE_THREAD) and released, in time order: the whole-program metrics count those in
+    // their range (a few per context: our runtime reuses its contexts, GHC threads are thousands).
+    std::vector<uint64_t> contextCreations, contextReuses, contextReleases;
 
     // The element an index names (unchecked, as vector's []); contains() tests an index first.
     const ContextTimeline& context(ContextIndex c) const noexcept { return contexts[c.value()]; }

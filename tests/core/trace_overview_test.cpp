@@ -1,0 +1,130 @@
+// TraceOverview: the streamed overview of a file (what `sparkscope-cli info` prints, in bounded
+// memory) equals the one of the same file read whole, on every shared eventlog (plain and
+// compressed), demo traces of our runtime, a file cut short and a hand-built one worked out here.
+#include "scenario_traces.h"
+#include "support/test_data.h"
+#include "support/trace_builder.h"
+
+#include "sparkscope/core/event_types.h"
+#include "sparkscope/core/reader.h"
+#include "sparkscope/core/trace_overview.h"
+#include "sparkscope/core/writer.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+
+using namespace sparkscope;
+using namespace sparkscope::core;
+namespace fs = std::filesystem;
+
+namespace {
+
+void checkSame(const TraceOverview& streamed, const TraceOverview& whole)
+{
+    CHECK(streamed.path == whole.path);
+    CHECK(streamed.fileSize == whole.fileSize);
+    CHECK(streamed.compression == whole.compression);
+    CHECK(streamed.truncated == whole.truncated);
+    CHECK(streamed.events == whole.events);
+    CHECK(streamed.declaredTypes == whole.declaredTypes);
+    CHECK(streamed.firstNs == whole.firstNs);
+    CHECK(streamed.lastNs == whole.lastNs);
+    CHECK(streamed.engines == whole.engines);
+    CHECK(streamed.global == whole.global);
+    CHECK(streamed.types == whole.types);
+    REQUIRE(streamed.warnings.size() == whole.warnings.size());
+    for (size_t i = 0; i < whole.warnings.size(); ++i) {
+        CHECK(streamed.warnings[i].message == whole.warnings[i].message);
+        CHECK(streamed.warnings[i].byteOffset == whole.warnings[i].byteOffset);
+    }
+}
+
+// The overview of `path` streamed and read whole agree.
+void checkFile(const fs::path& path)
+{
+    INFO(path.string());
+    auto whole = readTrace(path.string());
+    REQUIRE(whole);
+    auto streamed = overviewOfFile(path.string());
+    REQUIRE(streamed);
+    checkSame(streamed.value(), overviewOf(whole.value()));
+}
+
+} // namespace
+
+TEST_CASE("a trace's overview streamed equals the one read whole, on every shared eventlog", "[core][overview][data]")
+{
+    size_t files = 0;
+    for (const char* dir : { "ghc", "ghc-events" }) {
+        const auto d = test::sharedTestData(dir);
+        if (!d)
+            return;
+        for (const auto& entry : fs::directory_iterator(*d)) {
+            const std::string name = entry.path().filename().string();
+            if (name.ends_with(".eventlog") || name.ends_with(".eventlog.zst")) {
+                checkFile(entry.path());
+                ++files;
+            }
+        }
+    }
+    CHECK(files > 20);
+}
+
+TEST_CASE(
+    "a trace's overview streamed equals the one read whole: demo traces, and a file cut short", "[core][overview]")
+{
+    const fs::path dir = test::scratchDir("overview");
+    for (const char* workload : { "parfib --n 22 --cutoff 10", "pipeline" }) {
+        const auto file = test::recordDemoTrace(dir, workload, 3);
+        if (!file)
+            return;
+        checkFile(*file);
+        // Cut in the middle of an event: the reader's truncation warning, the same both ways.
+        const auto bytes = fs::file_size(*file);
+        const fs::path cut = dir / (file->stem().string() + "-cut.eventlog");
+        fs::copy_file(*file, cut, fs::copy_options::overwrite_existing);
+        fs::resize_file(cut, bytes * 2 / 3 + 1);
+        checkFile(cut);
+        auto streamed = overviewOfFile(cut.string());
+        REQUIRE(streamed);
+        CHECK(streamed->truncated);
+        CHECK_FALSE(streamed->warnings.empty());
+    }
+}
+
+TEST_CASE("a hand-built trace's overview, worked out by hand", "[core][overview]")
+{
+    // Engine 0: RUN_THREAD at 10, STOP_THREAD at 40; engine 2: RUN_THREAD at 5; a global INTERN_STRING
+    // at 0. Engine 1 posts nothing of its own.
+    test::TraceBuilder b(3);
+    b.internString(0, 1, "x.m:1").runThread(0, 10, 1).stopThread(0, 40, 1, kStopFinished).runThread(2, 5, 2);
+    const fs::path path = test::scratchDir("overview-hand") / "hand.eventlog";
+    REQUIRE(writeFile(path.string(), writeTrace(b.roundTrip())));
+    auto o = overviewOfFile(path.string());
+    REQUIRE(o);
+    // Each engine's events include its block's marker (written at the time of the block's first
+    // event): engine 1's block holds that alone.
+    REQUIRE(o->engines.size() == 3);
+    CHECK(o->engines[0] == TraceOverview::Source { 0, 3, 10, 40 });
+    CHECK(o->engines[1].engine == 1);
+    CHECK(o->engines[1].events == 1);
+    CHECK(o->engines[2] == TraceOverview::Source { 2, 2, 5, 5 });
+    const auto count = [&](uint16_t type) {
+        const auto it = std::find_if(o->types.begin(), o->types.end(), [&](const auto& t) { return t.first == type; });
+        return it == o->types.end() ? uint64_t(0) : it->second;
+    };
+    CHECK(count(ev::RunThread) == 2);
+    CHECK(count(ev::StopThread) == 1);
+    CHECK(count(ev::InternString) == 1);
+    CHECK(o->firstNs == 0);
+    CHECK(o->lastNs == 40);
+    CHECK_FALSE(o->truncated);
+    uint64_t sum = 0;
+    for (const auto& [type, n] : o->types)
+        sum += n;
+    CHECK(sum == o->events);
+    CHECK(o->events == o->global.events + o->engines[0].events + o->engines[1].events + o->engines[2].events);
+    CHECK_FALSE(overviewOfFile((path.string() + ".missing")));
+}
