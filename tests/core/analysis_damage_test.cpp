@@ -68,3 +68,34 @@ TEST_CASE("a damaged trace's totals near 2^64 ns saturate rather than wrap", "[c
     REQUIRE(a.workSpan.spanNs);
     CHECK(*a.workSpan.spanNs == kT);
 }
+
+TEST_CASE("a conjunction that ends before one of its conjuncts: the barrier does not wait for it", "[core][analysis]")
+{
+    // 2 engines, run [0,1000). ctx 1 on engine 0 starts 0xA at 10 and sparks G2 at 11; engine 1
+    // steals it at 20 and ctx 2 runs it until 950, but 0xA ends at 100 (damaged: END_PAR_CONJ before
+    // G2's end, whose END_PAR_CONJUNCT at 900 then names no open conjunction), and ctx 1 runs on to
+    // 1000. The Join at 100 cannot have waited for G2: that dependency would run back in time, and
+    // the path through it (G2's ~930 ns, then ctx 1's 900 after the Join) be longer than the run.
+    sparkscope::test::TraceBuilder b(2);
+    b.runThread(0, 0, 1).startParConj(0, 10, 0xA, 1).sparkCreate(0, 11, 0xA, 1);
+    b.sparkSteal(1, 20, 0, 1).runThread(1, 20, 2).endParConjunct(1, 900, 0xA).stopThread(1, 950, 2, kStopFinished);
+    b.endParConjunct(0, 100, 0xA).endParConj(0, 100, 0xA).stopThread(0, 1000, 1, kStopFinished);
+    AnalysisOptions options;
+    options.whatIf = WhatIfOptions {};
+    options.whatIf->engines = { 1, 2 };
+    const Analysis a = analyze(b.roundTrip(), options);
+    REQUIRE(a.workSpan.spanNs);
+    // Work: ctx 1's 1000 and ctx 2's 930. Span: ctx 1's whole run, 1000 (G2's path: 1 ns of G1, then
+    // its 930).
+    CHECK(a.workSpan.workNs == 1930);
+    CHECK(*a.workSpan.spanNs == 1000);
+    CHECK(a.workSpan.brokenDependencies == 1);
+    REQUIRE(a.criticalPath);
+    CHECK(a.criticalPath->lengthNs <= 1000);
+    // The what-if runs both conjuncts without waiting for the dropped dependency: on 2 engines as
+    // recorded, on 1 all the work.
+    REQUIRE(a.whatIf);
+    REQUIRE(a.whatIf->predictions.size() == 2);
+    for (const Prediction& p : a.whatIf->predictions)
+        CHECK(p.ledger.totalNs() == p.engines * p.wallNs);
+}

@@ -227,8 +227,8 @@ private:
                 const RunDag::Source ending { uint32_t(g - 1), uint32_t(s) };
                 if (c.kind == CutKind::Fork)
                     d.m_fork[c.ref] = ending;
-                else if (c.kind == CutKind::Create)
-                    d.m_create[c.ref] = ending;
+                else if (c.kind == CutKind::Create && (!valid(c.ref) || c.timeNs <= m_start[c.ref]))
+                    d.m_create[c.ref] = ending; // (a spark run before it was made: no dependency)
                 else if (c.kind == CutKind::Signal)
                     d.m_signal[c.ref] = ending;
             }
@@ -251,7 +251,13 @@ private:
         for (const FutureInstance& f : m.futures)
             if (f.signalled && !valid(f.signalConjunct.value()))
                 n += std::count_if(f.waits.begin(), f.waits.end(), [](const FutureWait& w) { return w.suspended; });
-        d.m_unplaced = n;
+        for (const ConjunctionInstance& j : m.conjunctions) // in start order, and so their conjuncts
+            if (j.ended)
+                for (ConjunctIndex k : j.conjuncts)
+                    if ((!m.conjunct(k).ended || m.conjunct(k).endNs > j.endNs) && m_valid[k.value()])
+                        d.m_lateConjuncts.push_back(k.value());
+        std::sort(d.m_lateConjuncts.begin(), d.m_lateConjuncts.end());
+        d.m_unplaced = n + d.m_lateConjuncts.size();
     }
 
     RunDag& d;

@@ -134,6 +134,16 @@ public:
     template <class Add>
     void forEachWeightPiece(const EngineActivity& activity, uint64_t fromNs, uint64_t toNs, Add&& add) const;
 
+    // Whether conjunct k's end is a dependency of its conjunction's Join: not when it ended after the
+    // conjunction did, or never, while the conjunction ended (a damaged trace: END_PAR_CONJ before one
+    // of its END_PAR_CONJUNCTs), which no barrier waited for. Such a dependency would run back in time, and a path through it could be
+    // longer than the run. (A spark run before it was made loses its Create dependency the same way.)
+    bool joins(uint32_t conjunct) const noexcept
+    {
+        return m_lateConjuncts.empty() || !std::binary_search(m_lateConjuncts.begin(), m_lateConjuncts.end(), conjunct);
+    }
+
+    // Dependencies whose source is not in the model, or that would run back in time (both damaged input).
     uint64_t unplacedDependencies() const noexcept { return m_unplaced; }
 
 private:
@@ -149,7 +159,8 @@ private:
     std::vector<Source> m_fork; // per conjunction: its Fork in the parent strand
     std::vector<Source> m_create; // per conjunct: its spark's Create in the conjunct before it
     std::vector<Source> m_signal; // per future: its Signal
-    uint64_t m_unplaced = 0; // dependencies whose source is not in the model (damaged input)
+    uint64_t m_unplaced = 0; // dependencies whose source is not in the model, or dropped (damaged input)
+    std::vector<uint32_t> m_lateConjuncts; // sorted: conjuncts that ended after their conjunction (joins)
 
     friend class RunDagBuilder;
 };
@@ -209,7 +220,8 @@ template <class F> void RunDag::forEachPred(uint32_t g, uint32_t strand, F&& f) 
         break;
     case CutKind::Join:
         for (uint32_t k : strandsOf(m_model->conjunctions[c.ref].conjuncts))
-            cross(lastOf(k));
+            if (joins(k))
+                cross(lastOf(k));
         break;
     case CutKind::Wait:
         cross(m_signal[c.ref]);

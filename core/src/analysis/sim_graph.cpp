@@ -286,7 +286,8 @@ template <class Shape> void SimGraph::fillRecords(const Shape& shape)
         if (position >= 1 && position < shape.conjunctCount(j))
             out.next = m_new[shape.conjunctAt(j, position)];
         out.parent = m_conjunctions[j].parent;
-        out.join = m_conjunctions[j].join;
+        if (m_dag->joins(k)) // (a conjunct that ended after its conjunction releases no join)
+            out.join = m_conjunctions[j].join;
     });
 }
 
@@ -312,7 +313,7 @@ template <class Shape> void SimGraph::fillNodes(const Shape& shape)
             uint32_t n = 0;
             if (m_conjunctions[c.ref].join.node == g)
                 for (uint32_t k : shape.conjunctsOf(c.ref))
-                    n += d.lastNode(k) != kNoIndex;
+                    n += d.lastNode(k) != kNoIndex && d.joins(k);
             return n;
         }
         case CutKind::Wait:
