@@ -405,7 +405,7 @@ namespace {
             return usageError("--to must be after --from", kUsage);
 
         auto trace = loadTraceForMetrics(parsed->positional.front(), parsed->flag("--force"));
-        if (!trace)
+        if (!trace || !rangeMeetsTrace(*trace, parsed->positional.front(), options.fromNs, options.toNs))
             return kExitBadInput;
         // The metrics the findings read, and the analysis session over their states and model
         // (--scale names sites the session knows); the events go before the peaks

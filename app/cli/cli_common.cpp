@@ -190,6 +190,16 @@ std::optional<core::Trace> loadTraceForMetrics(const std::string& path, bool for
     return std::nullopt;
 }
 
+bool rangeMeetsTrace(const core::Trace& trace, const std::string& path, uint64_t fromNs, uint64_t toNs)
+{
+    if (fromNs < trace.lastTimeNs && toNs > trace.firstTimeNs)
+        return true;
+    std::fprintf(stderr, "sparkscope-cli: %s: the range %llu .. %llu ns is outside the trace, which spans %llu .. %llu ns\n",
+        path.c_str(), static_cast<unsigned long long>(fromNs), static_cast<unsigned long long>(toNs),
+        static_cast<unsigned long long>(trace.firstTimeNs), static_cast<unsigned long long>(trace.lastTimeNs));
+    return false;
+}
+
 std::string eventName(uint16_t type)
 {
     if (core::knownEventType(type))

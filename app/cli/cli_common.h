@@ -96,6 +96,9 @@ std::optional<core::Trace> loadTrace(const std::string& path);
 // (core::compactMetricsBytes against availableMemoryBytes) is refused with the figures and what to
 // do instead, rather than left to the kernel's out-of-memory killer, which says nothing.
 std::optional<core::Trace> loadTraceForMetrics(const std::string& path, bool force = false);
+// Whether --from/--to [fromNs, toNs) meets the trace's span; if not, says so on stderr (a range
+// wholly before or after the run has no figures to give).
+bool rangeMeetsTrace(const core::Trace& trace, const std::string& path, uint64_t fromNs, uint64_t toNs);
 // The memory a command may use: SPARKSCOPE_MEMORY_BYTES when set, else /proc/meminfo's MemAvailable
 // (or, less, what the cgroup's memory.max leaves) plus what this process holds already
 // (/proc/self/statm); nullopt when none can be read. The check runs after the read, whose own peak

@@ -66,7 +66,7 @@ namespace {
         options.instances = parsed->flag("--instances");
 
         auto trace = loadTraceForMetrics(parsed->positional.front(), parsed->flag("--force"));
-        if (!trace)
+        if (!trace || !rangeMeetsTrace(*trace, parsed->positional.front(), options.fromNs, options.toNs))
             return kExitBadInput;
         // The trace is given up: its events go once read for the last time (less peak memory).
         return writeOutput(

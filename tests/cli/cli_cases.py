@@ -317,6 +317,17 @@ def case_memory_check():
                     env={"SPARKSCOPE_MEMORY_BYTES": "4G"})
 
 
+def case_range_outside():
+    # sumfib spans 91,549 .. 110,329,248 ns (info): a range after it, or one ending before it starts,
+    # has no figures to give and is refused with the trace's span; one that overlaps it is measured.
+    path = shared(SUMFIB)
+    for command in ("metrics", "analyze"):
+        for frm, to in (("200000000", "300000000"), ("0", "91549")):
+            _, err = expect_exit(2, [command, path, "--from", frm, "--to", to, "-o", os.devnull], "is outside the trace")
+            expect("spans" in err, "%s's refusal does not give the trace's span: %r" % (command, err))
+        expect_exit(0, [command, path, "--from", "100000000", "--to", "200000000", "-o", os.devnull])
+
+
 def main():
     global A
     ap = argparse.ArgumentParser()

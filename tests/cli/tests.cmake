@@ -8,7 +8,7 @@ endif()
 
 set(_cli_script ${CMAKE_CURRENT_LIST_DIR}/cli_cases.py)
 foreach(_case help version usage_errors missing_file wrong_magic truncated show_tsv show_filters show_text
-              info_json check_ok check_problems rewrite_roundtrip export_chrome cut memory_check)
+              info_json check_ok check_problems rewrite_roundtrip export_chrome cut memory_check range_outside)
   add_test(NAME "cli: ${_case}"
     COMMAND ${Python3_EXECUTABLE} ${_cli_script} --case ${_case} --cli $<TARGET_FILE:sparkscope-cli>
       --testdata ${SPARKSCOPE_SHARED_DIR}/testdata --scratch ${PROJECT_BINARY_DIR}/test-scratch/cli-${_case})
