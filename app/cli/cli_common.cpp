@@ -126,10 +126,7 @@ namespace {
     }
 } // namespace
 
-std::optional<core::Trace> loadTrace(const std::string& path)
-{
-    return loaded(path, core::readTrace(path));
-}
+std::optional<core::Trace> loadTrace(const std::string& path) { return loaded(path, core::readTrace(path)); }
 
 std::optional<uint64_t> availableMemoryBytes()
 {
@@ -194,7 +191,8 @@ bool rangeMeetsTrace(const core::Trace& trace, const std::string& path, uint64_t
 {
     if (fromNs < trace.lastTimeNs && toNs > trace.firstTimeNs)
         return true;
-    std::fprintf(stderr, "sparkscope-cli: %s: the range %llu .. %llu ns is outside the trace, which spans %llu .. %llu ns\n",
+    std::fprintf(stderr,
+        "sparkscope-cli: %s: the range %llu .. %llu ns is outside the trace, which spans %llu .. %llu ns\n",
         path.c_str(), static_cast<unsigned long long>(fromNs), static_cast<unsigned long long>(toNs),
         static_cast<unsigned long long>(trace.firstTimeNs), static_cast<unsigned long long>(trace.lastTimeNs));
     return false;

@@ -109,6 +109,31 @@ TEST_CASE("a sleep that ends with the engine's shutdown is no wake: the metrics 
     CHECK(a.whatIf->costs[CostKind::Wake] == 10);
 }
 
+TEST_CASE("the what-if's wake cost leaves out the wake that stops an engine", "[core][whatif]")
+{
+    TraceBuilder b(2);
+    // As above, but engine 1, asleep from 50 with a spark made at 60, is woken at 85 to stop: it looks
+    // for work and shuts down at 90. ENGINE_WAKE_LATENCY counts that wake (85 - 60 = 25: the spec's
+    // "next search event"); the what-if's wake_ns, a cost of waking for work, does not.
+    b.runThread(0, 0, 1).sparkCreate(0, 30, 0xA, 1).sparkCreate(0, 60, 0xA, 2);
+    b.sleeping(1, 10).lookingForGlobal(1, 40).sleeping(1, 50).lookingForGlobal(1, 85).event(1, 90, ev::Shutdown);
+    b.endAt(100);
+    const Trace trace = b.roundTrip();
+    const Metrics m = computeMetrics(trace);
+    const MetricValue* wake = m.find("engines", "1", "ENGINE_WAKE_LATENCY");
+    REQUIRE(wake);
+    REQUIRE(wake->stat);
+    CHECK(wake->stat->count == 2);
+    CHECK(wake->stat->max == 25.0);
+    AnalysisOptions options;
+    options.whatIf = WhatIfOptions {};
+    options.whatIf->engines = { 2 };
+    const Analysis a = analyze(trace, options);
+    REQUIRE(a.whatIf);
+    CHECK(a.whatIf->costs.samples[size_t(CostKind::Wake)] == 1);
+    CHECK(a.whatIf->costs[CostKind::Wake] == 10);
+}
+
 TEST_CASE("spark deque size of GHC eventlogs is the timeline's curve and stays within the pool", "[core][metrics]")
 {
     for (const char* name : { "parfib-12-30.eventlog", "parfib-8-32.eventlog" }) {

@@ -152,12 +152,16 @@ private:
                 if (w.suspended && w.context.value() < contexts && m.futures[f].signalled
                     && valid(m.futures[f].signalConjunct.value())) {
                     m_waits.push_back({ w.timeNs, f, CutKind::Wait });
-                    keys.push_back(w.conjunct.value() != kNoIndex ? w.conjunct.value() : d.rootStrand(w.context.value()));
+                    keys.push_back(
+                        w.conjunct.value() != kNoIndex ? w.conjunct.value() : d.rootStrand(w.context.value()));
                 }
         m_waitGroups = IndexGroups(keys, m_valid.size());
     }
 
-    uint32_t startContextOf(uint32_t k) const { return m.conjunctions[m.conjuncts[k].conjunction.value()].startContext.value(); }
+    uint32_t startContextOf(uint32_t k) const
+    {
+        return m.conjunctions[m.conjuncts[k].conjunction.value()].startContext.value();
+    }
 
     // Calls add(cut) for every cut of strand s, unsorted (rules in run_dag.h); without kTimes only
     // the number of cuts is right (the counting pass skips the look-ups of join times).
@@ -186,7 +190,8 @@ private:
             const ConjunctInstance& k = m.conjuncts[s];
             const ConjunctionInstance& j = m.conjunctions[k.conjunction.value()];
             if (k.position < j.conjuncts.size() && m_valid[j.conjuncts[k.position].value()])
-                put(m.conjunct(j.conjuncts[k.position]).sparkCreateNs, j.conjuncts[k.position].value(), CutKind::Create);
+                put(m.conjunct(j.conjuncts[k.position]).sparkCreateNs, j.conjuncts[k.position].value(),
+                    CutKind::Create);
             for (uint32_t child : childrenOf(m, s))
                 started(child);
         } else {

@@ -136,8 +136,9 @@ public:
 
     // Whether conjunct k's end is a dependency of its conjunction's Join: not when it ended after the
     // conjunction did, or never, while the conjunction ended (a damaged trace: END_PAR_CONJ before one
-    // of its END_PAR_CONJUNCTs), which no barrier waited for. Such a dependency would run back in time, and a path through it could be
-    // longer than the run. (A spark run before it was made loses its Create dependency the same way.)
+    // of its END_PAR_CONJUNCTs), which no barrier waited for. Such a dependency would run back in time, and a path
+    // through it could be longer than the run. (A spark run before it was made loses its Create dependency the same
+    // way.)
     bool joins(uint32_t conjunct) const noexcept
     {
         return m_lateConjuncts.empty() || !std::binary_search(m_lateConjuncts.begin(), m_lateConjuncts.end(), conjunct);
