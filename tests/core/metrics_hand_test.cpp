@@ -288,6 +288,20 @@ TEST_CASE("damaged and truncated traces mark instances incomplete and report pro
     CHECK(field(m, "conjunctions", "a.m:1", "INSTANCES", "incomplete") == 1);
     CHECK(stat(m, "conjunctions", "a.m:1", "PARCONJ_TIME").count == 1);
     CHECK(field(m, "program", "all", "INCOMPLETE_INSTANCES", "conjunctions") == 1);
+    // A range takes the instances that start in it, as INSTANCES does: [0,190) has the complete 0xA
+    // only, and the problems at 50, 60, 126 and 160; [190,300) the open 0xB and the one at 300 (the
+    // trace's end, outside [190,300)).
+    MetricsOptions before;
+    before.toNs = 190;
+    const Metrics early = computeMetrics(trace, before);
+    CHECK(field(early, "conjunctions", "a.m:1", "INSTANCES", "incomplete") == 0);
+    CHECK(field(early, "program", "all", "INCOMPLETE_INSTANCES", "conjunctions") == 0);
+    CHECK(field(early, "program", "all", "INCOMPLETE_INSTANCES", "problems") == 4);
+    MetricsOptions after;
+    after.fromNs = 190;
+    const Metrics late = computeMetrics(trace, after);
+    CHECK(field(late, "conjunctions", "a.m:1", "INSTANCES", "incomplete") == 1);
+    CHECK(field(late, "program", "all", "INCOMPLETE_INSTANCES", "conjunctions") == 1);
 }
 
 TEST_CASE("metrics survive an eventlog cut at every length", "[core][metrics]")

@@ -131,6 +131,31 @@ namespace {
         return uint64_t(to - from);
     }
 
+    // INCOMPLETE_INSTANCES of the instances the conjunction and future sections take (those of the
+    // conjunctions that start in the range: their INSTANCES.incomplete add up to these), and the
+    // model's problems in the range (all of them for the whole trace, those tied to no event too).
+    MetricValue incompleteInstances(const MetricsBasis& b)
+    {
+        const ParModel& m = b.model;
+        uint64_t conjunctions = 0, conjuncts = 0, futures = 0;
+        for (size_t j = 0; j < m.conjunctions.size(); ++j) {
+            const ConjunctionInstance& ci = m.conjunctions[j];
+            if (!b.range.contains(ci.startNs))
+                continue;
+            conjunctions += !ci.complete;
+            for (ConjunctIndex k : ci.conjuncts)
+                conjuncts += !m.conjunct(k).complete;
+            for (FutureIndex f : m.futuresOf(ConjunctionIndex(uint32_t(j))))
+                futures += !m.future(f).complete;
+        }
+        const bool whole = b.options.fromNs == 0 && b.options.toNs == UINT64_MAX;
+        const uint64_t problems = whole ? m.problems.size()
+                                        : uint64_t(std::count_if(m.problems.begin(), m.problems.end(),
+                                            [&](const Problem& p) { return b.range.contains(p.timeNs); }));
+        return fieldsValue({ { "conjunctions", I(conjunctions) }, { "conjuncts", I(conjuncts) },
+            { "futures", I(futures) }, { "problems", I(problems) } });
+    }
+
     // The per-generation GC table: one group per generation, from GC_STATS_GHC reports, each report's
     // pause being the collection it belongs to (the last one starting at or before it), clipped to
     // the range as GC_STATS clips it.
@@ -234,9 +259,7 @@ MetricSection buildProgramSection(
             { "runnable_average", contextsRunnable.average(I(r.from), I(r.to)) },
             { "blocked_max", contextsBlocked.max(I(r.from), I(r.to)) },
             { "blocked_average", contextsBlocked.average(I(r.from), I(r.to)) } }) });
-    all.metrics.push_back({ "INCOMPLETE_INSTANCES",
-        fieldsValue({ { "conjunctions", I(m.incompleteConjunctions) }, { "conjuncts", I(m.incompleteConjuncts) },
-            { "futures", I(m.incompleteFutures) }, { "problems", I(m.problems.size()) } }) });
+    all.metrics.push_back({ "INCOMPLETE_INSTANCES", incompleteInstances(b) });
     const EngineScan heap = heapOfAll(b);
     if (heap.anyHeap)
         all.metrics.push_back({ "HEAP", heapValue(heap, total - std::min(total, gc.totalNs)) });
