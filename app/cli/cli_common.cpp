@@ -189,8 +189,8 @@ std::optional<core::Trace> loadTraceForMetrics(const std::string& path, bool for
 
 bool rangeMeetsTrace(const core::Trace& trace, const std::string& path, uint64_t fromNs, uint64_t toNs)
 {
-    if (fromNs < trace.lastTimeNs && toNs > trace.firstTimeNs)
-        return true;
+    if ((fromNs == 0 && toNs == UINT64_MAX) || (fromNs <= trace.lastTimeNs && toNs > trace.firstTimeNs))
+        return true; // (no range given: the whole trace, empty or not)
     std::fprintf(stderr,
         "sparkscope-cli: %s: the range %llu .. %llu ns is outside the trace, which spans %llu .. %llu ns\n",
         path.c_str(), static_cast<unsigned long long>(fromNs), static_cast<unsigned long long>(toNs),

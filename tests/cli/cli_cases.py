@@ -326,6 +326,15 @@ def case_range_outside():
             _, err = expect_exit(2, [command, path, "--from", frm, "--to", to, "-o", os.devnull], "is outside the trace")
             expect("spans" in err, "%s's refusal does not give the trace's span: %r" % (command, err))
         expect_exit(0, [command, path, "--from", "100000000", "--to", "200000000", "-o", os.devnull])
+    # A trace with no events has no span; without a range it is measured (empty figures), not refused.
+    empty = scratch("empty.eventlog")
+    with open(path, "rb") as f:
+        data = f.read()
+    datb = data.index(b"datb") + 4
+    with open(empty, "wb") as f:
+        f.write(data[:datb] + b"\xff\xff")
+    for command in ("metrics", "analyze"):
+        expect_exit(0, [command, empty, "-o", os.devnull])
 
 
 def main():
