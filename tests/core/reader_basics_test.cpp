@@ -3,7 +3,9 @@
 // garbage tails, compression, progress and cancellation.
 #include "reader_test_util.h"
 #include "sparkscope/core/reader.h"
+#include "sparkscope/core/writer.h"
 #include "support/test_data.h"
+#include "support/trace_builder.h"
 
 #include <boost/iostreams/copy.hpp>
 #include <boost/iostreams/device/back_inserter.hpp>
@@ -509,6 +511,36 @@ TEST_CASE("reader reports a corrupt compressed stream", "[core][reader]")
     auto r = readTraceFromBytes(packed);
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().message.find("gzip") != std::string::npos);
+}
+
+TEST_CASE("a compressed stream cut short keeps what decompresses, and says where it broke", "[core][reader]")
+{
+    // ~2.5 MB of events: more than two of the reader's 1 MB chunks.
+    test::TraceBuilder b(1);
+    for (uint64_t i = 0; i < 120'000; ++i)
+        b.runThread(0, 2 * i, 1).stopThread(0, 2 * i + 1, 1, kStopYielding);
+    const std::vector<uint8_t> whole = writeTrace(b.roundTrip());
+    REQUIRE(whole.size() > 2'200'000);
+    // A gzip file without its 8-byte trailer (a program killed while compressing its trace): every
+    // event is in the stream, and all but the last read's few kilobytes come out. (Reading 1 MB at a
+    // time lost the whole chunk the decompressor's error came in: here 0.3 MB.)
+    auto gz = compress(whole, Compression::Gzip);
+    gz.resize(gz.size() - 8);
+    auto r = readTraceFromBytes(gz);
+    REQUIRE(r.ok());
+    CHECK(r->bytes().size() + 4096 >= whole.size());
+    CHECK(r->truncated);
+    REQUIRE_FALSE(r->warnings.empty());
+    CHECK(r->warnings.front().message.find("the gzip stream breaks off after") != std::string::npos);
+    // A stream cut before anything decompresses says so, for each compression.
+    for (auto kind : { Compression::Gzip, Compression::Zstd, Compression::Bzip2 }) {
+        auto head = compress(whole, kind);
+        head.resize(24);
+        auto none = readTraceFromBytes(head);
+        REQUIRE_FALSE(none.ok());
+        INFO(none.error().message);
+        CHECK((none.error().message.find("before its first") != std::string::npos));
+    }
 }
 
 TEST_CASE("reader reports a missing file as an I/O error", "[core][reader]")

@@ -28,6 +28,7 @@ namespace sparkscope::core::detail {
 namespace {
     constexpr size_t kReadChunk = 8u << 20;
     constexpr size_t kInflateChunk = 1u << 20;
+    constexpr size_t kInflatePiece = size_t(4) << 10; // per read: what a cut-short stream can lose
 
     bool cancelled(const std::atomic<bool>* cancel) { return cancel && cancel->load(std::memory_order_relaxed); }
 
@@ -60,29 +61,50 @@ namespace {
         out.fileSize = compressedSize;
         total = 0;
         std::string failure;
-        try {
-            in.exceptions(std::ios::badbit);
-            for (;;) {
-                if (cancelled(cancel))
-                    return cancelledError();
-                std::vector<uint8_t> chunk(kInflateChunk);
-                in.read(reinterpret_cast<char*>(chunk.data()), static_cast<std::streamsize>(chunk.size()));
-                const auto got = static_cast<size_t>(in.gcount());
-                if (got == 0)
-                    break;
-                chunk.resize(got);
-                total += got;
-                if (auto failed = sink(std::move(chunk)))
-                    return *failed;
-                if (progress)
-                    progress(std::min(position(), compressedSize), compressedSize);
+        in.exceptions(std::ios::badbit);
+        for (bool more = true; more;) {
+            if (cancelled(cancel))
+                return cancelledError();
+            // A chunk is filled by small reads: a decompressor that finds its stream cut short throws
+            // from inside a read, and what that read had produced is lost with it (a 1 MB read lost up
+            // to 1 MB of a gzip file that only missed its trailer; now at most one piece is).
+            std::vector<uint8_t> chunk(kInflateChunk);
+            size_t got = 0;
+            try {
+                while (got < chunk.size()) {
+                    const size_t piece = std::min(kInflatePiece, chunk.size() - got);
+                    in.read(reinterpret_cast<char*>(chunk.data() + got), static_cast<std::streamsize>(piece));
+                    const auto n = static_cast<size_t>(in.gcount());
+                    got += n;
+                    if (n < piece) {
+                        more = false;
+                        break;
+                    }
+                }
+            } catch (const std::exception& e) {
+                failure = e.what();
+                more = false;
             }
-        } catch (const std::exception& e) {
-            failure = e.what();
+            if (got == 0)
+                break;
+            chunk.resize(got);
+            total += got;
+            if (auto failed = sink(std::move(chunk)))
+                return *failed;
+            if (progress)
+                progress(std::min(position(), compressedSize), compressedSize);
         }
         if (!failure.empty() && total == 0)
             return Error { ErrorCode::BadFormat,
-                std::string("cannot decompress the ") + compressionName(kind) + " stream: " + failure, 0 };
+                std::string("cannot decompress the ") + compressionName(kind)
+                    + " stream: it breaks off before its first data (the file is cut short or damaged: " + failure
+                    + ")",
+                0 };
+        if (total == 0 && compressedSize > 0) // (zstd's filter ends a cut stream quietly)
+            return Error { ErrorCode::BadFormat,
+                std::string("the ") + compressionName(kind)
+                    + " stream gives no data (an empty stream, or one cut short or damaged before its first block)",
+                0 };
         if (!failure.empty())
             out.warnings.push_back({ std::string("the ") + compressionName(kind) + " stream breaks off after "
                     + std::to_string(total) + " decompressed bytes (" + failure + ")",
@@ -98,7 +120,8 @@ namespace {
     {
         std::vector<std::vector<uint8_t>> chunks;
         uint64_t total = 0;
-        auto out = drain(in, kind, compressedSize, position, cancel, progress,
+        auto out = drain(
+            in, kind, compressedSize, position, cancel, progress,
             [&](std::vector<uint8_t>&& chunk) -> std::optional<Error> {
                 chunks.push_back(std::move(chunk));
                 return std::nullopt;
@@ -116,7 +139,8 @@ namespace {
     }
 
     // A filtering stream decompressing `kind` over the source `pushSource` pushes.
-    template <class PushSource> void pushDecompressor(boost::iostreams::filtering_istream& in, Compression kind, PushSource&& pushSource)
+    template <class PushSource>
+    void pushDecompressor(boost::iostreams::filtering_istream& in, Compression kind, PushSource&& pushSource)
     {
         switch (kind) {
         case Compression::Gzip:
@@ -256,7 +280,8 @@ Result<DecompressedInto> decompressFileInto(
             const auto p = file.tellg();
             return p < 0 ? 0 : static_cast<uint64_t>(p);
         };
-        auto drained = drain(in, kind, ec ? 0 : size, position, cancel, progress,
+        auto drained = drain(
+            in, kind, ec ? 0 : size, position, cancel, progress,
             [&](std::vector<uint8_t>&& chunk) -> std::optional<Error> {
                 out.write(reinterpret_cast<const char*>(chunk.data()), std::streamsize(chunk.size()));
                 if (!out)
