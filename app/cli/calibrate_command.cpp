@@ -62,9 +62,9 @@ namespace {
             runs.row({ r->path, std::to_string(r->engines), seconds(r->recordedWallNs), seconds(r->workNs) });
         appendCommented(out, runs);
         const std::string coefficient = exact(c.coefficient);
-        out += "#\n# contention = " + coefficient
-            + (c.reached ? "" : " (the bound: not reached)") + "\n#   the coefficient with which the "
-            + std::to_string(c.many.engines) + "-engine trace predicts the 1-engine run's wall time\n#\n";
+        out += "#\n# contention = " + coefficient + (c.reached ? "" : " (the bound: not reached)")
+            + "\n#   the coefficient with which the " + std::to_string(c.many.engines)
+            + "-engine trace predicts the 1-engine run's wall time\n#\n";
         out += "# Cross-predictions, each trace's what-if with its own measured costs, without the coefficient\n"
                "# (sparkscope-cli analyze TRACE) and with it (analyze TRACE --contention "
             + coefficient + ");\n# error = (predicted - recorded) / recorded:\n";

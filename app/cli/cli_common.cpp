@@ -187,6 +187,13 @@ std::optional<core::Trace> loadTraceForMetrics(const std::string& path, bool for
     return std::nullopt;
 }
 
+void printWarnings(const std::vector<core::Warning>& warnings)
+{
+    for (const auto& w : warnings)
+        std::fprintf(stderr, "sparkscope-cli: warning: %s (at byte %llu)\n", w.message.c_str(),
+            static_cast<unsigned long long>(w.byteOffset));
+}
+
 bool rangeMeetsTrace(const core::Trace& trace, const std::string& path, uint64_t fromNs, uint64_t toNs)
 {
     if ((fromNs == 0 && toNs == UINT64_MAX) || (fromNs <= trace.lastTimeNs && toNs > trace.firstTimeNs))

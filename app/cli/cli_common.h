@@ -98,6 +98,9 @@ std::optional<core::Trace> loadTrace(const std::string& path);
 std::optional<core::Trace> loadTraceForMetrics(const std::string& path, bool force = false);
 // Whether --from/--to [fromNs, toNs) meets the trace's span; if not, says so on stderr (a range
 // wholly before or after the run has no figures to give).
+// Prints a reader's warnings on stderr, "sparkscope-cli: warning: MESSAGE (at byte N)": for the
+// commands whose output does not carry them (show, cut, rewrite, export).
+void printWarnings(const std::vector<core::Warning>& warnings);
 bool rangeMeetsTrace(const core::Trace& trace, const std::string& path, uint64_t fromNs, uint64_t toNs);
 // The memory a command may use: SPARKSCOPE_MEMORY_BYTES when set, else /proc/meminfo's MemAvailable
 // (or, less, what the cgroup's memory.max leaves) plus what this process holds already

@@ -47,6 +47,7 @@ namespace {
             std::fprintf(stderr, "sparkscope-cli: %s: %s\n", path.c_str(), cut.error().toString().c_str());
             return kExitBadInput;
         }
+        printWarnings(cut->warnings); // (the cut ends with DATA_END all the same)
         auto written = core::writeFile(*output, cut->bytes);
         if (!written) {
             std::fprintf(stderr, "sparkscope-cli: %s\n", written.error().toString().c_str());
@@ -59,7 +60,8 @@ namespace {
         // A valid cut all the same (the state at --from and a block per engine), but most likely not
         // what was meant: say where the events are.
         if (cut->stats.rangeEvents == 0)
-            std::fprintf(stderr, "sparkscope-cli: note: no event of %s lies in [%llu, %llu] ns; its events lie in [%llu, %llu] ns\n",
+            std::fprintf(stderr,
+                "sparkscope-cli: note: no event of %s lies in [%llu, %llu] ns; its events lie in [%llu, %llu] ns\n",
                 path.c_str(), static_cast<unsigned long long>(*from), static_cast<unsigned long long>(*to),
                 static_cast<unsigned long long>(cut->stats.traceFirstNs),
                 static_cast<unsigned long long>(cut->stats.traceLastNs));

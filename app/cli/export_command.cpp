@@ -40,6 +40,7 @@ namespace {
         auto trace = loadTrace(parsed->positional.front());
         if (!trace)
             return kExitBadInput;
+        printWarnings(trace->warnings);
         auto written = parsed->value("-o") ? core::writeChromeTraceFile(*trace, *parsed->value("-o"), options)
                                            : core::writeChromeTrace(*trace, std::cout, options);
         if (!written) {

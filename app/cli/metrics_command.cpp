@@ -28,7 +28,8 @@ namespace {
 
     int runMetrics(const std::vector<std::string>& args)
     {
-        auto parsed = parseArgs(args, { "--format", "-o", "--csc", "--from", "--to" }, { "--instances", "--force" }, kUsage);
+        auto parsed
+            = parseArgs(args, { "--format", "-o", "--csc", "--from", "--to" }, { "--instances", "--force" }, kUsage);
         if (!parsed)
             return kExitBadInput;
         if (printedHelp(*parsed, kUsage))

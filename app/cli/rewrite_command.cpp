@@ -26,6 +26,7 @@ namespace {
         auto trace = loadTrace(parsed->positional[0]);
         if (!trace)
             return kExitBadInput;
+        printWarnings(trace->warnings);
         auto written = core::writeFile(parsed->positional[1], core::writeTrace(*trace));
         if (!written) {
             std::fprintf(stderr, "sparkscope-cli: %s\n", written.error().toString().c_str());

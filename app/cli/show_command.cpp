@@ -94,9 +94,7 @@ namespace {
         auto trace = loadTrace(parsed->positional.front());
         if (!trace)
             return kExitBadInput;
-        for (const auto& w : trace->warnings)
-            std::fprintf(stderr, "sparkscope-cli: warning: %s (at byte %llu)\n", w.message.c_str(),
-                static_cast<unsigned long long>(w.byteOffset));
+        printWarnings(trace->warnings);
 
         Output out;
         std::string& buf = out.buffer();

@@ -134,6 +134,13 @@ def case_truncated():
     j = json.loads(out)
     expect(j["truncated"] is True and len(j["warnings"]) == 1, "info --json on a cut file: %r" % j)
     expect(j["events"] == len(rows), "info and show disagree on a cut file: %d vs %d" % (j["events"], len(rows)))
+    # The commands whose output cannot carry the warning (a rewritten or cut eventlog ends with
+    # DATA_END; Chrome JSON) say it on stderr.
+    for args in (["rewrite", cut, scratch("rewritten.eventlog")],
+                 ["cut", cut, "--from", "0", "--to", "100000000000", "-o", scratch("recut.eventlog")],
+                 ["export", cut, "-o", scratch("cut.json")]):
+        _, err = expect_exit(0, args, "warning: ")
+        expect("cut short" in err or "stopped" in err, "%s says nothing of the cut: %r" % (args[0], err))
 
 
 def case_show_tsv():

@@ -122,8 +122,8 @@ namespace {
                     // An engine runs one context at a time: whatever ran here before has stopped.
                     auto [slot, fresh] = running.try_emplace(e.engine, p.u32(0));
                     if (!fresh && slot->second != p.u32(0)) {
-                        if (auto it = contexts.find(slot->second); it != contexts.end() && it->second.run
-                            && it->second.run->engine == e.engine)
+                        if (auto it = contexts.find(slot->second);
+                            it != contexts.end() && it->second.run && it->second.run->engine == e.engine)
                             it->second.run = nullptr;
                         slot->second = p.u32(0);
                     }
@@ -204,8 +204,8 @@ namespace {
             m_out.beginBlock(engine, events.front().timeNs);
             uint64_t last = events.front().timeNs;
             for (const Pending& p : events) {
-                const auto payload = p.payload ? std::span<const uint8_t>(*p.payload)
-                                               : m_trace.payload(*p.event).bytes();
+                const auto payload
+                    = p.payload ? std::span<const uint8_t>(*p.payload) : m_trace.payload(*p.event).bytes();
                 m_out.event(p.event->type, p.timeNs, payload);
                 last = std::max(last, p.timeNs);
             }
@@ -259,6 +259,7 @@ Result<CutOutput> cutTrace(const Trace& trace, uint64_t fromNs, uint64_t toNs)
         return backwardsRange(fromNs, toNs);
 
     CutOutput result;
+    result.warnings = trace.warnings;
     CutWriter out(trace);
     StateReplay state;
     std::deque<std::vector<uint8_t>> replaced; // payloads written instead of the original (stable addresses)

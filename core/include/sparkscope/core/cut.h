@@ -39,6 +39,7 @@ struct CutStats {
 struct CutOutput {
     std::vector<uint8_t> bytes; // a whole eventlog, ending with DATA_END
     CutStats stats;
+    std::vector<Warning> warnings; // the original's reader warnings (cut short, damaged blocks)
 };
 
 // Fails (ErrorCode::Usage) when fromNs > toNs.
@@ -49,8 +50,8 @@ Result<CutOutput> cutTrace(const Trace& trace, uint64_t fromNs, uint64_t toNs);
 // before it, those the state at `fromNs` is made of (definitions, contexts' creations, labels, runs
 // and stops, GC starts and ends); cutTrace then runs on those. Memory: the range, plus those kinds
 // of events before it (`sparkscope-cli info` counts: 0.03 % of parfib-4-37's events, whose bulk is
-// sparks; 53 % of sumfib-30-3000's, which switches threads often). A compressed file, or one whose events are out of order by more
-// than the stream's hold-back, is read whole.
+// sparks; 53 % of sumfib-30-3000's, which switches threads often). A compressed file, or one whose events are out of
+// order by more than the stream's hold-back, is read whole.
 Result<CutOutput> cutFile(const std::string& path, uint64_t fromNs, uint64_t toNs);
 
 } // namespace sparkscope::core
