@@ -116,6 +116,41 @@ namespace {
                 true });
     }
 
+    // STARTUP (17) declares the engine count: an engine at or past it that posts events contradicts
+    // it (a damaged block marker naming engine 65,534, say); engines it declares that post nothing are
+    // worth a note (every per-engine figure counts them, idle).
+    void checkEngineCount(const Trace& trace, std::vector<Problem>& out)
+    {
+        std::optional<uint64_t> declared;
+        auto find = [&](const std::vector<Event>& events) {
+            for (const Event& e : events)
+                if (e.type == ev::Startup && !declared) {
+                    declared = trace.payload(e).u16(0);
+                    return;
+                }
+        };
+        find(trace.global);
+        for (size_t i = 0; i < trace.engines.size() && !declared; ++i)
+            find(trace.engines[i]);
+        if (!declared)
+            return;
+        size_t posting = 0;
+        for (size_t i = 0; i < trace.engines.size(); ++i) {
+            if (trace.engines[i].empty())
+                continue;
+            ++posting;
+            if (i >= *declared)
+                out.push_back({ trace.engines[i].front().timeNs, uint16_t(i),
+                    "engine " + std::to_string(i) + " posts events, but STARTUP declared " + std::to_string(*declared)
+                        + " engine(s) (at byte " + std::to_string(trace.engines[i].front().offset) + ")" });
+        }
+        if (*declared > posting)
+            out.push_back({ 0, kNoEngine,
+                "STARTUP declared " + std::to_string(*declared) + " engine(s), and " + std::to_string(posting)
+                    + " post events: the others count as idle throughout",
+                true });
+    }
+
 } // namespace
 
 std::vector<Problem> checkStructure(const Trace& trace)
@@ -126,6 +161,7 @@ std::vector<Problem> checkStructure(const Trace& trace)
     if (trace.truncated && trace.warnings.empty())
         out.push_back({ trace.lastTimeNs, kNoEngine, "the file ends before DATA_END" });
     checkHeader(trace, out);
+    checkEngineCount(trace, out);
     checkBlocks(trace, trace.global, out);
     for (const auto& engine : trace.engines)
         checkBlocks(trace, engine, out);
