@@ -66,7 +66,7 @@ namespace {
     void appendLedger(std::string& out, const core::Analysis& a)
     {
         const core::LedgerReport& l = a.ledger;
-        out += "\nLoss ledger: " + std::to_string(l.engines) + " engines x " + seconds(a.toNs - a.fromNs)
+        out += "\nLoss ledger: " + counted(l.engines, "engine") + " x " + seconds(a.toNs - a.fromNs)
             + " s = " + seconds(l.total.totalNs()) + " engine-seconds\n";
         Table total;
         total.row({ "category", "seconds", "%" });
@@ -302,10 +302,11 @@ namespace {
                    "  given by --contention)\n";
         for (const core::SiteScale& s : w.scales)
             out += "  " + s.site + " conjuncts made " + format("%g", s.factor) + "x as fast\n";
-        out += "  recorded: " + std::to_string(a.ledger.engines) + " engines, wall " + seconds(w.recordedWallNs)
+        out += "  recorded: " + counted(a.ledger.engines, "engine") + ", wall " + seconds(w.recordedWallNs)
             + " s (first context start to last context end)\n";
         Table t;
         t.row({ "engines", "wall s", "speed-up", "bounds", "run %", "search %", "work %", "blocked %", "no_work %" });
+        bool belowBound = false;
         for (const core::Prediction& p : w.predictions) {
             const core::LossLedger& l = p.ledger;
             const std::string bounds = p.bound.upper > 0
@@ -313,8 +314,11 @@ namespace {
                 : std::string("-");
             using C = core::LossCategory;
             const uint64_t blocked = l[C::IdleBlockedFuture] + l[C::IdleBlockedBarrier] + l[C::IdleBlockedOther];
-            t.row({ std::to_string(p.engines), seconds(p.wallNs), format("%.2f", p.speedup), bounds,
-                percent(l.runningNs(), l.totalNs()), percent(l[C::Searching], l.totalNs()),
+            // Below Cilkview's lower bound, the simulated scheduling costs outweigh the parallelism.
+            const bool below = p.bound.upper > 0 && p.speedup < p.bound.lower;
+            belowBound = belowBound || below;
+            t.row({ std::to_string(p.engines), seconds(p.wallNs), format("%.2f", p.speedup) + (below ? " *" : ""),
+                bounds, percent(l.runningNs(), l.totalNs()), percent(l[C::Searching], l.totalNs()),
                 percent(l[C::IdleWorkAvailable], l.totalNs()), percent(blocked, l.totalNs()),
                 percent(l[C::IdleNoWork], l.totalNs()) });
         }
@@ -322,6 +326,10 @@ namespace {
         out += "  (speed-up over the predicted P = 1; bounds: Cilkview's lower-upper for P, from the simulated\n"
                "  run's work and span; shares of P x the predicted wall: running, searching, idle with work\n"
                "  available, idle blocked on a future or at a barrier, idle with nothing to do)\n";
+        if (belowBound)
+            out += "  * below the lower bound: the costs the simulation charges each search, steal and wake-up "
+                   "(above)\n"
+                   "    outweigh the parallelism; if they are not what the runtime pays, give them with --costs FILE\n";
     }
 
     // The findings, ranked: rule and site, the time it could win back, the advice, the ranges.
@@ -357,7 +365,7 @@ namespace {
     std::string textReport(const core::AnalysisReport& report, bool instances)
     {
         const core::Analysis& a = report.analysis;
-        std::string out = "trace  " + a.trace.path + ": " + std::to_string(a.trace.engines) + " engines, "
+        std::string out = "trace  " + a.trace.path + ": " + counted(a.trace.engines, "engine") + ", "
             + std::to_string(a.trace.eventCount) + " events\n";
         out += "range  " + std::to_string(a.fromNs) + " .. " + std::to_string(a.toNs) + " ns ("
             + duration(a.toNs - a.fromNs) + ")\n";

@@ -30,6 +30,11 @@ inline std::string duration(uint64_t ns)
     const double v = double(ns) / (micro ? 1e3 : 1e6);
     return format(v < 10 ? "%.2f" : v < 100 ? "%.1f" : "%.0f", v) + (micro ? " us" : " ms");
 }
+// "1 engine", "2 engines".
+inline std::string counted(uint64_t n, const char* what)
+{
+    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
 inline std::string percent(uint64_t part, uint64_t whole)
 {
     return format("%.2f", whole ? 100.0 * double(part) / double(whole) : 0.0);

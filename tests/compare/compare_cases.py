@@ -181,6 +181,15 @@ def case_bad_input():
     doc, err = json_of("scaling", two, junk, code=2)
     expect(len(doc["failed"]) == 1 and doc["failed"][0].startswith(junk + ": "), "failed %r" % doc["failed"])
     expect(len(doc["points"]) == 1, "points %r" % doc["points"])
+    # A trace with no events (a header and DATA_END) is named, not made the base of the series.
+    empty = scratch("empty.eventlog")
+    with open(two, "rb") as f:
+        data = f.read()
+    with open(empty, "wb") as f:
+        f.write(data[: data.index(b"datb") + 4] + b"\xff\xff")
+    doc, err = json_of("scaling", empty, two, code=2)
+    expect(len(doc["failed"]) == 1 and "has no events" in doc["failed"][0], "failed %r" % doc["failed"])
+    expect(len(doc["points"]) == 1, "points %r" % doc["points"])
 
 
 def case_different_programs():

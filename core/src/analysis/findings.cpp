@@ -101,6 +101,8 @@ namespace {
     std::string percent(double share) { return printf1(share < 0.095 ? "%.1f%%" : "%.0f%%", 100 * share); }
 
     std::string number(double v) { return printf1("%.2f", v); }
+    // "1 engine", "2 engines".
+    std::string counted(uint64_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
 
     // ---- the run: the ledger swept over time ------------------------------------------------------
 
@@ -300,11 +302,11 @@ namespace {
         const auto& p = in.analysis.workSpan.parallelism;
         if (p && *p < kParallelismShortfall * double(in.engines))
             text += "The program's parallelism (work / span) is only " + number(*p) + " for its "
-                + std::to_string(in.engines)
-                + " engines: give it more parallel work, e.g. parallelise more of it or split its largest conjuncts.";
+                + counted(in.engines, "engine")
+                + ": give it more parallel work, e.g. parallelise more of it or split its largest conjuncts.";
         else if (p)
-            text += "Its parallelism (work / span) of " + number(*p) + " would keep " + std::to_string(in.engines)
-                + " engines busy, so the work existed but not when engines were free: create the sparks earlier, or "
+            text += "Its parallelism (work / span) of " + number(*p) + " would keep " + counted(in.engines, "engine")
+                + " busy, so the work existed but not when engines were free: create the sparks earlier, or "
                   "remove the futures and barriers that hold the work back.";
         else
             text += "Give the program more parallel work: more sparks, or sparks created earlier.";
@@ -455,8 +457,9 @@ namespace {
         const std::string text = "The sparked conjuncts at " + site
             + (fine.find(',') == std::string::npos ? " (position " : " (positions ") + fine + ") run only "
             + duration(runningNs / double(sparks)) + " on average, less than " + printf1("%.0f", kGrainFactor)
-            + " times the " + duration(cost) + " an idle engine takes to find and start work (" + std::to_string(sparks)
-            + " sparks). Give each spark more work: run calls below a size sequentially, or handle several items per "
+            + " times the " + duration(cost) + " an idle engine takes to find and start work ("
+            + counted(sparks, "spark")
+            + "). Give each spark more work: run calls below a size sequentially, or handle several items per "
               "spark.";
         out.push_back({ "sparks_too_fine", text, site, siteSpans(in, ledger.staticId), recoverable });
     }

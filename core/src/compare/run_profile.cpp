@@ -210,6 +210,10 @@ RunInput loadRunProfile(const std::string& path, const ProfileOptions& options)
         in.error = path + ": " + trace.error().toString();
         return in;
     }
+    if (trace->eventCount() == 0) { // (a run of 0 engines and 0 ns would be every ratio's base)
+        in.error = path + ": the trace has no events";
+        return in;
+    }
     in.profile = profileTrace(trace.value(), options);
     return in;
 }
