@@ -180,6 +180,37 @@ TEST_CASE("context lanes: a collection interrupts the context running on its eng
     CHECK(busy(lanes.lanes[1], 0, 80) == std::array<uint64_t, 3> { 70, 10, 0 });
 }
 
+TEST_CASE("context lanes: a collection resumes only the context it held back, as in the model", "[core][lanes]")
+{
+    // ctx 1 blocks on a future on engine 0 at 10 with no STOP_THREAD, so engine 0 still holds it.
+    SECTION("woken and run on engine 1 before engine 0 collects: engine 0 no longer holds it")
+    {
+        // Lane: running [0,10), blocked [10,20), runnable [20,30), running [30,60) through engine 0's GC.
+        test::TraceBuilder b(2);
+        b.runThread(0, 0, 1).futureWaitSuspended(0, 10, 0xF).threadRunnable(1, 20, 1).runThread(1, 30, 1);
+        b.gcStart(0, 40).gcEnd(0, 50).endAt(60);
+        const core::Trace trace = b.roundTrip();
+        const core::ContextLanes lanes = core::computeContextLanes(trace);
+        checkSameLanes(
+            lanes, core::computeContextLanes(core::buildParModel(trace), trace.firstTimeNs, trace.lastTimeNs));
+        REQUIRE(lanes.lanes.size() == 1);
+        CHECK(busy(lanes.lanes[0], 0, 60) == std::array<uint64_t, 3> { 10, 40, 10 });
+    }
+    SECTION("woken during engine 0's collection: the collection's end does not run it")
+    {
+        // Lane: running [0,10), blocked [10,30), runnable [30,60): nothing runs it again.
+        test::TraceBuilder b(2);
+        b.runThread(0, 0, 1).futureWaitSuspended(0, 10, 0xF).gcStart(0, 20).threadRunnable(1, 30, 1);
+        b.gcEnd(0, 40).endAt(60);
+        const core::Trace trace = b.roundTrip();
+        const core::ContextLanes lanes = core::computeContextLanes(trace);
+        checkSameLanes(
+            lanes, core::computeContextLanes(core::buildParModel(trace), trace.firstTimeNs, trace.lastTimeNs));
+        REQUIRE(lanes.lanes.size() == 1);
+        CHECK(busy(lanes.lanes[0], 0, 60) == std::array<uint64_t, 3> { 30, 10, 20 });
+    }
+}
+
 TEST_CASE("a context released while running is not revived when its engine runs it again", "[core][lanes]")
 {
     // Context 2 runs on engine 0 from 10, is released at 20 without a STOP_THREAD, created again

@@ -24,6 +24,7 @@
 #include <queue>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 
 namespace sparkscope::core {
 
@@ -109,6 +110,7 @@ namespace {
             uint32_t id;
             ContextState state = ContextState::Runnable;
             uint16_t engine = kNoEngine;
+            uint16_t bound = kNoEngine; // the engine of its last RUN_THREAD (the model's cursor engine)
             std::vector<Change> changes;
             std::string label;
         };
@@ -117,6 +119,7 @@ namespace {
             : m_trace(trace)
             , m_running(trace.engines.size(), kNoIndex)
             , m_inGc(trace.engines.size(), false)
+            , m_interrupted(trace.engines.size(), kNoIndex)
         {
         }
 
@@ -139,14 +142,17 @@ namespace {
                     break;
                 const uint32_t c = context(p.u32(0), t);
                 Lane& lane = m_lanes[c];
-                if (lane.engine < m_running.size() && m_running[lane.engine] == c)
-                    m_running[lane.engine] = kNoIndex;
+                if (lane.bound < m_running.size() && m_running[lane.bound] == c)
+                    m_running[lane.bound] = kNoIndex;
+                lane.bound = e.engine;
                 uint32_t& running = m_running[e.engine];
                 if (running != kNoIndex && running != c)
                     set(running, t, ContextState::Runnable); // a lost STOP_THREAD
                 running = c;
                 // (While the engine collects garbage the context waits for the collection's end.)
                 set(c, t, m_inGc[e.engine] ? ContextState::Runnable : ContextState::Running, e.engine);
+                if (m_inGc[e.engine])
+                    m_interrupted[e.engine] = c;
                 break;
             }
             case ev::GcStart:
@@ -156,15 +162,17 @@ namespace {
                 if (e.engine < m_running.size() && !m_inGc[e.engine]) {
                     m_inGc[e.engine] = true;
                     const uint32_t c = m_running[e.engine];
-                    if (c != kNoIndex && m_lanes[c].state == ContextState::Running)
+                    if (c != kNoIndex && m_lanes[c].state == ContextState::Running) {
                         set(c, t, ContextState::Runnable, e.engine); // interrupted: still bound here
+                        m_interrupted[e.engine] = c;
+                    }
                 }
                 break;
             case ev::GcEnd:
                 if (e.engine < m_running.size() && m_inGc[e.engine]) {
                     m_inGc[e.engine] = false;
-                    const uint32_t c = m_running[e.engine];
-                    if (c != kNoIndex && m_lanes[c].state == ContextState::Runnable && m_lanes[c].engine == e.engine)
+                    const uint32_t c = std::exchange(m_interrupted[e.engine], kNoIndex);
+                    if (c != kNoIndex && m_running[e.engine] == c && m_lanes[c].state == ContextState::Runnable)
                         set(c, t, ContextState::Running, e.engine);
                 }
                 break;
@@ -224,8 +232,8 @@ namespace {
         {
             auto [it, inserted] = m_byId.try_emplace(id, uint32_t(m_lanes.size()));
             if (inserted) {
-                m_lanes.push_back(
-                    { id, ContextState::Runnable, kNoEngine, { { t, ContextState::Runnable, kNoEngine } }, {} });
+                m_lanes.push_back({ id, ContextState::Runnable, kNoEngine, kNoEngine,
+                    { { t, ContextState::Runnable, kNoEngine } }, {} });
                 return it->second;
             }
             Lane& lane = m_lanes[it->second];
@@ -254,6 +262,7 @@ namespace {
         const Trace& m_trace;
         std::vector<uint32_t> m_running; // per engine: the lane running there (or interrupted by a collection)
         std::vector<bool> m_inGc; // per engine: between GC_START (or GC_WORK/IDLE/DONE) and GC_END
+        std::vector<uint32_t> m_interrupted; // per engine: the lane its collection holds back
         std::vector<Lane> m_lanes;
         std::unordered_map<uint32_t, uint32_t> m_byId;
         std::unordered_map<uint32_t, std::string> m_labels;

@@ -51,6 +51,7 @@ private:
         ContextIndex running; // bound here: Running, or Runnable while the engine collects garbage
         OpenConjunct pending; // spark started, waiting for a context
         bool inGc = false; // between GC_START (or GC_WORK/IDLE/DONE) and GC_END, as the engine states
+        ContextIndex interrupted; // the context this collection holds back: made Runnable, or run during it
     };
     struct ContextCursor {
         ContextState state = ContextState::Runnable;

@@ -64,6 +64,8 @@ void ParModelBuilder::onRunThread(const Event& e, Payload p)
         m.resumes.push_back({ t, cc.lastEngine, e.engine });
     cc.wokenBlocked = false;
     cc.state = ec.inGc ? ContextState::Runnable : ContextState::Running; // it runs once the collection ends
+    if (ec.inGc)
+        ec.interrupted = c;
     cc.engine = e.engine;
     cc.lastEngine = e.engine;
     ec.running = c;
@@ -110,6 +112,7 @@ void ParModelBuilder::onGcStart(const Event& e)
         return;
     if (ContextCursor& cc = cursor(ec.running); cc.state == ContextState::Running && cc.engine == e.engine) {
         cc.state = ContextState::Runnable;
+        ec.interrupted = ec.running;
         touch(ec.running, e.timeNs);
     }
 }
@@ -120,11 +123,15 @@ void ParModelBuilder::onGcEnd(const Event& e)
         return;
     EngineCursor& ec = m_engines[e.engine];
     ec.inGc = false;
-    if (!ec.running.valid())
+    // Only the context the collection held back runs again, if it is still bound here and runnable
+    // (one blocked on a future and woken meanwhile has not been run by anything).
+    const ContextIndex c = ec.interrupted;
+    ec.interrupted = ContextIndex();
+    if (!c.valid() || ec.running != c)
         return;
-    if (ContextCursor& cc = cursor(ec.running); cc.state == ContextState::Runnable && cc.engine == e.engine) {
+    if (ContextCursor& cc = cursor(c); cc.state == ContextState::Runnable && cc.engine == e.engine) {
         cc.state = ContextState::Running;
-        touch(ec.running, e.timeNs);
+        touch(c, e.timeNs);
     }
 }
 
