@@ -82,56 +82,55 @@ TEST_CASE("spark deque size and wake latency of a hand-built two-engine trace", 
     }
 }
 
-TEST_CASE("a sleep that ends with the engine's shutdown is no wake: the metrics and the what-if's costs",
-    "[core][metrics][whatif]")
+namespace {
+
+// Engine 0 runs context 1 from 0 and creates sparks at 30 and 60. Engine 1 sleeps at 10 and looks for
+// work at 40 (woken: 40 - 30 = 10), sleeps again at 50, and shuts down at 90; `searchAt85`: it is
+// woken at 85 to stop, and looks for work before it shuts down. The trace ends at 100.
+Trace sleepingEngineTrace(bool searchAt85)
 {
     TraceBuilder b(2);
-    // Engine 0 runs context 1 from 0 and creates sparks at 30 and 60. Engine 1 sleeps at 10 and looks
-    // for work at 40 (woken: 40 - 30 = 10), sleeps again at 50 and shuts down at 90, asleep: the
-    // spark of 60 did not wake it, and no search follows. The trace ends at 100.
     b.runThread(0, 0, 1).sparkCreate(0, 30, 0xA, 1).sparkCreate(0, 60, 0xA, 2);
-    b.sleeping(1, 10).lookingForGlobal(1, 40).sleeping(1, 50).event(1, 90, ev::Shutdown);
-    b.endAt(100);
-    const Trace trace = b.roundTrip();
+    b.sleeping(1, 10).lookingForGlobal(1, 40).sleeping(1, 50);
+    if (searchAt85)
+        b.lookingForGlobal(1, 85);
+    b.event(1, 90, ev::Shutdown).endAt(100);
+    return b.roundTrip();
+}
+
+// ENGINE_WAKE_LATENCY of engine 1, and the what-if's wake_ns with its sample count.
+void checkWakes(const Trace& trace, uint64_t latencies, double maxLatency, size_t costSamples, uint64_t cost)
+{
     const Metrics m = computeMetrics(trace);
     const MetricValue* wake = m.find("engines", "1", "ENGINE_WAKE_LATENCY");
     REQUIRE(wake);
     REQUIRE(wake->stat);
-    CHECK(wake->stat->count == 1);
-    CHECK(wake->stat->max == 10.0);
-
+    CHECK(wake->stat->count == latencies);
+    CHECK(wake->stat->max == maxLatency);
     AnalysisOptions options;
     options.whatIf = WhatIfOptions {};
     options.whatIf->engines = { 2 };
     const Analysis a = analyze(trace, options);
     REQUIRE(a.whatIf);
-    CHECK(a.whatIf->costs.samples[size_t(CostKind::Wake)] == 1);
-    CHECK(a.whatIf->costs[CostKind::Wake] == 10);
+    CHECK(a.whatIf->costs.samples[size_t(CostKind::Wake)] == costSamples);
+    CHECK(a.whatIf->costs[CostKind::Wake] == cost);
+}
+
+} // namespace
+
+TEST_CASE("a sleep that ends with the engine's shutdown is no wake: the metrics and the what-if's costs",
+    "[core][metrics][whatif]")
+{
+    // Asleep from 50 and shut down at 90 with no search: the spark of 60 did not wake it. One wake of
+    // 10 both ways.
+    checkWakes(sleepingEngineTrace(false), 1, 10.0, 1, 10);
 }
 
 TEST_CASE("the what-if's wake cost leaves out the wake that stops an engine", "[core][whatif]")
 {
-    TraceBuilder b(2);
-    // As above, but engine 1, asleep from 50 with a spark made at 60, is woken at 85 to stop: it looks
-    // for work and shuts down at 90. ENGINE_WAKE_LATENCY counts that wake (85 - 60 = 25: the spec's
-    // "next search event"); the what-if's wake_ns, a cost of waking for work, does not.
-    b.runThread(0, 0, 1).sparkCreate(0, 30, 0xA, 1).sparkCreate(0, 60, 0xA, 2);
-    b.sleeping(1, 10).lookingForGlobal(1, 40).sleeping(1, 50).lookingForGlobal(1, 85).event(1, 90, ev::Shutdown);
-    b.endAt(100);
-    const Trace trace = b.roundTrip();
-    const Metrics m = computeMetrics(trace);
-    const MetricValue* wake = m.find("engines", "1", "ENGINE_WAKE_LATENCY");
-    REQUIRE(wake);
-    REQUIRE(wake->stat);
-    CHECK(wake->stat->count == 2);
-    CHECK(wake->stat->max == 25.0);
-    AnalysisOptions options;
-    options.whatIf = WhatIfOptions {};
-    options.whatIf->engines = { 2 };
-    const Analysis a = analyze(trace, options);
-    REQUIRE(a.whatIf);
-    CHECK(a.whatIf->costs.samples[size_t(CostKind::Wake)] == 1);
-    CHECK(a.whatIf->costs[CostKind::Wake] == 10);
+    // Woken at 85 to stop: ENGINE_WAKE_LATENCY counts that wake (85 - 60 = 25: the spec's "next search
+    // event"); the what-if's wake_ns, a cost of waking for work, does not.
+    checkWakes(sleepingEngineTrace(true), 2, 25.0, 1, 10);
 }
 
 TEST_CASE("spark deque size of GHC eventlogs is the timeline's curve and stays within the pool", "[core][metrics]")

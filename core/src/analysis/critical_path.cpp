@@ -178,28 +178,15 @@ namespace {
         void emitRunning(uint32_t c, uint32_t strand, uint16_t engine, uint64_t lo, uint64_t hi, Reading reading,
             std::vector<PathSegment>& out)
         {
-            if (engine >= m_activity.engineCount()) {
-                pushTo(out, label(strand, c, lo, hi, PathKind::Resume, kNoEngine));
-                return;
-            }
-            const auto& v = m_activity.intervals(engine);
-            for (size_t i = m_activity.indexAt(engine, hi - 1); hi > lo; --i) {
-                const ActivityInterval& a = v[i];
-                const uint64_t from = std::max(a.startNs, lo);
-                PathKind kind = PathKind::Resume;
+            emitByActivity(c, strand, engine, lo, hi, PathKind::Resume, out, [&](const ActivityInterval& a) {
                 if (a.activity == Activity::Gc)
-                    kind = PathKind::Gc;
-                else if (a.activity == Activity::Searching)
-                    kind = PathKind::Searching;
-                else if (a.context == c && a.activity != Activity::Idle && reading == Reading::Node)
-                    kind = PathKind::Running;
-                pushTo(out, label(strand, c, from, hi, kind, kind == PathKind::Resume ? kNoEngine : engine));
-                hi = from;
-                if (i == 0)
-                    break;
-            }
-            if (hi > lo)
-                pushTo(out, label(strand, c, lo, hi, PathKind::Resume, kNoEngine));
+                    return PathKind::Gc;
+                if (a.activity == Activity::Searching)
+                    return PathKind::Searching;
+                if (a.context == c && a.activity != Activity::Idle && reading == Reading::Node)
+                    return PathKind::Running;
+                return PathKind::Resume;
+            });
         }
 
         // A runnable stretch of a context stopped (or interrupted) on `engine`: `gc` while that engine
@@ -208,22 +195,33 @@ namespace {
         void emitStopped(
             uint32_t c, uint32_t strand, uint16_t engine, uint64_t lo, uint64_t hi, std::vector<PathSegment>& out)
         {
+            emitByActivity(c, strand, engine, lo, hi, PathKind::Runnable, out, [](const ActivityInterval& a) {
+                return a.activity == Activity::Gc ? PathKind::Gc : PathKind::Runnable;
+            });
+        }
+
+        // [lo, hi) of context c, backwards, cut where `engine`'s activity changes and read by kindOf;
+        // `otherwise` where the engine is unknown or has no interval. A segment names the engine unless
+        // it is that default kind.
+        template <class KindOf>
+        void emitByActivity(uint32_t c, uint32_t strand, uint16_t engine, uint64_t lo, uint64_t hi, PathKind otherwise,
+            std::vector<PathSegment>& out, KindOf kindOf)
+        {
             if (engine >= m_activity.engineCount()) {
-                pushTo(out, label(strand, c, lo, hi, PathKind::Runnable, kNoEngine));
+                pushTo(out, label(strand, c, lo, hi, otherwise, kNoEngine));
                 return;
             }
             const auto& v = m_activity.intervals(engine);
             for (size_t i = m_activity.indexAt(engine, hi - 1); hi > lo; --i) {
                 const uint64_t from = std::max(v[i].startNs, lo);
-                const bool gc = v[i].activity == Activity::Gc;
-                pushTo(
-                    out, label(strand, c, from, hi, gc ? PathKind::Gc : PathKind::Runnable, gc ? engine : kNoEngine));
+                const PathKind kind = kindOf(v[i]);
+                pushTo(out, label(strand, c, from, hi, kind, kind == otherwise ? kNoEngine : engine));
                 hi = from;
                 if (i == 0)
                     break;
             }
             if (hi > lo)
-                pushTo(out, label(strand, c, lo, hi, PathKind::Runnable, kNoEngine));
+                pushTo(out, label(strand, c, lo, hi, otherwise, kNoEngine));
         }
 
         void push(const PathSegment& s) { pushTo(m_out, s); }

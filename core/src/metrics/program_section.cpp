@@ -92,29 +92,33 @@ namespace {
     }
 
     // The heap figures of the global buffer and every engine, and their GC_STATS_GHC reports (the
-    // global buffer's first, then each engine's in engine order). HEAP_ALLOCATED is each capability's
-    // own running total (GHC posts one per capability), so what was allocated in the range is the sum
-    // of each source's growth over it, as ThreadScope sums them: heap.allocLast holds that sum.
+    // global buffer's first, then each engine's in engine order).
     EngineScan heapOfAll(const MetricsBasis& b)
     {
-        const auto growth = [](const EngineScan& s) { return s.allocLast - std::min(s.allocLast, s.allocBefore); };
         EngineScan heap = b.globalScan;
-        uint64_t allocated = growth(heap);
         for (const auto& sc : b.scans) {
             heap.anyHeap = heap.anyHeap || sc.anyHeap;
             heap.maxSize = std::max(heap.maxSize, sc.maxSize);
             heap.maxLive = std::max(heap.maxLive, sc.maxLive);
-            allocated += growth(sc);
             heap.gcReports.insert(heap.gcReports.end(), sc.gcReports.begin(), sc.gcReports.end());
         }
-        heap.allocLast = allocated;
-        heap.allocBefore = 0;
         return heap;
     }
 
-    MetricValue heapValue(const EngineScan& heap, uint64_t mutatorNs)
+    // What was allocated in the range: HEAP_ALLOCATED is each capability's own running total (GHC
+    // posts one per capability), so the sum of each source's growth over the range, as ThreadScope
+    // sums them.
+    uint64_t allocatedOfAll(const MetricsBasis& b)
     {
-        const uint64_t allocated = heap.allocLast - std::min(heap.allocLast, heap.allocBefore);
+        const auto growth = [](const EngineScan& s) { return s.allocLast - std::min(s.allocLast, s.allocBefore); };
+        uint64_t allocated = growth(b.globalScan);
+        for (const auto& sc : b.scans)
+            allocated += growth(sc);
+        return allocated;
+    }
+
+    MetricValue heapValue(const EngineScan& heap, uint64_t allocated, uint64_t mutatorNs)
+    {
         const double mutatorSeconds = double(mutatorNs) / kNsPerSecond;
         return fieldsValue({ { "max_heap_size_bytes", I(heap.maxSize) }, { "max_live_bytes", I(heap.maxLive) },
             { "total_allocated_bytes", I(allocated) },
@@ -262,7 +266,7 @@ MetricSection buildProgramSection(
     all.metrics.push_back({ "INCOMPLETE_INSTANCES", incompleteInstances(b) });
     const EngineScan heap = heapOfAll(b);
     if (heap.anyHeap)
-        all.metrics.push_back({ "HEAP", heapValue(heap, total - std::min(total, gc.totalNs)) });
+        all.metrics.push_back({ "HEAP", heapValue(heap, allocatedOfAll(b), total - std::min(total, gc.totalNs)) });
     MetricSection program { "program", {} };
     program.groups.push_back(std::move(all));
     for (MetricGroup& g : generationGroups(heap.gcReports, b.gcs, b.range))
