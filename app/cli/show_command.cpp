@@ -1,13 +1,14 @@
 // `sparkscope-cli show`: every event in global time order (block markers included), as aligned
-// text or as TSV lines `time_ns<TAB>engine<TAB>type<TAB>name<TAB>fields`. Output is built in one
-// large buffer with std::to_chars and the allocation-free field formatter, so dumping the
-// 10-million-event sample is limited by the terminal or the pipe, not by formatting.
+// text or as TSV lines `time_ns<TAB>engine<TAB>type<TAB>name<TAB>fields`. The events are streamed
+// from the file in time order (time_ordered_events.h), so memory stays bounded on any size. Output is
+// built in one large buffer with std::to_chars and the allocation-free field formatter, so dumping
+// the 10-million-event sample is limited by the terminal or the pipe, not by formatting.
 #include "cli/cli_common.h"
 
 #include "sparkscope/core/event_fields.h"
 #include "sparkscope/core/event_types.h"
+#include "sparkscope/core/time_ordered_events.h"
 
-#include <algorithm>
 #include <bitset>
 #include <charconv>
 #include <memory>
@@ -91,17 +92,17 @@ namespace {
             }
         }
 
-        auto trace = loadTrace(parsed->positional.front());
-        if (!trace)
-            return kExitBadInput;
-        printWarnings(trace->warnings);
-
+        // Streamed (time_ordered_events.h): printing needs the blocks that overlap the time being
+        // printed, not the whole trace (a 2 GB eventlog read whole took ~7 GB).
+        core::TimeOrderOptions options;
+        options.engine = engine;
+        options.fromNs = fromNs;
+        options.toNs = toNs;
         Output out;
         std::string& buf = out.buffer();
-        const core::Trace& t = *trace;
-        auto print = [&](const core::Event& e) {
-            if (e.timeNs < fromNs || e.timeNs > toNs || (filterTypes && !types->test(e.type)))
-                return;
+        auto print = [&](const core::Event& e, const core::Payload& payload) {
+            if (filterTypes && !types->test(e.type))
+                return !out.failed();
             const std::string_view name = core::eventTypeName(e.type);
             const bool known = core::knownEventType(e.type) != nullptr;
             if (tsv) {
@@ -119,7 +120,7 @@ namespace {
                 else
                     buf.append("UNKNOWN_").append(std::to_string(e.type));
                 buf.push_back('\t');
-                core::appendFields(buf, e.type, t.payload(e));
+                core::appendFields(buf, e.type, payload);
             } else {
                 char num[24];
                 auto r = std::to_chars(num, num + sizeof num, e.timeNs);
@@ -138,30 +139,22 @@ namespace {
                 const std::string shown = known ? std::string(name) : eventName(e.type);
                 appendPadded(buf, shown, 30, false);
                 buf.push_back(' ');
-                core::appendFields(buf, e.type, t.payload(e));
+                core::appendFields(buf, e.type, payload);
                 while (!buf.empty() && buf.back() == ' ')
                     buf.pop_back();
             }
             buf.push_back('\n');
             out.maybeFlush();
+            return !out.failed();
         };
-
-        if (engine) {
-            const std::vector<core::Event>* events = nullptr;
-            if (*engine == core::kNoEngine)
-                events = &t.global;
-            else if (*engine < t.engines.size())
-                events = &t.engines[*engine];
-            if (events) {
-                // Sorted by time: start at the first event at or after --from.
-                auto it = std::lower_bound(events->begin(), events->end(), fromNs,
-                    [](const core::Event& e, uint64_t ns) { return e.timeNs < ns; });
-                for (; it != events->end() && it->timeNs <= toNs && !out.failed(); ++it)
-                    print(*it);
-            }
-        } else {
-            t.forEachInTimeOrder(print);
+        const std::string& path = parsed->positional.front();
+        auto read = core::forEachEventInTimeOrder(path, print, options);
+        out.flush();
+        if (!read) {
+            std::fprintf(stderr, "sparkscope-cli: %s: %s\n", path.c_str(), read.error().toString().c_str());
+            return kExitBadInput;
         }
+        printWarnings(read->warnings);
         out.flush();
         return kExitOk;
     }

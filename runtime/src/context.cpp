@@ -195,7 +195,7 @@ void Engine::releaseContext(Context* c)
         std::lock_guard lock(rt.poolMutex);
         rt.pool.push_back(c);
     }
-    rt.uncountContext();
+    rt.releaseContext();
 }
 
 } // namespace sparkscope::runtime::detail

@@ -272,7 +272,9 @@ SparkRecord* Engine::stealForNewContext(uint16_t& victim)
     if (!anyVisible || !rt.reserveContext())
         return nullptr;
     SparkRecord* s = stealAny(victim);
-    if (!s)
+    if (s)
+        rt.contextInUse();
+    else
         rt.uncountContext();
     return s;
 }

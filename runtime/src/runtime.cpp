@@ -112,17 +112,27 @@ bool Runtime::Impl::reserveContext() noexcept
         if (live >= contextLimit)
             return false;
     } while (!liveContexts.compare_exchange_weak(live, live + 1, std::memory_order_seq_cst));
-    uint32_t peak = peakLiveContexts.load(std::memory_order_relaxed);
-    while (live + 1 > peak && !peakLiveContexts.compare_exchange_weak(peak, live + 1, std::memory_order_relaxed)) { }
     return true;
+}
+
+void Runtime::Impl::contextInUse() noexcept
+{
+    const uint32_t live = contextsInUse.fetch_add(1, std::memory_order_relaxed) + 1;
+    uint32_t peak = peakLiveContexts.load(std::memory_order_relaxed);
+    while (live > peak && !peakLiveContexts.compare_exchange_weak(peak, live, std::memory_order_relaxed)) { }
 }
 
 // One more live context whatever the limit (run()'s main, a spark from the engine's own deque).
 void Runtime::Impl::countContext() noexcept
 {
-    const uint32_t live = liveContexts.fetch_add(1, std::memory_order_seq_cst) + 1;
-    uint32_t peak = peakLiveContexts.load(std::memory_order_relaxed);
-    while (live > peak && !peakLiveContexts.compare_exchange_weak(peak, live, std::memory_order_relaxed)) { }
+    liveContexts.fetch_add(1, std::memory_order_seq_cst);
+    contextInUse();
+}
+
+void Runtime::Impl::releaseContext() noexcept
+{
+    contextsInUse.fetch_sub(1, std::memory_order_relaxed);
+    uncountContext();
 }
 
 // One live context fewer. The release that brings the count below the limit wakes a sleeper, which

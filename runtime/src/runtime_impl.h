@@ -34,6 +34,9 @@ struct Runtime::Impl {
     // Live contexts (taken from the pool or made, not yet released) and their bound
     // (RuntimeOptions::maxContextsPerEngine x engines): engine.cpp, "Bounded contexts".
     std::atomic<uint32_t> liveContexts { 0 };
+    // For RuntimeStats: the contexts live in fact, without the reservations of steals still under way
+    // (one that fails is taken back, and must not raise the peak), and the most at once.
+    std::atomic<uint32_t> contextsInUse { 0 };
     std::atomic<uint32_t> peakLiveContexts { 0 };
     uint32_t contextLimit = 1;
 
@@ -49,7 +52,9 @@ struct Runtime::Impl {
     void wakeForSpark() noexcept;
     bool reserveContext() noexcept;
     void countContext() noexcept;
-    void uncountContext() noexcept;
+    void contextInUse() noexcept; // a reserved context taken into use (the steal found a spark)
+    void uncountContext() noexcept; // a reservation taken back
+    void releaseContext() noexcept; // a context in use released
     void wakeAll() noexcept;
     detail::Context* newContext();
     void createFiber(detail::Context* c);

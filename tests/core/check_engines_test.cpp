@@ -1,16 +1,28 @@
-// checkStructure's engine count: an engine at or past STARTUP's declared count that posts events is a
-// problem (a damaged block marker); declared engines that post nothing are a note.
+// STARTUP's engine count. checkStructure: an engine at or past it that posts events is a problem (a
+// damaged block marker); declared engines that post nothing are a note. Every reader takes such
+// engines as engines of the run, idle throughout, and the metrics and the analysis count them.
 #include "support/trace_builder.h"
 
+#include "support/test_data.h"
+
+#include "sparkscope/core/analysis.h"
 #include "sparkscope/core/check.h"
+#include "sparkscope/core/compact_trace.h"
+#include "sparkscope/core/engine_states.h"
 #include "sparkscope/core/event_types.h"
+#include "sparkscope/core/metrics.h"
+#include "sparkscope/core/reader.h"
+#include "sparkscope/core/trace_stream.h"
+#include "sparkscope/core/writer.h"
 
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
 
 using namespace sparkscope::core;
 using sparkscope::test::TraceBuilder;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -49,4 +61,51 @@ TEST_CASE("check: an engine past STARTUP's count is a problem, a silent declared
         const auto problems = checkStructure(b.roundTrip());
         CHECK(count(problems, "STARTUP declared", true) + count(problems, "STARTUP declared", false) == 0);
     }
+}
+
+TEST_CASE("engines STARTUP declares that post nothing are engines of the run, idle throughout", "[core][check]")
+{
+    // STARTUP declares 3 engines at 0. Engine 0 runs ctx 1 over [10,110); engine 1 runs ctx 2 over
+    // [20,60); engine 2 posts nothing. The run spans [0,110], so 3 engines give a ledger of 330 ns,
+    // 140 of them running and engine 2's 110 idle.
+    TraceBuilder b(2);
+    b.event(kNoEngine, 0, ev::Startup, engines(3));
+    b.runThread(0, 10, 1).stopThread(0, 110, 1, kStopFinished);
+    b.runThread(1, 20, 2).stopThread(1, 60, 2, kStopFinished);
+    const fs::path path = sparkscope::test::scratchDir("declared-engines") / "three.eventlog";
+    REQUIRE(writeFile(path.string(), writeTrace(b.roundTrip())));
+
+    auto whole = readTrace(path.string());
+    REQUIRE(whole);
+    CHECK(whole->engineCount() == 3);
+    auto streamed = streamTrace(path.string(), [](const StreamBatch&) { });
+    REQUIRE(streamed);
+    CHECK(streamed->summary.engines.size() == 3);
+    auto compact = readTraceCompact(path.string());
+    REQUIRE(compact);
+    CHECK(compact->engineCount() == 3);
+
+    const EngineStates states = computeEngineStates(whole.value());
+    REQUIRE(states.engineCount() == 3);
+    CHECK(states.timeInStates(2)[size_t(EngineState::Idle)] == 110);
+    const Metrics m = computeMetrics(whole.value());
+    const MetricValue* idle = m.find("engines", "2", "ENGINE_STATE_TIME");
+    REQUIRE(idle);
+    const auto field = std::find_if(idle->fields.begin(), idle->fields.end(), [](const auto& f) { return f.first == "idle_ns"; });
+    REQUIRE(field != idle->fields.end());
+    CHECK(std::get<int64_t>(field->second) == 110);
+
+    const Analysis a = analyze(whole.value());
+    CHECK(a.ledger.perEngine.size() == 3);
+    CHECK(a.ledger.total.totalNs() == 3 * 110);
+    CHECK(a.ledger.total.runningNs() == 100 + 40);
+    CHECK(a.ledger.perEngine[2].runningNs() == 0);
+    CHECK(a.ledger.perEngine[2].totalNs() == 110);
+
+    // A damaged count is not taken: only the engines that post events, and check says why.
+    TraceBuilder d(2);
+    d.event(kNoEngine, 0, ev::Startup, engines(65535)).runThread(0, 10, 1).runThread(1, 20, 2);
+    const Trace damaged = d.roundTrip();
+    CHECK(damaged.engineCount() == 2);
+    CHECK(count(checkStructure(damaged), "STARTUP declares 65535 engines, more than the 4096", true) == 1);
 }

@@ -69,6 +69,34 @@ TEST_CASE("engine states follow run, GC, search and sleep events", "[core][metri
     CHECK(cpus.max(0, 130) == 2);
 }
 
+TEST_CASE("an engine that shuts down while searching is idle from then on", "[core][metrics]")
+{
+    // Our runtime's engines search once more at shutdown (108, 112, 109) and stop without 111.
+    // engine 0: running ctx 1 [10,20), searching [20,30), idle from SHUTDOWN at 30 to the end at 100
+    //           (engine 1's last event); it was searching for 10 ns, not 80.
+    // engine 1: searching [40,50), sleeping [50,60), then SHUTDOWN wakes nothing: idle [60,100).
+    TraceBuilder b(2);
+    b.runThread(0, 10, 1).stopThread(0, 20, 1, kStopFinished);
+    b.lookingForGlobal(0, 20).lookingForLocal(0, 25).workStealing(0, 28).event(0, 30, ev::Shutdown);
+    b.lookingForGlobal(1, 40).sleeping(1, 50).event(1, 60, ev::Shutdown).event(1, 100, ev::Shutdown);
+    const EngineStates s = computeEngineStates(b.build());
+    REQUIRE(s.engineCount() == 2);
+    const std::vector<StateInterval> e0 {
+        { 10, 20, 1, EngineState::Running },
+        { 20, 30, kNoContext, EngineState::Searching },
+        { 30, 100, kNoContext, EngineState::Idle },
+    };
+    CHECK(s.engines[0] == e0);
+    CHECK(s.timeInStates(0)[size_t(EngineState::Searching)] == 10);
+    const std::vector<StateInterval> e1 {
+        { 10, 40, kNoContext, EngineState::Idle },
+        { 40, 50, kNoContext, EngineState::Searching },
+        { 50, 60, kNoContext, EngineState::Sleeping },
+        { 60, 100, kNoContext, EngineState::Idle },
+    };
+    CHECK(s.engines[1] == e1);
+}
+
 TEST_CASE("a block marker does not wake a sleeping engine", "[core][metrics]")
 {
     // The runtime flushes an engine's buffer as it goes to sleep, so a BLOCK_MARKER follows 111.

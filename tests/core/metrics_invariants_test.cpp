@@ -9,6 +9,7 @@
 #include "sparkscope/core/check_model.h"
 #include "sparkscope/core/metrics.h"
 #include "sparkscope/core/metrics_export.h"
+#include "sparkscope/core/metrics_query.h"
 #include "sparkscope/core/reader.h"
 #include "support/test_data.h"
 
@@ -83,6 +84,13 @@ void checkInvariants(const Trace& trace, const std::string& name)
         CHECK(field("PARCONJ_AVAIL_CPUS", "max") == double(c.availCpus.max(a, b)));
         CHECK(field("PARCONJ_AVAIL_CPUS", "average") == Approx(c.availCpus.average(a, b)));
         CHECK(field("PARCONJ_RUNNABLE_SELF", "average") == Approx(c.runnableSelf.average(a, b)));
+        // Every figure the hover menu gives this instance is in its record, with the same value.
+        const std::vector<InstanceFigure> shown = instanceMetrics(m, EventOwner(ConjunctionIndex(j)));
+        REQUIRE(!shown.empty());
+        for (const InstanceFigure& f : shown) {
+            INFO(f.key << "." << f.statistic);
+            CHECK(field(f.key.c_str(), f.statistic.c_str()) == Approx(f.value));
+        }
     }
     // CPUS_OVER_TIME.
     uint64_t running = 0;

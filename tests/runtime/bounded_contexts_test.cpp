@@ -350,6 +350,7 @@ TEST_CASE("a traced deep recursion under the bound passes core's check with the 
     CHECK(s.counts[core::ev::CreateSparkThread] == st.contextsCreated - 1);
     CHECK(st.contextsCreated <= st.contextLimit + st.stackHandoffs);
     CHECK(s.counts[core::ev::MerReleaseContext] == st.contextsCreated); // all released by the end
+    CHECK(st.peakLiveContexts <= st.contextsCreated);
 
     // The model sees the same: the conjunction instances, their nesting a chain, and the contexts.
     const core::ParModel m = core::buildParModel(t);

@@ -89,7 +89,13 @@ TEST_CASE("hundreds of thousands of conjunctions complete with the right sum", "
     uint64_t r = 0;
     REQUIRE(rt->run([&] { r = treeSum(0, n); }).ok());
     CHECK(r == n * (n - 1) / 2);
-    CHECK(rt->stats().sparksCreated == n - 1);
+    const RuntimeStats st = rt->stats();
+    CHECK(st.sparksCreated == n - 1);
+    // Many steals find nothing: a context reserved for one and taken back is no live context, so the
+    // peak never passes the contexts there are (it did, now and then, when reservations raised it).
+    INFO("peak live " << st.peakLiveContexts << ", created " << st.contextsCreated);
+    CHECK(st.peakLiveContexts >= 1);
+    CHECK(st.peakLiveContexts <= st.contextsCreated);
 }
 
 TEST_CASE("parConjN runs a number of conjuncts chosen at run time", "[runtime]")

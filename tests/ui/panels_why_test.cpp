@@ -15,6 +15,7 @@
 #include "ui/main_window.h"
 #include "ui/panels/metrics_panels.h"
 #include "ui/panels/metrics_session.h"
+#include "ui/timeline/frame.h"
 #include "ui/timeline/timeline_widget.h"
 #include "ui/timeline/zoom_state.h"
 
@@ -74,10 +75,9 @@ void checkFigures(const WhyPanel& panel, const core::AnalysisReport& cli)
     for (uint64_t ns : a.ledger.total.ns)
         nonZero += ns != 0;
     CHECK(shown == nonZero); // every category that happened, none that did not
-    CHECK(panel.figure(QStringLiteral("work")) == QStringLiteral("%1 s").arg(double(a.workSpan.workNs) / 1e9, 0, 'f', 6));
+    CHECK(panel.figure(QStringLiteral("work")) == formatDuration(int64_t(a.workSpan.workNs)));
     if (a.workSpan.spanNs)
-        CHECK(panel.figure(QStringLiteral("span"))
-            == QStringLiteral("%1 s").arg(double(*a.workSpan.spanNs) / 1e9, 0, 'f', 6));
+        CHECK(panel.figure(QStringLiteral("span")) == formatDuration(int64_t(*a.workSpan.spanNs)));
     if (a.workSpan.parallelism)
         CHECK(panel.figure(QStringLiteral("parallelism")) == QString::number(*a.workSpan.parallelism, 'f', 2));
     const auto& findings = panel.report()->findings;

@@ -37,6 +37,14 @@ import panels_xvfb_shots as px  # noqa: E402  (the App, xwd and PNG helpers)
 SCREEN = px.SCREEN
 
 
+def duration(ns):
+    """A duration as the app writes it (formatDuration): four significant digits, the unit that reads best."""
+    for scale, unit in ((1e9, "s"), (1e6, "ms"), (1e3, "µs")):
+        if abs(ns) >= scale:
+            return f"{ns / scale:.4g} {unit}"
+    return f"{ns:.4g} ns"
+
+
 def next_report(app, timeout=180):
     """The next complete ready report as its lines (without the prefix)."""
     lines, deadline = [], time.time() + timeout
@@ -125,10 +133,9 @@ def compare(stem, report, cli):
         print(f"  {stem}: categories missing from the dock: {missing}")
         ok = False
     figures = report["figures"]
-    want_work = f"{a['work_ns'] / 1e9:.6f} s"
-    ok &= figures.get("work") == want_work
+    ok &= figures.get("work") == duration(a["work_ns"])
     if a["span_ns"] is not None:
-        ok &= figures.get("span") == f"{a['span_ns'] / 1e9:.6f} s"
+        ok &= figures.get("span") == duration(a["span_ns"])
         ok &= figures.get("parallelism") == f"{a['parallelism']:.2f}"
     else:
         ok &= figures.get("span", "").startswith("—")

@@ -196,8 +196,12 @@ void WhyPanel::setReport(std::shared_ptr<const core::AnalysisReport> report, con
 void WhyPanel::fillFigures(const core::Analysis& a)
 {
     const core::WorkSpanReport& ws = a.workSpan;
-    m_work->setText(tr("%1 s").arg(seconds(ws.workNs)));
-    m_span->setText(ws.spanNs ? tr("%1 s").arg(seconds(*ws.spanNs)) : tr("— (%1)").arg(QString::fromStdString(ws.note)));
+    // In the unit that reads best, as the timeline's durations: a short run's work in seconds read
+    // "0.000001 s". The exact figures are in the tooltips and the metrics file.
+    m_work->setText(formatDuration(int64_t(ws.workNs)));
+    m_work->setToolTip(tr("%L1 ns").arg(ws.workNs));
+    m_span->setText(ws.spanNs ? formatDuration(int64_t(*ws.spanNs)) : tr("— (%1)").arg(QString::fromStdString(ws.note)));
+    m_span->setToolTip(ws.spanNs ? tr("%L1 ns").arg(*ws.spanNs) : QString());
     m_span->setWordWrap(true);
     m_parallelism->setText(ws.parallelism ? QString::number(*ws.parallelism, 'f', 2) : QStringLiteral("—"));
 }

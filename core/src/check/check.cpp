@@ -144,7 +144,13 @@ namespace {
                     "engine " + std::to_string(i) + " posts events, but STARTUP declared " + std::to_string(*declared)
                         + " engine(s) (at byte " + std::to_string(trace.engines[i].front().offset) + ")" });
         }
-        if (*declared > posting)
+        if (*declared > kMaxDeclaredEngines)
+            out.push_back({ 0, kNoEngine,
+                "STARTUP declares " + std::to_string(*declared) + " engines, more than the "
+                    + std::to_string(kMaxDeclaredEngines) + " SparkScope takes it at: only the "
+                    + std::to_string(posting) + " that post events are counted",
+                true });
+        else if (*declared > posting)
             out.push_back({ 0, kNoEngine,
                 "STARTUP declared " + std::to_string(*declared) + " engine(s), and " + std::to_string(posting)
                     + " post events: the others count as idle throughout",

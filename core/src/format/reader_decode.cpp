@@ -256,6 +256,18 @@ namespace {
         return target;
     }
 
+    // STARTUP declares the engine count: engines it declares that post nothing are engines of the run
+    // all the same, idle throughout (Trace::engines), so the sink gets their (empty) vectors. A count
+    // beyond kMaxDeclaredEngines is not taken (a damaged payload would make every per-engine figure
+    // and row tens of thousands long); `check` says so. Returns the vector the next events go to.
+    [[gnu::cold, gnu::noinline]] std::vector<Event>* declareEngines(
+        uint16_t declared, const BlockState& st, EventSink& sink)
+    {
+        if (declared <= kMaxDeclaredEngines && sink.engines.size() < declared)
+            sink.engines.resize(declared);
+        return &sink.forEngine(st.engine); // (the resize may have moved the engines' vectors)
+    }
+
     // The event at `pos` used up the block's declared bytes (remaining ≤ 0). Exactly: later events
     // are outside every block (the global buffer). Past it: the block's size lied, so its engine
     // keeps the events up to the next marker. Returns the vector the next events go to.
@@ -355,6 +367,8 @@ DecodeOutcome decodeEvents(std::span<const uint8_t> bytes, uint64_t begin, uint6
                 target = &sink.global;
             }
         } else {
+            if (type == ev::Startup && size >= 2) [[unlikely]]
+                target = declareEngines(loadBE16(d + pos + headerSize), st, sink);
             target->push_back(e);
             if (st.remaining > 0) {
                 st.remaining -= static_cast<int64_t>(headerSize + size);

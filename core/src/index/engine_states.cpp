@@ -100,6 +100,12 @@ void EngineStateScanner::add(const Event& e, std::span<const uint8_t> stream)
         if (!m_inGc && m_cur.state != EngineState::Running)
             switchTo(t, EngineState::Sleeping, kNoContext);
         break;
+    case ev::Shutdown:
+        // The engine stops: it looks for nothing any more. Our runtime's engines search once more
+        // before they stop, and stopped engines are idle to the trace's end (as the ledger reads them).
+        if (!m_inGc && m_cur.state == EngineState::Searching)
+            switchTo(t, EngineState::Idle, kNoContext);
+        break;
     default:
         break;
     }

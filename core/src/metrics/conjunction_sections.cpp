@@ -82,6 +82,19 @@ namespace {
             g.metrics.push_back({ "PARCONJ_RUNNING_SELF_AND_DESC",
                 maxAverageValue(v.runningSelfAndDescMax, v.runningSelfAndDescAverage) });
             g.metrics.push_back({ "PARCONJ_AVAIL_CPUS", maxAverageValue(v.availCpusMax, v.availCpusAverage) });
+            g.metrics.push_back({ "PARCONJ_CONTINUE_ON_BEFORE", fieldsValue({ { "value", v.continueOnBefore } }) });
+            g.metrics.push_back({ "PARCONJ_CONTINUE_ON_LAST", fieldsValue({ { "value", v.continueOnLast } }) });
+            if (hasPairs(ci)) { // the scheduling section's split at this instance, as the hover menu gives it
+                g.metrics.push_back({ "OUT_OF_ORDER_PROBABILITY",
+                    fieldsValue({ { "out_of_order_ns", v.outOfOrderNs }, { "either_running_ns", v.eitherRunningNs },
+                        { "probability", ratio(v.outOfOrderNs, v.eitherRunningNs) } }) });
+                g.metrics.push_back({ "OUT_OF_ORDER_SCHEDULING_BLOCKS_ANOTHER_CONTEXT",
+                    fieldsValue(
+                        { { "blocking_ns", v.blockingNs }, { "fraction", ratio(v.blockingNs, v.outOfOrderNs) } }) });
+                g.metrics.push_back({ "OUT_OF_ORDER_SCHEDULING_BLOCKS_ANOTHER_CONTEXT_TC",
+                    fieldsValue(
+                        { { "blocking_ns", v.blockingTcNs }, { "fraction", ratio(v.blockingTcNs, v.outOfOrderNs) } }) });
+            }
         }
         return g;
     }

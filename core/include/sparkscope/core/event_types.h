@@ -10,6 +10,9 @@ namespace sparkscope::core {
 
 inline constexpr uint16_t kVariableSize = 0xFFFF; // declared size of variable-length events
 inline constexpr uint16_t kNoEngine = 0xFFFF; // engine of events outside per-engine blocks
+// The most engines a trace's STARTUP is taken at (Trace::engines): more than any machine the tools
+// meet, far fewer than a damaged count's 65,535.
+inline constexpr uint16_t kMaxDeclaredEngines = 4096;
 
 namespace ev {
     inline constexpr uint16_t CreateThread = 0;

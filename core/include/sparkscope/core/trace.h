@@ -64,7 +64,10 @@ public:
     std::vector<Warning> warnings;
     bool truncated = false; // the stream ended before DATA_END
 
-    std::vector<std::vector<Event>> engines; // index = engine number; each stably sorted by time
+    // Index = engine number; each stably sorted by time. As many as the engines that post events or,
+    // when more, as STARTUP declares (up to kMaxDeclaredEngines): a declared engine that posts nothing
+    // was idle throughout, and every per-engine figure counts it.
+    std::vector<std::vector<Event>> engines;
     std::vector<Event> global; // no engine; stably sorted by time
     // Per engine, the events held as marks (event_marks.h) rather than in `engines`: empty unless the
     // trace was read by readTraceCompact. Passes that read mark types walk forEachEngineEvent.
