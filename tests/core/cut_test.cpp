@@ -3,6 +3,9 @@
 // cut of a hand-built trace has the contexts and conjunctions worked out by hand.
 #include "scenario_traces.h"
 #include "sparkscope/core/cut.h"
+#include "sparkscope/core/event_types.h"
+#include "sparkscope/core/writer.h"
+#include "sparkscope/core/metrics.h"
 #include "sparkscope/core/par_model.h"
 #include "sparkscope/core/reader.h"
 #include "support/trace_builder.h"
@@ -10,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <set>
 
 using namespace sparkscope;
 using namespace sparkscope::core;
@@ -340,4 +344,87 @@ TEST_CASE("cutFile writes what cutTrace writes, streaming the file", "[core][cut
     auto missing = cutFile("no-such-file.eventlog", 0, 5);
     REQUIRE_FALSE(missing);
     CHECK(missing.error().code == ErrorCode::Io);
+}
+
+TEST_CASE("cut keeps a context blocked at its start blocked, and lasts to the range's end", "[core][cut]")
+{
+    const Trace original = handTrace().roundTrip();
+    // [250, 320]: ctx 1 blocked at 210 (made runnable at 305), ctx 2 running on engine 1 since 125.
+    // State: 2 strings, 2 CREATE_THREADs, ctx 1's last run and its blocking stop (so that it reads
+    // blocked, not runnable), ctx 2's run. Range: G2's end 300, ctx 1 runnable 305, ctx 2 done 310.
+    auto cut = cutTrace(original, 250, 320);
+    REQUIRE(cut);
+    CHECK(cut->stats.stateEvents == 7);
+    CHECK(cut->stats.rangeEvents == 3);
+    const Trace back = readBack(cut.value());
+    CHECK(back.firstTimeNs == 250);
+    CHECK(back.lastTimeNs == 320); // the range's end, not its last event's 310
+    const ParModel model = buildParModel(back);
+    const ContextTimeline* c1 = findContext(model, 1);
+    const ContextTimeline* c2 = findContext(model, 2);
+    REQUIRE(c1);
+    REQUIRE(c2);
+    CHECK(stateAt(*c1, 250) == ContextState::Blocked);
+    CHECK(stateAt(*c1, 304) == ContextState::Blocked);
+    CHECK(stateAt(*c1, 305) == ContextState::Runnable);
+    CHECK(stateAt(*c2, 250) == ContextState::Running);
+    checkCut(original, 250, 320);
+}
+
+TEST_CASE("cut re-creates a spark's context and carries the spark counters, so its figures are the range's",
+    "[core][cut]")
+{
+    // One engine. ctx 3 is made for a spark (CREATE_SPARK_THREAD) at 120 and runs from 130 to 320.
+    // GHC's SPARK_COUNTERS count from the program's start: created = 10 at 100, 25 at 200, 40 at 300.
+    // Over [150, 350] 30 sparks were created: the growth from the last sample before the range.
+    auto counters = [](uint64_t created) {
+        std::vector<uint8_t> p(56, 0); // created, dud, overflowed, converted, gcd, fizzled, remaining
+        for (int i = 0; i < 8; ++i)
+            p[size_t(7 - i)] = uint8_t(created >> (8 * i));
+        return p;
+    };
+    TraceBuilder b(1);
+    b.event(0, 0, ev::Startup, { 0, 1 }); // the program starts before its first collection's counters
+    b.event(0, 100, ev::SparkCounters, counters(10)).createSparkThread(0, 120, 3).runThread(0, 130, 3);
+    b.event(0, 200, ev::SparkCounters, counters(25)).event(0, 300, ev::SparkCounters, counters(40));
+    b.stopThread(0, 320, 3, kStopFinished);
+    // Written and read back with every type declared (the Mercury header the builder writes has no
+    // SPARK_COUNTERS).
+    Trace built = b.build();
+    std::set<uint16_t> types;
+    for (const Event& e : built.engines[0])
+        types.insert(e.type);
+    for (uint16_t n : types)
+        built.header.types.push_back({ n, knownEventType(n)->size, std::string(knownEventType(n)->description), {} });
+    auto read = readTraceFromBytes(writeTrace(built));
+    REQUIRE(read);
+    const Trace original = std::move(read).value();
+
+    auto cut = cutTrace(original, 150, 350);
+    REQUIRE(cut);
+    CHECK(cut->stats.stateEvents == 4); // STARTUP, CREATE_SPARK_THREAD, RUN_THREAD, the counters of 100
+    const Trace back = readBack(cut.value());
+    CHECK(back.lastTimeNs == 320); // the original ends at 320, before the range does
+    const ParModel model = buildParModel(back);
+    const ContextTimeline* c3 = findContext(model, 3);
+    REQUIRE(c3);
+    CHECK(stateAt(*c3, 150) == ContextState::Running);
+    CHECK(model.problems.empty());
+
+    auto created = [](const Metrics& m) {
+        const MetricValue* v = m.find("engines", "0", "SPARK_COUNTS");
+        REQUIRE(v);
+        for (const auto& [name, x] : v->fields)
+            if (name == "created")
+                return std::get<int64_t>(x);
+        FAIL("no SPARK_COUNTS.created");
+        return int64_t(-1);
+    };
+    MetricsOptions range;
+    range.fromNs = 150;
+    range.toNs = 350;
+    CHECK(created(computeMetrics(original, range)) == 30);
+    CHECK(created(computeMetrics(back)) == 30);
+    CHECK(created(computeMetrics(original)) == 40); // the whole trace: from the program's start
+    checkCut(original, 150, 350);
 }

@@ -49,10 +49,11 @@ TEST_CASE("export range as eventlog writes the cut of the range", "[ui][export]"
     REQUIRE(expected);
     CHECK(written == expected->bytes);
     // In [100, 450]: ctx 2 stops at 400; both contexts run at 100 (state), ctx 1 stops at 500 (outside).
+    // The cut lasts to the range's end, 450, past its last event at 400 (ctx 1 still runs then).
     auto back = core::readTrace(path.toStdString());
     REQUIRE(back);
     CHECK(back->firstTimeNs == 100);
-    CHECK(back->lastTimeNs == 400);
+    CHECK(back->lastTimeNs == 450);
 }
 
 TEST_CASE("export range as eventlog reports a file it cannot write", "[ui][export]")

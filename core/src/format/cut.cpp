@@ -67,13 +67,18 @@ namespace {
             return true;
         switch (type) {
         case ev::CreateThread:
+        case ev::CreateSparkThread:
         case ev::MerReuseContext:
         case ev::ThreadLabel:
         case ev::RunThread:
         case ev::StopThread:
+        case ev::ThreadRunnable:
+        case ev::ThreadWakeup:
         case ev::MerReleaseContext:
         case ev::GcStart:
         case ev::GcEnd:
+        case ev::SparkCounters:
+        case ev::HeapAllocated:
             return true;
         default:
             return false;
@@ -90,15 +95,20 @@ namespace {
     // The state at `from`, replayed from the events before it.
     struct StateReplay {
         struct ContextState {
-            const Event* created = nullptr; // CREATE_THREAD or REUSE_CONTEXT
+            const Event* created = nullptr; // CREATE_THREAD, CREATE_SPARK_THREAD or REUSE_CONTEXT
             const Event* label = nullptr;
             const Event* run = nullptr; // the RUN_THREAD it is running under, if running
+            const Event* lastRun = nullptr; // the last RUN_THREAD, running or not
+            const Event* blockedBy = nullptr; // the blocking STOP_THREAD, while it is blocked
         };
         std::vector<const Event*> definitions;
         std::unordered_map<uint32_t, ContextState> contexts;
         std::unordered_map<uint16_t, uint32_t> running; // engine -> the context it last ran
         std::unordered_map<uint16_t, const Event*> gcStarts; // engine -> GC_START while collecting
-        uint64_t count = 0;
+        // The last sample of each cumulative counter before the range, per engine: GHC's spark
+        // counters and allocation count from the program's start, so the metrics measure their growth
+        // from such a sample (metrics.md, "the trace's first instant").
+        std::unordered_map<uint16_t, const Event*> sparkCounters, heapAllocated;
 
         void add(const Trace& trace, const Event& e)
         {
@@ -111,8 +121,9 @@ namespace {
             }
             switch (e.type) {
             case ev::CreateThread:
+            case ev::CreateSparkThread:
             case ev::MerReuseContext:
-                contexts[p.u32(0)] = ContextState { &e, nullptr, nullptr };
+                contexts[p.u32(0)] = ContextState { &e };
                 break;
             case ev::ThreadLabel:
                 contexts[p.u32(0)].label = &e;
@@ -127,14 +138,29 @@ namespace {
                             it->second.run = nullptr;
                         slot->second = p.u32(0);
                     }
-                    contexts[p.u32(0)].run = &e;
+                    ContextState& c = contexts[p.u32(0)];
+                    c.run = c.lastRun = &e;
+                    c.blockedBy = nullptr;
                 }
                 break;
             case ev::StopThread:
-                if (p.u16(4) == kStopFinished)
+                if (p.u16(4) == kStopFinished) {
                     contexts.erase(p.u32(0));
-                else if (auto it = contexts.find(p.u32(0)); it != contexts.end())
+                } else if (auto it = contexts.find(p.u32(0)); it != contexts.end()) {
                     it->second.run = nullptr;
+                    it->second.blockedBy = isBlockingStopStatus(p.u16(4)) ? &e : nullptr;
+                }
+                break;
+            case ev::ThreadRunnable:
+            case ev::ThreadWakeup:
+                if (auto it = contexts.find(p.u32(0)); it != contexts.end())
+                    it->second.blockedBy = nullptr;
+                break;
+            case ev::SparkCounters:
+                sparkCounters[e.engine] = &e;
+                break;
+            case ev::HeapAllocated:
+                heapAllocated[e.engine] = &e;
                 break;
             case ev::MerReleaseContext:
                 contexts.erase(p.u32(0));
@@ -182,10 +208,20 @@ namespace {
                 }
         }
 
-        std::vector<uint8_t> finish()
+        // Writes what is pending, each engine's last block ending at `endNs`: the cut lasts to the
+        // range's end, as the original does, not to its last event (the metrics of the cut and of the
+        // original's range then measure the same stretch).
+        std::vector<uint8_t> finish(uint64_t endNs)
         {
-            for (size_t slot = 0; slot < m_pending.size(); ++slot)
-                flush(slot);
+            bool reachesEnd = false;
+            for (size_t slot = 0; slot < m_pending.size(); ++slot) {
+                reachesEnd = reachesEnd || !m_pending[slot].empty();
+                flush(slot, endNs);
+            }
+            if (!reachesEnd && !m_trace.engines.empty()) { // nothing after the state: one empty block says where the cut ends
+                m_out.beginBlock(0, endNs);
+                m_out.endBlock(std::max<uint64_t>(endNs, 1));
+            }
             return m_out.finish();
         }
 
@@ -195,7 +231,7 @@ namespace {
             return engine < m_trace.engines.size() ? engine : m_trace.engines.size();
         }
 
-        void flush(size_t slot)
+        void flush(size_t slot, uint64_t endNs = 0)
         {
             auto& events = m_pending[slot];
             if (events.empty())
@@ -209,7 +245,7 @@ namespace {
                 m_out.event(p.event->type, p.timeNs, payload);
                 last = std::max(last, p.timeNs);
             }
-            m_out.endBlock(std::max<uint64_t>(last, 1)); // an end time of 0 reads as a block never closed
+            m_out.endBlock(std::max<uint64_t>({ last, endNs, 1 })); // an end time of 0 reads as a block never closed
             events.clear();
             m_pendingBytes[slot] = 0;
         }
@@ -293,11 +329,29 @@ Result<CutOutput> cutTrace(const Trace& trace, uint64_t fromNs, uint64_t toNs)
                 ++n;
             }
         }
+        // A context blocked at `from` runs and stops there again with its blocking status, so that it
+        // reads as blocked, not runnable; then those that were running run.
+        for (const auto& [id, c] : contexts)
+            if (c->blockedBy && c->lastRun && !c->run) {
+                out.add(*c->lastRun, fromNs);
+                out.add(*c->blockedBy, fromNs);
+                n += 2;
+            }
         for (const auto& [id, c] : contexts)
             if (c->run) {
                 out.add(*c->run, fromNs);
                 ++n;
             }
+        for (auto* samples : { &state.sparkCounters, &state.heapAllocated }) {
+            std::vector<const Event*> last;
+            for (const auto& [engine, e] : *samples)
+                last.push_back(e);
+            std::sort(last.begin(), last.end(), [](const Event* a, const Event* b) { return a->engine < b->engine; });
+            for (const Event* e : last) {
+                out.add(*e, fromNs);
+                ++n;
+            }
+        }
         std::vector<const Event*> gcs;
         for (const auto& [engine, e] : state.gcStarts)
             gcs.push_back(e);
@@ -328,7 +382,8 @@ Result<CutOutput> cutTrace(const Trace& trace, uint64_t fromNs, uint64_t toNs)
     });
     if (!stateWritten)
         writeState();
-    result.bytes = out.finish();
+    // The original's range ends at `toNs` or at the original's own end, whichever is first.
+    result.bytes = out.finish(std::max(fromNs, std::min(toNs, trace.lastTimeNs)));
     span.into(result.stats);
     return result;
 }

@@ -24,6 +24,12 @@ namespace {
     constexpr size_t kSparkCounterBytes = 8; // SPARK_COUNTERS: kSparkCounterCount u64 fields
 
     // Heap and GC_STATS_GHC events, wherever they are (engines or the global buffer).
+    // Whether a sample of a cumulative counter (SPARK_COUNTERS, HEAP_ALLOCATED: GHC counts both from the
+    // program's start) is what the range's growth is measured from: one before the range, or one at
+    // the trace's first instant — no program posts them at its start, but a cut carries the last
+    // sample before its range there (cut.h), so that a cut's figures are the range's.
+    bool isBaseline(const Trace& trace, uint64_t t, Range r) { return t < r.from || t == trace.firstTimeNs; }
+
     void scanHeapEvent(const Trace& trace, const Event& e, Range r, EngineScan& s)
     {
         const uint64_t t = e.timeNs;
@@ -35,8 +41,10 @@ namespace {
             return;
         }
         const uint64_t v = trace.payload(e).u64(kHeapBytesAt);
-        if (e.type == ev::HeapAllocated && t < r.from)
+        if (e.type == ev::HeapAllocated && isBaseline(trace, t, r)) {
             s.allocBefore = std::max(s.allocBefore, v);
+            return;
+        }
         if (!r.contains(t))
             return;
         s.anyHeap = true;
@@ -161,7 +169,7 @@ namespace {
                 std::array<uint64_t, kSparkCounterCount> v;
                 for (size_t i = 0; i < kSparkCounterCount; ++i)
                     v[i] = p.u64(kSparkCounterBytes * i);
-                if (t < r.from)
+                if (isBaseline(trace, t, r))
                     s.countersBefore = v;
                 else if (t < r.to) {
                     s.countersLast = v;

@@ -7,10 +7,14 @@
 //     strings (the conjunction events' static ids name them), heap/profiling/ticky/IPE definitions;
 //     WALL_CLOCK_TIME is moved to fromNs with its wall time moved by the same amount, so it still
 //     pins the eventlog's clock to the wall clock;
-//   - each context alive at fromNs: its creation (CREATE_THREAD or REUSE_CONTEXT) and last
-//     THREAD_LABEL, and RUN_THREAD on its engine when it was running there;
+//   - each context alive at fromNs: its creation (CREATE_THREAD, CREATE_SPARK_THREAD or
+//     REUSE_CONTEXT) and last THREAD_LABEL, and RUN_THREAD on its engine when it was running there;
+//     one blocked then, its last RUN_THREAD and blocking STOP_THREAD, so that it reads blocked;
 //   - GC_START on each engine that was collecting at fromNs;
-//   - one block per engine of the original, so the cut has as many engines.
+//   - each engine's last SPARK_COUNTERS and HEAP_ALLOCATED (cumulative: the metrics measure growth
+//     from a sample at the trace's first instant);
+//   - one block per engine of the original, so the cut has as many engines; the last ones end at
+//     min(toNs, the original's end), so the cut lasts as long as the range.
 // Conjunctions, sparks and futures that began before fromNs are not recreated: their events inside
 // the range are kept as they are, so the model sees them as it would in a trace whose recording
 // started at fromNs (their ends without starts are reported by `check`), and those still open at
