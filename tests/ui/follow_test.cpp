@@ -388,3 +388,45 @@ TEST_CASE("following stops with a message when the file shrinks or is replaced",
         CHECK_FALSE(liveShown(window));
     }
 }
+
+// A program run again with the same output file writes over it in place: the same file, the same
+// header, and it soon passes the old size. Here five blocks are written over the three read, with one
+// time of the third changed (as a new run's would be), without ever making the file shorter.
+void rewrittenInPlace(bool streamed)
+{
+    std::optional<StreamAll> streamAll;
+    if (streamed)
+        streamAll.emplace();
+    Followed followed("rewritten.eventlog", 3);
+    MainWindow& window = followed.window;
+    CHECK(window.timeline()->data()->isStreamed() == streamed);
+    std::vector<uint8_t> other = followed.f.bytes;
+    other[followed.f.cuts[3] - 5] ^= 0x01; // a byte of block 2's last event
+    writeBytes(followed.path, other, 0, followed.f.cuts[5], std::ios::in | std::ios::out);
+    REQUIRE(QTest::qWaitFor([&] { return !window.message().isEmpty(); }, kWaitMs));
+    CHECK(window.message().contains(QStringLiteral("rewritten")));
+    CHECK(shownEvents(window) == eventsIn(3));
+    CHECK_FALSE(liveShown(window));
+}
+
+TEST_CASE("following stops with a message when the file is rewritten in place", "[ui][follow]")
+{
+    rewrittenInPlace(false);
+}
+
+TEST_CASE("following a streamed trace stops with a message when the file is rewritten in place", "[ui][follow][stream]")
+{
+    rewrittenInPlace(true);
+}
+
+TEST_CASE("following a file that does not exist says so", "[ui][follow]")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    MainWindow window;
+    window.show();
+    window.followTrace(dir.filePath(QStringLiteral("missing.eventlog")));
+    REQUIRE(QTest::qWaitFor([&] { return !window.message().isEmpty(); }, kWaitMs));
+    CHECK(window.message().contains(QStringLiteral("no such file")));
+    CHECK_FALSE(window.message().contains(QStringLiteral("disappeared")));
+}

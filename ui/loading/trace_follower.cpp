@@ -27,7 +27,38 @@ namespace {
         return bytes;
     }
 
+    constexpr uint64_t kSampleBytes = 4096;
+
+    // `n` bytes of the file from `at` (fewer where it ends).
+    std::vector<uint8_t> readAt(std::ifstream& in, uint64_t at, uint64_t n)
+    {
+        std::vector<uint8_t> bytes(n);
+        in.clear();
+        in.seekg(std::streamoff(at));
+        in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(n));
+        bytes.resize(size_t(std::max<std::streamsize>(in.gcount(), 0)));
+        return bytes;
+    }
+
 } // namespace
+
+std::optional<TraceFollower::ReadSample> TraceFollower::sample(const std::string& path, uint64_t readBytes)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return std::nullopt;
+    ReadSample s;
+    s.head = readAt(in, 0, std::min(readBytes, kSampleBytes));
+    s.tailAt = readBytes - std::min(readBytes, kSampleBytes);
+    s.tail = readAt(in, s.tailAt, readBytes - s.tailAt);
+    return s;
+}
+
+bool TraceFollower::unchanged(const std::string& path, const ReadSample& s)
+{
+    std::ifstream in(path, std::ios::binary);
+    return in && readAt(in, 0, s.head.size()) == s.head && readAt(in, s.tailAt, s.tail.size()) == s.tail;
+}
 
 // A trace of followStreamThresholdBytes or more (trace_data.h): its complete part is
 // found by walking the mapped file a window at a time, and the streaming pass kept from the update
@@ -93,6 +124,7 @@ void TraceFollower::follow(const QString& path)
     m_file.reset();
     m_prefix = {};
     m_streamer.reset();
+    m_sample.reset();
     m_shownBytes = 0;
     m_streamFromBytes = followStreamThresholdBytes(); // read here, on the GUI thread, not by each job
     m_watcher.addPath(path);
@@ -125,7 +157,10 @@ void TraceFollower::poll()
     }
     const auto id = stat(m_path);
     if (!id) {
-        fail(tr("%1 disappeared while it was followed; showing what was read").arg(m_path));
+        if (m_file)
+            fail(tr("%1 disappeared while it was followed; showing what was read").arg(m_path));
+        else
+            fail(tr("Cannot follow %1: there is no such file").arg(m_path));
         return;
     }
     if (m_file) {
@@ -160,37 +195,57 @@ void TraceFollower::startJob(FileId id)
     // failed leaves none, and the next streamed update starts over.
     std::shared_ptr<TraceDataStreamer> streamer = std::move(m_streamer);
     m_job.start(
-        [path, from, id, streamer, streamFrom = m_streamFromBytes](JobControl& control) {
+        [path, from, id, streamer, streamFrom = m_streamFromBytes, before = m_sample](JobControl& control) {
             Update u;
             u.prefix = from;
             u.file = id;
-            if (id.size >= streamFrom)
-                return streamedUpdate(path, std::move(u), streamer, control);
-            auto bytes = readAll(path);
-            if (!bytes) {
-                u.error = QStringLiteral("cannot read the file");
+            // What was read must still be there, byte for byte, for the new blocks to continue it.
+            if (before && !unchanged(path, *before)) {
+                u.rewritten = true;
                 return u;
             }
-            u.file.size = bytes->size();
-            u.prefix = core::completePrefix(*bytes, from);
-            if (u.prefix.bytes <= std::max(from.bytes, u.prefix.dataStart) && !(u.prefix.ended && !from.ended))
-                return u; // no new complete block (or only the header)
-            auto data = readTraceDataPart(std::move(*bytes), u.prefix.bytes, u.prefix.ended, path, control.stopFlag());
-            if (!data) {
-                if (data.error().code != core::ErrorCode::Cancelled)
-                    u.error = QString::fromStdString(data.error().toString());
-                return u;
-            }
-            u.data = std::move(data).value();
+            u = id.size >= streamFrom ? streamedUpdate(path, std::move(u), streamer, control)
+                                      : wholeUpdate(path, std::move(u), control);
             if (u.data)
-                u.warnings = traceWarnings(*u.data);
+                u.sample = sample(path, u.prefix.bytes);
             return u;
         },
         [this](Update u) { onJobDone(std::move(u)); });
 }
 
+// A trace below followStreamThresholdBytes: read whole, and its complete part decoded again.
+TraceFollower::Update TraceFollower::wholeUpdate(const std::string& path, Update u, JobControl& control)
+{
+    const core::CompletePrefix from = u.prefix;
+    auto bytes = readAll(path);
+    if (!bytes) {
+        u.error = QStringLiteral("cannot read the file");
+        return u;
+    }
+    u.file.size = bytes->size();
+    u.prefix = core::completePrefix(*bytes, from);
+    if (u.prefix.bytes <= std::max(from.bytes, u.prefix.dataStart) && !(u.prefix.ended && !from.ended))
+        return u; // no new complete block (or only the header)
+    auto data = readTraceDataPart(std::move(*bytes), u.prefix.bytes, u.prefix.ended, path, control.stopFlag());
+    if (!data) {
+        if (data.error().code != core::ErrorCode::Cancelled)
+            u.error = QString::fromStdString(data.error().toString());
+        return u;
+    }
+    u.data = std::move(data).value();
+    if (u.data)
+        u.warnings = traceWarnings(*u.data);
+    return u;
+}
+
 void TraceFollower::onJobDone(Update u)
 {
+    if (u.rewritten) {
+        fail(tr("%1 was rewritten while it was followed (the bytes read before are not there any more); showing "
+                "what was read before")
+                 .arg(m_path));
+        return;
+    }
     if (!u.error.isEmpty()) {
         fail(tr("Following %1 stopped: %2; showing what was read").arg(m_path, u.error));
         return;
@@ -198,6 +253,8 @@ void TraceFollower::onJobDone(Update u)
     m_file = u.file;
     m_prefix = u.prefix;
     m_streamer = std::move(u.streamer);
+    if (u.sample)
+        m_sample = std::move(u.sample);
     if (u.data) {
         m_shownBytes = u.prefix.bytes;
         const bool first = !m_shownFirst;

@@ -42,6 +42,7 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace sparkscope::ui {
 
@@ -79,19 +80,33 @@ private:
     struct FileId {
         uint64_t device = 0, inode = 0, size = 0;
     };
+    // Bytes of the file already read: its first ones and those just before the end of what was read.
+    // A file rewritten in place (a program run again with the same output file) keeps its identity,
+    // and passes its old size between two looks; its bytes differ there (a new run's times do).
+    struct ReadSample {
+        std::vector<uint8_t> head;
+        uint64_t tailAt = 0;
+        std::vector<uint8_t> tail;
+    };
+    static std::optional<ReadSample> sample(const std::string& path, uint64_t readBytes);
+    static bool unchanged(const std::string& path, const ReadSample& sample);
+
     struct Update {
         core::CompletePrefix prefix;
         std::shared_ptr<const TraceData> data; // null when the complete part did not grow
         QStringList warnings;
         QString error; // the file could not be read
+        bool rewritten = false; // the bytes already read differ now
         FileId file;
         std::shared_ptr<TraceDataStreamer> streamer; // a streamed update's pass, to go on from
+        std::optional<ReadSample> sample; // of what this update read
     };
 
     void poll();
     void startJob(FileId id);
     static Update streamedUpdate(
         const std::string& path, Update u, std::shared_ptr<TraceDataStreamer> streamer, JobControl& control);
+    static Update wholeUpdate(const std::string& path, Update u, JobControl& control);
     void onJobDone(Update update);
     void fail(const QString& message);
     static std::optional<FileId> stat(const QString& path);
@@ -107,6 +122,7 @@ private:
     uint64_t m_shownBytes = 0;
     uint64_t m_streamFromBytes = 0; // followStreamThresholdBytes when following began
     std::shared_ptr<TraceDataStreamer> m_streamer; // a streamed file's pass, between jobs
+    std::optional<ReadSample> m_sample; // of what was read so far
     LatestJob<Update> m_job { this };
 };
 
