@@ -220,8 +220,14 @@ namespace {
             error = "--scale: no conjunction site is '" + site + "' (the report's per-site tables list them)";
             return false;
         }
-        for (uint32_t id : ids)
+        for (uint32_t id : ids) {
+            // Two factors for one site would not multiply (the what-if takes one per site): say so.
+            if (std::any_of(w.scales.begin(), w.scales.end(), [&](const auto& s) { return s.staticId == id; })) {
+                error = "--scale: '" + site + "' names a site an earlier --scale names: give each site one factor";
+                return false;
+            }
             w.scales.push_back({ id, factor, {} });
+        }
         return true;
     }
 

@@ -225,6 +225,9 @@ def case_whatif():
                                             "factor": 2.0}], "scales: %r" % scaled["what_if"]["scales"])
     expect(scaled["predictions"][0]["ledger"]["running_in_conjunct_ns"]
            < a["predictions"][0]["ledger"]["running_in_conjunct_ns"], "the scaled site runs no faster")
+    # One factor per site: a second --scale naming it (by its full name this time) is refused.
+    expect_exit(2, ["analyze", path, "--scale", site.rsplit(":", 1)[0] + "=2", "--scale", site + "=4"],
+                "names a site an earlier --scale names")
     out, _ = expect_exit(0, ["analyze", path, "--engines", "1,2"], stream="stdout")
     for text in ("What-if:", "costs measured:", "speed-up", "recorded: 2 engines"):
         expect(text in out, "the report lacks %r" % text)

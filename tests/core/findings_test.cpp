@@ -204,6 +204,9 @@ TEST_CASE("a future waited on too early, and sparks too fine", "[core][analysis]
     CHECK(finding(r, "work_waited_for_engine").ranges
         == std::vector<TimeRange> { { 202, 210 }, { 152, 160 }, { 105, 110 } });
     CHECK(finding(r, "sparks_too_fine").ranges == std::vector<TimeRange> { { 100, 220 } });
+    // All 26 ns of work waiting came while fib.m:10 was open.
+    CHECK(finding(r, "work_waited_for_engine").text.find(", most of it while the conjunctions at fib.m:10 were open")
+        != std::string::npos);
 }
 
 TEST_CASE("stable TIME_AFTERs far apart: Amdahl's law limits the conjunction", "[core][analysis][findings]")
@@ -380,4 +383,32 @@ TEST_CASE("the ledger over time sums to the ledger of every range", "[core][anal
                 CHECK(perEngine[e].ns == a.ledger.perEngine[e].ns);
         }
     }
+}
+
+TEST_CASE("a whole-program finding says how much of its time a site saw, not 'most' when it was less",
+    "[core][analysis][findings]")
+{
+    // The steal trace's conjunction (fib.m:10, open [100,340)), then ctx 1 yields at 400 and waits
+    // runnable with both engines idle until engine 0 runs it again at 600; it finishes at 650.
+    // Work waiting: in the site, engine 1 [110,125) 15 (the spark, then ctx 2 created at 120: engine 1
+    // posts no search), engine 0 [305,330) 25 and engine 1 [310,330) 20 = 60; outside it, both
+    // engines [400,600) = 400. 460 of E × run = 1300 (35 %): the finding fires, and the site saw
+    // 60 / 460 = 13 % of it.
+    TraceBuilder b(2);
+    b.internString(0, 1, "fib.m:10");
+    b.createThread(0, 0, 1).runThread(0, 0, 1);
+    b.startParConj(0, 100, 0xA, 1).sparkCreate(0, 110, 0xA, 5);
+    b.createThread(1, 120, 2).runThread(1, 125, 2).sparkSteal(1, 130, 0, 5);
+    b.endParConjunct(0, 200, 0xA).stopThread(0, 210, 1, kStopBlocked);
+    b.endParConjunct(1, 300, 0xA).threadRunnable(1, 305, 1).stopThread(1, 310, 2, kStopFinished);
+    b.runThread(0, 330, 1).endParConj(0, 340, 0xA).stopThread(0, 400, 1, kStopYielding);
+    b.runThread(0, 600, 1).stopThread(0, 650, 1, kStopFinished);
+    const AnalysisReport r = computeAnalysisReport(b.roundTrip());
+    const Finding& waited = finding(r, "work_waited_for_engine");
+    INFO(waited.text);
+    CHECK(waited.site == "fib.m:10");
+    CHECK(waited.text.find("(460 ns) while sparks or runnable contexts waited for an engine, 13% of it while the "
+                           "conjunctions at fib.m:10 were open.")
+        != std::string::npos);
+    CHECK(waited.text.find("most of it") == std::string::npos);
 }

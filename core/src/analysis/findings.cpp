@@ -194,6 +194,11 @@ namespace {
 
     // ---- the inputs every rule reads ------------------------------------------------------------------
 
+    struct SiteShare {
+        std::string site;
+        uint64_t ns = 0;
+    };
+
     struct Inputs {
         const Analysis& analysis;
         const Metrics& metrics;
@@ -217,7 +222,9 @@ namespace {
         }
         // The static id whose conjunctions were open during the most of `categories`; ties: the one
         // open for the shorter time (the more specific). Empty when no site had any.
-        std::string siteWithMost(std::initializer_list<LossCategory> categories) const
+        // The site whose open conjunctions saw the most of those categories, and how much (the site
+        // empty when none saw any).
+        SiteShare siteWithMost(std::initializer_list<LossCategory> categories) const
         {
             const SiteLedger* best = nullptr;
             uint64_t bestNs = 0;
@@ -228,7 +235,7 @@ namespace {
                 if (ns > 0 && (!best || ns > bestNs || (ns == bestNs && s.coveredNs < best->coveredNs)))
                     best = &s, bestNs = ns;
             }
-            return best ? best->site : std::string();
+            return best ? SiteShare { best->site, bestNs } : SiteShare {};
         }
         const Stat* stat(const std::string& section, const std::string& id, const std::string& key) const
         {
@@ -263,9 +270,14 @@ namespace {
         }
     };
 
-    std::string during(const std::string& site)
+    // Where the lost time was, as far as a site says: "most of it" only when more than half of it was.
+    std::string during(const SiteShare& site, uint64_t lostNs)
     {
-        return site.empty() ? std::string() : ", most of it while the conjunctions at " + site + " were open";
+        if (site.site.empty())
+            return std::string();
+        const std::string share = 2 * site.ns > lostNs ? std::string("most of it")
+                                                        : percent(double(site.ns) / double(lostNs)) + " of it";
+        return ", " + share + " while the conjunctions at " + site.site + " were open";
     }
 
     // ---- whole-program rules (the ledger over the run) ------------------------------------------
@@ -294,11 +306,12 @@ namespace {
         const uint64_t lost = in.run.noWork.lostNs();
         if (in.shareOfRun(lost) < kMinLostShare)
             return;
-        const std::string site = in.siteWithMost(
+        const SiteShare where = in.siteWithMost(
             { LossCategory::IdleNoWork, LossCategory::IdleBlockedBarrier, LossCategory::IdleBlockedOther });
+        const std::string& site = where.site;
         std::string text = "Engines were idle with nothing to run for " + percent(in.shareOfRun(lost))
-            + " of the run's engine time (" + duration(double(lost)) + whyNothingToRun(in.run) + ")" + during(site)
-            + ". ";
+            + " of the run's engine time (" + duration(double(lost)) + whyNothingToRun(in.run) + ")"
+            + during(where, lost) + ". ";
         const auto& p = in.analysis.workSpan.parallelism;
         if (p && *p < kParallelismShortfall * double(in.engines))
             text += "The program's parallelism (work / span) is only " + number(*p) + " for its "
@@ -342,9 +355,11 @@ namespace {
         const uint64_t lost = in.run.workAvailable.lostNs();
         if (in.shareOfRun(lost) < kMinLostShare)
             return;
-        const std::string site = in.siteWithMost({ LossCategory::IdleWorkAvailable });
+        const SiteShare where = in.siteWithMost({ LossCategory::IdleWorkAvailable });
+        const std::string& site = where.site;
         std::string text = "Engines sat idle for " + percent(in.shareOfRun(lost)) + " of the run's engine time ("
-            + duration(double(lost)) + ") while sparks or runnable contexts waited for an engine" + during(site) + ".";
+            + duration(double(lost)) + ") while sparks or runnable contexts waited for an engine"
+            + during(where, lost) + ".";
         const Stat* wake = in.stat("engines", "all", "ENGINE_WAKE_LATENCY");
         const Stat* find = in.stat("engines", "all", "ENGINE_TIME_TO_FIND_WORK");
         if (wake && (!find || wake->mean >= find->mean))
