@@ -63,17 +63,17 @@ namespace {
         return cells;
     }
 
-    void appendLedger(std::string& out, const core::Analysis& a)
+    void appendLedger(std::string& out, const core::Analysis& a, const TimeUnit& u)
     {
         const core::LedgerReport& l = a.ledger;
-        out += "\nLoss ledger: " + counted(l.engines, "engine") + " x " + seconds(a.toNs - a.fromNs)
-            + " s = " + seconds(l.total.totalNs()) + " engine-seconds\n";
+        out += "\nLoss ledger: " + counted(l.engines, "engine") + " x " + u(a.toNs - a.fromNs) + " " + u.name
+            + " = " + u(l.total.totalNs()) + " engine-" + u.header() + "\n";
         Table total;
-        total.row({ "category", "seconds", "%" });
+        total.row({ "category", u.header(), "%" });
         for (size_t c = 0; c < core::kLossCategoryCount; ++c)
-            total.row({ std::string(core::lossCategoryKey(core::LossCategory(c))), seconds(l.total.ns[c]),
+            total.row({ std::string(core::lossCategoryKey(core::LossCategory(c))), u(l.total.ns[c]),
                 percent(l.total.ns[c], l.total.totalNs()) });
-        total.row({ "running (in + outside conjuncts)", seconds(l.total.runningNs()),
+        total.row({ "running (in + outside conjuncts)", u(l.total.runningNs()),
             percent(l.total.runningNs(), l.total.totalNs()) });
         total.appendTo(out);
         out += "\nPer engine, % of the range (run_in: running_in_conjunct, work: idle_work_available, future:\n"
@@ -87,18 +87,18 @@ namespace {
             return;
         out += "\nPer conjunction static id, % of engines x the union of its instances' spans:\n";
         Table sites;
-        sites.row(shareHeader({ "site", "instances", "covered s" }));
+        sites.row(shareHeader({ "site", "instances", std::string("covered ") + u.name }));
         for (const core::SiteLedger& s : l.perConjunction)
-            sites.row(shares({ s.site, std::to_string(s.instances), seconds(s.coveredNs) }, s.ledger));
+            sites.row(shares({ s.site, std::to_string(s.instances), u(s.coveredNs) }, s.ledger));
         sites.appendTo(out);
     }
 
-    void appendWorkSpan(std::string& out, const core::WorkSpanReport& ws)
+    void appendWorkSpan(std::string& out, const core::WorkSpanReport& ws, const TimeUnit& u)
     {
         out += "\nWork and span\n";
         Table t;
-        t.row({ "work (T1)", seconds(ws.workNs) + " s" });
-        t.row({ "span (T-infinity)", ws.spanNs ? seconds(*ws.spanNs) + " s" : "absent" });
+        t.row({ "work (T1)", u(ws.workNs) + " " + u.name });
+        t.row({ "span (T-infinity)", ws.spanNs ? u(*ws.spanNs) + " " + u.name : "absent" });
         t.row({ "parallelism (T1 / T-infinity)", ws.parallelism ? format("%.2f", *ws.parallelism) : "absent" });
         t.appendTo(out);
         if (!ws.note.empty())
@@ -116,14 +116,16 @@ namespace {
             return;
         out += "\nPer conjunction static id (each complete instance's sub-DAG; means over instances):\n";
         Table s;
-        s.row({ "site", "complete", "incomplete", "work mean s", "span mean s", "span max s", "parallelism mean" });
+        const std::string unit = std::string(" ") + u.name;
+        s.row({ "site", "complete", "incomplete", "work mean" + unit, "span mean" + unit, "span max" + unit,
+            "parallelism mean" });
         for (const core::SiteWorkSpan& w : ws.perConjunction)
-            s.row({ w.site, std::to_string(w.complete), std::to_string(w.incomplete), seconds(uint64_t(w.work.mean)),
-                seconds(uint64_t(w.span.mean)), seconds(uint64_t(w.span.max)), format("%.2f", w.parallelism.mean) });
+            s.row({ w.site, std::to_string(w.complete), std::to_string(w.incomplete), u(uint64_t(w.work.mean)),
+                u(uint64_t(w.span.mean)), u(uint64_t(w.span.max)), format("%.2f", w.parallelism.mean) });
         s.appendTo(out);
     }
 
-    void appendCriticalPath(std::string& out, const core::Analysis& a)
+    void appendCriticalPath(std::string& out, const core::Analysis& a, const TimeUnit& u)
     {
         if (!a.criticalPath) {
             out += "\nCritical path: absent" + std::string(a.recordsJoins ? " (no context ran)\n" : " (no joins)\n");
@@ -133,14 +135,14 @@ namespace {
         out += "\nCritical path: " + std::to_string(p.fromNs) + " .. " + std::to_string(p.toNs) + " ns, "
             + std::to_string(p.segments.size()) + " segments\n";
         Table t;
-        t.row({ "", "seconds", "% of the path" });
-        t.row({ "length", seconds(p.lengthNs), percent(p.lengthNs, p.lengthNs) });
+        t.row({ "", u.header(), "% of the path" });
+        t.row({ "length", u(p.lengthNs), percent(p.lengthNs, p.lengthNs) });
         for (size_t k = 0; k < core::kPathKindCount; ++k)
-            t.row({ (k ? "waiting: " : "") + std::string(core::pathKindKey(core::PathKind(k))), seconds(p.byKind[k]),
+            t.row({ (k ? "waiting: " : "") + std::string(core::pathKindKey(core::PathKind(k))), u(p.byKind[k]),
                 percent(p.byKind[k], p.lengthNs) });
-        t.row({ "outside every conjunct", seconds(p.outsideConjunctNs), percent(p.outsideConjunctNs, p.lengthNs) });
+        t.row({ "outside every conjunct", u(p.outsideConjunctNs), percent(p.outsideConjunctNs, p.lengthNs) });
         for (const core::PathSiteShare& s : p.perConjunction)
-            t.row({ "in " + s.site + " (running " + seconds(s.runningNs) + " s)", seconds(s.ns),
+            t.row({ "in " + s.site + " (running " + u(s.runningNs) + " " + u.name + ")", u(s.ns),
                 percent(s.ns, p.lengthNs) });
         t.appendTo(out);
     }
@@ -291,7 +293,7 @@ namespace {
         return out;
     }
 
-    void appendPredictions(std::string& out, const core::Analysis& a)
+    void appendPredictions(std::string& out, const core::Analysis& a, const TimeUnit& u)
     {
         const core::WhatIfReport& w = *a.whatIf;
         out += "\nWhat-if: the recorded DAG re-simulated on P engines under the runtime's rules\n";
@@ -308,10 +310,10 @@ namespace {
                    "  given by --contention)\n";
         for (const core::SiteScale& s : w.scales)
             out += "  " + s.site + " conjuncts made " + format("%g", s.factor) + "x as fast\n";
-        out += "  recorded: " + counted(a.ledger.engines, "engine") + ", wall " + seconds(w.recordedWallNs)
-            + " s (first context start to last context end)\n";
+        out += "  recorded: " + counted(a.ledger.engines, "engine") + ", wall " + u(w.recordedWallNs) + " " + u.name
+            + " (first context start to last context end)\n";
         Table t;
-        t.row({ "engines", "wall s", "speed-up", "bounds", "run %", "search %", "work %", "blocked %", "no_work %" });
+        t.row({ "engines", std::string("wall ") + u.name, "speed-up", "bounds", "run %", "search %", "work %", "blocked %", "no_work %" });
         bool belowBound = false;
         for (const core::Prediction& p : w.predictions) {
             const core::LossLedger& l = p.ledger;
@@ -323,7 +325,7 @@ namespace {
             // Below Cilkview's lower bound, the simulated scheduling costs outweigh the parallelism.
             const bool below = p.bound.upper > 0 && p.speedup < p.bound.lower;
             belowBound = belowBound || below;
-            t.row({ std::to_string(p.engines), seconds(p.wallNs), format("%.2f", p.speedup) + (below ? " *" : ""),
+            t.row({ std::to_string(p.engines), u(p.wallNs), format("%.2f", p.speedup) + (below ? " *" : ""),
                 bounds, percent(l.runningNs(), l.totalNs()), percent(l[C::Searching], l.totalNs()),
                 percent(l[C::IdleWorkAvailable], l.totalNs()), percent(blocked, l.totalNs()),
                 percent(l[C::IdleNoWork], l.totalNs()) });
@@ -376,11 +378,12 @@ namespace {
         out += "range  " + std::to_string(a.fromNs) + " .. " + std::to_string(a.toNs) + " ns ("
             + duration(a.toNs - a.fromNs) + ")\n";
         appendFindings(out, report);
-        appendLedger(out, a);
-        appendWorkSpan(out, a.workSpan);
-        appendCriticalPath(out, a);
+        const TimeUnit unit = TimeUnit::forRun(a.toNs - a.fromNs);
+        appendLedger(out, a, unit);
+        appendWorkSpan(out, a.workSpan, unit);
+        appendCriticalPath(out, a, unit);
         if (a.whatIf)
-            appendPredictions(out, a);
+            appendPredictions(out, a, unit);
         if (instances)
             appendSegments(out, a);
         if (!a.notes.empty()) {

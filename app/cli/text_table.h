@@ -18,6 +18,29 @@ inline std::string format(const char* fmt, double v)
     return buf;
 }
 inline std::string seconds(uint64_t ns) { return format("%.6f", double(ns) / 1e9); }
+
+// The unit a report's tables write durations in: the largest of s, ms, us and ns that the run lasts
+// at least one of, so that a run of microseconds does not read 0.000000 s throughout; with the
+// decimals that keep nanoseconds (seconds keep microseconds, six decimals).
+struct TimeUnit {
+    double nsPerUnit = 1e9;
+    const char* name = "s";
+    const char* fmt = "%.6f";
+
+    static TimeUnit forRun(uint64_t runNs)
+    {
+        if (runNs >= 1000000000)
+            return { 1e9, "s", "%.6f" };
+        if (runNs >= 1000000)
+            return { 1e6, "ms", "%.6f" };
+        if (runNs >= 1000)
+            return { 1e3, "us", "%.3f" };
+        return { 1, "ns", "%.0f" };
+    }
+    std::string operator()(uint64_t ns) const { return format(fmt, double(ns) / nsPerUnit); }
+    // "seconds" for the tables' column heads, else the unit's symbol.
+    std::string header() const { return nsPerUnit == 1e9 ? "seconds" : name; }
+};
 // A duration for prose, in the unit that reads best: "190 ns", "19.7 us", "8.47 ms", "2.351 s" (the
 // tables keep seconds, one unit per column; a microsecond run's figures there are all 0.000000).
 inline std::string duration(uint64_t ns)
