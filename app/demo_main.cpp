@@ -128,18 +128,35 @@ int main(int argc, char** argv)
     std::unique_ptr<rt::Runtime> runtime;
     std::unique_ptr<tbb::global_control> tbbLimit;
     if (mode == Mode::Runtime) {
-        rt::RuntimeOptions o;
-        o.engines = engines;
-        o.tracePath = tracePath;
-        o.useEnvironment = !noTrace;
-        o.maxContextsPerEngine = maxContextsPerEngine;
-        auto created = rt::Runtime::create(o);
-        if (!created.ok()) {
-            std::fprintf(stderr, "sparkscope-demo: %s\n", created.error().toString().c_str());
-            return 2;
-        }
-        runtime = std::move(created.value());
-        runner.runtime = runtime.get();
+        // Made when the workload's computation starts and ended when it is done: the trace holds the
+        // computation alone (Runner).
+        runner.start = [&]() -> rt::Runtime* {
+            rt::RuntimeOptions o;
+            o.engines = engines;
+            o.tracePath = tracePath;
+            o.useEnvironment = !noTrace;
+            o.maxContextsPerEngine = maxContextsPerEngine;
+            auto created = rt::Runtime::create(o);
+            if (!created.ok()) {
+                std::fprintf(stderr, "sparkscope-demo: %s\n", created.error().toString().c_str());
+                std::exit(2);
+            }
+            runtime = std::move(created.value());
+            return runtime.get();
+        };
+        runner.finish = [&] {
+            const rt::RuntimeStats st = runtime->stats();
+            std::printf("contexts created=%llu peak_live=%llu limit=%llu stack_handoffs=%llu sparks_stolen=%llu\n",
+                (unsigned long long)st.contextsCreated, (unsigned long long)st.peakLiveContexts,
+                (unsigned long long)st.contextLimit, (unsigned long long)st.stackHandoffs,
+                (unsigned long long)st.sparksStolen);
+            const bool traced = runtime->tracing();
+            const std::string path = runtime->tracePath();
+            const bool failed = runtime->traceFailed();
+            runtime.reset(); // flushes and closes the trace
+            if (traced)
+                std::printf("trace=%s%s\n", path.c_str(), failed ? " (some events were lost: write failed)" : "");
+        };
     } else if (mode == Mode::Tbb) {
         tbbLimit = std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, engines);
     }
@@ -149,19 +166,6 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "sparkscope-demo: %s does not take --%s\n", workload->name, name.c_str());
             return 2;
         }
-    }
-    if (runtime) {
-        const rt::RuntimeStats st = runtime->stats();
-        std::printf("contexts created=%llu peak_live=%llu limit=%llu stack_handoffs=%llu sparks_stolen=%llu\n",
-            (unsigned long long)st.contextsCreated, (unsigned long long)st.peakLiveContexts,
-            (unsigned long long)st.contextLimit, (unsigned long long)st.stackHandoffs,
-            (unsigned long long)st.sparksStolen);
-        const bool traced = runtime->tracing();
-        const std::string path = runtime->tracePath();
-        const bool failed = runtime->traceFailed();
-        runtime.reset(); // flushes and closes the trace
-        if (traced)
-            std::printf("trace=%s%s\n", path.c_str(), failed ? " (some events were lost: write failed)" : "");
     }
     if (rc != 0)
         std::fprintf(stderr, "sparkscope-demo: %s computed a WRONG result\n", workload->name);

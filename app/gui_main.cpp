@@ -29,14 +29,17 @@
 
 int main(int argc, char** argv)
 {
-    const bool wantsScreenshot = [&] {
+    // What needs no window: a screenshot, the metrics export, and the help and version texts (which
+    // Qt's platform plugin would otherwise refuse to print without a display).
+    const bool headless = [&] {
         for (int i = 1; i < argc; ++i)
-            if (qstrcmp(argv[i], "--screenshot") == 0 || qstrncmp(argv[i], "--export-metrics", 16) == 0)
-                return true;
+            for (const char* option : { "--screenshot", "--export-metrics", "--help", "-h", "--version", "-v" })
+                if (qstrcmp(argv[i], option) == 0 || (qstrncmp(argv[i], "--export-metrics=", 17) == 0))
+                    return true;
         return false;
     }();
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
-        && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") && wantsScreenshot)
+        && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") && headless)
         qputenv("QT_QPA_PLATFORM", "offscreen");
 
     QApplication app(argc, argv);

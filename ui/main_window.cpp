@@ -465,6 +465,7 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceData> data, const QString& 
         m_metrics->showStreamed(*data);
     else
         m_metrics->showTrace(data->trace);
+    m_timeline->setFocus(); // the keys (+, -, arrows, Home, End) move the view at once, without a click
     Q_EMIT traceShown();
 }
 

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <span>
 #include <string>
@@ -38,6 +39,11 @@ public:
 struct Runner {
     Mode mode = Mode::Runtime;
     runtime::Runtime* runtime = nullptr;
+    // Mode::Runtime without `runtime`: `start` makes it just before the body runs and `finish` ends
+    // it just after, so that its trace holds the computation, not the workload's set-up before it
+    // nor its sequential check of the result after (half of a short run's trace, idle engines all).
+    std::function<runtime::Runtime*()> start;
+    std::function<void()> finish;
     unsigned engines = 1;
 
     template <class F> uint64_t time(F&& body)
@@ -49,11 +55,14 @@ struct Runner {
             ns = uint64_t((std::chrono::steady_clock::now() - t0).count());
         };
         if (mode == Mode::Runtime) {
-            auto r = runtime->run(timed);
+            runtime::Runtime* rt = runtime ? runtime : start();
+            auto r = rt->run(timed);
             if (!r.ok()) {
                 std::fprintf(stderr, "sparkscope-demo: %s\n", r.error().toString().c_str());
                 std::exit(2);
             }
+            if (finish)
+                finish();
         } else {
             timed();
         }

@@ -2,6 +2,7 @@
 #include "support/trace_builder.h"
 #include "ui/loading/trace_loader.h"
 #include "ui/main_window.h"
+#include "ui/timeline/timeline_widget.h"
 
 #include "sparkscope/core/writer.h"
 
@@ -77,6 +78,8 @@ TEST_CASE("the loader reports failures and truncation through the main window's 
     window.openTrace(QString::fromStdString(writeBytes("ui-window-cut", "cut.eventlog", cut)));
     REQUIRE(shown.wait(10'000));
     CHECK(window.message().startsWith(QStringLiteral("Warning")));
+    // The timeline has the keyboard once a trace is shown: + and the arrows work without a click.
+    CHECK(window.focusWidget() == window.timeline());
 }
 
 TEST_CASE("the newest load wins", "[ui][loading]")

@@ -45,6 +45,9 @@ TEST_CASE("timeline widget zooms with keys and ctrl+wheel and selects by draggin
     CHECK(zoom.window().spanNs() == Approx(1'000'000 / std::sqrt(2.0)).epsilon(0.001));
     CHECK(TimeAxis { zoom.window().startNs, zoom.window().endNs, FrameLayout::kGutter, 1000 }.timeAt(at.x())
         == Approx(250'000).margin(1000));
+    // A wheel gesture is a step in the history, as + is: Zoom Back returns to the whole trace.
+    zoom.goBack();
+    CHECK(zoom.window() == TimeWindow { 0, 1'000'000 });
     zoom.zoomToFit();
 
     // Drag from 100 us to 300 us: a selection, which Enter zooms to.

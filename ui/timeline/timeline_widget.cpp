@@ -403,7 +403,13 @@ void TimelineWidget::wheelEvent(QWheelEvent* event)
     }
     if (event->modifiers() & Qt::ControlModifier) {
         const double factor = std::pow(2.0, double(delta.y()) / 240.0); // one notch = √2
-        m_zoom->moveTo(zoomWindow(m_zoom->window(), factor, axis().timeAt(event->position().x())));
+        const TimeWindow to = zoomWindow(m_zoom->window(), factor, axis().timeAt(event->position().x()));
+        // One gesture (notches less than half a second apart) is one step back in the history.
+        if (!m_wheelZoom.isValid() || m_wheelZoom.elapsed() > 500)
+            m_zoom->zoomTo(to);
+        else
+            m_zoom->moveTo(to);
+        m_wheelZoom.start();
     } else {
         const int d = delta.x() != 0 ? delta.x() : delta.y();
         pan(-double(d) / 120.0 * axis().width / 10.0);

@@ -124,6 +124,7 @@ private:
     LatestJob<std::shared_ptr<const core::ContextLanes>> m_lanesJob { this };
     LatestJob<std::shared_ptr<const DequeRows>> m_dequesJob { this };
     int m_scrollY = 0;
+    QElapsedTimer m_wheelZoom; // since the last Ctrl+wheel zoom: a new gesture goes into the history
     QScrollBar* m_scrollBar;
 };
 
