@@ -1,5 +1,7 @@
 #include "ui/compare/figure_table.h"
 
+#include "ui/timeline/frame.h"
+
 #include <QHeaderView>
 
 #include <cmath>
@@ -10,7 +12,7 @@ QString figureLabel(const std::string& key)
 {
     const QString k = QString::fromStdString(key);
     if (k.endsWith(QLatin1String("_ns")))
-        return k.chopped(3) + QStringLiteral(" (s)");
+        return k.chopped(3); // its cells carry their unit
     if (k.endsWith(QLatin1String("_fraction")))
         return k.chopped(9) + QStringLiteral(" (%)");
     return k;
@@ -22,8 +24,8 @@ QString figureText(const std::string& key, std::optional<double> v, bool signedV
         return QStringLiteral("-");
     const QString sign = signedValue && *v >= 0 ? QStringLiteral("+") : QString();
     const QString k = QString::fromStdString(key);
-    if (k.endsWith(QLatin1String("_ns")))
-        return sign + QString::number(*v / 1e9, 'f', 6);
+    if (k.endsWith(QLatin1String("_ns"))) // in the unit that reads best: a 100 ns difference read +0.000000 s
+        return sign + formatDurationOf(*v);
     if (k.endsWith(QLatin1String("_fraction")))
         return sign + QString::number(*v * 100, 'f', 2) + QLatin1Char('%');
     if (*v == std::trunc(*v) && std::fabs(*v) < 1e15)

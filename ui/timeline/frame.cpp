@@ -30,9 +30,10 @@ size_t Frame::primitiveCount() const
     return n + extras.texts.size() + extras.rowBackgrounds.size() + extras.separators.size();
 }
 
-QString formatDuration(int64_t ns, int digits)
+QString formatDuration(int64_t ns, int digits) { return formatDurationOf(double(ns), digits); }
+
+QString formatDurationOf(double v, int digits)
 {
-    const double v = double(ns);
     const double a = std::abs(v);
     auto fmt = [&](double x, const char* unit) { return QString::number(x, 'g', digits) + QString::fromUtf8(unit); };
     if (a >= 1e9)

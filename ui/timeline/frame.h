@@ -183,5 +183,7 @@ QString describeAt(const TraceData& data, const Frame& frame, QPointF pos,
 
 // "1.234 s", "12.5 ms", "350 µs", "120 ns" with about `digits` significant digits.
 QString formatDuration(int64_t ns, int digits = 4);
+// The same of a duration in nanoseconds that need not be whole (a mean, a difference of means).
+QString formatDurationOf(double ns, int digits = 4);
 
 } // namespace sparkscope::ui

@@ -174,7 +174,7 @@ namespace {
             if (l.ns[k])
                 text += QStringLiteral("\n  %1: %2 engines (%3%)")
                             .arg(QString::fromUtf8(inkName(inkOfLedger(core::LossCategory(k)))))
-                            .arg(double(l.ns[k]) / span, 0, 'f', 2)
+                            .arg(double(l.ns[k]) / span, 0, 'g', 3) // three figures: 0.002, not 0.00
                             .arg(100.0 * double(l.ns[k]) / double(total), 0, 'f', 1);
         return text;
     }
