@@ -20,6 +20,8 @@
 #include "ui/timeline/zoom_state.h"
 
 #include <QAction>
+#include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QListWidget>
 #include <QSignalSpy>
 #include <QTest>
@@ -152,6 +154,20 @@ TEST_CASE("the Why dock shows the CLI's analysis and takes the timeline to a fin
     CHECK(panel->chart()->data().predicted.back().engines == 64);
     REQUIRE(panel->chart()->data().measured);
     CHECK(panel->chart()->data().measured->engines == 2);
+    CHECK(panel->chart()->data().predicted.front().speedup == 1);
+
+    // A site made twice as fast: its line is over the same one-engine time as the program's, so on
+    // one engine (the work less the site's saving, the same costs) it is above 1, not at 1 (it was
+    // over its own one-engine time, which put a faster program's line under the program's).
+    REQUIRE(panel->whatIfSite()->count() >= 2); // "(no static id)", then the sites
+    panel->whatIfFactor()->setValue(2.0);
+    panel->whatIfSite()->setCurrentIndex(1);
+    REQUIRE(QTest::qWaitFor([&] { return !panel->chart()->data().whatIf.empty(); }, 60000));
+    const auto& chart = panel->chart()->data();
+    REQUIRE(chart.whatIf.size() == chart.predicted.size());
+    CHECK(chart.whatIf.front().engines == 1);
+    CHECK(chart.whatIf.front().speedup > 1);
+    panel->whatIfSite()->setCurrentIndex(0);
 
     // A selection: the dock shows the selection's analysis, the CLI's for that range.
     const uint64_t a = from, b = from + (to - from) / 2;

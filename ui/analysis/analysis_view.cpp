@@ -36,11 +36,13 @@ namespace {
         return out;
     }
 
-    std::vector<SpeedupPoint> speedups(const std::vector<core::Prediction>& predictions)
+    // Speed-ups over `oneEngineNs`, the program as recorded predicted on one engine: a what-if's own
+    // P = 1 would put a site made faster below the program as it is, as if the change made it slower.
+    std::vector<SpeedupPoint> speedups(const std::vector<core::Prediction>& predictions, uint64_t oneEngineNs)
     {
         std::vector<SpeedupPoint> out;
         for (const core::Prediction& p : predictions)
-            out.push_back({ double(p.engines), p.speedup });
+            out.push_back({ double(p.engines), p.wallNs ? double(oneEngineNs) / double(p.wallNs) : 0.0 });
         return out;
     }
 } // namespace
@@ -255,8 +257,9 @@ void AnalysisView::startPredictions()
             m_base = p.base;
             m_baseFor = analysis;
             SpeedupChartData data;
-            data.predicted = speedups(p.base);
-            data.whatIf = speedups(p.whatIf);
+            const uint64_t oneEngine = p.base.empty() ? 0 : p.base.front().wallNs;
+            data.predicted = speedups(p.base, oneEngine);
+            data.whatIf = speedups(p.whatIf, oneEngine);
             for (const core::Prediction& q : p.base) {
                 data.upper.push_back({ double(q.engines), q.bound.upper });
                 data.lower.push_back({ double(q.engines), q.bound.lower });
@@ -273,10 +276,10 @@ void AnalysisView::startPredictions()
             QString text;
             if (const core::Prediction* q = at(p.base))
                 text = tr("Recorded on %1 engines: %2; predicted %3").arg(engines).arg(formatDuration(int64_t(recorded)), formatDuration(int64_t(q->wallNs)));
-            if (const core::Prediction* q = at(p.whatIf))
-                text += tr("; with the what-if %1 (speed-up %2 over one engine)")
+            if (const core::Prediction* q = at(p.whatIf); q && q->wallNs && oneEngine)
+                text += tr("; with the what-if %1 (%2× the program as it is on one engine)")
                             .arg(formatDuration(int64_t(q->wallNs)))
-                            .arg(q->speedup, 0, 'f', 2);
+                            .arg(double(oneEngine) / double(q->wallNs), 0, 'f', 2);
             m_panel->chart()->setData(std::move(data));
             m_panel->setPredictionText(text);
             Q_EMIT predictionsReady();

@@ -50,6 +50,8 @@ public:
     QTabWidget* tabs() const { return m_tabs; }
     SpeedupChart* chart() const { return m_chart; }
     QWidget* chartPage() const;
+    QComboBox* whatIfSite() const { return m_whatIfSite; }
+    QDoubleSpinBox* whatIfFactor() const { return m_whatIfFactor; }
     // The what-if asked for on the Speed-up tab: a static id made `factor` times as fast (none: 0),
     // and whether scheduling costs are zero.
     struct WhatIf {
