@@ -251,3 +251,24 @@ TEST_CASE("a 48-engine trace keeps every engine row on screen with readable labe
         CHECK(levels.size() < 48);
     }
 }
+
+TEST_CASE("the ruler leaves off a label that would run past the plot's right edge, not its tick", "[ui][frame]")
+{
+    auto data = handTrace();
+    // 1000 px for [0, 1000) ns: a tick falls on the right edge (t = 1000), whose label has no room.
+    const Viewport v { int(FrameLayout::kGutter) + 1000 + 4, 400, 1.0, { 0, 1000 } };
+    const Frame f = frame(*data, v);
+    const double right = f.axis.left + f.axis.width;
+    size_t labels = 0;
+    for (const FrameText& t : f.texts)
+        if (t.role == FrameText::Ruler) {
+            ++labels;
+            INFO(t.text.toStdString() << " at " << t.pos.x());
+            CHECK(t.pos.x() + 7.0 * double(t.text.size()) <= right);
+        }
+    CHECK(labels >= 2);
+    bool tickAtRight = false; // the edge's tick is still drawn
+    for (const QLineF& l : f.rulerTicks)
+        tickAtRight = tickAtRight || std::abs(l.x1() - right) < 0.5;
+    CHECK(tickAtRight);
+}

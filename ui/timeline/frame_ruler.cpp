@@ -14,6 +14,7 @@ namespace {
     constexpr double kTickLength = 8; // up from the ruler's bottom edge
     constexpr double kLabelRise = 11; // a label's baseline above the ruler's bottom edge: over its tick
     constexpr double kLabelOffset = 3; // a label's left edge right of its tick
+    constexpr double kLabelCharWidth = 7; // px per character of a label, a little over the ruler font's
 
     // Ruler step: 1, 2 or 5 × 10^k ns, at least minPx apart.
     int64_t rulerStep(double nsPerPixel, double minPx)
@@ -56,8 +57,12 @@ void addRuler(Frame& f)
         const double x = axis.xOf(labelOrigin + rel);
         f.rulerTicks.emplace_back(x, L.kRulerHeight - kTickLength, x, L.kRulerHeight);
         f.rulerTicks.emplace_back(x, L.curveTop(), x, bottom); // faint grid
-        f.texts.push_back(
-            { QPointF(x + kLabelOffset, L.kRulerHeight - kLabelRise), rulerLabel(rel, step), FrameText::Ruler });
+        QString label = rulerLabel(rel, step);
+        // A label that would run past the plot's right edge is left off (its tick stays): cut there, it
+        // read "90 m" for 90 ms.
+        if (x + kLabelOffset + kLabelCharWidth * double(label.size()) > axis.left + axis.width)
+            continue;
+        f.texts.push_back({ QPointF(x + kLabelOffset, L.kRulerHeight - kLabelRise), std::move(label), FrameText::Ruler });
     }
 }
 
