@@ -177,13 +177,13 @@ int main(int argc, char** argv)
                 compareFigures = true;
                 grabWhenReady();
             });
-        QObject::connect(window.stacked(), &sparkscope::ui::StackedTimelines::shown, &window,
-            [&compareTimeline, grabWhenReady] {
+        QObject::connect(
+            window.stacked(), &sparkscope::ui::StackedTimelines::shown, &window, [&compareTimeline, grabWhenReady] {
                 compareTimeline = true;
                 grabWhenReady();
             });
-        QObject::connect(window.stacked(), &sparkscope::ui::StackedTimelines::failed, &window,
-            [&compareTimeline, grabWhenReady] {
+        QObject::connect(
+            window.stacked(), &sparkscope::ui::StackedTimelines::failed, &window, [&compareTimeline, grabWhenReady] {
                 compareTimeline = true;
                 grabWhenReady();
             });

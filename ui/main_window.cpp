@@ -183,12 +183,12 @@ void MainWindow::createActions()
     a.exportRange->setObjectName(QStringLiteral("exportRangeAction"));
     connect(m_rangeExport, &EventlogRangeExport::exported, this,
         [this](const QString& path) { statusBar()->showMessage(tr("Exported %1").arg(path), 5000); });
-    connect(m_rangeExport, &EventlogRangeExport::failed, this,
-        [this](const QString& path, const QString& error) { showMessage(tr("Could not write %1: %2").arg(path, error), true); });
-    a.quit = newAction(this, tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
-    m_compare = new CompareActions(this, [this] {
-        return m_timeline->data() ? QString::fromStdString(m_timeline->data()->trace->path) : QString();
+    connect(m_rangeExport, &EventlogRangeExport::failed, this, [this](const QString& path, const QString& error) {
+        showMessage(tr("Could not write %1: %2").arg(path, error), true);
     });
+    a.quit = newAction(this, tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
+    m_compare = new CompareActions(this,
+        [this] { return m_timeline->data() ? QString::fromStdString(m_timeline->data()->trace->path) : QString(); });
 
     a.back = newAction(this, tr("Zoom &Back"), QKeySequence(), m_zoom, &ZoomState::goBack);
     a.back->setShortcuts({ QKeySequence::Back, QKeySequence(Qt::Key_Backspace) });
@@ -266,8 +266,8 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_metrics->summaryDock(), m_metrics->enginesDock());
     why->raise();
     m_dockVisibility = new DockVisibility(this);
-    for (QDockWidget* dock : { m_bookmarksDock, why, m_metrics->conjunctionsDock(), m_metrics->summaryDock(),
-             m_metrics->enginesDock() }) {
+    for (QDockWidget* dock :
+        { m_bookmarksDock, why, m_metrics->conjunctionsDock(), m_metrics->summaryDock(), m_metrics->enginesDock() }) {
         m_dockVisibility->add(dock);
         dock->hide(); // nothing to say before a trace is open
     }
@@ -279,9 +279,10 @@ void MainWindow::createDocks()
 void MainWindow::showDocksFor(const TraceData& data)
 {
     QDockWidget* why = m_analysis->dock();
-    m_dockVisibility->apply({ { why, true }, { m_metrics->conjunctionsDock(), core::declaresConjunctionEvents(*data.trace) },
-        { m_metrics->summaryDock(), true }, { m_metrics->enginesDock(), true },
-        { m_bookmarksDock, !data.markers.empty() } });
+    m_dockVisibility->apply(
+        { { why, true }, { m_metrics->conjunctionsDock(), core::declaresConjunctionEvents(*data.trace) },
+            { m_metrics->summaryDock(), true }, { m_metrics->enginesDock(), true },
+            { m_bookmarksDock, !data.markers.empty() } });
     if (why->isVisible())
         why->raise();
     // The default layout's width, once: a remembered layout keeps the person's.
@@ -373,16 +374,15 @@ void MainWindow::connectCompare()
             m_split->setSizes({ h / 2, h - h / 2 }); // A and B get the same height
         }
     });
-    connect(m_compare, &CompareActions::comparisonReady, this,
-        [this](std::shared_ptr<const core::RunComparison> c) {
-            if (!m_timeline->data() || m_timeline->data()->trace->path != c->a.path)
-                return;
-            QStringList warnings;
-            for (const std::string& w : c->warnings)
-                warnings << QString::fromStdString(w);
-            m_stacked->setWarnings(warnings);
-            m_metrics->setComparison(std::move(c));
-        });
+    connect(m_compare, &CompareActions::comparisonReady, this, [this](std::shared_ptr<const core::RunComparison> c) {
+        if (!m_timeline->data() || m_timeline->data()->trace->path != c->a.path)
+            return;
+        QStringList warnings;
+        for (const std::string& w : c->warnings)
+            warnings << QString::fromStdString(w);
+        m_stacked->setWarnings(warnings);
+        m_metrics->setComparison(std::move(c));
+    });
     connect(m_stacked, &StackedTimelines::closed, this, [this] { m_metrics->setComparison(nullptr); });
 }
 

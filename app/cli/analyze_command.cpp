@@ -66,8 +66,8 @@ namespace {
     void appendLedger(std::string& out, const core::Analysis& a, const TimeUnit& u)
     {
         const core::LedgerReport& l = a.ledger;
-        out += "\nLoss ledger: " + counted(l.engines, "engine") + " x " + u(a.toNs - a.fromNs) + " " + u.name
-            + " = " + u(l.total.totalNs()) + " engine-" + u.header() + "\n";
+        out += "\nLoss ledger: " + counted(l.engines, "engine") + " x " + u(a.toNs - a.fromNs) + " " + u.name + " = "
+            + u(l.total.totalNs()) + " engine-" + u.header() + "\n";
         Table total;
         total.row({ "category", u.header(), "%" });
         for (size_t c = 0; c < core::kLossCategoryCount; ++c)
@@ -313,7 +313,8 @@ namespace {
         out += "  recorded: " + counted(a.ledger.engines, "engine") + ", wall " + u(w.recordedWallNs) + " " + u.name
             + " (first context start to last context end)\n";
         Table t;
-        t.row({ "engines", std::string("wall ") + u.name, "speed-up", "bounds", "run %", "search %", "work %", "blocked %", "no_work %" });
+        t.row({ "engines", std::string("wall ") + u.name, "speed-up", "bounds", "run %", "search %", "work %",
+            "blocked %", "no_work %" });
         bool belowBound = false;
         for (const core::Prediction& p : w.predictions) {
             const core::LossLedger& l = p.ledger;
@@ -325,8 +326,8 @@ namespace {
             // Below Cilkview's lower bound, the simulated scheduling costs outweigh the parallelism.
             const bool below = p.bound.upper > 0 && p.speedup < p.bound.lower;
             belowBound = belowBound || below;
-            t.row({ std::to_string(p.engines), u(p.wallNs), format("%.2f", p.speedup) + (below ? " *" : ""),
-                bounds, percent(l.runningNs(), l.totalNs()), percent(l[C::Searching], l.totalNs()),
+            t.row({ std::to_string(p.engines), u(p.wallNs), format("%.2f", p.speedup) + (below ? " *" : ""), bounds,
+                percent(l.runningNs(), l.totalNs()), percent(l[C::Searching], l.totalNs()),
                 percent(l[C::IdleWorkAvailable], l.totalNs()), percent(blocked, l.totalNs()),
                 percent(l[C::IdleNoWork], l.totalNs()) });
         }

@@ -78,7 +78,7 @@ TEST_CASE("engines STARTUP declares that post nothing are engines of the run, id
     auto whole = readTrace(path.string());
     REQUIRE(whole);
     CHECK(whole->engineCount() == 3);
-    auto streamed = streamTrace(path.string(), [](const StreamBatch&) { });
+    auto streamed = streamTrace(path.string(), [](const StreamBatch&) {});
     REQUIRE(streamed);
     CHECK(streamed->summary.engines.size() == 3);
     auto compact = readTraceCompact(path.string());
@@ -91,7 +91,8 @@ TEST_CASE("engines STARTUP declares that post nothing are engines of the run, id
     const Metrics m = computeMetrics(whole.value());
     const MetricValue* idle = m.find("engines", "2", "ENGINE_STATE_TIME");
     REQUIRE(idle);
-    const auto field = std::find_if(idle->fields.begin(), idle->fields.end(), [](const auto& f) { return f.first == "idle_ns"; });
+    const auto field
+        = std::find_if(idle->fields.begin(), idle->fields.end(), [](const auto& f) { return f.first == "idle_ns"; });
     REQUIRE(field != idle->fields.end());
     CHECK(std::get<int64_t>(field->second) == 110);
 

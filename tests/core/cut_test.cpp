@@ -4,10 +4,10 @@
 #include "scenario_traces.h"
 #include "sparkscope/core/cut.h"
 #include "sparkscope/core/event_types.h"
-#include "sparkscope/core/writer.h"
 #include "sparkscope/core/metrics.h"
 #include "sparkscope/core/par_model.h"
 #include "sparkscope/core/reader.h"
+#include "sparkscope/core/writer.h"
 #include "support/trace_builder.h"
 
 #include <catch2/catch.hpp>
@@ -276,7 +276,8 @@ TEST_CASE("cut read back equals the range of the original on the shared GHC even
 
 TEST_CASE("cut read back equals the range of the original on a demo trace", "[core][cut][demo]")
 {
-    for (const auto& [name, trace] : test::demoTraces("cut-demo", { "parfib --n 24 --cutoff 12", "pipeline --items 200" })) {
+    for (const auto& [name, trace] :
+        test::demoTraces("cut-demo", { "parfib --n 24 --cutoff 12", "pipeline --items 200" })) {
         INFO(name);
         checkCuts(trace);
         // Cut of the middle: the model still finds the conjunctions that lie wholly inside it.
@@ -329,7 +330,8 @@ TEST_CASE("cutFile writes what cutTrace writes, streaming the file", "[core][cut
         INFO(name);
         checkCutFileMatches(trace);
     }
-    for (const auto& [name, trace] : test::demoTraces("cut-file-demo", { "parfib --n 24 --cutoff 12", "pipeline --items 200" })) {
+    for (const auto& [name, trace] :
+        test::demoTraces("cut-file-demo", { "parfib --n 24 --cutoff 12", "pipeline --items 200" })) {
         INFO(name);
         checkCutFileMatches(trace);
     }
@@ -371,8 +373,8 @@ TEST_CASE("cut keeps a context blocked at its start blocked, and lasts to the ra
     checkCut(original, 250, 320);
 }
 
-TEST_CASE("cut re-creates a spark's context and carries the spark counters, so its figures are the range's",
-    "[core][cut]")
+TEST_CASE(
+    "cut re-creates a spark's context and carries the spark counters, so its figures are the range's", "[core][cut]")
 {
     // One engine. ctx 3 is made for a spark (CREATE_SPARK_THREAD) at 120 and runs from 130 to 320.
     // GHC's SPARK_COUNTERS count from the program's start: created = 10 at 100, 25 at 200, 40 at 300.

@@ -88,8 +88,7 @@ TEST_CASE("events merged from re-decoded extents come in the order of the trace 
     CHECK(files > 20);
 }
 
-TEST_CASE("events merged in time order: demo traces, a file cut short, one engine and a range",
-    "[core][timeorder]")
+TEST_CASE("events merged in time order: demo traces, a file cut short, one engine and a range", "[core][timeorder]")
 {
     const fs::path dir = test::scratchDir("timeorder");
     for (const char* workload : { "parfib --n 22 --cutoff 10", "pipeline" }) {

@@ -19,8 +19,8 @@
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
-#include <QUuid>
 #include <QTest>
+#include <QUuid>
 #include <catch2/catch.hpp>
 
 #include <cstdio>
@@ -223,19 +223,20 @@ TEST_CASE("a trace being written that is big enough to stream is followed stream
     catchUpWithEachBlock(true);
 }
 
-
 // The size from which a followed trace is streamed (SPARKSCOPE_FOLLOW_STREAM_BYTES) is below the
 // one from which a trace is opened streamed, and never above it.
-TEST_CASE("a followed trace is streamed from the follow size, below the size an open streams from",
-    "[ui][follow][stream]")
+TEST_CASE(
+    "a followed trace is streamed from the follow size, below the size an open streams from", "[ui][follow][stream]")
 {
     {
-        const test::ScopedEnv open("SPARKSCOPE_STREAM_BYTES", nullptr), follow("SPARKSCOPE_FOLLOW_STREAM_BYTES", nullptr);
+        const test::ScopedEnv open("SPARKSCOPE_STREAM_BYTES", nullptr),
+            follow("SPARKSCOPE_FOLLOW_STREAM_BYTES", nullptr);
         CHECK(followStreamThresholdBytes() == uint64_t(64) << 20);
         CHECK(streamThresholdBytes() == uint64_t(1) << 30);
     }
     {
-        const test::ScopedEnv open("SPARKSCOPE_STREAM_BYTES", "1000"), follow("SPARKSCOPE_FOLLOW_STREAM_BYTES", nullptr);
+        const test::ScopedEnv open("SPARKSCOPE_STREAM_BYTES", "1000"),
+            follow("SPARKSCOPE_FOLLOW_STREAM_BYTES", nullptr);
         CHECK(followStreamThresholdBytes() == 1000); // never above what an open streams from
     }
     // A value that is not a whole number of bytes is ignored (read as 0 it would stream every file),
@@ -246,10 +247,11 @@ TEST_CASE("a followed trace is streamed from the follow size, below the size an 
     tag = QUuid::createUuid().toString(QUuid::WithoutBraces);
     static int warnings = 0;
     warnings = 0;
-    const QtMessageHandler before = qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& m) {
-        if (type == QtWarningMsg && m.contains(QStringLiteral("is not a whole number of bytes")) && m.contains(tag))
-            ++warnings;
-    });
+    const QtMessageHandler before = qInstallMessageHandler(
+        [](QtMsgType type, const QMessageLogContext&, const QString& m) {
+            if (type == QtWarningMsg && m.contains(QStringLiteral("is not a whole number of bytes")) && m.contains(tag))
+                ++warnings;
+        });
     for (const char* badText : { "64M", "abc", "-1", "12 ", "1e9" }) {
         for (const std::string& bad : { std::string(badText), std::string(badText) + " " + tag.toStdString() }) {
             INFO(bad);
@@ -285,7 +287,8 @@ TEST_CASE("a followed trace is streamed from the follow size, below the size an 
 TEST_CASE("a followed trace that reaches the follow size goes on streamed, with a message", "[ui][follow][stream]")
 {
     const std::string at = std::to_string(tenBlocks().cuts[3]);
-    const test::ScopedEnv open("SPARKSCOPE_STREAM_BYTES", nullptr), follow("SPARKSCOPE_FOLLOW_STREAM_BYTES", at.c_str());
+    const test::ScopedEnv open("SPARKSCOPE_STREAM_BYTES", nullptr),
+        follow("SPARKSCOPE_FOLLOW_STREAM_BYTES", at.c_str());
     Followed followed("growing.eventlog", 1);
     MainWindow& window = followed.window;
     const std::string& path = followed.path;
@@ -336,8 +339,8 @@ TEST_CASE("following a streamed trace stops with a message at a damaged block an
     stopAtDamagedBlock();
 }
 
-TEST_CASE("a followed file's newer parts wait for the metrics in flight, and the newest is read next",
-    "[ui][follow][stream]")
+TEST_CASE(
+    "a followed file's newer parts wait for the metrics in flight, and the newest is read next", "[ui][follow][stream]")
 {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
@@ -346,7 +349,8 @@ TEST_CASE("a followed file's newer parts wait for the metrics in flight, and the
     writeBytes(path, f.bytes, 0, f.cuts[8], std::ios::trunc);
     MetricsSession session;
     std::vector<size_t> delivered; // the events of each part whose metrics were delivered
-    QObject::connect(&session, &MetricsSession::fullReady, [&] { delivered.push_back(session.full()->metrics.trace.eventCount); });
+    QObject::connect(
+        &session, &MetricsSession::fullReady, [&] { delivered.push_back(session.full()->metrics.trace.eventCount); });
     // Three parts in a row, as a follower hands them over while the first is still being computed
     // (its result can only arrive through the event loop, after these calls): the first goes on,
     // the second is dropped for the third, which is read once the first and its analysis are done.

@@ -9,11 +9,11 @@
 #include "sparkscope/core/compare.h"
 #include "sparkscope/core/event_types.h"
 #include "sparkscope/core/writer.h"
+#include "ui/compare/stacked_timelines.h"
+#include "ui/compare/time_alignment.h"
 #include "ui/panels/conjunctions_model.h"
 #include "ui/panels/conjunctions_panel.h"
 #include "ui/panels/metric_detail_panel.h"
-#include "ui/compare/stacked_timelines.h"
-#include "ui/compare/time_alignment.h"
 #include "ui/timeline/timeline_widget.h"
 #include "ui/timeline/zoom_state.h"
 
@@ -201,7 +201,8 @@ TEST_CASE("in compare mode the Conjunctions list has a row for each site found o
     model.setComparison(comparison);
     REQUIRE(model.rowCount() == 2);
     REQUIRE(model.columnCount() == ConjunctionsModel::ColumnCountWithComparison);
-    const auto sort = [&](int row, int column) { return model.data(model.index(row, column), ConjunctionsModel::kSortRole); };
+    const auto sort
+        = [&](int row, int column) { return model.data(model.index(row, column), ConjunctionsModel::kSortRole); };
     const auto text = [&](int row, int column) { return model.data(model.index(row, column)).toString(); };
     // A's own row: covered 700 ns in both, mean 700 in both, differences 0.
     CHECK(model.staticId(0) == QStringLiteral("fib.m:12"));

@@ -167,9 +167,8 @@ void AnalysisView::startSites()
     const auto data = m_timeline->data();
     m_sitesJob.start(
         [analysis, data] {
-            return computeSiteRows(
-                analysis->session->model(), data->engineCount(), uint64_t(std::max<int64_t>(0, data->startNs)),
-                uint64_t(std::max<int64_t>(1, data->endNs)));
+            return computeSiteRows(analysis->session->model(), data->engineCount(),
+                uint64_t(std::max<int64_t>(0, data->startNs)), uint64_t(std::max<int64_t>(1, data->endNs)));
         },
         [this](std::shared_ptr<const SiteRows> sites) { m_timeline->setSites(std::move(sites)); });
 }
@@ -185,7 +184,8 @@ void AnalysisView::startSiteSplit()
         return;
     m_siteSplitRange = range;
     const auto analysis = m_analysis;
-    m_siteSplitJob.start([analysis, range] { return runningBySite(analysis->session->model(), range.first, range.second); },
+    m_siteSplitJob.start(
+        [analysis, range] { return runningBySite(analysis->session->model(), range.first, range.second); },
         [this](std::vector<SiteTime> split) {
             m_siteSplit = std::move(split);
             m_metrics->summary()->setSiteSplit(m_siteSplit);
@@ -275,7 +275,9 @@ void AnalysisView::startPredictions()
                 data.measured = SpeedupPoint { double(engines), double(p.base.front().wallNs) / double(recorded) };
             QString text;
             if (const core::Prediction* q = at(p.base))
-                text = tr("Recorded on %1 engines: %2; predicted %3").arg(engines).arg(formatDuration(int64_t(recorded)), formatDuration(int64_t(q->wallNs)));
+                text = tr("Recorded on %1 engines: %2; predicted %3")
+                           .arg(engines)
+                           .arg(formatDuration(int64_t(recorded)), formatDuration(int64_t(q->wallNs)));
             if (const core::Prediction* q = at(p.whatIf); q && q->wallNs && oneEngine)
                 text += tr("; with the what-if %1 (%2× the program as it is on one engine)")
                             .arg(formatDuration(int64_t(q->wallNs)))

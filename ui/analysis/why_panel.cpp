@@ -136,9 +136,8 @@ WhyPanel::WhyPanel(QWidget* parent)
     layout->addWidget(m_tabs, 1);
 
     connect(m_bar, &LedgerBar::categoryClicked, this, &WhyPanel::categoryClicked);
-    connect(m_ledger, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
-        Q_EMIT categoryClicked(item->data(0, Qt::UserRole).toInt());
-    });
+    connect(m_ledger, &QTreeWidget::itemClicked, this,
+        [this](QTreeWidgetItem* item) { Q_EMIT categoryClicked(item->data(0, Qt::UserRole).toInt()); });
     connect(m_findings, &QListWidget::itemClicked, this,
         [this](QListWidgetItem* item) { Q_EMIT findingActivated(item->data(Qt::UserRole).toInt()); });
     connect(m_path, &QTreeWidget::itemClicked, this,
@@ -200,7 +199,8 @@ void WhyPanel::fillFigures(const core::Analysis& a)
     // "0.000001 s". The exact figures are in the tooltips and the metrics file.
     m_work->setText(formatDuration(int64_t(ws.workNs)));
     m_work->setToolTip(tr("%L1 ns").arg(ws.workNs));
-    m_span->setText(ws.spanNs ? formatDuration(int64_t(*ws.spanNs)) : tr("— (%1)").arg(QString::fromStdString(ws.note)));
+    m_span->setText(
+        ws.spanNs ? formatDuration(int64_t(*ws.spanNs)) : tr("— (%1)").arg(QString::fromStdString(ws.note)));
     m_span->setToolTip(ws.spanNs ? tr("%L1 ns").arg(*ws.spanNs) : QString());
     m_span->setWordWrap(true);
     m_parallelism->setText(ws.parallelism ? QString::number(*ws.parallelism, 'f', 2) : QStringLiteral("—"));
@@ -226,8 +226,8 @@ void WhyPanel::fillLedger(const core::Analysis& a)
         const auto c = core::LossCategory(k);
         if (l[c] == 0)
             continue; // a category that never happened in the range (a GHC eventlog has no conjuncts)
-        auto* item = new QTreeWidgetItem(m_ledger,
-            { QString::fromUtf8(inkName(inkOfLedger(c))), seconds(l[c]), percent(l.fraction(c)) });
+        auto* item = new QTreeWidgetItem(
+            m_ledger, { QString::fromUtf8(inkName(inkOfLedger(c))), seconds(l[c]), percent(l.fraction(c)) });
         item->setIcon(0, swatch(palette.ink[size_t(inkOfLedger(c))]));
         item->setData(0, Qt::UserRole, int(k));
         item->setData(1, Qt::UserRole, QVariant::fromValue<qulonglong>(l[c]));
@@ -249,7 +249,8 @@ void WhyPanel::fillFindings(const core::AnalysisReport& r)
 {
     m_findings->clear();
     if (r.findings.empty()) {
-        auto* none = new QListWidgetItem(tr("No finding: nothing in this range lost enough time to be worth changing."));
+        auto* none
+            = new QListWidgetItem(tr("No finding: nothing in this range lost enough time to be worth changing."));
         none->setFlags(Qt::NoItemFlags);
         m_findings->addItem(none);
         return;
@@ -280,16 +281,16 @@ void WhyPanel::fillPath(const core::Analysis& a)
     m_pathButton->setEnabled(true);
     const core::CriticalPathReport& p = a.criticalPath.value();
     const auto waiting = [&](core::PathKind k) { return p.byKind[size_t(k)]; };
-    m_pathSummary->setText(tr("%1 long: running %2, waiting %3 (spark queued %4, runnable %5, resume %6).")
-                               .arg(formatDuration(int64_t(p.lengthNs)), formatDuration(int64_t(p.runningNs)),
-                                   formatDuration(int64_t(p.waitingNs)),
-                                   formatDuration(int64_t(waiting(core::PathKind::SparkQueued))),
-                                   formatDuration(int64_t(waiting(core::PathKind::Runnable))),
-                                   formatDuration(int64_t(waiting(core::PathKind::Resume)))));
+    m_pathSummary->setText(
+        tr("%1 long: running %2, waiting %3 (spark queued %4, runnable %5, resume %6).")
+            .arg(formatDuration(int64_t(p.lengthNs)), formatDuration(int64_t(p.runningNs)),
+                formatDuration(int64_t(p.waitingNs)), formatDuration(int64_t(waiting(core::PathKind::SparkQueued))),
+                formatDuration(int64_t(waiting(core::PathKind::Runnable))),
+                formatDuration(int64_t(waiting(core::PathKind::Resume)))));
     const double length = double(std::max<uint64_t>(1, p.lengthNs));
     auto add = [&](const QString& name, uint32_t id, uint64_t ns, std::optional<uint64_t> running) {
-        auto* item = new QTreeWidgetItem(m_path, { name, seconds(ns), running ? seconds(*running) : QString(),
-                                                      percent(double(ns) / length) });
+        auto* item = new QTreeWidgetItem(
+            m_path, { name, seconds(ns), running ? seconds(*running) : QString(), percent(double(ns) / length) });
         item->setData(0, Qt::UserRole, id);
         item->setData(1, Qt::UserRole, QVariant::fromValue<qulonglong>(ns));
         for (int c = 1; c < 4; ++c)

@@ -71,7 +71,8 @@ void FigureTable::addFigures(const std::vector<core::FigureComparison>& figures,
             if (values[c])
                 cell->setData(Qt::UserRole, *values[c]);
             if (c == 2) // the ratio too, for a narrow table without its column
-                cell->setToolTip(tr("B − A %1, B / A %2").arg(text, f.ratio ? QString::number(*f.ratio, 'f', 3) : QStringLiteral("-")));
+                cell->setToolTip(tr("B − A %1, B / A %2")
+                                     .arg(text, f.ratio ? QString::number(*f.ratio, 'f', 3) : QStringLiteral("-")));
             setItem(row, c + 1, cell);
         }
     }

@@ -108,7 +108,7 @@ TraceFollower::TraceFollower(QObject* parent)
 
 std::optional<TraceFollower::FileId> TraceFollower::stat(const QString& path)
 {
-    struct stat st {};
+    struct stat st { };
     if (::stat(path.toLocal8Bit().constData(), &st) != 0)
         return std::nullopt;
     return FileId { uint64_t(st.st_dev), uint64_t(st.st_ino), uint64_t(st.st_size) };

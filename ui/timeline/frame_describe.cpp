@@ -169,7 +169,8 @@ namespace {
         if (total == 0)
             return {};
         const double span = double(std::min(b, curves.endNs) - std::max(a, curves.beginNs));
-        QString text = QStringLiteral("Engines over [%1, %2):").arg(at(std::max(a, curves.beginNs)), at(std::min(b, curves.endNs)));
+        QString text = QStringLiteral("Engines over [%1, %2):")
+                           .arg(at(std::max(a, curves.beginNs)), at(std::min(b, curves.endNs)));
         for (size_t k = 0; k < core::kLossCategoryCount; ++k)
             if (l.ns[k])
                 text += QStringLiteral("\n  %1: %2 engines (%3%)")
@@ -191,11 +192,13 @@ namespace {
         if (it == segments.end() || int64_t(it->fromNs) > t)
             return {};
         const bool waiting = engine < 0;
-        if (waiting == (it->kind == core::PathKind::Running || it->kind == core::PathKind::Gc
-                           || it->kind == core::PathKind::Searching)
+        if (waiting
+                == (it->kind == core::PathKind::Running || it->kind == core::PathKind::Gc
+                    || it->kind == core::PathKind::Searching)
             || (!waiting && it->engine != engine))
             return {};
-        const QString kind = QString::fromUtf8(core::pathKindKey(it->kind).data()).replace(QLatin1Char('_'), QLatin1Char(' '));
+        const QString kind
+            = QString::fromUtf8(core::pathKindKey(it->kind).data()).replace(QLatin1Char('_'), QLatin1Char(' '));
         const QString where = it->staticId == 0
             ? QStringLiteral("outside every conjunct")
             : QStringLiteral("%1, conjunct %2").arg(path.siteName(it->staticId)).arg(it->position);

@@ -62,7 +62,8 @@ void addRuler(Frame& f)
         // read "90 m" for 90 ms.
         if (x + kLabelOffset + kLabelCharWidth * double(label.size()) > axis.left + axis.width)
             continue;
-        f.texts.push_back({ QPointF(x + kLabelOffset, L.kRulerHeight - kLabelRise), std::move(label), FrameText::Ruler });
+        f.texts.push_back(
+            { QPointF(x + kLabelOffset, L.kRulerHeight - kLabelRise), std::move(label), FrameText::Ruler });
     }
 }
 

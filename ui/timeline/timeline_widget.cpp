@@ -294,8 +294,8 @@ void TimelineWidget::paintEvent(QPaintEvent*)
         const double x0 = ax.xOf(sel->startNs), x1 = ax.xOf(sel->endNs);
         QColor fill = palette().color(QPalette::Highlight);
         fill.setAlpha(50);
-        fillRect(painter, QRectF(x0, f.layout.kRulerHeight, std::max(1.0, x1 - x0), bottom - f.layout.kRulerHeight),
-            fill);
+        fillRect(
+            painter, QRectF(x0, f.layout.kRulerHeight, std::max(1.0, x1 - x0), bottom - f.layout.kRulerHeight), fill);
         painter.setPen(palette().color(QPalette::Highlight));
         painter.drawLine(QLineF(x0, f.layout.kRulerHeight, x0, bottom));
         painter.drawLine(QLineF(x1, f.layout.kRulerHeight, x1, bottom));

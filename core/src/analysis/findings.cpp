@@ -275,8 +275,8 @@ namespace {
     {
         if (site.site.empty())
             return std::string();
-        const std::string share = 2 * site.ns > lostNs ? std::string("most of it")
-                                                        : percent(double(site.ns) / double(lostNs)) + " of it";
+        const std::string share
+            = 2 * site.ns > lostNs ? std::string("most of it") : percent(double(site.ns) / double(lostNs)) + " of it";
         return ", " + share + " while the conjunctions at " + site.site + " were open";
     }
 
@@ -358,8 +358,8 @@ namespace {
         const SiteShare where = in.siteWithMost({ LossCategory::IdleWorkAvailable });
         const std::string& site = where.site;
         std::string text = "Engines sat idle for " + percent(in.shareOfRun(lost)) + " of the run's engine time ("
-            + duration(double(lost)) + ") while sparks or runnable contexts waited for an engine"
-            + during(where, lost) + ".";
+            + duration(double(lost)) + ") while sparks or runnable contexts waited for an engine" + during(where, lost)
+            + ".";
         const Stat* wake = in.stat("engines", "all", "ENGINE_WAKE_LATENCY");
         const Stat* find = in.stat("engines", "all", "ENGINE_TIME_TO_FIND_WORK");
         if (wake && (!find || wake->mean >= find->mean))

@@ -218,7 +218,8 @@ namespace {
                 reachesEnd = reachesEnd || !m_pending[slot].empty();
                 flush(slot, endNs);
             }
-            if (!reachesEnd && !m_trace.engines.empty()) { // nothing after the state: one empty block says where the cut ends
+            if (!reachesEnd
+                && !m_trace.engines.empty()) { // nothing after the state: one empty block says where the cut ends
                 m_out.beginBlock(0, endNs);
                 m_out.endBlock(std::max<uint64_t>(endNs, 1));
             }

@@ -277,7 +277,8 @@ namespace {
         if (st.remaining < 0) {
             addWarning(out.warnings,
                 "the event at byte " + std::to_string(pos) + " runs past the end of the block at byte "
-                    + std::to_string(st.blockOffset) + "; later events are given to its engine up to the next block marker",
+                    + std::to_string(st.blockOffset)
+                    + "; later events are given to its engine up to the next block marker",
                 pos);
             st.lenient = true;
             st.remaining = 0;

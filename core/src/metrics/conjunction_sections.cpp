@@ -92,8 +92,8 @@ namespace {
                     fieldsValue(
                         { { "blocking_ns", v.blockingNs }, { "fraction", ratio(v.blockingNs, v.outOfOrderNs) } }) });
                 g.metrics.push_back({ "OUT_OF_ORDER_SCHEDULING_BLOCKS_ANOTHER_CONTEXT_TC",
-                    fieldsValue(
-                        { { "blocking_ns", v.blockingTcNs }, { "fraction", ratio(v.blockingTcNs, v.outOfOrderNs) } }) });
+                    fieldsValue({ { "blocking_ns", v.blockingTcNs },
+                        { "fraction", ratio(v.blockingTcNs, v.outOfOrderNs) } }) });
             }
         }
         return g;

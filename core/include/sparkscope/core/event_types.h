@@ -167,8 +167,7 @@ constexpr bool isContextStateEvent(uint16_t type) noexcept
 // deques (109).
 constexpr bool isSearchEvent(uint16_t type) noexcept
 {
-    return type == ev::MerLookingForGlobalContext || type == ev::MerLookingForLocalSpark
-        || type == ev::MerWorkStealing;
+    return type == ev::MerLookingForGlobalContext || type == ev::MerLookingForLocalSpark || type == ev::MerWorkStealing;
 }
 
 // Whether a STOP_THREAD with this status leaves the context blocked (the model's Blocked state).

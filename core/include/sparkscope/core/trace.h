@@ -74,7 +74,10 @@ public:
     std::vector<EngineMarks> marks;
 
     // The decoded stream (header included): Event::offset indexes into it.
-    std::span<const uint8_t> bytes() const noexcept { return { m_bytes ? m_bytes->data() : nullptr, m_bytes ? m_bytes->size() : 0 }; }
+    std::span<const uint8_t> bytes() const noexcept
+    {
+        return { m_bytes ? m_bytes->data() : nullptr, m_bytes ? m_bytes->size() : 0 };
+    }
     void setBytes(std::shared_ptr<const std::vector<uint8_t>> bytes) { m_bytes = std::move(bytes); }
 
     Payload payload(const Event& e) const noexcept { return payloadIn(bytes(), e); }
@@ -95,8 +98,7 @@ public:
 
     // Calls f(const Event&) for every event in global time order (ties: global first, then by
     // engine number, then file order). O(n log k) for k engines.
-    template <class F>
-    void forEachInTimeOrder(F&& f) const;
+    template <class F> void forEachInTimeOrder(F&& f) const;
 
 private:
     std::shared_ptr<const std::vector<uint8_t>> m_bytes;
@@ -110,11 +112,11 @@ namespace sparkscope::core {
 
 // Calls f(const Event&) for every event of `engine` in its order, marks included (each as the Event it
 // stands for, at its place among the engine's Events). Without marks, a loop over trace.engines[engine].
-template <class F>
-void forEachEngineEvent(const Trace& trace, size_t engine, F&& f)
+template <class F> void forEachEngineEvent(const Trace& trace, size_t engine, F&& f)
 {
     const std::vector<Event>& events = trace.engines[engine];
-    const EngineMarks* m = engine < trace.marks.size() && !trace.marks[engine].marks.empty() ? &trace.marks[engine] : nullptr;
+    const EngineMarks* m
+        = engine < trace.marks.size() && !trace.marks[engine].marks.empty() ? &trace.marks[engine] : nullptr;
     if (!m) {
         for (const Event& e : events)
             f(e);
