@@ -110,28 +110,11 @@ void checkInvariants(const Trace& t)
     CHECK(misplaced == 0);
 }
 
-std::vector<fs::path> sharedEventlogs()
-{
-    std::vector<fs::path> out;
-    for (const char* dir : { "ghc", "ghc-events" }) {
-        auto d = test::sharedTestData(dir);
-        if (!d)
-            return {};
-        for (const auto& entry : fs::directory_iterator(*d)) {
-            const std::string name = entry.path().filename().string();
-            if (name.ends_with(".eventlog") || name.ends_with(".eventlog.zst"))
-                out.push_back(entry.path());
-        }
-    }
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
 } // namespace
 
 TEST_CASE("reader opens every shared eventlog", "[core][reader][testdata]")
 {
-    const auto files = sharedEventlogs();
+    const auto files = test::sharedEventlogs();
     for (const auto& path : files) {
         INFO(path.string());
         auto trace = readTrace(path.string());

@@ -56,20 +56,12 @@ void checkFile(const fs::path& path)
 
 TEST_CASE("a trace's overview streamed equals the one read whole, on every shared eventlog", "[core][overview][data]")
 {
-    size_t files = 0;
-    for (const char* dir : { "ghc", "ghc-events" }) {
-        const auto d = test::sharedTestData(dir);
-        if (!d)
-            return;
-        for (const auto& entry : fs::directory_iterator(*d)) {
-            const std::string name = entry.path().filename().string();
-            if (name.ends_with(".eventlog") || name.ends_with(".eventlog.zst")) {
-                checkFile(entry.path());
-                ++files;
-            }
-        }
-    }
-    CHECK(files > 20);
+    const auto files = test::sharedEventlogs();
+    if (files.empty())
+        return; // (not run: no shared data)
+    for (const fs::path& path : files)
+        checkFile(path);
+    CHECK(files.size() > 20);
 }
 
 TEST_CASE(

@@ -1,5 +1,7 @@
 #include "support/test_data.h"
 
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include <cctype>
@@ -17,6 +19,23 @@ std::optional<std::filesystem::path> sharedTestData(const std::string& relative)
     return std::nullopt;
 }
 
+std::vector<std::filesystem::path> sharedEventlogs()
+{
+    std::vector<std::filesystem::path> out;
+    for (const char* dir : { "ghc", "ghc-events" }) {
+        const auto d = sharedTestData(dir);
+        if (!d)
+            return {};
+        for (const auto& entry : std::filesystem::directory_iterator(*d)) {
+            const std::string name = entry.path().filename().string();
+            if (name.ends_with(".eventlog") || name.ends_with(".eventlog.zst"))
+                out.push_back(entry.path());
+        }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 std::filesystem::path scratchDir(const std::string& name)
 {
     // One folder per test case: CTest runs each case as a process of its own, in parallel, and two
@@ -26,7 +45,7 @@ std::filesystem::path scratchDir(const std::string& name)
     for (char c : test.substr(0, 60))
         slug += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
     char hash[20];
-    std::snprintf(hash, sizeof hash, "%08zx", std::hash<std::string> {}(test) & 0xffffffffu);
+    std::snprintf(hash, sizeof hash, "%08zx", std::hash<std::string> {}(test)&0xffffffffu);
     const std::filesystem::path p
         = std::filesystem::path(SPARKSCOPE_BINARY_DIR) / "test-scratch" / name / (slug + '-' + hash);
     std::filesystem::remove_all(p);

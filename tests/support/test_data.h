@@ -5,11 +5,15 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace sparkscope::test {
 
 // ../shared/testdata/<relative> if it exists, else nullopt (and a WARN in the current test).
 std::optional<std::filesystem::path> sharedTestData(const std::string& relative);
+// Every shared eventlog (testdata/ghc and testdata/ghc-events, plain and zstd), sorted; empty (with a
+// WARN "NOT RUN") when the shared data is absent.
+std::vector<std::filesystem::path> sharedEventlogs();
 // A fresh empty directory under the build tree for this test case's output files: test-scratch/NAME/
 // followed by a folder named after the test case, so that cases running at once never share one.
 std::filesystem::path scratchDir(const std::string& name);
