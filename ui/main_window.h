@@ -1,10 +1,10 @@
 #pragma once
-// MainWindow: the application window — timeline in the centre (with a compared trace's under it), events and bookmarks docks, the
-// metrics docks (MetricsPanels), the Why dock and the analysis' View toggles (AnalysisView), a message bar for load errors and warnings, progress bar and cancel
-// button while loading, recent files (QSettings) and drag and drop. The constructor only calls the
-// create…() functions, one per part of the window, in the order the parts depend on each other;
-// createDocks is the one place that decides where every dock goes (the default layout); which docks
-// are shown follows the trace on screen (DockVisibility: only docks with something to say).
+// MainWindow: the application window — timeline in the centre (with a compared trace's under it), events and bookmarks
+// docks, the metrics docks (MetricsPanels), the Why dock and the analysis' View toggles (AnalysisView), a message bar
+// for load errors and warnings, progress bar and cancel button while loading, recent files (QSettings) and drag and
+// drop. The constructor only calls the create…() functions, one per part of the window, in the order the parts depend
+// on each other; createDocks is the one place that decides where every dock goes (the default layout); which docks are
+// shown follows the trace on screen (DockVisibility: only docks with something to say).
 //
 // A person's own layout (docks moved, hidden or resized, the window's size and place) is kept
 // between sessions only when the app asks for it (rememberLayout): a window made without it, as for
@@ -98,6 +98,8 @@ private:
     void connectZoom();
     void connectLoader();
     void connectFollower();
+    // The "live" indicator for the snapshot shown: which engines' events stop well before its end.
+    void updateLive(const TraceData& data);
     void connectCompare();
 
     void showMessage(const QString& text, bool error);

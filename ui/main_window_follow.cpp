@@ -3,9 +3,11 @@
 #include "ui/main_window.h"
 
 #include "ui/docks/events_panel.h"
+#include "ui/loading/trace_data.h"
 #include "ui/loading/trace_follower.h"
 #include "ui/loading/trace_loader.h"
 #include "ui/panels/metrics_panels.h"
+#include "ui/timeline/frame.h"
 #include "ui/timeline/timeline_widget.h"
 
 #include <QFileDialog>
@@ -29,6 +31,7 @@ void MainWindow::connectFollower()
     statusBar()->addPermanentWidget(m_live);
     connect(m_follower, &TraceFollower::updated, this,
         [this](std::shared_ptr<const TraceData> data, bool first, const QStringList& warnings) {
+            updateLive(*data);
             if (first) {
                 onLoaded(std::move(data), m_follower->path(), warnings);
                 return;
@@ -36,11 +39,11 @@ void MainWindow::connectFollower()
             // Past followStreamThresholdBytes a trace read whole until now comes streamed: say what
             // the views lose, once, rather than let the events list and rows vanish unexplained.
             if (const auto shown = m_timeline->data(); shown && !shown->isStreamed() && data->isStreamed())
-                showMessage(tr("%1 reached %2 and is followed streamed from now on, which keeps no events: "
-                               "the events list, the context lanes and spark-deque rows, and the Chrome export "
-                               "come back when you open it again (File ▸ Open)")
-                                .arg(m_follower->path(),
-                                    QLocale().formattedDataSize(qint64(m_follower->streamFromBytes()))),
+                showMessage(
+                    tr("%1 reached %2 and is followed streamed from now on, which keeps no events: "
+                       "the events list, the context lanes and spark-deque rows, and the Chrome export "
+                       "come back when you open it again (File ▸ Open)")
+                        .arg(m_follower->path(), QLocale().formattedDataSize(qint64(m_follower->streamFromBytes()))),
                     false);
             m_timeline->extendData(data);
             m_events->setData(data);
@@ -71,11 +74,36 @@ void MainWindow::connectFollower()
     });
 }
 
+void MainWindow::updateLive(const TraceData& data)
+{
+    // An engine's events reach the file when its buffer fills (GHC: at its flush interval): one that
+    // has written nothing for a while may have been running all along, though its row shows it idle
+    // and the analysis counts it so. Say which, so that a live figure is read for what it is.
+    const std::vector<int64_t> last = lastEventTimes(data);
+    const int64_t lag = std::max<int64_t>((data.endNs - data.startNs) / 100, 1'000'000); // 1 % or 1 ms
+    QStringList behind;
+    for (size_t e = 0; e < last.size(); ++e)
+        if (last[e] == INT64_MIN)
+            behind << tr("engine %1: nothing yet").arg(e);
+        else if (data.endNs - last[e] > lag)
+            behind << tr("engine %1: to %2").arg(e).arg(formatDuration(last[e]));
+    const QString shown = behind.size() > 3 ? tr("%1 and %n more", nullptr, int(behind.size() - 3))
+                                                  .arg(QStringList(behind.mid(0, 3)).join(QStringLiteral("; ")))
+                                            : behind.join(QStringLiteral("; "));
+    m_live->setText(behind.isEmpty() ? tr("● live") : tr("● live — written so far: %1").arg(shown));
+    m_live->setToolTip(behind.isEmpty()
+            ? tr("The trace is still being written: new blocks appear as they arrive")
+            : tr("The trace is still being written: new blocks appear as they arrive. An engine's events reach "
+                 "the file when its buffer fills, so after the time given an engine may have been running all "
+                 "along: its row shows it idle until its next block arrives, and the analysis counts it so."));
+}
+
 void MainWindow::followTrace(const QString& path)
 {
     m_messageBar->hide();
     m_loader->cancel();
     m_follower->follow(path);
+    m_live->setText(tr("● live"));
     m_live->setVisible(m_follower->isFollowing());
 }
 

@@ -434,3 +434,41 @@ TEST_CASE("following a file that does not exist says so", "[ui][follow]")
     CHECK(window.message().contains(QStringLiteral("no such file")));
     CHECK_FALSE(window.message().contains(QStringLiteral("disappeared")));
 }
+
+TEST_CASE("the live indicator names an engine whose events stop well before the rest", "[ui][follow]")
+{
+    // Engine 1 creates and runs ctx 1 at 100 and writes its block; engine 0 runs ctx 2 from 100 to
+    // 5 ms. Nothing of engine 1 after 100 ns is in the file: its row reads idle from there, but it
+    // may be running ctx 1 all along. Then engine 1's last block (ctx 1 stops at 5 ms) and DATA_END.
+    core::EventlogWriter w(core::mercuryHeader());
+    w.beginBlock(1, 100);
+    REQUIRE(w.event(core::ev::CreateThread, 100, ctx(1)));
+    REQUIRE(w.event(core::ev::RunThread, 100, ctx(1)));
+    w.endBlock(100);
+    w.beginBlock(0, 100);
+    REQUIRE(w.event(core::ev::CreateThread, 100, ctx(2)));
+    REQUIRE(w.event(core::ev::RunThread, 100, ctx(2)));
+    REQUIRE(w.event(core::ev::StopThread, 5'000'000, stop(2, core::kStopFinished)));
+    w.endBlock(5'000'000);
+    const size_t firstPart = w.size();
+    w.beginBlock(1, 5'000'000);
+    REQUIRE(w.event(core::ev::StopThread, 5'000'000, stop(1, core::kStopFinished)));
+    w.endBlock(5'000'000);
+    const std::vector<uint8_t> bytes = w.finish();
+
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const std::string path = dir.filePath(QStringLiteral("lagging.eventlog")).toStdString();
+    writeBytes(path, bytes, 0, firstPart, std::ios::trunc);
+    MainWindow window;
+    window.show();
+    window.followTrace(QString::fromStdString(path));
+    REQUIRE(QTest::qWaitFor([&] { return shownEvents(window) > 0; }, kWaitMs));
+    auto* live = window.findChild<QLabel*>(QStringLiteral("liveIndicator"));
+    REQUIRE(live);
+    CHECK(liveShown(window));
+    CHECK(live->text().contains(QStringLiteral("engine 1: to 100 ns")));
+    CHECK_FALSE(live->text().contains(QStringLiteral("engine 0")));
+    writeBytes(path, bytes, firstPart, bytes.size());
+    REQUIRE(QTest::qWaitFor([&] { return !liveShown(window); }, kWaitMs));
+}

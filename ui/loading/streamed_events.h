@@ -40,6 +40,8 @@ public:
     // complete part.
     uint64_t endBytes() const noexcept { return m_endBytes; }
     const std::string& path() const noexcept { return m_path; }
+    // Where each engine's events lie in the file, and which times they hold.
+    const std::vector<std::vector<core::BlockExtent>>& blocks() const noexcept { return m_blocks; }
 
     // The engine's events with time in [fromNs, toNs), or nullopt when more than `limit` fall in it
     // (decided from the extents when whole blocks lie inside), or the file cannot be read again.

@@ -289,8 +289,8 @@ std::shared_ptr<const TraceData> TraceDataStreamer::build(Pass pass, StreamedTra
             0 });
     data->streamedConjunctionStarts = pass.starts.finish();
     data->streamed = std::make_shared<const StreamedEvents>(m_copy ? m_copy->path() : m_path, s.summary.header,
-        std::move(s.blocks), s.events, s.lateEvents > 0 ? 0 : pass.marks,
-        m_endBytes, m_copy); // with late events a compact read reads whole (compact_trace.h)
+        std::move(s.blocks), s.events, s.lateEvents > 0 ? 0 : pass.marks, m_endBytes,
+        m_copy); // with late events a compact read reads whole (compact_trace.h)
     if (m_copy) {
         // The trace is the compressed file, as readTrace names it; its copy is what is decoded again.
         m_copy->nameAfterSource(s.summary);
@@ -311,6 +311,22 @@ std::shared_ptr<const TraceData> TraceDataStreamer::finish() &&
 {
     StreamedTrace s = std::move(m_stream).finish([this](const StreamBatch& batch) { m_pass.add(batch); });
     return build(std::move(m_pass), std::move(s));
+}
+
+std::vector<int64_t> lastEventTimes(const TraceData& data)
+{
+    std::vector<int64_t> out(data.engineCount(), INT64_MIN);
+    for (size_t e = 0; e < out.size(); ++e) {
+        if (data.streamed) {
+            if (e < data.streamed->blocks().size())
+                for (const BlockExtent& b : data.streamed->blocks()[e])
+                    if (b.firstNs != UINT64_MAX)
+                        out[e] = std::max(out[e], int64_t(b.lastNs));
+        } else if (e < data.trace->engines.size() && !data.trace->engines[e].empty()) {
+            out[e] = int64_t(data.trace->engines[e].back().timeNs); // sorted by time
+        }
+    }
+    return out;
 }
 
 Result<std::shared_ptr<const TraceData>> readTraceDataPart(std::vector<uint8_t> bytes, uint64_t completeBytes,

@@ -76,6 +76,11 @@ struct TraceData {
 // whether it was done. O(events).
 bool keepOnlyPayloadBytes(core::Trace& trace);
 
+// Per engine, the time of its latest event in `data` (INT64_MIN for an engine with none). In a trace
+// still being written, an engine's events reach the file when its buffer fills: after that time,
+// what it did is not known yet (it may have been running all along), though the timeline shows it idle.
+std::vector<int64_t> lastEventTimes(const TraceData& data);
+
 // Builds the indexes of a decoded trace (TBB-parallel per engine), after keepOnlyPayloadBytes.
 // Returns null when `cancel` became true.
 std::shared_ptr<const TraceData> buildTraceData(core::Trace trace, const std::atomic<bool>* cancel = nullptr);
