@@ -257,6 +257,16 @@ namespace {
         std::vector<size_t> m_pendingBytes;
     };
 
+    // A per-engine map's events by engine number, so that the output does not depend on the hash map's order.
+    std::vector<const Event*> inEngineOrder(const std::unordered_map<uint16_t, const Event*>& perEngine)
+    {
+        std::vector<const Event*> out;
+        for (const auto& [engine, e] : perEngine)
+            out.push_back(e);
+        std::sort(out.begin(), out.end(), [](const Event* a, const Event* b) { return a->engine < b->engine; });
+        return out;
+    }
+
     Error backwardsRange(uint64_t fromNs, uint64_t toNs)
     {
         return Error { ErrorCode::Usage,
@@ -343,24 +353,11 @@ Result<CutOutput> cutTrace(const Trace& trace, uint64_t fromNs, uint64_t toNs)
                 out.add(*c->run, fromNs);
                 ++n;
             }
-        for (auto* samples : { &state.sparkCounters, &state.heapAllocated }) {
-            std::vector<const Event*> last;
-            for (const auto& [engine, e] : *samples)
-                last.push_back(e);
-            std::sort(last.begin(), last.end(), [](const Event* a, const Event* b) { return a->engine < b->engine; });
-            for (const Event* e : last) {
+        for (const auto* perEngine : { &state.sparkCounters, &state.heapAllocated, &state.gcStarts })
+            for (const Event* e : inEngineOrder(*perEngine)) {
                 out.add(*e, fromNs);
                 ++n;
             }
-        }
-        std::vector<const Event*> gcs;
-        for (const auto& [engine, e] : state.gcStarts)
-            gcs.push_back(e);
-        std::sort(gcs.begin(), gcs.end(), [](const Event* a, const Event* b) { return a->engine < b->engine; });
-        for (const Event* e : gcs) {
-            out.add(*e, fromNs);
-            ++n;
-        }
         out.markEveryEngine(fromNs);
         result.stats.stateEvents = n;
     };

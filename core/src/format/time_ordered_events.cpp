@@ -16,9 +16,8 @@ namespace sparkscope::core {
 
 namespace {
 
-    // An extent still to decode, by the earliest time it holds.
+    // An extent still to decode (taken by the earliest time it holds) and its engine.
     struct Pending {
-        uint64_t firstNs;
         uint16_t engine;
         const BlockExtent* extent;
     };
@@ -108,9 +107,10 @@ Result<Trace> forEachEventInTimeOrder(const std::string& path,
         if (wanted(uint16_t(e)))
             for (const BlockExtent& x : s.blocks[e])
                 if (x.firstNs != UINT64_MAX && x.lastNs >= options.fromNs && x.firstNs <= options.toNs)
-                    pending.push_back({ x.firstNs, uint16_t(e), &x });
+                    pending.push_back({ uint16_t(e), &x });
     std::sort(pending.begin(), pending.end(), [](const Pending& a, const Pending& b) {
-        return std::tie(a.firstNs, a.engine, a.extent->offset) < std::tie(b.firstNs, b.engine, b.extent->offset);
+        return std::tie(a.extent->firstNs, a.engine, a.extent->offset)
+            < std::tie(b.extent->firstNs, b.engine, b.extent->offset);
     });
 
     // Second pass: the merge. A run's slot is reused once it is handed out; runs stay where they are
@@ -150,7 +150,7 @@ Result<Trace> forEachEventInTimeOrder(const std::string& path,
         // No event of an extent not yet decoded comes before its first time: decode it once the
         // merge's earliest event is not before that.
         const uint64_t head = heap.empty() ? UINT64_MAX : heap.top().timeNs;
-        if (next < pending.size() && pending[next].firstNs <= head) {
+        if (next < pending.size() && pending[next].extent->firstNs <= head) {
             const Pending& p = pending[next++];
             auto decoded = decodeBlocks(plain, s.summary.header, p.engine, std::span(p.extent, 1));
             if (!decoded)
