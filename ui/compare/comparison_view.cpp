@@ -19,9 +19,10 @@ namespace {
         if (!in.profile)
             return QStringLiteral("<b>%1</b> %2: <b>not read</b> (%3)")
                 .arg(name, path, QString::fromStdString(in.error).toHtmlEscaped());
-        return QStringLiteral("<b>%1</b> %2: %3 engines, %4 events")
+        return QStringLiteral("<b>%1</b> %2: %3 %4, %5 events")
             .arg(name, path)
             .arg(in.profile->engines)
+            .arg(in.profile->engines == 1 ? QStringLiteral("engine") : QStringLiteral("engines"))
             .arg(in.profile->events);
     }
 
