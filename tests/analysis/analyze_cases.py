@@ -186,8 +186,21 @@ def check_predictions(doc):
         ledger = p["ledger"]
         expect(ledger["total_ns"] == p["engines"] * p["wall_ns"], "prediction %r does not sum" % p["engines"])
         expect(sum(ledger[k + "_ns"] for k in KEYS) == ledger["total_ns"], "categories do not sum (P=%d)" % p["engines"])
-        expect(ledger["running_ns"] == a["work_ns"], "P=%d runs %d, not the work" % (p["engines"], ledger["running_ns"]))
-        expect(p["wall_ns"] >= a["span_ns"] and p["wall_ns"] * p["engines"] >= a["work_ns"], "P=%d beats a bound" % p["engines"])
+        # Running time is the work, unless the trace measured a contention (docs/analysis.md
+        # "Contention"): then the recorded load is divided out (a rate r, 1/(1 + c(E - 1)) <= r <= 1 for
+        # a trace on E engines) and k running engines stretch it by 1 + c(k - 1) again, each node's end
+        # rounded up to the ns; the bounds, of recorded times, shrink by r at most.
+        c = a["costs"]["contention"]
+        if c == 0:
+            expect(ledger["running_ns"] == a["work_ns"], "P=%d runs %d, not the work" % (p["engines"], ledger["running_ns"]))
+            least = 1.0
+        else:
+            least = 1 / (1 + c * (a["engines"] - 1))
+            most = 1 + c * (p["engines"] - 1)
+            expect(a["work_ns"] * least * 0.999 <= ledger["running_ns"] <= a["work_ns"] * most * 1.001,
+                   "P=%d runs %d: not the work %d stretched by contention %g" % (p["engines"], ledger["running_ns"], a["work_ns"], c))
+        expect(p["wall_ns"] >= a["span_ns"] * least * 0.999 and p["wall_ns"] * p["engines"] >= a["work_ns"] * least * 0.999,
+               "P=%d beats a bound" % p["engines"])
 
 
 def case_whatif():
@@ -218,6 +231,14 @@ def case_whatif():
         f.write("# from another trace\nsteal_ns=100\nswitch_ns=200\n")
     costs = analysed(path, "--costs", given, "--engines", "2")["analysis"]["costs"]
     expect(costs["source"] == "file " + given and costs["steal_ns"] == 100 and costs["spark_ns"] == 0, "%r" % costs)
+    # A contention given: running time is no longer the work but stays within what the coefficient
+    # allows (check_predictions); on one engine nothing contends, so the recorded load divided out
+    # can only make it shorter.
+    contended = analysed(path, "--contention", "0.25", "--engines", "1,2")
+    expect(contended["analysis"]["costs"]["contention"] == 0.25, "costs: %r" % contended["analysis"]["costs"])
+    check_predictions(contended)
+    one = contended["analysis"]["predictions"][0]["ledger"]["running_ns"]
+    expect(one <= contended["analysis"]["work_ns"], "P=1 runs %d under contention, more than the work" % one)
     # SITE=FACTOR, the site named as file:line: its conjuncts twice as fast.
     site = next(iter(a["work_span_per_conjunction"]))
     scaled = analysed(path, "--costs", "zero", "--engines", "1", "--scale", site.rsplit(":", 1)[0] + "=2")["analysis"]
