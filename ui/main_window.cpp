@@ -432,7 +432,7 @@ void MainWindow::openTrace(const QString& path)
 {
     m_messageBar->hide();
     m_follower->stop();
-    m_live->hide();
+    endLive();
     m_loader->load(path);
 }
 

@@ -100,6 +100,7 @@ private:
     void connectFollower();
     // The "live" indicator for the snapshot shown: which engines' events stop well before its end.
     void updateLive(const TraceData& data);
+    void endLive(); // the followed trace is complete, or no longer followed
     void connectCompare();
 
     void showMessage(const QString& text, bool error);

@@ -16,6 +16,8 @@
 #include <QLocale>
 #include <QStatusBar>
 
+#include <algorithm>
+
 namespace sparkscope::ui {
 
 // A followed trace (TraceFollower): its first snapshot opens like a loaded trace; later ones extend
@@ -31,9 +33,9 @@ void MainWindow::connectFollower()
     statusBar()->addPermanentWidget(m_live);
     connect(m_follower, &TraceFollower::updated, this,
         [this](std::shared_ptr<const TraceData> data, bool first, const QStringList& warnings) {
-            updateLive(*data);
             if (first) {
-                onLoaded(std::move(data), m_follower->path(), warnings);
+                onLoaded(data, m_follower->path(), warnings);
+                updateLive(*data);
                 return;
             }
             // Past followStreamThresholdBytes a trace read whole until now comes streamed: say what
@@ -52,10 +54,11 @@ void MainWindow::connectFollower()
                 m_metrics->showStreamed(*data);
             else
                 m_metrics->showTrace(data->trace);
+            updateLive(*data);
             Q_EMIT traceShown();
         });
     connect(m_follower, &TraceFollower::finished, this, [this] {
-        m_live->hide();
+        endLive();
         // Followed streamed for speed (followStreamThresholdBytes) but small enough to open whole:
         // say how to get the views a streamed trace lacks, rather than reload under the person's zoom.
         const auto data = m_timeline->data();
@@ -69,7 +72,7 @@ void MainWindow::connectFollower()
             statusBar()->showMessage(tr("%1 is complete").arg(m_follower->path()), 5000);
     });
     connect(m_follower, &TraceFollower::stopped, this, [this](const QString& message) {
-        m_live->hide();
+        endLive();
         showMessage(message, true);
     });
 }
@@ -77,16 +80,22 @@ void MainWindow::connectFollower()
 void MainWindow::updateLive(const TraceData& data)
 {
     // An engine's events reach the file when its buffer fills (GHC: at its flush interval): one that
-    // has written nothing for a while may have been running all along, though its row shows it idle
-    // and the analysis counts it so. Say which, so that a live figure is read for what it is.
+    // has written nothing for a while may have been running all along. Its row is hatched from there
+    // (not idle: unknown), the metrics and the analysis stop where every engine's events are written
+    // (unless a selection is shown), and the indicator names the engines behind.
+    auto unwritten = std::make_shared<const std::vector<int64_t>>(unwrittenFrom(data));
+    const int64_t horizon = unwritten->empty() ? INT64_MAX : *std::min_element(unwritten->begin(), unwritten->end());
     const std::vector<int64_t> last = lastEventTimes(data);
-    const int64_t lag = std::max<int64_t>((data.endNs - data.startNs) / 100, 1'000'000); // 1 % or 1 ms
     QStringList behind;
-    for (size_t e = 0; e < last.size(); ++e)
-        if (last[e] == INT64_MIN)
-            behind << tr("engine %1: nothing yet").arg(e);
-        else if (data.endNs - last[e] > lag)
-            behind << tr("engine %1: to %2").arg(e).arg(formatDuration(last[e]));
+    for (size_t e = 0; e < unwritten->size(); ++e)
+        if ((*unwritten)[e] != INT64_MAX)
+            behind << (last[e] == INT64_MIN ? tr("engine %1: nothing yet").arg(e)
+                                            : tr("engine %1: to %2").arg(e).arg(formatDuration(last[e])));
+    const bool lagging = horizon != INT64_MAX;
+    m_timeline->setUnwritten(lagging ? std::move(unwritten) : nullptr);
+    // (An engine with nothing written leaves no time every engine has written: the whole trace so far.)
+    m_metrics->setLiveHorizon(
+        lagging && horizon > std::max<int64_t>(data.startNs, 0) ? std::optional(uint64_t(horizon)) : std::nullopt);
     const QString shown = behind.size() > 3 ? tr("%1 and %n more", nullptr, int(behind.size() - 3))
                                                   .arg(QStringList(behind.mid(0, 3)).join(QStringLiteral("; ")))
                                             : behind.join(QStringLiteral("; "));
@@ -95,7 +104,15 @@ void MainWindow::updateLive(const TraceData& data)
             ? tr("The trace is still being written: new blocks appear as they arrive")
             : tr("The trace is still being written: new blocks appear as they arrive. An engine's events reach "
                  "the file when its buffer fills, so after the time given an engine may have been running all "
-                 "along: its row shows it idle until its next block arrives, and the analysis counts it so."));
+                 "along: its row is hatched there until its next block arrives, and the metrics and the "
+                 "analysis stop where every engine's events are written."));
+}
+
+void MainWindow::endLive()
+{
+    m_live->hide();
+    m_timeline->setUnwritten(nullptr);
+    m_metrics->setLiveHorizon(std::nullopt);
 }
 
 void MainWindow::followTrace(const QString& path)

@@ -9,7 +9,9 @@
 #include "ui/main_window.h"
 #include "ui/panels/metrics_panels.h"
 #include "ui/panels/metrics_session.h"
+#include "ui/panels/summary_panel.h"
 #include "ui/timeline/timeline_widget.h"
+#include "ui/timeline/frame.h"
 #include "ui/timeline/zoom_state.h"
 
 #include "sparkscope/core/reader.h"
@@ -435,16 +437,22 @@ TEST_CASE("following a file that does not exist says so", "[ui][follow]")
     CHECK_FALSE(window.message().contains(QStringLiteral("disappeared")));
 }
 
-TEST_CASE("the live indicator names an engine whose events stop well before the rest", "[ui][follow]")
+TEST_CASE("an engine whose events stop well before the rest is named, hatched and left out of the live analysis",
+    "[ui][follow]")
 {
-    // Engine 1 creates and runs ctx 1 at 100 and writes its block; engine 0 runs ctx 2 from 100 to
-    // 5 ms. Nothing of engine 1 after 100 ns is in the file: its row reads idle from there, but it
-    // may be running ctx 1 all along. Then engine 1's last block (ctx 1 stops at 5 ms) and DATA_END.
+    // Engine 1 runs ctx 3 from 100 ns to 1 ms, then creates and runs ctx 1, and writes its block;
+    // engine 0 runs ctx 2 from 100 ns to 5 ms. Nothing of engine 1 after 1 ms is in the file: it may
+    // be running ctx 1 all along. So the indicator names it, its row is hatched from 1 ms, and the
+    // metrics and the analysis are of [0, 1 ms), where every engine's events are written. Then
+    // engine 1's last block (ctx 1 stops at 5 ms) and DATA_END: the whole trace, nothing hatched.
     core::EventlogWriter w(core::mercuryHeader());
     w.beginBlock(1, 100);
-    REQUIRE(w.event(core::ev::CreateThread, 100, ctx(1)));
-    REQUIRE(w.event(core::ev::RunThread, 100, ctx(1)));
-    w.endBlock(100);
+    REQUIRE(w.event(core::ev::CreateThread, 100, ctx(3)));
+    REQUIRE(w.event(core::ev::RunThread, 100, ctx(3)));
+    REQUIRE(w.event(core::ev::StopThread, 1'000'000, stop(3, core::kStopFinished)));
+    REQUIRE(w.event(core::ev::CreateThread, 1'000'000, ctx(1)));
+    REQUIRE(w.event(core::ev::RunThread, 1'000'000, ctx(1)));
+    w.endBlock(1'000'000);
     w.beginBlock(0, 100);
     REQUIRE(w.event(core::ev::CreateThread, 100, ctx(2)));
     REQUIRE(w.event(core::ev::RunThread, 100, ctx(2)));
@@ -467,8 +475,42 @@ TEST_CASE("the live indicator names an engine whose events stop well before the 
     auto* live = window.findChild<QLabel*>(QStringLiteral("liveIndicator"));
     REQUIRE(live);
     CHECK(liveShown(window));
-    CHECK(live->text().contains(QStringLiteral("engine 1: to 100 ns")));
+    CHECK(live->text().contains(QStringLiteral("engine 1: to ") + formatDuration(1'000'000)));
     CHECK_FALSE(live->text().contains(QStringLiteral("engine 0")));
+    const auto unwritten = window.timeline()->rows().unwritten;
+    REQUIRE(unwritten);
+    CHECK(*unwritten == std::vector<int64_t> { INT64_MAX, 1'000'000 });
+
+    MetricsPanels* panels = window.metrics();
+    MetricsSession* session = panels->session();
+    CHECK(panels->liveHorizon() == std::optional<uint64_t>(1'000'000));
+    CHECK((session->viewOptions().fromNs == 0 && session->viewOptions().toNs == 1'000'000));
+    REQUIRE(QTest::qWaitFor([&] { return session->analysisFor(0, 1'000'000) != nullptr; }, kWaitMs));
+    // Engine 1 ran ctx 3 throughout [100, 1 ms): none of its time there is idle; after 1 ms, counted
+    // in the whole range, it would be.
+    const auto report = session->analysisFor(0, 1'000'000);
+    CHECK(report->analysis.ledger.perEngine.at(1).runningNs() == 1'000'000 - 100);
+    REQUIRE(QTest::qWaitFor([&] { return session->view() && session->view()->options.toNs == 1'000'000; }, kWaitMs));
+    CHECK(panels->summary()->figure(QStringLiteral("Range")).startsWith(QStringLiteral("live:")));
+
+    // A selection is shown as selected, live or not; cleared, the live range again.
+    window.zoom()->setSelection(TimeWindow { 2'000'000, 3'000'000 });
+    REQUIRE(QTest::qWaitFor([&] { return session->viewOptions().fromNs == 2'000'000; }, kWaitMs));
+    CHECK(session->viewOptions().toNs == 3'000'000);
+    window.zoom()->setSelection(std::nullopt);
+    REQUIRE(QTest::qWaitFor([&] { return session->viewOptions().toNs == 1'000'000; }, kWaitMs));
+
+    // The selection stays through the next part (whose metrics start again from scratch).
+    window.zoom()->setSelection(TimeWindow { 2'000'000, 3'000'000 });
+    REQUIRE(QTest::qWaitFor([&] { return session->viewOptions().fromNs == 2'000'000; }, kWaitMs));
     writeBytes(path, bytes, firstPart, bytes.size());
     REQUIRE(QTest::qWaitFor([&] { return !liveShown(window); }, kWaitMs));
+    CHECK_FALSE(window.timeline()->rows().unwritten);
+    CHECK_FALSE(panels->liveHorizon());
+    CHECK((session->viewOptions().fromNs == 2'000'000 && session->viewOptions().toNs == 3'000'000));
+    window.zoom()->setSelection(std::nullopt);
+    REQUIRE(QTest::qWaitFor([&] { return session->viewOptions().toNs == UINT64_MAX; }, kWaitMs));
+    CHECK(session->viewOptions().fromNs == 0);
+    REQUIRE(QTest::qWaitFor([&] { return metricsCaughtUp(window) && session->analysis(); }, kWaitMs));
+    CHECK(panels->summary()->figure(QStringLiteral("Range")).startsWith(QStringLiteral("whole trace")));
 }

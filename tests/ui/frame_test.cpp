@@ -272,3 +272,72 @@ TEST_CASE("the ruler leaves off a label that would run past the plot's right edg
         tickAtRight = tickAtRight || std::abs(l.x1() - right) < 0.5;
     CHECK(tickAtRight);
 }
+
+TEST_CASE("a trace being written hatches the part of a row its engine has not written yet", "[ui][frame][follow]")
+{
+    // Engine 0's events are written to 600, engine 1's to the end: a hatch on engine 0's bar from
+    // x(600) to the trace's end, none on engine 1's; hovering there says why, before 600 the span.
+    auto data = handTrace();
+    const Viewport v { int(FrameLayout::kGutter) + 1000 + 4, 400, 1.0, { 0, 1000 } };
+    TimelineRows rows;
+    rows.unwritten = std::make_shared<const std::vector<int64_t>>(std::vector<int64_t> { 600, INT64_MAX });
+    const Frame f = frame(*data, v, nullptr, &rows);
+    REQUIRE(f.unwritten.size() == 1);
+    const QRectF r = f.unwritten.front();
+    CHECK(r.left() == Approx(f.axis.xOf(600)));
+    CHECK(r.right() == Approx(f.axis.xOf(1000)));
+    CHECK(r.top() == Approx(f.layout.barTop(0)));
+    CHECK(r.height() == Approx(f.layout.barHeight));
+    const double y0 = f.layout.barTop(0) + 2, y1 = f.layout.barTop(1) + 2;
+    CHECK(describeAt(*data, f, QPointF(f.axis.xOf(750), y0), nullptr, &rows).contains(QStringLiteral("not written yet after")));
+    CHECK(describeAt(*data, f, QPointF(f.axis.xOf(200), y0), nullptr, &rows).contains(QStringLiteral("running context 1")));
+    CHECK(describeAt(*data, f, QPointF(f.axis.xOf(750), y1), nullptr, &rows).contains(QStringLiteral("running context 2")));
+    // Zoomed into [0, 500): nothing of it is unwritten. Without the rows' data: no hatch.
+    CHECK(frame(*data, Viewport { int(FrameLayout::kGutter) + 1000 + 4, 400, 1.0, { 0, 500 } }, nullptr, &rows)
+              .unwritten.empty());
+    CHECK(frame(*data, v).unwritten.empty());
+    // With the utilisation row (the analysis of what was written): hatched from the first engine's stop.
+    Viewport withRow = v;
+    withRow.showUtilisation = true;
+    rows.ledgerPending = true;
+    const Frame g = frame(*data, withRow, nullptr, &rows);
+    REQUIRE(g.layout.hasUtilisation());
+    REQUIRE(g.unwritten.size() == 2);
+    CHECK(g.unwritten[1].left() == Approx(g.axis.xOf(600)));
+    CHECK(g.unwritten[1].top() == Approx(g.layout.utilisationTop()));
+    CHECK(describeAt(*data, g, QPointF(g.axis.xOf(750), g.layout.utilisationTop() + 2), nullptr, &rows)
+              .contains(QStringLiteral("Not every engine's events are written yet")));
+    rows.ledgerPending = false;
+    // The hatch is painted: a row of pixels across it holds the text colour's hatch, not just the background.
+    QImage image(v.width, v.height, QImage::Format_ARGB32);
+    QPainter painter(&image);
+    const FramePalette palette = FramePalette::fromPalette(QPalette());
+    paintFrame(painter, f, palette);
+    painter.end();
+    std::set<QRgb> inHatch, beforeIt;
+    const int y = int(r.center().y());
+    for (int x = int(r.left()) + 2; x < int(r.right()) - 2; ++x)
+        inHatch.insert(image.pixel(x, y));
+    for (int x = int(f.axis.xOf(610)) - 150; x < int(f.axis.xOf(610)) - 50; ++x)
+        beforeIt.insert(image.pixel(x, y));
+    CHECK(inHatch.size() >= 2); // the hatch's lines and what is between them
+    CHECK(inHatch != beforeIt);
+}
+
+TEST_CASE("an engine is behind in a trace being written when its last event is over 1 % and 1 ms before the end",
+    "[ui][follow]")
+{
+    // Engine 0's last event at `last`, engine 1's at 10 ms (the end), engine 2 has none: 1 % of the
+    // 10 ms span is 100 µs, so the rule's 1 ms applies.
+    for (const auto& [last, expected] : { std::pair<int64_t, int64_t>(2'000'000, 2'000'000),
+             std::pair<int64_t, int64_t>(8'999'999, 8'999'999), std::pair<int64_t, int64_t>(9'000'000, INT64_MAX) }) {
+        test::TraceBuilder b(3);
+        b.runThread(0, 0, 1).stopThread(0, uint64_t(last), 1, core::kStopFinished);
+        b.runThread(1, 0, 2).stopThread(1, 10'000'000, 2, core::kStopFinished);
+        const auto data = buildTraceData(b.build());
+        REQUIRE(data->engineCount() == 3);
+        REQUIRE(data->endNs == 10'000'000);
+        INFO("engine 0's last event at " << last);
+        CHECK(unwrittenFrom(*data) == std::vector<int64_t> { expected, INT64_MAX, data->startNs });
+    }
+}

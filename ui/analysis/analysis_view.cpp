@@ -148,12 +148,14 @@ void AnalysisView::refresh()
     }
     const core::MetricsOptions& o = session->viewOptions();
     const bool whole = o.fromNs == 0 && o.toNs == UINT64_MAX;
-    const QString range = whole
-        ? tr("Whole trace")
-        : tr("Selection %1 – %2").arg(formatDuration(int64_t(o.fromNs), 6), formatDuration(int64_t(o.toNs), 6));
+    const bool live = o.fromNs == 0 && m_metrics->liveHorizon() == o.toNs;
+    const QString range = whole ? tr("Whole trace")
+        : live ? tr("Live, to %1 (what every engine has written so far)").arg(formatDuration(int64_t(o.toNs), 6))
+               : tr("Selection %1 – %2").arg(formatDuration(int64_t(o.fromNs), 6), formatDuration(int64_t(o.toNs), 6));
     const auto report = session->analysisFor(o.fromNs, o.toNs);
     if (!report)
-        m_panel->setPending(tr("Computing the analysis of the %1…").arg(whole ? tr("whole trace") : tr("selection")));
+        m_panel->setPending(tr("Computing the analysis of the %1…")
+                .arg(whole ? tr("whole trace") : live ? tr("part every engine has written") : tr("selection")));
     else if (report != m_panel->report())
         m_panel->setReport(report, range);
     startSiteSplit();

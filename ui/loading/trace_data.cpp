@@ -329,6 +329,15 @@ std::vector<int64_t> lastEventTimes(const TraceData& data)
     return out;
 }
 
+std::vector<int64_t> unwrittenFrom(const TraceData& data)
+{
+    std::vector<int64_t> out = lastEventTimes(data);
+    const int64_t lag = std::max<int64_t>((data.endNs - data.startNs) / 100, 1'000'000);
+    for (int64_t& t : out)
+        t = t == INT64_MIN ? data.startNs : data.endNs - t > lag ? t : INT64_MAX;
+    return out;
+}
+
 Result<std::shared_ptr<const TraceData>> readTraceDataPart(std::vector<uint8_t> bytes, uint64_t completeBytes,
     bool ended, const std::string& path, const std::atomic<bool>* cancel)
 {

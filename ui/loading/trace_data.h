@@ -81,6 +81,12 @@ bool keepOnlyPayloadBytes(core::Trace& trace);
 // what it did is not known yet (it may have been running all along), though the timeline shows it idle.
 std::vector<int64_t> lastEventTimes(const TraceData& data);
 
+// Per engine, where the part of a trace still being written that its events do not cover yet starts:
+// its latest event's time (the trace's start for an engine with none) when that is more than 1 % of
+// the trace's span, and at least 1 ms, before the trace's end; INT64_MAX for an engine that is not
+// behind. What the live indicator names, the timeline hatches and the live analysis stops before.
+std::vector<int64_t> unwrittenFrom(const TraceData& data);
+
 // Builds the indexes of a decoded trace (TBB-parallel per engine), after keepOnlyPayloadBytes.
 // Returns null when `cancel` became true.
 std::shared_ptr<const TraceData> buildTraceData(core::Trace trace, const std::atomic<bool>* cancel = nullptr);

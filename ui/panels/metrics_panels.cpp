@@ -83,14 +83,7 @@ void MetricsPanels::connectPanels()
     debounce->setSingleShot(true);
     debounce->setInterval(250);
     connect(m_zoom, &ZoomState::selectionChanged, debounce, qOverload<>(&QTimer::start));
-    connect(debounce, &QTimer::timeout, this, [this] {
-        const auto sel = m_zoom->selection();
-        if (sel && sel->endNs > sel->startNs)
-            m_session->setRange(std::pair<uint64_t, uint64_t>(
-                uint64_t(std::max<int64_t>(0, sel->startNs)), uint64_t(std::max<int64_t>(1, sel->endNs))));
-        else
-            m_session->setRange(std::nullopt);
-    });
+    connect(debounce, &QTimer::timeout, this, &MetricsPanels::applyRange);
     connect(m_conjunctions, &ConjunctionsPanel::navigateTo, m_zoom, &ZoomState::zoomTo);
     connect(m_conjunctions, &ConjunctionsPanel::highlightRequested, this,
         [this](std::vector<core::ConjunctionIndex> instances) {
@@ -108,6 +101,25 @@ void MetricsPanels::connectPanels()
         else
             m_status->showMessage(tr("%1 — click for its metrics").arg(what));
     });
+}
+
+void MetricsPanels::applyRange()
+{
+    const auto sel = m_zoom->selection();
+    if (sel && sel->endNs > sel->startNs)
+        m_session->setRange(std::pair<uint64_t, uint64_t>(
+            uint64_t(std::max<int64_t>(0, sel->startNs)), uint64_t(std::max<int64_t>(1, sel->endNs))));
+    else if (m_liveHorizon)
+        m_session->setRange(std::pair<uint64_t, uint64_t>(0, *m_liveHorizon));
+    else
+        m_session->setRange(std::nullopt);
+}
+
+void MetricsPanels::setLiveHorizon(std::optional<uint64_t> horizon)
+{
+    m_liveHorizon = horizon;
+    m_summary->setLiveHorizon(horizon);
+    applyRange();
 }
 
 void MetricsPanels::clearPanels()

@@ -69,6 +69,13 @@ public:
     // A comparison whose A is the trace on screen (null: none): the Conjunctions list and the Summary
     // add A, B and B − A. Cleared by showTrace (a new trace is not that comparison's A).
     void setComparison(std::shared_ptr<const core::RunComparison> comparison);
+    // A followed trace whose engines have not all written their events up to its end (MainWindow::
+    // updateLive): the time up to which every engine's are written, or nullopt. Without a selection,
+    // the panels and the Why dock show [0, horizon), not the whole trace so far: after it, an engine
+    // whose buffer is not written yet would count as idle. A selection is shown as it is. Set again
+    // after each showTrace/showStreamed of a followed trace's part (which start from the whole trace).
+    void setLiveHorizon(std::optional<uint64_t> horizon);
+    std::optional<uint64_t> liveHorizon() const { return m_liveHorizon; }
     // File > Export Metrics…: asks for the file and range, then exports them.
     void exportMetrics();
     // Writes the file as soon as the session has the analysis of its range (at once if it has).
@@ -78,6 +85,8 @@ private:
     void clearPanels(); // the panels as before any metrics, the session untouched
     void connectPanels();
     void finishExport();
+    // The session's view range: the selection's, else [0, live horizon), else the whole trace.
+    void applyRange();
 
     QWidget* m_window;
     ZoomState* m_zoom;
@@ -91,6 +100,7 @@ private:
     QDockWidget* m_summaryDock;
     QDockWidget* m_enginesDock;
     std::optional<MetricsExportRequest> m_pendingExport; // asked for, waiting for its range's analysis
+    std::optional<uint64_t> m_liveHorizon;
 };
 
 } // namespace sparkscope::ui

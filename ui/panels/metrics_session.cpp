@@ -372,7 +372,9 @@ void MetricsSession::startNextPart()
         return;
     const uint64_t end = *m_nextEnd;
     m_nextEnd.reset();
+    const core::MetricsOptions view = m_viewOptions; // the selection, or the live range, stays
     setTraceFile(std::string(m_file), end);
+    m_viewOptions = view;
 }
 
 // The analysis of a view computed before the session was ready: from the view's metrics.

@@ -166,11 +166,14 @@ void SummaryPanel::setMetrics(std::shared_ptr<const core::Metrics> metrics, bool
     const core::Metrics& m = *metrics;
     auto find = [&](const char* key) { return m.find("program", "all", key); };
     const bool whole = m.options.fromNs == 0 && m.options.toNs == UINT64_MAX;
+    const bool live = m.options.fromNs == 0 && m_liveHorizon == m.options.toNs;
     setFigure(QStringLiteral("Range"),
         whole ? tr("whole trace (%1 – %2)")
                     .arg(formatDuration(int64_t(m.trace.firstNs), 6), formatDuration(int64_t(m.trace.lastNs), 6))
-              : tr("selection %1 – %2")
-                    .arg(formatDuration(int64_t(m.options.fromNs), 6), formatDuration(int64_t(m.options.toNs), 6)));
+            : live ? tr("live: %1 – %2, what every engine has written so far")
+                         .arg(formatDuration(int64_t(m.trace.firstNs), 6), formatDuration(int64_t(m.options.toNs), 6))
+                   : tr("selection %1 – %2")
+                         .arg(formatDuration(int64_t(m.options.fromNs), 6), formatDuration(int64_t(m.options.toNs), 6)));
     const auto* mvg = find("MUTATOR_VS_GC_TIME");
     setFigure(QStringLiteral("Run time"), formatDuration(int64_t(field(mvg, "total_ns"))));
     const auto* cpus = find("CPUS_OVER_TIME");

@@ -36,6 +36,9 @@ public:
     void setComputing(bool computing);
     // No metrics will come for the trace shown, and why.
     void setUnavailable(const QString& why);
+    // A followed trace's live horizon (MetricsPanels::setLiveHorizon): metrics of [0, horizon) are
+    // labelled as what every engine has written so far, not as a selection.
+    void setLiveHorizon(std::optional<uint64_t> horizon) { m_liveHorizon = horizon; }
     // The range's running time per static id, largest first (empty: the table is hidden).
     void setSiteSplit(const std::vector<SiteTime>& split);
     QTreeWidget* siteTable() const { return m_sites; }
@@ -63,6 +66,7 @@ private:
     QLabel* m_comparisonTitle;
     FigureTable* m_comparison;
     std::vector<std::pair<QString, QLabel*>> m_figures;
+    std::optional<uint64_t> m_liveHorizon;
 };
 
 } // namespace sparkscope::ui

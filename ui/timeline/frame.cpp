@@ -26,7 +26,7 @@ size_t Frame::primitiveCount() const
     size_t n = curve.size() + curveLevels.size() + rulerTicks.size() + texts.size() + rowBackgrounds.size();
     for (size_t i = 0; i < kInkCount; ++i)
         n += rects[i].size() + lines[i].size() + extras.rects[i].size();
-    n += pathOutlines.size() + pathWaits.size() + pathMoves.size();
+    n += pathOutlines.size() + pathWaits.size() + pathMoves.size() + unwritten.size();
     return n + extras.texts.size() + extras.rowBackgrounds.size() + extras.separators.size();
 }
 
@@ -82,6 +82,7 @@ Frame frame(
     addCpuCurve(f, data, columns);
     addUtilisationRow(f, rows, columns);
     addEngineRows(f, data, columns, rows);
+    addUnwritten(f, data, rows);
     addCriticalPath(f, rows, columns);
     addMarkers(f, bookmarks ? *bookmarks : data.markers, columns);
     addOptionalRows(f, rows, columns);

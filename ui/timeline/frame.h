@@ -145,6 +145,8 @@ struct Frame {
     std::vector<QRectF> pathOutlines;
     std::vector<QLineF> pathWaits;
     std::vector<QLineF> pathMoves;
+    // A trace being written: the part of engine rows its events do not cover yet, hatched.
+    std::vector<QRectF> unwritten;
     QPolygonF curve; // outline: baseline, the top edge of every column, baseline
     std::vector<QRectF> curveBars; // the area under the curve, one rect per run of equal columns
     std::vector<QLineF> curveLevels; // dashed, one per whole engine

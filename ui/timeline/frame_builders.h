@@ -2,8 +2,8 @@
 // The parts frame() assembles a Frame from, one builder per part of the picture, each in the file
 // named after it: frame_ruler.cpp, frame_curve.cpp, frame_rows.cpp (engine rows),
 // frame_markers.cpp, frame_optional_rows.cpp (spark-deque rows and context lanes),
-// frame_utilisation.cpp (the ledger's categories under the curve), frame_critical_path.cpp and
-// frame_legend.cpp. frame() (frame.cpp) sets the frame's viewport, layout and axis, then runs them
+// frame_utilisation.cpp (the ledger's categories under the curve), frame_unwritten.cpp,
+// frame_critical_path.cpp and frame_legend.cpp. frame() (frame.cpp) sets the frame's viewport, layout and axis, then runs them
 // in that order, which is the order their texts are painted in. Private to ui/timeline.
 #include "ui/timeline/frame.h"
 
@@ -52,6 +52,8 @@ void addEngineRows(Frame& f, const TraceData& data, const FrameColumns& columns,
 void addSiteBar(Frame& f, const TraceData& data, const SiteRows& sites, size_t e, const FrameColumns& columns);
 void addUtilisationRow(Frame& f, const TimelineRows* rows, const FrameColumns& columns);
 void addCriticalPath(Frame& f, const TimelineRows* rows, const FrameColumns& columns);
+// The part of each engine row a trace being written does not cover yet (frame_unwritten.cpp).
+void addUnwritten(Frame& f, const TraceData& data, const TimelineRows* rows);
 void addMarkers(Frame& f, const std::vector<Marker>& marks, const FrameColumns& columns);
 void addOptionalRows(Frame& f, const TimelineRows* rows, const FrameColumns& columns);
 void addLegend(Frame& f, const TimelineRows* rows = nullptr);

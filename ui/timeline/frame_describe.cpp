@@ -240,8 +240,14 @@ QString describeAt(
             .arg(at(lo), at(hi));
     }
 
-    if (L.hasUtilisation() && pos.y() >= L.utilisationTop() && pos.y() < L.utilisationTop() + L.utilisationHeight)
+    if (L.hasUtilisation() && pos.y() >= L.utilisationTop() && pos.y() < L.utilisationTop() + L.utilisationHeight) {
+        if (rows && rows->unwritten && !rows->unwritten->empty() && t < data.endNs
+            && t >= *std::min_element(rows->unwritten->begin(), rows->unwritten->end()))
+            return QStringLiteral("Not every engine's events are written yet here: the trace is still being "
+                                  "written, and the categories count an engine whose events are not written "
+                                  "yet as idle.");
         return rows && rows->ledger ? describeUtilisation(axis, *rows->ledger, pos) : QString();
+    }
 
     const long engine = L.engineAt(pos.y(), f.engines);
     const bool pathShown = f.viewport.showCriticalPath && rows && rows->criticalPath;
@@ -249,6 +255,15 @@ QString describeAt(
         return describePathSegment(f, *rows->criticalPath, pos, -1);
     if (engine < 0)
         return {};
+    if (rows && rows->unwritten && size_t(engine) < rows->unwritten->size()
+        && t >= (*rows->unwritten)[size_t(engine)] && t < data.endNs) {
+        const int64_t from = (*rows->unwritten)[size_t(engine)];
+        return QStringLiteral("Engine %1: not written yet after %2\nThe trace is still being written, and an "
+                              "engine's events reach the file when its buffer fills: what it did after %2 is not "
+                              "known yet (it may have been running all along).")
+            .arg(engine)
+            .arg(at(from));
+    }
     if (pathShown)
         if (QString seg = describePathSegment(f, *rows->criticalPath, pos, engine); !seg.isEmpty()) {
             const QString span = describeEngineSpan(data, axis, size_t(engine), pos);

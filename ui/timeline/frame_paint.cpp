@@ -195,6 +195,22 @@ namespace {
             painter.drawLine(l);
     }
 
+    // A trace being written: where engines' events are not written yet, a hatch in the text's colour
+    // (Frame::unwritten), so that it reads as unknown rather than as idle.
+    void paintUnwritten(QPainter& painter, const Frame& f, const FramePalette& palette)
+    {
+        if (f.unwritten.empty())
+            return;
+        painter.save();
+        painter.setRenderHint(QPainter::Antialiasing, false);
+        QColor ink = palette.text;
+        ink.setAlpha(110);
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(QBrush(ink, Qt::BDiagPattern));
+        painter.drawRects(f.unwritten.data(), int(f.unwritten.size()));
+        painter.restore();
+    }
+
     // The critical path over the engine rows: outlines, waiting lines, moves between engines.
     void paintCriticalPath(QPainter& painter, const Frame& f, const FramePalette& palette)
     {
@@ -256,6 +272,7 @@ void paintFrame(QPainter& painter, const Frame& f, const FramePalette& palette)
         painter.setPen(QPen(palette.ink[ink], ink == size_t(Ink::Marker) ? 1.5 : 1.0));
         painter.drawLines(f.lines[ink].data(), int(f.lines[ink].size()));
     }
+    paintUnwritten(painter, f, palette);
     paintCriticalPath(painter, f, palette);
     paintLegendSwatches(painter, f, palette);
 

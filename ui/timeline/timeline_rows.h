@@ -45,6 +45,9 @@ struct TimelineRows {
     std::shared_ptr<const core::LedgerCurves> ledger; // the utilisation row
     std::shared_ptr<const CriticalPathRows> criticalPath;
     std::shared_ptr<const SiteRows> sites; // the engine rows coloured by static id
+    // A trace still being written: per engine, where the part its events do not cover yet starts
+    // (ui/loading/trace_data.h, unwrittenFrom; INT64_MAX: none), hatched on its row.
+    std::shared_ptr<const std::vector<int64_t>> unwritten;
     bool lanesPending = false; // switched on, still being computed
     bool dequesPending = false;
     bool ledgerPending = false; // the analysis is still being computed

@@ -109,6 +109,12 @@ void TimelineWidget::setCriticalPath(std::shared_ptr<const CriticalPathRows> pat
     rowsChanged();
 }
 
+void TimelineWidget::setUnwritten(std::shared_ptr<const std::vector<int64_t>> unwritten)
+{
+    m_rows.unwritten = std::move(unwritten);
+    rowsChanged();
+}
+
 void TimelineWidget::setShowUtilisation(bool on)
 {
     if (on == m_showUtilisation)

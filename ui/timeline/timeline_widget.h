@@ -58,6 +58,9 @@ public:
     // shown, and a ledger category drawn alone in the utilisation row (-1: all).
     void setLedger(std::shared_ptr<const core::LedgerCurves> ledger);
     void setCriticalPath(std::shared_ptr<const CriticalPathRows> path);
+    // A trace being written: per engine, where the part its events do not cover yet starts (hatched;
+    // null: none). setData and extendData drop it.
+    void setUnwritten(std::shared_ptr<const std::vector<int64_t>> unwritten);
     void setShowUtilisation(bool on);
     void setShowCriticalPath(bool on);
     void setLedgerHighlight(int category);

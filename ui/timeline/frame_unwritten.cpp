@@ -1,0 +1,37 @@
+// The part of a trace still being written that an engine's events do not cover yet: our runtime
+// writes an engine's events when its buffer fills, GHC at its flush interval, so an engine busy with
+// one long computation may have written nothing for seconds. Its bar shows nothing there, which would
+// read as idle; a hatch over the row says "not known yet" instead (and describeAt says why). The
+// utilisation row, the analysis of what was written, is hatched from where the first engine's
+// events stop: after that, its categories count the engines behind as idle.
+#include "ui/timeline/frame_builders.h"
+
+#include <algorithm>
+
+namespace sparkscope::ui {
+
+void addUnwritten(Frame& f, const TraceData& data, const TimelineRows* rows)
+{
+    if (!rows || !rows->unwritten || rows->unwritten->empty())
+        return;
+    const TimeAxis& axis = f.axis;
+    const FrameLayout& L = f.layout;
+    const double right = std::min(axis.left + axis.width, axis.xOf(data.endNs));
+    const size_t engines = std::min(f.engines, rows->unwritten->size());
+    for (size_t e = 0; e < engines; ++e) {
+        const int64_t from = (*rows->unwritten)[e];
+        if (from == INT64_MAX || from >= axis.endNs || from >= data.endNs)
+            continue;
+        const double left = std::max(axis.left, axis.xOf(from));
+        if (right > left)
+            f.unwritten.emplace_back(left, L.barTop(e), right - left, L.barHeight);
+    }
+    const int64_t horizon = *std::min_element(rows->unwritten->begin(), rows->unwritten->end());
+    if (L.hasUtilisation() && horizon < axis.endNs && horizon < data.endNs) {
+        const double left = std::max(axis.left, axis.xOf(horizon));
+        if (right > left)
+            f.unwritten.emplace_back(left, L.utilisationTop(), right - left, L.utilisationHeight);
+    }
+}
+
+} // namespace sparkscope::ui
