@@ -245,6 +245,10 @@ void MainWindow::createDocks()
     m_bookmarksDock = makeDock(m_bookmarks, tr("Bookmarks"), "bookmarksDock", this);
     m_metrics = new MetricsPanels(this, m_timeline, m_zoom, statusBar());
     m_analysis = new AnalysisView(this, m_timeline, m_zoom, m_metrics);
+    // A compared trace's timeline shows the utilisation row when A's does.
+    m_stacked->timelineB()->setShowUtilisation(m_analysis->utilisationAction()->isChecked());
+    connect(m_analysis->utilisationAction(), &QAction::toggled, m_stacked->timelineB(),
+        &TimelineWidget::setShowUtilisation);
     connect(m_bookmarkModel, &BookmarksModel::bookmarksChanged, this, [this] {
         m_timeline->setBookmarks(&m_bookmarkModel->bookmarks());
         if (!m_bookmarkModel->bookmarks().empty())
@@ -514,10 +518,10 @@ void MainWindow::updateStatus()
         return;
     }
     const TimeWindow w = m_zoom->window();
-    QString text = tr("%1 events%2, %3 engines   view %4 – %5 (%6)")
+    QString text = tr("%1 events%2, %3   view %4 – %5 (%6)")
                        .arg(data->eventCount())
                        .arg(data->isStreamed() ? tr(" (streamed)") : QString())
-                       .arg(data->engineCount())
+                       .arg(formatEngines(data->engineCount()))
                        .arg(formatDuration(w.startNs, 6), formatDuration(w.endNs, 6), formatDuration(w.spanNs()));
     if (auto c = m_zoom->cursorNs())
         text += tr("   cursor %1").arg(formatDuration(*c, 7));

@@ -130,6 +130,17 @@ TEST_CASE("stacked timelines carry window, selection and cursor between A and B"
     REQUIRE(stacked.timelineB()->data());
     const int64_t startA = a->startNs, startB = stacked.timelineB()->data()->startNs;
     REQUIRE(startB - startA == 500); // B is the same trace 500 ns later
+    // B's utilisation row: its loss ledger over time, the same as A's shifted by 500 ns.
+    REQUIRE(QTest::qWaitFor([&] { return stacked.timelineB()->rows().ledger != nullptr; }, 30000));
+    {
+        const core::Trace traceA = shiftedTrace(0);
+        const core::LedgerCurves ledgerA = core::computeLedgerCurves(core::AnalysisSession(traceA));
+        const core::LedgerCurves& ledgerB = *stacked.timelineB()->rows().ledger;
+        CHECK(ledgerB.engines == ledgerA.engines);
+        CHECK(ledgerB.endNs - ledgerB.beginNs == ledgerA.endNs - ledgerA.beginNs);
+        CHECK(ledgerB.ledger(ledgerB.beginNs, ledgerB.endNs).ns == ledgerA.ledger(ledgerA.beginNs, ledgerA.endNs).ns);
+        CHECK(ledgerA.ledger(ledgerA.beginNs, ledgerA.endNs).runningNs() > 0);
+    }
 
     // At the start: A's t is B's t + 500.
     REQUIRE(stacked.map());

@@ -277,8 +277,8 @@ void AnalysisView::startPredictions()
                 data.measured = SpeedupPoint { double(engines), double(p.base.front().wallNs) / double(recorded) };
             QString text;
             if (const core::Prediction* q = at(p.base))
-                text = tr("Recorded on %1 engines: %2; predicted %3")
-                           .arg(engines)
+                text = tr("Recorded on %1: %2; predicted %3")
+                           .arg(formatEngines(engines))
                            .arg(formatDuration(int64_t(recorded)), formatDuration(int64_t(q->wallNs)));
             if (const core::Prediction* q = at(p.whatIf); q && q->wallNs && oneEngine)
                 text += tr("; with the what-if %1 (%2× the program as it is on one engine)")

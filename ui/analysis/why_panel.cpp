@@ -173,8 +173,8 @@ void WhyPanel::setReport(std::shared_ptr<const core::AnalysisReport> report, con
     if (!m_report)
         return setPending(range);
     const core::Analysis& a = m_report->analysis;
-    const QString engines = a.ledger.engines == 1 ? tr("1 engine") : tr("%1 engines").arg(a.ledger.engines);
-    m_range->setText(tr("<b>%1</b>: %2 × %3").arg(range, engines, formatDuration(int64_t(a.toNs - a.fromNs))));
+    m_range->setText(
+        tr("<b>%1</b>: %2 × %3").arg(range, formatEngines(a.ledger.engines), formatDuration(int64_t(a.toNs - a.fromNs))));
     m_bar->setLedger(a.ledger.total);
     fillFigures(a);
     fillLedger(a);

@@ -1,6 +1,7 @@
 #include "ui/compare/comparison_view.h"
 
 #include "ui/compare/figure_table.h"
+#include "ui/timeline/frame.h"
 
 #include <QFileInfo>
 #include <QLabel>
@@ -19,10 +20,8 @@ namespace {
         if (!in.profile)
             return QStringLiteral("<b>%1</b> %2: <b>not read</b> (%3)")
                 .arg(name, path, QString::fromStdString(in.error).toHtmlEscaped());
-        return QStringLiteral("<b>%1</b> %2: %3 %4, %5 events")
-            .arg(name, path)
-            .arg(in.profile->engines)
-            .arg(in.profile->engines == 1 ? QStringLiteral("engine") : QStringLiteral("engines"))
+        return QStringLiteral("<b>%1</b> %2: %3, %4 events")
+            .arg(name, path, formatEngines(in.profile->engines))
             .arg(in.profile->events);
     }
 

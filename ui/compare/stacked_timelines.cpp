@@ -1,5 +1,6 @@
 #include "ui/compare/stacked_timelines.h"
 
+#include "sparkscope/core/analysis.h"
 #include "ui/timeline/timeline_widget.h"
 #include "ui/timeline/zoom_state.h"
 
@@ -146,6 +147,13 @@ void StackedTimelines::onLoaded(Loaded loaded)
     m_anchorsA = std::move(loaded.a);
     m_anchorsB = std::move(loaded.bAnchors);
     m_timeline->setData(loaded.b);
+    if (!loaded.b->isStreamed())
+        m_ledgerJob.start(
+            [trace = loaded.b->trace] {
+                const core::AnalysisSession session(*trace); // let go once its curves are out
+                return std::make_shared<const core::LedgerCurves>(core::computeLedgerCurves(session));
+            },
+            [this](std::shared_ptr<const core::LedgerCurves> ledger) { m_timeline->setLedger(std::move(ledger)); });
     m_timeline->show();
     fillAlignChoices();
     m_align->setEnabled(true);
@@ -227,6 +235,7 @@ void StackedTimelines::close()
 {
     const bool wasOpen = m_open;
     m_job.cancel();
+    m_ledgerJob.cancel();
     m_open = false;
     m_map.reset();
     m_timeline->setData(nullptr);

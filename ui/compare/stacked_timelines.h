@@ -9,6 +9,7 @@
 //
 // B is read in the background (one LatestJob: the trace, its indexes and both traces' anchors); a B
 // that does not read is named with the reason in the header, and A stays as it is. GUI thread only.
+#include "sparkscope/core/ledger_curves.h"
 #include "ui/compare/time_alignment.h"
 #include "ui/loading/trace_data.h"
 #include "ui/util/latest_job.h"
@@ -87,6 +88,9 @@ private:
     bool m_open = false;
     bool m_syncing = false; // carrying one zoom state's change to the other: the echo is ignored
     LatestJob<Loaded> m_job { this };
+    // B's loss ledger over time, for its utilisation row, computed once B is on screen (as A's is by
+    // AnalysisView); none for a streamed B, which holds no events to analyse (nor does a streamed A).
+    LatestJob<std::shared_ptr<const core::LedgerCurves>> m_ledgerJob { this };
 };
 
 } // namespace sparkscope::ui

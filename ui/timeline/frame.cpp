@@ -45,6 +45,11 @@ QString formatDurationOf(double v, int digits)
     return fmt(v, " ns");
 }
 
+QString formatEngines(size_t engines)
+{
+    return engines == 1 ? QStringLiteral("1 engine") : QStringLiteral("%1 engines").arg(engines);
+}
+
 size_t everyNth(double pitch, double minPx)
 {
     for (size_t decade = 1;; decade *= 10)

@@ -187,5 +187,7 @@ QString describeAt(const TraceData& data, const Frame& frame, QPointF pos,
 QString formatDuration(int64_t ns, int digits = 4);
 // The same of a duration in nanoseconds that need not be whole (a mean, a difference of means).
 QString formatDurationOf(double ns, int digits = 4);
+// "1 engine", "4 engines".
+QString formatEngines(size_t engines);
 
 } // namespace sparkscope::ui
