@@ -134,7 +134,7 @@ namespace {
         if (!in.profile)
             return line + ": NOT READ (" + in.error + ")\n";
         const core::RunProfile& p = *in.profile;
-        return line + ": " + std::to_string(p.engines) + " engines, " + std::to_string(p.events) + " events"
+        return line + ": " + counted(p.engines, "engine") + ", " + counted(p.events, "event")
             + (p.recordsJoins ? "" : " (no conjunction events: a GHC eventlog?)") + "\n";
     }
 

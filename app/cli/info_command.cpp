@@ -63,6 +63,7 @@ namespace {
                 je.push_back({ { "engine", e.engine }, { "events", e.events }, { "first_ns", e.firstNs },
                     { "last_ns", e.lastNs } });
             j["engines"] = je;
+            j["engine_count"] = t.engineCount;
             j["global_events"] = t.global.events;
             nlohmann::json jt = nlohmann::json::array();
             for (const auto& [type, count] : t.types)
@@ -86,7 +87,10 @@ namespace {
         b += "events      " + std::to_string(t.events) + (t.truncated ? " (the file is cut short)" : "") + "\n";
         b += "time span   " + std::to_string(t.firstNs) + " .. " + std::to_string(t.lastNs) + " ns ("
             + std::to_string(t.lastNs - t.firstNs) + " ns)\n";
-        b += "engines     " + std::to_string(t.engines.size()) + "\n";
+        b += "engines     " + std::to_string(t.engineCount);
+        if (t.engines.size() != t.engineCount) // (GHC: a capability that posted nothing; STARTUP's engines)
+            b += " (" + std::to_string(t.engines.size()) + " with events)";
+        b += "\n";
         auto engineLine = [&](const core::TraceOverview::Source& e) {
             b += "  ";
             appendPadded(b, e.engine == core::kNoEngine ? "-" : std::to_string(e.engine), 6, true);

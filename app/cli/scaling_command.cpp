@@ -26,6 +26,7 @@ namespace {
           "  -o FILE       write to FILE instead of stdout\n";
 
     std::string opt(std::optional<double> v, const char* fmt) { return v ? format(fmt, *v) : "-"; }
+    std::string optSeconds(std::optional<double> ns) { return ns ? seconds(uint64_t(*ns)) : "-"; }
     std::string shortPath(const std::string& path)
     {
         const size_t slash = path.rfind('/');
@@ -72,7 +73,7 @@ namespace {
             for (const core::PointPrediction& pr : p.predictions)
                 t.row({ std::to_string(p.engines), shortPath(p.path), seconds(p.wallNs),
                     shortPath(r.points[pr.from].path), std::to_string(r.points[pr.from].engines), seconds(pr.wallNs),
-                    format("%+.2f", pr.error * 100) });
+                    pr.error ? format("%+.2f", *pr.error * 100) : "-" });
         out += "\nWhat-if predictions: each other trace's DAG re-simulated at this engine count with its own\n"
                "measured costs (error: (predicted - measured) / measured):\n";
         if (t.empty() || r.points.size() < 2) {
@@ -96,8 +97,8 @@ namespace {
                 const core::SitePoint& p = s.points[i];
                 t.row({ i == 0 ? s.site : "", std::to_string(r.points[i].engines), std::to_string(p.instances),
                     seconds(p.coveredNs), opt(p.scaling.speedup, "%.3f"), opt(p.scaling.efficiency, "%.3f"),
-                    opt(p.scaling.serialFraction, "%.3f"), seconds(uint64_t(p.workMeanNs)),
-                    seconds(uint64_t(p.spanMeanNs)), format("%.2f", p.parallelismMean),
+                    opt(p.scaling.serialFraction, "%.3f"), optSeconds(p.workMeanNs),
+                    optSeconds(p.spanMeanNs), opt(p.parallelismMean, "%.2f"),
                     percent(p.ledger.runningNs(), p.ledger.totalNs()) });
             }
         t.appendTo(out);
@@ -107,8 +108,8 @@ namespace {
     {
         std::string out = "Scaling series: " + std::to_string(r.points.size()) + " trace(s)";
         if (!r.points.empty())
-            out += "; base " + shortPath(r.points[r.base].path) + " (" + std::to_string(r.points[r.base].engines)
-                + " engines)";
+            out += "; base " + shortPath(r.points[r.base].path) + " (" + counted(r.points[r.base].engines, "engine")
+                + ")";
         out += "\n";
         for (const std::string& f : r.failed)
             out += "NOT READ: " + f + "\n";

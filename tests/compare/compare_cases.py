@@ -150,7 +150,7 @@ def case_demo_json():
 def case_demo_text_and_file():
     one, two = demo_trace(1), demo_trace(2)
     out, _ = expect_exit(0, ["compare", one, two], stream="stdout")
-    for text in ("A  " + one + ": 1 engines", "B  " + two + ": 2 engines", "Program", "Loss ledger",
+    for text in ("A  " + one + ": 1 engine", "B  " + two + ": 2 engines", "Program", "Loss ledger",
                  "Conjunction sites", "Conjuncts", "B - A", "B / A", "wall (s)", "span (s)", "parfib.cpp:"):
         expect(text in out, "the report lacks %r:\n%s" % (text, out[:2000]))
     # Aligned: the lines of one table are all as wide.
@@ -192,6 +192,28 @@ def case_bad_input():
     expect(len(doc["points"]) == 1, "points %r" % doc["points"])
 
 
+def case_cut_trace_warns():
+    # B cut inside an event two thirds of the way in: it reads (exit 0), and every format says the
+    # figures are of a cut trace: a warning in the text, on stderr for JSON and CSV, in the JSON's
+    # warnings; the same for scaling.
+    two = demo_trace(2)
+    cut = scratch("cut.eventlog")
+    with open(two, "rb") as f:
+        data = f.read()
+    with open(cut, "wb") as f:
+        f.write(data[: len(data) * 2 // 3])
+    out, err = expect_exit(0, ["compare", two, cut], stream="stdout")
+    expect("warning: B, " + cut + ": reading stopped at byte" in out, "text: %s" % out[:800])
+    doc, err = json_of("compare", two, cut)
+    expect(any(w.startswith("B, " + cut + ": reading stopped") for w in doc["warnings"]), "warnings %r" % doc["warnings"])
+    expect("warning: B, " + cut + ": reading stopped" in err, "stderr: %r" % err)
+    out, err = expect_exit(0, ["compare", two, two], stream="stdout")
+    expect("warning" not in out and err == "", "a whole trace warns: %s %s" % (out[:400], err))
+    doc, err = json_of("scaling", demo_trace(1), cut)
+    expect(any(w.startswith(cut + ": reading stopped") for w in doc["warnings"]), "warnings %r" % doc["warnings"])
+    expect("warning: " + cut + ": reading stopped" in err, "stderr: %r" % err)
+
+
 def case_different_programs():
     a = demo_trace(2)
     b = demo_trace(2, ("sumeuler", "--n", "300", "--chunk", "30"))
@@ -230,7 +252,7 @@ def case_scaling_demo():
         expect([x["engines"] for x in site["points"]] == [1, 2], "site points %r" % site)
         expect(site["points"][0]["speedup"] == 1, "site base %r" % site["points"][0])
     out, _ = expect_exit(0, ["scaling", one, two], stream="stdout")
-    for text in ("base parfib-1.eventlog (1 engines)", "speed-up", "serial fr.", "What-if predictions",
+    for text in ("base parfib-1.eventlog (1 engine)", "speed-up", "serial fr.", "What-if predictions",
                  "Per conjunction site"):
         expect(text in out, "the report lacks %r:\n%s" % (text, out[:2000]))
     out, _ = expect_exit(0, ["scaling", one, two, "--format", "csv"], stream="stdout")

@@ -8,7 +8,7 @@ if(NOT Python3_Interpreter_FOUND)
   return()
 endif()
 
-foreach(_case help usage_errors demo_json demo_text_and_file bad_input different_programs scaling_demo ghc)
+foreach(_case help usage_errors demo_json demo_text_and_file bad_input cut_trace_warns different_programs scaling_demo ghc)
   add_test(NAME "compare: ${_case}"
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/compare_cases.py --case ${_case}
       --cli $<TARGET_FILE:sparkscope-cli> --demo $<TARGET_FILE:sparkscope-demo>

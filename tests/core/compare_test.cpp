@@ -214,6 +214,60 @@ TEST_CASE("compare: a run that did not read is named and the other's figures are
     CHECK(none.program.empty());
 }
 
+TEST_CASE("compare and scaling: a site none of whose instances completed has no means, not 0", "[core][compare]")
+{
+    // B is the steal trace whose conjunction never ends (its END_PAR_CONJ at 340 lost): fib.m:10 has
+    // one instance in each run, complete in A only. A's PARCONJ_TIME mean is 340 − 100 = 240; B has
+    // no complete instance to take a mean over, so its means (time, work, span, parallelism, and
+    // its conjuncts') are absent, and so are their differences and ratios.
+    TraceBuilder b(2);
+    b.internString(0, 1, "fib.m:10");
+    b.runThread(0, 0, 1).startParConj(0, 100, 0xA, 1).sparkCreate(0, 110, 0xA, 5);
+    b.lookingForLocal(1, 105).workStealing(1, 115).sparkSteal(1, 120, 0, 5).createThread(1, 125, 2).runThread(1, 130, 2);
+    b.endParConjunct(0, 200, 0xA).stopThread(0, 210, 1, kStopBlocked);
+    b.endParConjunct(1, 300, 0xA).threadRunnable(1, 305, 1).stopThread(1, 310, 2, kStopFinished);
+    b.runThread(0, 330, 1).stopThread(0, 400, 1, kStopFinished);
+    b.endAt(400);
+    const Trace unfinished = b.roundTrip();
+    const RunComparison c = compareRuns(input(stealTraceSlower(0), "a"), input(unfinished, "b"));
+    REQUIRE(c.sites.size() == 1);
+    const SiteComparison& site = c.sites[0];
+    CHECK(site.site == "fib.m:10");
+    checkFigure(fig(site.figures, "instances"), 1, 1);
+    checkFigure(fig(site.figures, "time_mean_ns"), 240, std::nullopt);
+    for (const char* key : { "work_mean_ns", "span_mean_ns", "parallelism_mean" }) {
+        INFO(key);
+        const FigureComparison& f = fig(site.figures, key);
+        CHECK(f.a.has_value());
+        CHECK_FALSE(f.b.has_value());
+        CHECK_FALSE(f.difference.has_value());
+    }
+    // Scaling the two (both on 2 engines): B's site point has no means either.
+    const std::vector<RunInput> runs { input(stealTraceSlower(0), "a"), input(unfinished, "b") };
+    const ScalingReport r = scalingSeries(runs);
+    REQUIRE(r.sites.size() == 1);
+    REQUIRE(r.sites[0].points.size() == 2);
+    CHECK(r.sites[0].points[0].workMeanNs.has_value());
+    CHECK_FALSE(r.sites[0].points[1].workMeanNs.has_value());
+    CHECK_FALSE(r.sites[0].points[1].spanMeanNs.has_value());
+    CHECK_FALSE(r.sites[0].points[1].parallelismMean.has_value());
+}
+
+TEST_CASE("scaling: a prediction of a run whose measured wall time is 0 has no error", "[core][compare]")
+{
+    // "idle": one engine, a collection and no context ever running (wall 0). The steal trace on 2
+    // engines predicts it at 1 engine: (predicted − 0) / 0 is undefined, so the error is absent.
+    TraceBuilder b(1);
+    b.gcStart(0, 0).gcEnd(0, 100).endAt(100);
+    const std::vector<RunInput> runs { input(b.roundTrip(), "idle"), input(stealTraceSlower(0), "two", { { 1 } }) };
+    const ScalingReport r = scalingSeries(runs);
+    REQUIRE(r.points.size() == 2);
+    REQUIRE(r.points[0].wallNs == 0);
+    REQUIRE(r.points[0].predictions.size() == 1);
+    CHECK(r.points[0].predictions[0].wallNs > 0);
+    CHECK_FALSE(r.points[0].predictions[0].error.has_value());
+}
+
 TEST_CASE("scaling: speed-up, efficiency and Karp-Flatt against the smallest engine count", "[core][compare]")
 {
     // 1000 ns on 1 engine, 600 on 2: S = 5/3, efficiency 5/6, e = (0.6 − 0.5) / (1 − 0.5) = 0.2.
@@ -352,7 +406,8 @@ TEST_CASE("compare and scaling: demo parfib recorded on 1 and 2 engines", "[core
     for (const ScalingPoint& p : r.points) {
         REQUIRE(p.predictions.size() == 1);
         CHECK(p.predictions[0].wallNs > 0);
-        CHECK(std::isfinite(p.predictions[0].error));
+        REQUIRE(p.predictions[0].error);
+        CHECK(std::isfinite(*p.predictions[0].error));
     }
 }
 

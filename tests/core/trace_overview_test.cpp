@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 
 using namespace sparkscope;
 using namespace sparkscope::core;
@@ -32,6 +33,7 @@ void checkSame(const TraceOverview& streamed, const TraceOverview& whole)
     CHECK(streamed.firstNs == whole.firstNs);
     CHECK(streamed.lastNs == whole.lastNs);
     CHECK(streamed.engines == whole.engines);
+    CHECK(streamed.engineCount == whole.engineCount);
     CHECK(streamed.global == whole.global);
     CHECK(streamed.types == whole.types);
     REQUIRE(streamed.warnings.size() == whole.warnings.size());
@@ -119,4 +121,37 @@ TEST_CASE("a hand-built trace's overview, worked out by hand", "[core][overview]
     CHECK(sum == o->events);
     CHECK(o->events == o->global.events + o->engines[0].events + o->engines[1].events + o->engines[2].events);
     CHECK_FALSE(overviewOfFile((path.string() + ".missing")));
+}
+
+TEST_CASE("an overview counts the engines of the run: a capability that posts nothing and STARTUP's", "[core][overview]")
+{
+    // Blocks of engines 0 and 2 only (a GHC log whose capability 1 never posted): 3 engines of the
+    // run, 2 with events, as the metrics and the analysis count them (Trace::engineCount). With a
+    // STARTUP declaring 4 outside the blocks: 4.
+    for (const std::optional<uint16_t> declared : { std::optional<uint16_t>(), std::optional<uint16_t>(4) }) {
+        EventlogWriter w(mercuryHeader());
+        if (declared) {
+            PayloadBuilder p;
+            p.u16(*declared);
+            REQUIRE(w.event(ev::Startup, 0, p.data()));
+        }
+        for (const uint16_t engine : { uint16_t(0), uint16_t(2) }) {
+            PayloadBuilder p;
+            p.u32(engine + 1);
+            w.beginBlock(engine, 10);
+            REQUIRE(w.event(ev::RunThread, 10, p.data()));
+            w.endBlock(10);
+        }
+        const fs::path path = test::scratchDir("overview-engines") / "engines.eventlog";
+        REQUIRE(writeFile(path.string(), w.finish()));
+        INFO("STARTUP " << (declared ? int(*declared) : -1));
+        auto o = overviewOfFile(path.string());
+        REQUIRE(o);
+        CHECK(o->engines.size() == 2);
+        CHECK(o->engineCount == (declared ? 4u : 3u));
+        auto whole = readTrace(path.string());
+        REQUIRE(whole);
+        CHECK(whole->engineCount() == o->engineCount);
+        checkSame(o.value(), overviewOf(whole.value()));
+    }
 }

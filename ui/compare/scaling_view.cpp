@@ -60,8 +60,8 @@ ScalingView::ScalingView(const core::ScalingReport& r, QWidget* parent)
             predicted << QStringLiteral("%1 (from %2 engines, %3%4%)")
                              .arg(QString::number(double(pr.wallNs) / 1e9, 'f', 6))
                              .arg(r.points[pr.from].engines)
-                             .arg(pr.error >= 0 ? QStringLiteral("+") : QString())
-                             .arg(QString::number(pr.error * 100, 'f', 1));
+                             .arg(pr.error ? (*pr.error >= 0 ? QStringLiteral("+") : QString()) : QString())
+                             .arg(pr.error ? QString::number(*pr.error * 100, 'f', 1) : QStringLiteral("-"));
         m_table->setItem(row, 8,
             new QTableWidgetItem(predicted.isEmpty() ? QStringLiteral("-") : predicted.join(QStringLiteral("; "))));
     }

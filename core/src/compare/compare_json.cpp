@@ -141,7 +141,7 @@ std::string scalingToJson(const ScalingReport& r)
         Json predictions = Json::array();
         for (const PointPrediction& pr : p.predictions)
             predictions.push_back(Json { { "from", r.points[pr.from].path },
-                { "from_engines", r.points[pr.from].engines }, { "wall_ns", pr.wallNs }, { "error", pr.error } });
+                { "from_engines", r.points[pr.from].engines }, { "wall_ns", pr.wallNs }, { "error", number(pr.error) } });
         j["predictions"] = std::move(predictions);
         points.push_back(std::move(j));
     }

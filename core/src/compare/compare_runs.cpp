@@ -126,15 +126,27 @@ std::vector<Figure> ledgerFigures(const LossLedger& l)
     return out;
 }
 
+std::optional<double> meanOf(const Stat& s) { return s.count ? std::optional<double>(s.mean) : std::nullopt; }
+
+std::vector<std::string> readerWarnings(const RunProfile& run)
+{
+    constexpr std::string_view kReader = "reader: "; // makeRunProfile's prefix
+    std::vector<std::string> out;
+    for (const std::string& n : run.notes)
+        if (n.starts_with(kReader))
+            out.push_back(run.path + ": " + n.substr(kReader.size()));
+    return out;
+}
+
 std::vector<Figure> siteFigures(const RunSite& s)
 {
     return {
         { "instances", double(s.instances) },
         { "covered_ns", double(s.coveredNs) },
-        { "time_mean_ns", s.time.mean },
-        { "work_mean_ns", s.work.mean },
-        { "span_mean_ns", s.span.mean },
-        { "parallelism_mean", s.parallelism.mean },
+        { "time_mean_ns", meanOf(s.time) },
+        { "work_mean_ns", meanOf(s.work) },
+        { "span_mean_ns", meanOf(s.span) },
+        { "parallelism_mean", meanOf(s.parallelism) },
         { "critical_path_ns", double(s.criticalPathNs) },
         { "running_fraction", s.ledger.totalNs() ? double(s.ledger.runningNs()) / double(s.ledger.totalNs()) : 0.0 },
     };
@@ -144,9 +156,9 @@ std::vector<Figure> conjunctFigures(const RunConjunct& c)
 {
     return {
         { "instances", double(c.instances) },
-        { "running_mean_ns", c.running.mean },
-        { "after_mean_ns", c.after.mean },
-        { "as_spark_mean_ns", c.asSpark ? std::optional<double>(c.asSpark->mean) : std::nullopt },
+        { "running_mean_ns", meanOf(c.running) },
+        { "after_mean_ns", meanOf(c.after) },
+        { "as_spark_mean_ns", c.asSpark ? meanOf(*c.asSpark) : std::nullopt },
     };
 }
 
@@ -157,9 +169,13 @@ RunComparison compareRuns(RunInput a, RunInput b)
     out.b = std::move(b);
     const RunProfile* pa = out.a.profile ? &*out.a.profile : nullptr;
     const RunProfile* pb = out.b.profile ? &*out.b.profile : nullptr;
-    for (const auto& [name, in] : { std::pair { "A", &out.a }, std::pair { "B", &out.b } })
+    for (const auto& [name, in] : { std::pair { "A", &out.a }, std::pair { "B", &out.b } }) {
         if (!in->profile)
             out.warnings.push_back(std::string(name) + " could not be read: " + in->error);
+        else
+            for (const std::string& w : readerWarnings(*in->profile))
+                out.warnings.push_back(std::string(name) + ", " + w);
+    }
     if (!pa && !pb)
         return out;
 

@@ -145,12 +145,9 @@ namespace {
 
 uint32_t engineCountOf(const Trace& trace)
 {
-    // Our runtime and Mercury post STARTUP in the global start-up block; GHC 6.12 outside blocks.
-    for (const Event& e : trace.global)
-        if (e.type == ev::Startup && e.payloadSize >= 2)
-            if (const uint16_t n = trace.payload(e).u16(0); n > 0)
-                return n;
-    return uint32_t(trace.engines.size());
+    // The reader already counts STARTUP's engines (our runtime, Mercury and old GHC post it) among
+    // the trace's, as the ledger and every other figure do: one count, not two that could differ.
+    return uint32_t(trace.engineCount());
 }
 
 RunProfile makeRunProfile(const Trace& trace, const Metrics& metrics, const Analysis& a, const AnalysisSession& session,

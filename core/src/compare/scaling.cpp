@@ -35,9 +35,9 @@ namespace {
         p.coveredNs = site.coveredNs;
         p.scaling = scalingOf(base.coveredNs, baseEngines, site.coveredNs, engines);
         p.ledger = site.ledger;
-        p.workMeanNs = site.work.mean;
-        p.spanMeanNs = site.span.mean;
-        p.parallelismMean = site.parallelism.mean;
+        p.workMeanNs = meanOf(site.work);
+        p.spanMeanNs = meanOf(site.span);
+        p.parallelismMean = meanOf(site.parallelism);
         p.instances = site.instances;
         return p;
     }
@@ -81,10 +81,13 @@ ScalingReport scalingSeries(std::span<const RunInput> runs)
     ScalingReport out;
     std::vector<const RunProfile*> profiles;
     for (const RunInput& r : runs) {
-        if (r.profile)
+        if (r.profile) {
             profiles.push_back(&*r.profile);
-        else
+            for (std::string& w : readerWarnings(*r.profile))
+                out.warnings.push_back(std::move(w));
+        } else {
             out.failed.push_back(r.error);
+        }
     }
     std::stable_sort(profiles.begin(), profiles.end(),
         [](const RunProfile* x, const RunProfile* y) { return x->engines < y->engines; });
@@ -115,8 +118,9 @@ ScalingReport scalingSeries(std::span<const RunInput> runs)
             for (const RunPrediction& pr : profiles[j]->predictions) {
                 if (pr.engines != point.engines)
                     continue;
-                const double error
-                    = point.wallNs ? (double(pr.wallNs) - double(point.wallNs)) / double(point.wallNs) : 0.0;
+                const std::optional<double> error = point.wallNs
+                    ? std::optional<double>((double(pr.wallNs) - double(point.wallNs)) / double(point.wallNs))
+                    : std::nullopt;
                 point.predictions.push_back({ j, pr.wallNs, error });
                 break;
             }

@@ -53,6 +53,7 @@ namespace {
                     out.engines.push_back(m_sources[i]);
             if (!m_sources.empty())
                 out.global = m_sources[0];
+            out.engineCount = std::max(summary.engines.size(), m_sources.empty() ? 0 : m_sources.size() - 1);
             for (size_t n = 0; n < m_types.size(); ++n)
                 if (m_types[n] > 0)
                     out.types.emplace_back(uint16_t(n), m_types[n]);

@@ -61,7 +61,7 @@ struct RunPrediction {
 
 struct RunProfile {
     std::string path;
-    uint32_t engines = 0; // P: STARTUP's engine count, else the trace's engines (engineCountOf)
+    uint32_t engines = 0; // P: the trace's engines, STARTUP's included (engineCountOf)
     bool recordsJoins = false; // conjunction events (our runtime, Mercury); false for GHC eventlogs
     uint64_t events = 0;
     uint64_t rangeNs = 0; // the trace's last time − first time
@@ -86,8 +86,9 @@ struct ProfileOptions {
     std::vector<uint32_t> predictAt; // engine counts to re-simulate this run at (none: no what-if)
 };
 
-// P of a trace: the engine count its STARTUP event declares (our runtime and Mercury post one; old GHC
-// too), else the number of engines the trace has events of (GHC's capabilities).
+// P of a trace: its engines (Trace::engineCount), the ones the ledger counts: those its STARTUP event
+// declares (our runtime and Mercury post one; old GHC too), and up to the highest engine with events
+// (GHC's capabilities: one that posted nothing below it is an engine of the run, idle throughout).
 uint32_t engineCountOf(const Trace& trace);
 
 // The profile of a trace from its metrics and the analysis of the same (whole) range (an
@@ -161,6 +162,11 @@ struct Figure {
 std::vector<Figure> programFigures(const RunProfile& run);
 std::vector<Figure> ledgerFigures(const LossLedger& ledger);
 std::vector<Figure> siteFigures(const RunSite& site);
+// A Stat's mean, absent over no values (a site none of whose instances completed): never 0.
+std::optional<double> meanOf(const Stat& stat);
+// The reader's warnings about a run's trace (cut short, damaged), each as "PATH: message": the
+// comparison and the series warn with them, so that a figure of a damaged trace is read as such.
+std::vector<std::string> readerWarnings(const RunProfile& run);
 std::vector<Figure> conjunctFigures(const RunConjunct& conjunct);
 
 // ---- a scaling series ------------------------------------------------------------------------------
@@ -178,7 +184,7 @@ Scaling scalingOf(uint64_t baseWallNs, uint32_t baseEngines, uint64_t wallNs, ui
 struct PointPrediction {
     size_t from = 0; // index into ScalingReport::points of the predicting run
     uint64_t wallNs = 0;
-    double error = 0; // (predicted − measured) / measured; 0 when measured is 0
+    std::optional<double> error; // (predicted − measured) / measured; absent when measured is 0
 };
 
 struct ScalingPoint {
@@ -199,8 +205,8 @@ struct SitePoint {
     Scaling scaling; // from coveredNs, against the base run's
     LossLedger ledger;
     // Means over its complete instances (a sum would count a recursive site's nested instances
-    // within their ancestors' too).
-    double workMeanNs = 0, spanMeanNs = 0, parallelismMean = 0;
+    // within their ancestors' too); absent when none completed.
+    std::optional<double> workMeanNs, spanMeanNs, parallelismMean;
     uint64_t instances = 0;
 };
 

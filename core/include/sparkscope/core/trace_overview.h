@@ -31,6 +31,9 @@ struct TraceOverview {
         friend bool operator==(const Source&, const Source&) = default;
     };
     std::vector<Source> engines; // the engines with events, by number
+    // The engines of the run, as every other command counts them (Trace::engineCount): up to the
+    // highest engine with events, and those STARTUP declares, with events or not.
+    size_t engineCount = 0;
     Source global;
     std::vector<std::pair<uint16_t, uint64_t>> types; // (event type, count), by type, counts > 0
     std::vector<Warning> warnings;
