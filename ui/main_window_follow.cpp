@@ -68,12 +68,17 @@ void MainWindow::connectFollower()
                            "and the Chrome export")
                             .arg(m_follower->path()),
                 false);
-        else
-            statusBar()->showMessage(tr("%1 is complete").arg(m_follower->path()), 5000);
+        else // (a banner: a status-bar message would give way to the metrics' "ready" at once)
+            showMessage(tr("%1 is complete").arg(m_follower->path()), false);
     });
+    // Stopped on bad input: what was read stays, and so does what is known of it (the engines behind
+    // stay hatched, the docks stay on the part every engine wrote); only following ends. Stopped
+    // before anything was shown, it is a trace that failed to load (--screenshot then exits).
     connect(m_follower, &TraceFollower::stopped, this, [this](const QString& message) {
-        endLive();
+        m_live->hide();
         showMessage(message, true);
+        if (!m_timeline->data())
+            Q_EMIT loadFailed(message);
     });
 }
 
@@ -90,7 +95,7 @@ void MainWindow::updateLive(const TraceData& data)
     for (size_t e = 0; e < unwritten->size(); ++e)
         if ((*unwritten)[e] != INT64_MAX)
             behind << (last[e] == INT64_MIN ? tr("engine %1: nothing yet").arg(e)
-                                            : tr("engine %1: to %2").arg(e).arg(formatDuration(last[e])));
+                                            : tr("engine %1: to %2").arg(e).arg(formatDuration(last[e], 6)));
     const bool lagging = horizon != INT64_MAX;
     m_timeline->setUnwritten(lagging ? std::move(unwritten) : nullptr);
     // (An engine with nothing written leaves no time every engine has written: the whole trace so far.)

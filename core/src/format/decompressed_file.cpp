@@ -22,6 +22,14 @@ Compression compressionOf(const std::string& path)
     return detail::detectCompression({ magic, size_t(in.gcount()) });
 }
 
+Result<std::shared_ptr<const DecompressedFile>> DecompressedFile::ifCompressed(
+    const std::string& path, const std::atomic<bool>* cancel)
+{
+    if (compressionOf(path) == Compression::None)
+        return std::shared_ptr<const DecompressedFile>();
+    return create(path, cancel);
+}
+
 Result<std::shared_ptr<const DecompressedFile>> DecompressedFile::create(
     const std::string& path, const std::atomic<bool>* cancel, const std::function<void(uint64_t, uint64_t)>& progress)
 {

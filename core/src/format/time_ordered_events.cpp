@@ -65,13 +65,10 @@ namespace {
 Result<Trace> forEachEventInTimeOrder(const std::string& path,
     const std::function<bool(const Event&, const Payload&)>& f, const TimeOrderOptions& options)
 {
-    std::shared_ptr<const DecompressedFile> copy;
-    if (compressionOf(path) != Compression::None) {
-        auto made = DecompressedFile::create(path, options.cancel);
-        if (!made)
-            return made.error();
-        copy = std::move(made).value();
-    }
+    auto made = DecompressedFile::ifCompressed(path, options.cancel);
+    if (!made)
+        return made.error();
+    const std::shared_ptr<const DecompressedFile> copy = std::move(made).value();
     const std::string& plain = copy ? copy->path() : path;
     auto wanted = [&](uint16_t engine) { return !options.engine || *options.engine == engine; };
 

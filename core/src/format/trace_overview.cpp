@@ -78,13 +78,10 @@ TraceOverview overviewOf(const Trace& trace)
 
 Result<TraceOverview> overviewOfFile(const std::string& path, const std::atomic<bool>* cancel)
 {
-    std::shared_ptr<const DecompressedFile> copy;
-    if (compressionOf(path) != Compression::None) {
-        auto made = DecompressedFile::create(path, cancel);
-        if (!made)
-            return made.error();
-        copy = std::move(made).value();
-    }
+    auto made = DecompressedFile::ifCompressed(path, cancel);
+    if (!made)
+        return made.error();
+    const std::shared_ptr<const DecompressedFile> copy = std::move(made).value();
     Counter counter;
     StreamOptions options;
     options.cancel = cancel;

@@ -29,6 +29,10 @@ public:
     // progress(done, total) in compressed bytes, now and then.
     static Result<std::shared_ptr<const DecompressedFile>> create(const std::string& path,
         const std::atomic<bool>* cancel = nullptr, const std::function<void(uint64_t, uint64_t)>& progress = {});
+    // The copy of `path` when it is compressed, null when it is plain (what a streaming pass reads:
+    // the copy's path, else `path`); create's errors.
+    static Result<std::shared_ptr<const DecompressedFile>> ifCompressed(
+        const std::string& path, const std::atomic<bool>* cancel = nullptr);
     ~DecompressedFile();
     DecompressedFile(const DecompressedFile&) = delete;
     DecompressedFile& operator=(const DecompressedFile&) = delete;
