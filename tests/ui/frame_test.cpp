@@ -11,6 +11,7 @@
 #include <QImage>
 #include <QPainter>
 #include <QPalette>
+#include <cmath>
 #include <random>
 #include <set>
 
@@ -339,5 +340,36 @@ TEST_CASE("an engine is behind in a trace being written when its last event is o
         REQUIRE(data->endNs == 10'000'000);
         INFO("engine 0's last event at " << last);
         CHECK(unwrittenFrom(*data) == std::vector<int64_t> { expected, INT64_MAX, data->startNs });
+    }
+}
+
+TEST_CASE("static-id colours stand apart from the states they are drawn beside, in both themes", "[ui][frame]")
+{
+    // Coloured by static id, an engine row shows running time in the sites' colours beside searching,
+    // GC, sleeping and idle time (and sequential code): no site colour may pass for one of those, or
+    // for another site (Euclidean RGB distance; the old first site colour was 49 from searching's).
+    auto distance = [](const QColor& a, const QColor& b) {
+        return std::hypot(a.red() - b.red(), a.green() - b.green(), a.blue() - b.blue());
+    };
+    QPalette darkTheme;
+    darkTheme.setColor(QPalette::Base, QColor(30, 30, 32));
+    darkTheme.setColor(QPalette::Text, QColor(230, 230, 230));
+    for (const QPalette& theme : { QPalette(Qt::white), darkTheme }) {
+        const FramePalette p = FramePalette::fromPalette(theme);
+        INFO("background " << p.background.name().toStdString());
+        const std::vector<Ink> sites { Ink::Site1, Ink::Site2, Ink::Site3, Ink::Site4, Ink::Site5, Ink::Site6,
+            Ink::SiteOther };
+        for (Ink site : sites) {
+            INFO(inkName(site));
+            for (Ink state : { Ink::Searching, Ink::Gc, Ink::Sleeping, Ink::Idle, Ink::SiteSequential }) {
+                INFO("against " << inkName(state));
+                CHECK(distance(p.ink[size_t(site)], p.ink[size_t(state)]) >= 70);
+            }
+            for (Ink other : sites)
+                if (other != site) {
+                    INFO("against " << inkName(other));
+                    CHECK(distance(p.ink[size_t(site)], p.ink[size_t(other)]) >= 60);
+                }
+        }
     }
 }

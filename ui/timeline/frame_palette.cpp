@@ -136,15 +136,17 @@ FramePalette FramePalette::fromPalette(const QPalette& palette)
     set(Ink::LedgerFaded, QColor(238, 238, 238), QColor(55, 55, 58));
     set(Ink::PathRunning, QColor(15, 15, 15), QColor(250, 250, 250));
     set(Ink::PathWaiting, QColor(225, 0, 80), QColor(255, 80, 140));
-    // Static ids: sequential code neutral, the sites in a qualitative palette told apart by hue.
+    // Static ids: sequential code neutral, the sites in a qualitative palette told apart by hue. They
+    // stand beside the other states on the same rows, so none is near searching's blue, GC's orange,
+    // sleeping's lavender or the greys (frame_test checks the distances in both themes).
     set(Ink::SiteSequential, QColor(150, 150, 150), QColor(120, 120, 125));
-    set(Ink::Site1, QColor(31, 119, 180), QColor(80, 160, 225));
-    set(Ink::Site2, QColor(255, 127, 14), QColor(255, 150, 60));
-    set(Ink::Site3, QColor(44, 160, 44), QColor(90, 200, 90));
-    set(Ink::Site4, QColor(214, 39, 40), QColor(235, 90, 90));
-    set(Ink::Site5, QColor(148, 103, 189), QColor(180, 140, 220));
-    set(Ink::Site6, QColor(23, 190, 207), QColor(70, 215, 230));
-    set(Ink::SiteOther, QColor(188, 189, 34), QColor(210, 210, 80));
+    set(Ink::Site1, QColor(0, 140, 70), QColor(40, 190, 110));
+    set(Ink::Site2, QColor(200, 30, 70), QColor(240, 80, 110));
+    set(Ink::Site3, QColor(0, 160, 170), QColor(40, 205, 215));
+    set(Ink::Site4, QColor(130, 80, 40), QColor(185, 130, 90));
+    set(Ink::Site5, QColor(230, 80, 190), QColor(245, 120, 215));
+    set(Ink::Site6, QColor(120, 170, 0), QColor(165, 210, 40));
+    set(Ink::SiteOther, QColor(90, 60, 130), QColor(200, 180, 240));
     return p;
 }
 
