@@ -11,6 +11,7 @@
 #include "ui/timeline/timeline_widget.h"
 
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFrame>
 #include <QLabel>
 #include <QLocale>
@@ -76,6 +77,7 @@ void MainWindow::connectFollower()
     // before anything was shown, it is a trace that failed to load (--screenshot then exits).
     connect(m_follower, &TraceFollower::stopped, this, [this](const QString& message) {
         m_live->hide();
+        m_timeline->setEmptyText({});
         showMessage(message, true);
         if (!m_timeline->data())
             Q_EMIT loadFailed(message);
@@ -116,6 +118,7 @@ void MainWindow::updateLive(const TraceData& data)
 void MainWindow::endLive()
 {
     m_live->hide();
+    m_timeline->setEmptyText({});
     m_timeline->setUnwritten(nullptr);
     m_metrics->setLiveHorizon(std::nullopt);
 }
@@ -125,6 +128,8 @@ void MainWindow::followTrace(const QString& path)
     m_messageBar->hide();
     m_loader->cancel();
     m_follower->follow(path);
+    // Until its first complete block: a followed file may hold a header alone for a while.
+    m_timeline->setEmptyText(tr("Waiting for the first events of %1…").arg(QFileInfo(path).fileName()));
     m_live->setText(tr("● live"));
     m_live->setVisible(m_follower->isFollowing());
 }

@@ -214,6 +214,26 @@ void catchUpWithEachBlock(bool streamed)
 
 } // namespace
 
+TEST_CASE("a followed file with a header alone says it waits for the first events", "[ui][follow]")
+{
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const BlockFile f = tenBlocks();
+    const std::string path = dir.filePath(QStringLiteral("header.eventlog")).toStdString();
+    writeBytes(path, f.bytes, 0, f.cuts[0], std::ios::trunc); // the header only
+    MainWindow window;
+    window.show();
+    window.followTrace(QString::fromStdString(path));
+    CHECK(window.timeline()->emptyText().contains(QStringLiteral("Waiting for the first events of header.eventlog")));
+    waitChecked(window, path);
+    CHECK_FALSE(window.timeline()->data());
+    CHECK(liveShown(window));
+    writeBytes(path, f.bytes, f.cuts[0], f.bytes.size());
+    REQUIRE(QTest::qWaitFor([&] { return !liveShown(window); }, kWaitMs));
+    CHECK(shownEvents(window) == eventsIn(10));
+    CHECK(window.timeline()->emptyText().isEmpty());
+}
+
 TEST_CASE("the window catches up with each block of a trace being written", "[ui][follow]")
 {
     catchUpWithEachBlock(false);

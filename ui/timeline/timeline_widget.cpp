@@ -115,6 +115,12 @@ void TimelineWidget::setUnwritten(std::shared_ptr<const std::vector<int64_t>> un
     rowsChanged();
 }
 
+void TimelineWidget::setEmptyText(const QString& text)
+{
+    m_emptyText = text;
+    update();
+}
+
 void TimelineWidget::setShowUtilisation(bool on)
 {
     if (on == m_showUtilisation)
@@ -281,8 +287,9 @@ void TimelineWidget::paintEvent(QPaintEvent*)
     if (!m_data) {
         painter.fillRect(rect(), m_palette.background);
         painter.setPen(m_palette.text);
-        painter.drawText(
-            rect(), Qt::AlignCenter, tr("Open a trace: File ▸ Open, a recent file, or drop an eventlog here."));
+        painter.drawText(rect(), Qt::AlignCenter,
+            !m_emptyText.isEmpty() ? m_emptyText
+                                   : tr("Open a trace: File ▸ Open, a recent file, or drop an eventlog here."));
         return;
     }
     const Frame& f = currentFrame();

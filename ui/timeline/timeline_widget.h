@@ -61,6 +61,9 @@ public:
     // A trace being written: per engine, where the part its events do not cover yet starts (hatched;
     // null: none). setData and extendData drop it.
     void setUnwritten(std::shared_ptr<const std::vector<int64_t>> unwritten);
+    // What the widget says while it has no trace (empty: how to open one).
+    void setEmptyText(const QString& text);
+    const QString& emptyText() const { return m_emptyText; }
     void setShowUtilisation(bool on);
     void setShowCriticalPath(bool on);
     void setLedgerHighlight(int category);
@@ -110,6 +113,7 @@ private:
     std::optional<Frame> m_frame;
     const std::vector<Marker>* m_bookmarks = nullptr;
     FramePalette m_palette;
+    QString m_emptyText;
     Overlay m_overlay;
     double m_lastBuildMs = 0;
     enum class Drag { None, Select, Pan } m_drag = Drag::None;
