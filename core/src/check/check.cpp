@@ -94,18 +94,20 @@ namespace {
         }
     }
 
+    // `events` in time order (ties in file order): an event is written after one with a later time
+    // when some event after it in time order lies before it in the file. Counted from the end, the
+    // first such event (the earliest) is the last one met.
     void countInversions(const std::vector<Event>& events, uint16_t engine, std::vector<Problem>& out)
     {
-        uint64_t maxOffset = 0;
+        uint64_t minOffset = UINT64_MAX; // of the events later in time than the one looked at
         size_t inversions = 0;
         uint64_t firstNs = 0;
-        for (const auto& e : events) {
-            if (e.offset < maxOffset) {
-                if (inversions == 0)
-                    firstNs = e.timeNs;
+        for (auto e = events.rbegin(); e != events.rend(); ++e) {
+            if (e->offset > minOffset) {
+                firstNs = e->timeNs;
                 ++inversions;
             }
-            maxOffset = std::max(maxOffset, e.offset);
+            minOffset = std::min(minOffset, e->offset);
         }
         if (inversions > 0)
             out.push_back({ firstNs, engine,
