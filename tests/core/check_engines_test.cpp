@@ -110,3 +110,34 @@ TEST_CASE("engines STARTUP declares that post nothing are engines of the run, id
     CHECK(damaged.engineCount() == 2);
     CHECK(count(checkStructure(damaged), "STARTUP declares 65535 engines, more than the 4096", true) == 1);
 }
+
+TEST_CASE("check: an engine no CAP_CREATE or CAPSET_ASSIGN_CAP names is a problem when the trace names any",
+    "[core][check]")
+{
+    // GHC ≥ 7 posts no STARTUP but CAP_CREATE (u16 cap) per capability; our runtime assigns each
+    // engine to its capset (CAPSET_ASSIGN_CAP: u32 capset, u16 cap). A block marker whose engine
+    // number was damaged names an engine neither made.
+    auto assign = [](uint16_t c) { return std::vector<uint8_t> { 0, 0, 0, 0, uint8_t(c >> 8), uint8_t(c & 0xFF) }; };
+    SECTION("engine 2 posts, caps 0 and 1 assigned")
+    {
+        TraceBuilder b(3);
+        b.event(kNoEngine, 0, ev::CapsetAssignCap, assign(0)).event(kNoEngine, 0, ev::CapsetAssignCap, assign(1));
+        b.runThread(0, 10, 1).runThread(1, 20, 2).runThread(2, 30, 3);
+        const auto problems = checkStructure(b.roundTrip());
+        CHECK(count(problems, "engine 2 posts events, but no CAP_CREATE or CAPSET_ASSIGN_CAP names it", false) == 1);
+        CHECK(count(problems, "engine 1 posts events, but", false) == 0);
+    }
+    SECTION("every posting engine assigned")
+    {
+        TraceBuilder b(2);
+        b.event(kNoEngine, 0, ev::CapsetAssignCap, assign(0)).event(kNoEngine, 0, ev::CapsetAssignCap, assign(1));
+        b.runThread(0, 10, 1).runThread(1, 20, 2);
+        CHECK(count(checkStructure(b.roundTrip()), "no CAP_CREATE", false) == 0);
+    }
+    SECTION("neither posted: nothing said")
+    {
+        TraceBuilder b(3);
+        b.runThread(0, 10, 1).runThread(2, 30, 3);
+        CHECK(count(checkStructure(b.roundTrip()), "no CAP_CREATE", false) == 0);
+    }
+}

@@ -159,6 +159,38 @@ namespace {
                 true });
     }
 
+    // GHC posts CAP_CREATE (45) for each capability it makes, and GHC and our runtime assign each one
+    // to the process's capset (CAPSET_ASSIGN_CAP, 27): an engine that posts events but was neither
+    // created nor assigned is a damaged block marker's engine number, where no STARTUP (GHC ≥ 7)
+    // would catch it. Traces that post neither say nothing either way.
+    void checkCreatedEngines(const Trace& trace, std::vector<Problem>& out)
+    {
+        std::vector<bool> named(trace.engines.size(), false);
+        bool any = false;
+        auto scan = [&](const std::vector<Event>& events) {
+            for (const Event& e : events) {
+                const bool create = e.type == ev::CapCreate && e.payloadSize >= 2;
+                const bool assign = e.type == ev::CapsetAssignCap && e.payloadSize >= 6;
+                if (!create && !assign)
+                    continue;
+                any = true;
+                const uint16_t cap = trace.payload(e).u16(create ? 0 : 4);
+                if (cap < named.size())
+                    named[cap] = true;
+            }
+        };
+        scan(trace.global);
+        for (const auto& engine : trace.engines)
+            scan(engine);
+        if (!any)
+            return;
+        for (size_t i = 0; i < trace.engines.size(); ++i)
+            if (!trace.engines[i].empty() && !named[i])
+                out.push_back({ trace.engines[i].front().timeNs, uint16_t(i),
+                    "engine " + std::to_string(i) + " posts events, but no CAP_CREATE or CAPSET_ASSIGN_CAP names it (at byte "
+                        + std::to_string(trace.engines[i].front().offset) + ")" });
+    }
+
 } // namespace
 
 std::vector<Problem> checkStructure(const Trace& trace)
@@ -170,6 +202,7 @@ std::vector<Problem> checkStructure(const Trace& trace)
         out.push_back({ trace.lastTimeNs, kNoEngine, "the file ends before DATA_END" });
     checkHeader(trace, out);
     checkEngineCount(trace, out);
+    checkCreatedEngines(trace, out);
     checkBlocks(trace, trace.global, out);
     for (const auto& engine : trace.engines)
         checkBlocks(trace, engine, out);
