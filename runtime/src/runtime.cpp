@@ -198,7 +198,7 @@ core::Result<std::unique_ptr<Runtime>> Runtime::create(RuntimeOptions options)
         impl->options.tracePath = path;
         if (!path.empty()) {
             impl->clock = std::make_unique<TraceClock>();
-            auto sink = TraceSink::open(path, n, *impl->clock);
+            auto sink = TraceSink::open(path, n, impl->contextLimit, *impl->clock);
             if (!sink)
                 return sink.error();
             impl->sink = std::move(sink.value());

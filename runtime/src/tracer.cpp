@@ -130,7 +130,7 @@ TraceSink::~TraceSink()
 }
 
 core::Result<std::unique_ptr<TraceSink>> TraceSink::open(
-    const std::string& path, unsigned engines, const TraceClock& clock)
+    const std::string& path, unsigned engines, uint32_t contextLimit, const TraceClock& clock)
 {
     core::Header header = core::mercuryHeader();
     for (const PostedType& t : kPostedTypes) {
@@ -160,7 +160,9 @@ core::Result<std::unique_ptr<TraceSink>> TraceSink::open(
     core::storeBE32(p, 0);
     core::storeBE16(p + 4, 2); // OSPROCESS
     putEvent(bytes, core::ev::CapsetCreate, 0, p, 6, false);
-    std::string ident = std::string("sparkscope-") + version();
+    // As GHC's "GHC-9.0.2 rts_thr": the runtime and how it was set up. The analysis needs the limit:
+    // at it, a spark waits for an engine with a context instead of waking a sleeping one.
+    std::string ident = std::string("sparkscope-") + version() + " max-contexts=" + std::to_string(contextLimit);
     std::vector<uint8_t> rts(4 + ident.size());
     core::storeBE32(rts.data(), 0);
     std::memcpy(rts.data() + 4, ident.data(), ident.size());

@@ -69,9 +69,10 @@ private:
 class TraceSink {
 public:
     ~TraceSink();
-    // Creates/truncates `path` and writes the header plus the global start-up block.
+    // Creates/truncates `path` and writes the header plus the global start-up block, whose
+    // RTS_IDENTIFIER also gives the live-context limit (core::contextLimitOf reads it back).
     static core::Result<std::unique_ptr<TraceSink>> open(
-        const std::string& path, unsigned engines, const TraceClock& clock);
+        const std::string& path, unsigned engines, uint32_t contextLimit, const TraceClock& clock);
     // Writes bytes (whole blocks) with write(2); on failure drops them and sets failed().
     void writeBlock(const uint8_t* data, size_t size) noexcept;
     // Posts one event into a block of the global buffer (engine 0xFFFF) and writes it now.

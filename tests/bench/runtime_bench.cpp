@@ -58,7 +58,7 @@ std::string loadAverage()
 double eventCost(bool allowTsc, const char* path, uint64_t events)
 {
     detail::TraceClock clock(allowTsc);
-    auto sink = detail::TraceSink::open(path, 1, clock);
+    auto sink = detail::TraceSink::open(path, 1, 64, clock);
     if (!sink.ok()) {
         std::fprintf(stderr, "%s\n", sink.error().toString().c_str());
         std::exit(2);

@@ -412,3 +412,47 @@ TEST_CASE("a whole-program finding says how much of its time a site saw, not 'mo
         != std::string::npos);
     CHECK(waited.text.find("most of it") == std::string::npos);
 }
+
+TEST_CASE("work waiting for an engine at the runtime's context limit blames the limit, not the wake-up",
+    "[core][analysis][findings]")
+{
+    // The trace above, from our runtime: its RTS_IDENTIFIER gives the live-context limit. One context
+    // is created (ctx 2 at 500; ctx 1 was running from the start): with a limit of 1 the runtime was
+    // at it, so the waiting work is the limit's doing; with 2 it was not, and the finding says what
+    // it says without a limit.
+    auto withLimit = [](std::optional<uint64_t> limit) {
+        TraceBuilder b(2);
+        if (limit) {
+            const std::string ident = "sparkscope-0.1.0 max-contexts=" + std::to_string(*limit);
+            std::vector<uint8_t> payload { 0, 0, 0, 0 };
+            payload.insert(payload.end(), ident.begin(), ident.end());
+            b.event(kNoEngine, 0, ev::RtsIdentifier, payload);
+        }
+        b.runThread(0, 0, 1).gcStart(0, 200).gcStart(1, 200).gcEnd(0, 400).gcEnd(1, 400);
+        b.createThread(0, 500, 2).runThread(1, 700, 2).stopThread(1, 800, 2, kStopFinished);
+        b.stopThread(0, 1000, 1, kStopFinished);
+        const Trace trace = b.roundTrip();
+        CHECK(contextLimitOf(trace) == limit);
+        return finding(computeAnalysisReport(trace), "work_waited_for_engine").text;
+    };
+    const std::string atLimit = withLimit(1), belowLimit = withLimit(2), unknown = withLimit(std::nullopt);
+    CHECK(atLimit.find("Live contexts reached the runtime's limit of 1") != std::string::npos);
+    CHECK(belowLimit.find("limit") == std::string::npos);
+    CHECK(belowLimit == unknown);
+}
+
+TEST_CASE("the context limit is read from our runtime's RTS_IDENTIFIER only", "[core][analysis][findings]")
+{
+    auto identified = [](const std::string& ident) {
+        TraceBuilder b(1);
+        std::vector<uint8_t> payload { 0, 0, 0, 0 };
+        payload.insert(payload.end(), ident.begin(), ident.end());
+        b.event(kNoEngine, 0, ev::RtsIdentifier, payload).runThread(0, 10, 1);
+        return contextLimitOf(b.roundTrip());
+    };
+    CHECK(identified("sparkscope-0.1.0 max-contexts=128") == std::optional<uint64_t>(128));
+    CHECK_FALSE(identified("sparkscope-0.1.0")); // a trace of an older build
+    CHECK_FALSE(identified("GHC-9.0.2 rts_thr"));
+    CHECK_FALSE(identified("mmc-22.01 max-contexts=4")); // another runtime's text is not ours to read
+    CHECK_FALSE(identified("sparkscope-0.1.0 max-contexts=x"));
+}

@@ -5,6 +5,7 @@
 #include "trace_checks.h"
 
 #include "sparkscope/core/check_model.h"
+#include "sparkscope/core/metrics.h"
 #include "sparkscope/core/par_model.h"
 #include "sparkscope/core/reader.h"
 #include "sparkscope/runtime/future.h"
@@ -365,4 +366,7 @@ TEST_CASE("a traced deep recursion under the bound passes core's check with the 
     CHECK(contextIds.size() == st.contextsCreated);
     CHECK(m.contextCreations.size() == st.contextsCreated); // CREATE_THREAD and each CREATE_SPARK_THREAD
     CHECK(m.contextReleases.size() == st.contextsCreated);
+    // The trace names the limit (its RTS_IDENTIFIER), which the analysis' findings read.
+    CHECK(core::contextLimitOf(t) == std::optional<uint64_t>(st.contextLimit));
+    CHECK(st.contextLimit == 4);
 }

@@ -17,7 +17,7 @@ TEST_CASE("an engine's events never go back in time and a steal is stamped after
 {
     const auto path = (test::scratchDir("runtime-tracer-stamps") / "stamps.eventlog").string();
     const TraceClock clock;
-    auto sink = TraceSink::open(path, 2, clock);
+    auto sink = TraceSink::open(path, 2, 128, clock);
     REQUIRE(sink);
     uint64_t created = 0, stolen = 0;
     {

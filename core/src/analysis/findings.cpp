@@ -362,7 +362,16 @@ namespace {
             + ".";
         const Stat* wake = in.stat("engines", "all", "ENGINE_WAKE_LATENCY");
         const Stat* find = in.stat("engines", "all", "ENGINE_TIME_TO_FIND_WORK");
-        if (wake && (!find || wake->mean >= find->mean))
+        // Our runtime pools contexts: it makes a new one only when every one made is in use, so the
+        // contexts made are the most ever live. At its limit a spark is not handed to a sleeping
+        // engine (it would need a context): waking sooner or searching longer would not help.
+        const std::optional<uint64_t> limit = in.metrics.trace.contextLimit;
+        if (limit && in.model.contextCreations.size() >= *limit)
+            text += " Live contexts reached the runtime's limit of " + std::to_string(*limit)
+                + " (SPARKSCOPE_MAX_CONTEXTS_PER_ENGINE x engines): at the limit a spark waits for an engine that has "
+                  "a context to run it on instead of waking a sleeping one. Raise the limit, or have fewer conjuncts "
+                  "blocked at once (each blocked one holds a context).";
+        else if (wake && (!find || wake->mean >= find->mean))
             text += " A sleeping engine took " + duration(wake->mean)
                 + " on average to wake up once work appeared (ENGINE_WAKE_LATENCY): let engines look for work longer "
                   "before they sleep, or wake one as soon as work appears.";

@@ -13,7 +13,11 @@
 #include "metrics/metrics_sections.h"
 #include "metrics/exact_stat.h"
 
+#include "sparkscope/core/event_types.h"
+
 #include <algorithm>
+#include <charconv>
+#include <string_view>
 #include <tbb/parallel_invoke.h>
 
 namespace sparkscope::core {
@@ -66,12 +70,31 @@ namespace detail {
 
 } // namespace detail
 
+std::optional<uint64_t> contextLimitOf(const Trace& trace)
+{
+    constexpr std::string_view kRuntime = "sparkscope-", kLimit = " max-contexts=";
+    for (const Event& e : trace.global) {
+        if (e.type != ev::RtsIdentifier || e.payloadSize <= 4)
+            continue;
+        const std::string_view text = trace.payload(e).text(4); // after the capset
+        const size_t at = text.find(kLimit);
+        if (!text.starts_with(kRuntime) || at == std::string::npos)
+            continue;
+        uint64_t limit = 0;
+        const char* digits = text.data() + at + kLimit.size();
+        const auto [end, ec] = std::from_chars(digits, text.data() + text.size(), limit);
+        if (ec == std::errc() && end != digits && limit > 0)
+            return limit;
+    }
+    return std::nullopt;
+}
+
 namespace {
 
     TraceSummary traceSummary(const Trace& trace)
     {
         TraceSummary out { trace.path, trace.fileSize, trace.engines.size(), trace.firstTimeNs, trace.lastTimeNs,
-            trace.eventCount(), {} };
+            trace.eventCount(), {}, contextLimitOf(trace) };
         for (const auto& w : trace.warnings)
             out.warnings.push_back(w.message + " (at byte " + std::to_string(w.byteOffset) + ")");
         return out;

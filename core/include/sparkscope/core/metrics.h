@@ -80,7 +80,14 @@ struct TraceSummary {
     uint64_t firstNs = 0, lastNs = 0;
     uint64_t eventCount = 0;
     std::vector<std::string> warnings;
+    // Our runtime's limit on live contexts, when its RTS_IDENTIFIER gives it (contextLimitOf).
+    std::optional<uint64_t> contextLimit;
 };
+
+// The live-context limit our runtime writes in its RTS_IDENTIFIER ("sparkscope-0.1.0
+// max-contexts=128"): at the limit, a spark waits for an engine that has a context to run it on
+// rather than waking a sleeping engine (docs/runtime.md). nullopt for other runtimes.
+std::optional<uint64_t> contextLimitOf(const Trace& trace);
 
 struct Metrics {
     TraceSummary trace;
