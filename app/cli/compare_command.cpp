@@ -27,14 +27,16 @@ namespace {
 
     bool endsWith(std::string_view s, std::string_view suffix) { return s.ends_with(suffix); }
 
-    // A figure as the text report prints it: nanoseconds as seconds, fractions as %, counts whole.
-    std::string cell(const std::string& key, std::optional<double> v, bool signedValue = false)
+    // A figure as the text report prints it: nanoseconds in the report's unit (the largest the runs
+    // last at least one of, as analyze's tables: a run of microseconds does not read +0.000000 s),
+    // fractions as %, counts whole.
+    std::string cell(const TimeUnit& u, const std::string& key, std::optional<double> v, bool signedValue = false)
     {
         if (!v)
             return "-";
         const char* sign = signedValue ? "%+" : "%";
         if (endsWith(key, "_ns"))
-            return format((std::string(sign) + ".6f").c_str(), *v / 1e9);
+            return format((std::string(sign) + (u.fmt + 1)).c_str(), *v / u.nsPerUnit);
         if (endsWith(key, "_fraction"))
             return format((std::string(sign) + ".2f%%").c_str(), *v * 100);
         if (*v == std::trunc(*v) && std::fabs(*v) < 1e15)
@@ -45,10 +47,10 @@ namespace {
     std::string ratioCell(std::optional<double> r) { return r ? format("%.3f", *r) : "-"; }
 
     // "wall_ns" -> "wall (s)", "idle_no_work_fraction" -> "idle_no_work (%)".
-    std::string label(const std::string& key)
+    std::string label(const TimeUnit& u, const std::string& key)
     {
         if (endsWith(key, "_ns"))
-            return key.substr(0, key.size() - 3) + " (s)";
+            return key.substr(0, key.size() - 3) + " (" + u.name + ")";
         if (endsWith(key, "_fraction"))
             return key.substr(0, key.size() - 9) + " (%)";
         return key;
@@ -62,28 +64,29 @@ namespace {
         return nullptr;
     }
 
-    void appendFigures(std::string& out, const std::vector<core::FigureComparison>& figures)
+    void appendFigures(std::string& out, const TimeUnit& u, const std::vector<core::FigureComparison>& figures)
     {
         Table t;
         t.row({ "", "A", "B", "B - A", "B / A" });
         for (const auto& f : figures)
-            t.row({ label(f.key), cell(f.key, f.a), cell(f.key, f.b), cell(f.key, f.difference, true),
+            t.row({ label(u, f.key), cell(u, f.key, f.a), cell(u, f.key, f.b), cell(u, f.key, f.difference, true),
                 ratioCell(f.ratio) });
         t.appendTo(out);
     }
 
     // The ledger: each category's engine-seconds and share, A beside B.
-    void appendLedger(std::string& out, const std::vector<core::FigureComparison>& ledger)
+    void appendLedger(std::string& out, const TimeUnit& u, const std::vector<core::FigureComparison>& ledger)
     {
         Table t;
-        t.row({ "category", "A s", "A %", "B s", "B %", "B - A s", "B / A" });
+        const std::string n = std::string(" ") + u.name;
+        t.row({ "category", "A" + n, "A %", "B" + n, "B %", "B - A" + n, "B / A" });
         for (const auto& f : ledger) {
             if (!endsWith(f.key, "_ns"))
                 continue;
             const std::string name = f.key.substr(0, f.key.size() - 3);
             const auto* share = figure(ledger, name + "_fraction");
-            t.row({ name, cell(f.key, f.a), share ? cell(share->key, share->a) : "", cell(f.key, f.b),
-                share ? cell(share->key, share->b) : "", cell(f.key, f.difference, true), ratioCell(f.ratio) });
+            t.row({ name, cell(u, f.key, f.a), share ? cell(u, share->key, share->a) : "", cell(u, f.key, f.b),
+                share ? cell(u, share->key, share->b) : "", cell(u, f.key, f.difference, true), ratioCell(f.ratio) });
         }
         t.appendTo(out);
     }
@@ -93,37 +96,38 @@ namespace {
         return p == core::Presence::Both ? "" : p == core::Presence::OnlyA ? "A only" : "B only";
     }
 
-    void appendSites(std::string& out, const core::RunComparison& c)
+    void appendSites(std::string& out, const TimeUnit& u, const core::RunComparison& c)
     {
         out += "\nConjunction sites, by how much their time (covered: the union of their instances' spans)\n"
                "changed, largest first:\n";
         Table t;
-        t.row({ "site", "in", "instances A", "B", "covered A s", "B s", "B - A s", "B / A", "work mean A s", "B s",
-            "span mean A s", "B s" });
+        const std::string n = std::string(" ") + u.name;
+        t.row({ "site", "in", "instances A", "B", "covered A" + n, "B" + n, "B - A" + n, "B / A", "work mean A" + n,
+            "B" + n, "span mean A" + n, "B" + n });
         for (const auto& s : c.sites) {
             const auto& f = s.figures;
             auto get = [&](const char* key) { return figure(f, key); };
-            t.row({ s.site, presenceCell(s.presence), cell("instances", get("instances")->a),
-                cell("instances", get("instances")->b), cell("covered_ns", get("covered_ns")->a),
-                cell("covered_ns", get("covered_ns")->b), cell("covered_ns", get("covered_ns")->difference, true),
-                ratioCell(get("covered_ns")->ratio), cell("work_mean_ns", get("work_mean_ns")->a),
-                cell("work_mean_ns", get("work_mean_ns")->b), cell("span_mean_ns", get("span_mean_ns")->a),
-                cell("span_mean_ns", get("span_mean_ns")->b) });
+            t.row({ s.site, presenceCell(s.presence), cell(u, "instances", get("instances")->a),
+                cell(u, "instances", get("instances")->b), cell(u, "covered_ns", get("covered_ns")->a),
+                cell(u, "covered_ns", get("covered_ns")->b), cell(u, "covered_ns", get("covered_ns")->difference, true),
+                ratioCell(get("covered_ns")->ratio), cell(u, "work_mean_ns", get("work_mean_ns")->a),
+                cell(u, "work_mean_ns", get("work_mean_ns")->b), cell(u, "span_mean_ns", get("span_mean_ns")->a),
+                cell(u, "span_mean_ns", get("span_mean_ns")->b) });
         }
         t.appendTo(out);
         out += "\nConjuncts (by position within their site; means over their complete instances):\n";
         Table k;
-        k.row({ "site/position", "in", "instances A", "B", "running mean A s", "B s", "B - A s", "B / A",
-            "after mean A s", "B s" });
+        k.row({ "site/position", "in", "instances A", "B", "running mean A" + n, "B" + n, "B - A" + n, "B / A",
+            "after mean A" + n, "B" + n });
         for (const auto& s : c.sites)
             for (const auto& j : s.conjuncts) {
                 auto get = [&](const char* key) { return figure(j.figures, key); };
                 const auto* running = get("running_mean_ns");
                 k.row({ s.site + "/" + std::to_string(j.position), presenceCell(j.presence),
-                    cell("instances", get("instances")->a), cell("instances", get("instances")->b),
-                    cell(running->key, running->a), cell(running->key, running->b),
-                    cell(running->key, running->difference, true), ratioCell(running->ratio),
-                    cell("after_mean_ns", get("after_mean_ns")->a), cell("after_mean_ns", get("after_mean_ns")->b) });
+                    cell(u, "instances", get("instances")->a), cell(u, "instances", get("instances")->b),
+                    cell(u, running->key, running->a), cell(u, running->key, running->b),
+                    cell(u, running->key, running->difference, true), ratioCell(running->ratio),
+                    cell(u, "after_mean_ns", get("after_mean_ns")->a), cell(u, "after_mean_ns", get("after_mean_ns")->b) });
             }
         k.appendTo(out);
     }
@@ -145,12 +149,17 @@ namespace {
             out += "warning: " + w + "\n";
         if (c.program.empty())
             return out;
+        // One unit for the report: the largest the longer run lasts at least one of.
+        const core::FigureComparison* range = figure(c.program, "range_ns");
+        const TimeUnit u = TimeUnit::forRun(
+            range ? uint64_t(std::max(range->a.value_or(0), range->b.value_or(0))) : uint64_t(1'000'000'000));
         out += "\nProgram (wall: first context start to last context end; B - A, B / A where both have it):\n";
-        appendFigures(out, c.program);
-        out += "\nLoss ledger (engine-seconds, and % of engines x the trace's range):\n";
-        appendLedger(out, c.ledger);
+        appendFigures(out, u, c.program);
+        out += std::string("\nLoss ledger (engine-") + (u.nsPerUnit == 1e9 ? "seconds" : u.name)
+            + ", and % of engines x the trace's range):\n";
+        appendLedger(out, u, c.ledger);
         if (!c.sites.empty())
-            appendSites(out, c);
+            appendSites(out, u, c);
         return out;
     }
 

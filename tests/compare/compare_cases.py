@@ -150,9 +150,18 @@ def case_demo_json():
 def case_demo_text_and_file():
     one, two = demo_trace(1), demo_trace(2)
     out, _ = expect_exit(0, ["compare", one, two], stream="stdout")
+    # Durations in the largest unit the longer run lasts at least one of (a demo run: ms), to the ns.
+    doc, _ = json_of("compare", one, two)
+    longest = max(doc["program"]["range_ns"]["a"], doc["program"]["range_ns"]["b"])
+    unit, per, decimals = next(u for u in (("s", 1e9, 6), ("ms", 1e6, 6), ("us", 1e3, 3), ("ns", 1, 0))
+                               if longest >= u[1])
     for text in ("A  " + one + ": 1 engine", "B  " + two + ": 2 engines", "Program", "Loss ledger",
-                 "Conjunction sites", "Conjuncts", "B - A", "B / A", "wall (s)", "span (s)", "parfib.cpp:"):
+                 "Conjunction sites", "Conjuncts", "B - A", "B / A", "wall (%s)" % unit, "span (%s)" % unit,
+                 "parfib.cpp:", "engine-" + ("seconds" if unit == "s" else unit)):
         expect(text in out, "the report lacks %r:\n%s" % (text, out[:2000]))
+    wall = next(line.split() for line in out.splitlines() if line.startswith("  wall ("))
+    expect(wall[2] == "%.*f" % (decimals, doc["program"]["wall_ns"]["a"] / per), "wall A %r, JSON %r"
+           % (wall, doc["program"]["wall_ns"]))
     # Aligned: the lines of one table are all as wide.
     tables = [block.splitlines()[1:] for block in out.split("\n\n")[1:]]
     for lines in tables:
