@@ -35,7 +35,8 @@ int usage(FILE* out)
         "[--max-contexts-per-engine N] [workload options]\n       sparkscope-demo --list\n"
         "Without --trace, the environment variable SPARKSCOPE_TRACE=<file> turns tracing on; without\n"
         "--max-contexts-per-engine, SPARKSCOPE_MAX_CONTEXTS_PER_ENGINE=<n> sets the runtime's bound on live\n"
-        "contexts per engine. --no-trace ignores both variables.\n");
+        "contexts per engine; SPARKSCOPE_TRACE_FLUSH_MS=<ms> has each engine write its events at least that\n"
+        "often, to follow the trace while it runs (sparkscope --follow). --no-trace ignores them all.\n");
     return 2;
 }
 

@@ -100,7 +100,8 @@ Engine::Engine(Runtime::Impl& runtime, uint16_t i)
     , rng(0x9E3779B97F4A7C15ull * (i + 1))
 {
     if (rt.sink)
-        trace = std::make_unique<EngineTraceBuffer>(*rt.sink, i, rt.options.traceBufferBytes);
+        trace = std::make_unique<EngineTraceBuffer>(
+            *rt.sink, i, rt.options.traceBufferBytes, uint64_t(rt.options.traceFlushMs) * 1'000'000);
 }
 
 void Engine::threadMain()
@@ -145,8 +146,10 @@ Context* Engine::runContext(Context* c, bool& searched)
         rt.createFiber(c);
     c->engine = this;
     current = c;
-    if (trace)
+    if (trace) {
         trace->event4(core::ev::RunThread, c->id);
+        trace->flushIfDue(); // the context may post nothing for a long time: what led to it goes out now
+    }
     switchInto(native, c);
     current = nullptr;
 

@@ -196,6 +196,17 @@ core::Result<std::unique_ptr<Runtime>> Runtime::create(RuntimeOptions options)
                 path = env;
         }
         impl->options.tracePath = path;
+        if (options.traceFlushMs == 0 && options.useEnvironment)
+            if (const char* env = std::getenv("SPARKSCOPE_TRACE_FLUSH_MS")) {
+                char* end = nullptr;
+                const unsigned long v = std::strtoul(env, &end, 10);
+                if (!*env || *end || v == 0 || v > 3'600'000)
+                    return core::Error { core::ErrorCode::Usage,
+                        std::string("runtime: SPARKSCOPE_TRACE_FLUSH_MS must be 1..3600000 (milliseconds), not '")
+                            + env + "'",
+                        std::nullopt };
+                impl->options.traceFlushMs = unsigned(v);
+            }
         if (!path.empty()) {
             impl->clock = std::make_unique<TraceClock>();
             auto sink = TraceSink::open(path, n, impl->contextLimit, *impl->clock);

@@ -243,42 +243,47 @@ void TraceSink::finish() noexcept
     m_finished = true;
 }
 
-EngineTraceBuffer::EngineTraceBuffer(TraceSink& sink, uint16_t engine, size_t bytes)
+EngineTraceBuffer::EngineTraceBuffer(TraceSink& sink, uint16_t engine, size_t bytes, uint64_t flushIntervalNs)
     : m_sink(sink)
     , m_clock(sink.clock())
     , m_data(new uint8_t[std::max<size_t>(bytes, 4096)])
     , m_capacity(std::max<size_t>(bytes, 4096))
     , m_engine(engine)
+    , m_flushIntervalNs(flushIntervalNs)
 {
-    openBlock();
+    openBlockAt(stamp());
 }
 
 EngineTraceBuffer::~EngineTraceBuffer() { delete[] m_data; }
 
-void EngineTraceBuffer::openBlock() noexcept
+void EngineTraceBuffer::openBlockAt(uint64_t t) noexcept
 {
-    putMarker(m_data, stamp(), 0, 0, m_engine);
+    putMarker(m_data, t, 0, 0, m_engine);
     m_pos = kMarkerBytes;
+    m_flushDeadlineNs = m_flushIntervalNs ? t + m_flushIntervalNs : UINT64_MAX;
 }
 
-void EngineTraceBuffer::flush() noexcept
+void EngineTraceBuffer::flush() noexcept { flushAt(stamp()); }
+
+void EngineTraceBuffer::flushAt(uint64_t t) noexcept
 {
     if (m_pos > kMarkerBytes) {
         core::storeBE32(m_data + 10, static_cast<uint32_t>(m_pos));
-        core::storeBE64(m_data + 14, stamp()); // the block ends at or after its last event
+        core::storeBE64(m_data + 14, t); // the block ends at or after its last event (t is the latest stamp)
         m_sink.writeBlock(m_data, m_pos);
     }
-    openBlock();
+    openBlockAt(t);
 }
 
 void EngineTraceBuffer::text(uint16_t type, std::string_view text) noexcept
 {
     const size_t len = std::min(text.size(), std::min(kMaxText, m_capacity - kMarkerBytes - 12));
-    if (m_pos + 12 + len > m_capacity)
-        flush();
+    const uint64_t t = stamp();
+    if (m_pos + 12 + len > m_capacity || t >= m_flushDeadlineNs)
+        flushAt(t);
     uint8_t* p = m_data + m_pos;
     core::storeBE16(p, type);
-    core::storeBE64(p + 2, stamp());
+    core::storeBE64(p + 2, t);
     core::storeBE16(p + 10, static_cast<uint16_t>(len));
     std::memcpy(p + 12, text.data(), len);
     m_pos += 12 + len;

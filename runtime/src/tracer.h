@@ -99,12 +99,15 @@ private:
 };
 
 // One engine's event buffer. Only the owning engine's thread may call it (no locks).
-// Cost of an event: one clock read, one compare, ~3 stores; a flush every ~bufferBytes.
+// Cost of an event: one clock read, two compares, ~3 stores; a flush every ~bufferBytes, or, with a
+// flush interval, when an event comes that long after the block opened (before the event is written) (the engine's events then
+// reach the file while the program runs: a followed trace shows them, docs/runtime.md).
 class EngineTraceBuffer {
 public:
     static constexpr size_t kMarkerBytes = 24;
 
-    EngineTraceBuffer(TraceSink& sink, uint16_t engine, size_t bytes);
+    // flushIntervalNs 0: blocks are written when full (and at sleep and shutdown) only.
+    EngineTraceBuffer(TraceSink& sink, uint16_t engine, size_t bytes, uint64_t flushIntervalNs = 0);
     ~EngineTraceBuffer();
     EngineTraceBuffer(const EngineTraceBuffer&) = delete;
     EngineTraceBuffer& operator=(const EngineTraceBuffer&) = delete;
@@ -149,16 +152,25 @@ public:
 
     // Writes the current block (if it holds events) and opens a new one.
     void flush() noexcept;
+    // flush() when the flush interval has passed since the block opened, by the last event's time
+    // (the engine calls it after RUN_THREAD: the context may post nothing for a long time, and the
+    // events that led to it, RUN_THREAD included, go out now).
+    void flushIfDue() noexcept
+    {
+        if (m_lastNs >= m_flushDeadlineNs) [[unlikely]]
+            flush();
+    }
 
 private:
     uint8_t* begin(uint16_t type, size_t payload, uint64_t notBeforeNs = 0) noexcept
     {
-        if (m_pos + 10 + payload > m_capacity) [[unlikely]]
-            flush();
+        const uint64_t t = stamp(notBeforeNs);
+        if (m_pos + 10 + payload > m_capacity || t >= m_flushDeadlineNs) [[unlikely]]
+            flushAt(t); // (the new block opens at t: its events are never before its start)
         uint8_t* p = m_data + m_pos;
         m_pos += 10 + payload;
         core::storeBE16(p, type);
-        core::storeBE64(p + 2, stamp(notBeforeNs));
+        core::storeBE64(p + 2, t);
         return p + 10;
     }
     // The clock, but never before this engine's last event nor before `notBeforeNs`.
@@ -167,7 +179,9 @@ private:
         m_lastNs = std::max({ m_clock.nowNs(), m_lastNs, notBeforeNs });
         return m_lastNs;
     }
-    void openBlock() noexcept;
+    // Writes the current block (if it holds events) as ending at `t`, and opens the next at `t`.
+    void flushAt(uint64_t t) noexcept;
+    void openBlockAt(uint64_t t) noexcept;
 
     TraceSink& m_sink;
     const TraceClock& m_clock;
@@ -176,6 +190,8 @@ private:
     size_t m_capacity = 0;
     uint16_t m_engine = 0;
     uint64_t m_lastNs = 0;
+    uint64_t m_flushIntervalNs = 0;
+    uint64_t m_flushDeadlineNs = UINT64_MAX; // the open block's opening + the interval
 };
 
 } // namespace sparkscope::runtime::detail

@@ -7,6 +7,7 @@
 #include "sparkscope/runtime/future.h"
 #include "sparkscope/runtime/par_conj.h"
 #include "sparkscope/runtime/runtime.h"
+#include "support/scoped_env.h"
 #include "support/test_data.h"
 
 #include <catch2/catch.hpp>
@@ -255,4 +256,85 @@ TEST_CASE("a traced program killed mid-run leaves a readable prefix", "[runtime]
     REQUIRE(t.ok());
     CHECK(t.value().truncated); // no DATA_END
     CHECK(holdsBothEnginesBlocks(t.value())); // what was written before the kill is still there
+}
+
+namespace {
+
+// USER_MARKER texts of engine 0 in the file as it is now (a trace still being written: its complete
+// blocks; every block the runtime writes is whole). Called inside a context too, so no REQUIRE (an
+// exception must not cross a context switch): an unreadable file gives {"unreadable"}.
+std::vector<std::string> markersWritten(const std::string& path)
+{
+    auto t = core::readTrace(path, oneThread());
+    if (!t)
+        return { "unreadable" };
+    std::vector<std::string> out;
+    if (!t->engines.empty())
+        for (const core::Event& e : t->engines[0])
+            if (e.type == core::ev::UserMarker)
+                out.emplace_back(t->payload(e).text(0));
+    return out;
+}
+
+void busyFor(std::chrono::milliseconds d)
+{
+    const auto until = std::chrono::steady_clock::now() + d;
+    while (std::chrono::steady_clock::now() < until) {
+    }
+}
+
+} // namespace
+
+TEST_CASE("with a flush interval an engine's events reach the file while the program runs", "[runtime]")
+{
+    // One engine; markers a, b, c each 5 ms apart (busy, no sleep: nothing else flushes). With a 1 ms
+    // interval, posting b (past a's block's deadline) writes the block holding a, and c the one
+    // holding b; without one, the 2 MB buffer holds them all until the end.
+    for (const unsigned flushMs : { 1u, 0u }) {
+        INFO("flush interval " << flushMs << " ms");
+        const auto path = (test::scratchDir("runtime-flush") / ("flush" + std::to_string(flushMs) + ".eventlog")).string();
+        RuntimeOptions o;
+        o.engines = 1;
+        o.tracePath = path;
+        o.useEnvironment = false;
+        o.traceFlushMs = flushMs;
+        o.stackBytes = 8 * 1024 * 1024; // the context reads the trace back
+        auto rt = Runtime::create(o);
+        REQUIRE(rt.ok());
+        std::vector<std::string> afterB, afterC;
+        REQUIRE(rt.value()->run([&] {
+            mark("a");
+            busyFor(std::chrono::milliseconds(5));
+            mark("b");
+            afterB = markersWritten(path);
+            busyFor(std::chrono::milliseconds(5));
+            mark("c");
+            afterC = markersWritten(path);
+        }).ok());
+        rt.value().reset();
+        if (flushMs) {
+            CHECK(afterB == std::vector<std::string> { "a" });
+            CHECK(afterC == std::vector<std::string> { "a", "b" });
+        } else {
+            CHECK(afterB.empty());
+            CHECK(afterC.empty());
+        }
+        // Finished, the trace holds them all, and the runtime's invariants hold.
+        CHECK(markersWritten(path) == std::vector<std::string> { "a", "b", "c" });
+        const core::Trace t = readBack(path);
+        const auto s = test::checkRuntimeTrace(t);
+        INFO(problemsText(s));
+        CHECK(s.problems.empty());
+    }
+}
+
+TEST_CASE("SPARKSCOPE_TRACE_FLUSH_MS must be a number of milliseconds", "[runtime]")
+{
+    test::ScopedEnv bad("SPARKSCOPE_TRACE_FLUSH_MS", "soon");
+    RuntimeOptions o;
+    o.engines = 1;
+    o.tracePath = (test::scratchDir("runtime-flush") / "env.eventlog").string();
+    auto rt = Runtime::create(o);
+    REQUIRE_FALSE(rt.ok());
+    CHECK(rt.error().message.find("SPARKSCOPE_TRACE_FLUSH_MS must be 1..3600000") != std::string::npos);
 }
