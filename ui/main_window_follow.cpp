@@ -127,9 +127,10 @@ void MainWindow::followTrace(const QString& path)
 {
     m_messageBar->hide();
     m_loader->cancel();
-    m_follower->follow(path);
-    // Until its first complete block: a followed file may hold a header alone for a while.
+    // Until its first complete block: a followed file may hold a header alone for a while. (Set
+    // first: following a file that is not there stops inside follow(), and clears it.)
     m_timeline->setEmptyText(tr("Waiting for the first events of %1…").arg(QFileInfo(path).fileName()));
+    m_follower->follow(path);
     m_live->setText(tr("● live"));
     m_live->setVisible(m_follower->isFollowing());
 }

@@ -146,10 +146,8 @@ Context* Engine::runContext(Context* c, bool& searched)
         rt.createFiber(c);
     c->engine = this;
     current = c;
-    if (trace) {
+    if (trace)
         trace->event4(core::ev::RunThread, c->id);
-        trace->flushIfDue(); // the context may post nothing for a long time: what led to it goes out now
-    }
     switchInto(native, c);
     current = nullptr;
 

@@ -152,14 +152,6 @@ public:
 
     // Writes the current block (if it holds events) and opens a new one.
     void flush() noexcept;
-    // flush() when the flush interval has passed since the block opened, by the last event's time
-    // (the engine calls it after RUN_THREAD: the context may post nothing for a long time, and the
-    // events that led to it, RUN_THREAD included, go out now).
-    void flushIfDue() noexcept
-    {
-        if (m_lastNs >= m_flushDeadlineNs) [[unlikely]]
-            flush();
-    }
 
 private:
     uint8_t* begin(uint16_t type, size_t payload, uint64_t notBeforeNs = 0) noexcept

@@ -457,6 +457,7 @@ TEST_CASE("following a file that does not exist says so", "[ui][follow]")
     CHECK(window.message().contains(QStringLiteral("no such file")));
     REQUIRE(failed.count() == 1);
     CHECK(failed.front().front().toString().contains(QStringLiteral("no such file")));
+    CHECK(window.timeline()->emptyText().isEmpty()); // not "Waiting for the first events" of nothing
     CHECK_FALSE(window.message().contains(QStringLiteral("disappeared")));
 }
 

@@ -57,11 +57,13 @@ ScalingView::ScalingView(const core::ScalingReport& r, QWidget* parent)
         m_table->setItem(row, 7, number(ns(p.spanNs), 6, 1e-9));
         QStringList predicted;
         for (const core::PointPrediction& pr : p.predictions)
-            predicted << QStringLiteral("%1 (from %2 engines, %3%4%)")
+            predicted << QStringLiteral("%1 (from %2 engines%3)")
                              .arg(QString::number(double(pr.wallNs) / 1e9, 'f', 6))
                              .arg(r.points[pr.from].engines)
-                             .arg(pr.error ? (*pr.error >= 0 ? QStringLiteral("+") : QString()) : QString())
-                             .arg(pr.error ? QString::number(*pr.error * 100, 'f', 1) : QStringLiteral("-"));
+                             .arg(pr.error ? QStringLiteral(", %1%2%")
+                                                 .arg(*pr.error >= 0 ? QStringLiteral("+") : QString())
+                                                 .arg(QString::number(*pr.error * 100, 'f', 1))
+                                           : QString()); // (no error against a measured wall of 0)
         m_table->setItem(row, 8,
             new QTableWidgetItem(predicted.isEmpty() ? QStringLiteral("-") : predicted.join(QStringLiteral("; "))));
     }

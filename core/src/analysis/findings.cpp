@@ -365,8 +365,11 @@ namespace {
         // Our runtime pools contexts: it makes a new one only when every one made is in use, so the
         // contexts made are the most ever live. At its limit a spark is not handed to a sleeping
         // engine (it would need a context): waking sooner or searching longer would not help.
+        // (Those made by the range's end: a limit reached only later did not hold this work back.)
         const std::optional<uint64_t> limit = in.metrics.trace.contextLimit;
-        if (limit && in.model.contextCreations.size() >= *limit)
+        const auto made = std::count_if(in.model.contextCreations.begin(), in.model.contextCreations.end(),
+            [&](uint64_t t) { return t < in.run.toNs; });
+        if (limit && uint64_t(made) >= *limit)
             text += " Live contexts reached the runtime's limit of " + std::to_string(*limit)
                 + " (SPARKSCOPE_MAX_CONTEXTS_PER_ENGINE x engines): at the limit a spark waits for an engine that has "
                   "a context to run it on instead of waking a sleeping one. Raise the limit, or have fewer conjuncts "

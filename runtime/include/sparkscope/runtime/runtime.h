@@ -44,10 +44,11 @@ struct RuntimeOptions {
     static constexpr unsigned kDefaultMaxContextsPerEngine = 64;
     static constexpr unsigned kMaxContextsTotal = 16384; // 32,768 mappings: half of Linux's default map limit
     size_t traceBufferBytes = 2 * 1024 * 1024; // per engine, as GHC and Mercury
-    // As GHC's --eventlog-flush-interval: an engine writes its buffer once an event comes this many
-    // milliseconds after its block opened, and before it runs a context then, so that a program's
-    // trace can be followed while it runs (sparkscope --follow). 0 = when full (and before an engine
-    // sleeps, and at the end), or SPARKSCOPE_TRACE_FLUSH_MS=<ms> when `useEnvironment` is true.
+    // As GHC's --eventlog-flush-interval: an engine writes its buffer when an event comes this many
+    // milliseconds after its block opened, so that a program's trace can be followed while it runs
+    // (sparkscope --follow); an engine running a context that posts nothing writes nothing until it
+    // posts again. 0 = when full (and before an engine sleeps, and at the end), or
+    // SPARKSCOPE_TRACE_FLUSH_MS=<ms> when `useEnvironment` is true.
     unsigned traceFlushMs = 0;
 };
 
