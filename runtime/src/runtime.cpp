@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -16,6 +17,22 @@ using namespace detail;
 namespace {
 
     std::atomic<Runtime::Impl*> gTracedRuntime { nullptr };
+
+    // The environment variable `name` as a number in 1..max (`unit` names it in the message): nullopt
+    // when unset, an Error when it is something else.
+    core::Result<std::optional<unsigned>> envNumber(const char* name, unsigned long max, const char* unit = "")
+    {
+        const char* env = std::getenv(name);
+        if (!env)
+            return std::optional<unsigned>();
+        char* end = nullptr;
+        const unsigned long v = std::strtoul(env, &end, 10);
+        if (!*env || *end || v == 0 || v > max)
+            return core::Error { core::ErrorCode::Usage,
+                std::string("runtime: ") + name + " must be 1.." + std::to_string(max) + unit + ", not '" + env + "'",
+                std::nullopt };
+        return std::optional<unsigned>(unsigned(v));
+    }
 
     // USER_MARKER or USER_MSG: into the calling engine's buffer, or, off the engines, into the global
     // buffer of the traced runtime if there is one.
@@ -175,16 +192,10 @@ core::Result<std::unique_ptr<Runtime>> Runtime::create(RuntimeOptions options)
         impl->engineCount = n;
         unsigned perEngine = options.maxContextsPerEngine;
         if (perEngine == 0 && options.useEnvironment) {
-            if (const char* env = std::getenv("SPARKSCOPE_MAX_CONTEXTS_PER_ENGINE")) {
-                char* end = nullptr;
-                const unsigned long v = std::strtoul(env, &end, 10);
-                if (!*env || *end || v == 0 || v > RuntimeOptions::kMaxContextsTotal)
-                    return core::Error { core::ErrorCode::Usage,
-                        std::string("runtime: SPARKSCOPE_MAX_CONTEXTS_PER_ENGINE must be 1..")
-                            + std::to_string(RuntimeOptions::kMaxContextsTotal) + ", not '" + env + "'",
-                        std::nullopt };
-                perEngine = unsigned(v);
-            }
+            auto env = envNumber("SPARKSCOPE_MAX_CONTEXTS_PER_ENGINE", RuntimeOptions::kMaxContextsTotal);
+            if (!env)
+                return env.error();
+            perEngine = env.value().value_or(0);
         }
         if (perEngine == 0)
             perEngine = RuntimeOptions::kDefaultMaxContextsPerEngine;
@@ -196,17 +207,12 @@ core::Result<std::unique_ptr<Runtime>> Runtime::create(RuntimeOptions options)
                 path = env;
         }
         impl->options.tracePath = path;
-        if (options.traceFlushMs == 0 && options.useEnvironment)
-            if (const char* env = std::getenv("SPARKSCOPE_TRACE_FLUSH_MS")) {
-                char* end = nullptr;
-                const unsigned long v = std::strtoul(env, &end, 10);
-                if (!*env || *end || v == 0 || v > 3'600'000)
-                    return core::Error { core::ErrorCode::Usage,
-                        std::string("runtime: SPARKSCOPE_TRACE_FLUSH_MS must be 1..3600000 (milliseconds), not '")
-                            + env + "'",
-                        std::nullopt };
-                impl->options.traceFlushMs = unsigned(v);
-            }
+        if (options.traceFlushMs == 0 && options.useEnvironment) {
+            auto env = envNumber("SPARKSCOPE_TRACE_FLUSH_MS", 3'600'000, " (milliseconds)");
+            if (!env)
+                return env.error();
+            impl->options.traceFlushMs = env.value().value_or(0);
+        }
         if (!path.empty()) {
             impl->clock = std::make_unique<TraceClock>();
             auto sink = TraceSink::open(path, n, impl->contextLimit, *impl->clock);
