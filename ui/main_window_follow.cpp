@@ -91,7 +91,7 @@ void MainWindow::updateLive(const TraceData& data)
     // (not idle: unknown), the metrics and the analysis stop where every engine's events are written
     // (unless a selection is shown), and the indicator names the engines behind.
     auto unwritten = std::make_shared<const std::vector<int64_t>>(unwrittenFrom(data));
-    const int64_t horizon = unwritten->empty() ? INT64_MAX : *std::min_element(unwritten->begin(), unwritten->end());
+    const int64_t horizon = writtenByAllUntil(*unwritten);
     const std::vector<int64_t> last = lastEventTimes(data);
     QStringList behind;
     for (size_t e = 0; e < unwritten->size(); ++e)

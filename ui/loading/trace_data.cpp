@@ -338,6 +338,11 @@ std::vector<int64_t> unwrittenFrom(const TraceData& data)
     return out;
 }
 
+int64_t writtenByAllUntil(const std::vector<int64_t>& unwritten) noexcept
+{
+    return unwritten.empty() ? INT64_MAX : *std::min_element(unwritten.begin(), unwritten.end());
+}
+
 Result<std::shared_ptr<const TraceData>> readTraceDataPart(std::vector<uint8_t> bytes, uint64_t completeBytes,
     bool ended, const std::string& path, const std::atomic<bool>* cancel)
 {

@@ -86,6 +86,8 @@ std::vector<int64_t> lastEventTimes(const TraceData& data);
 // the trace's span, and at least 1 ms, before the trace's end; INT64_MAX for an engine that is not
 // behind. What the live indicator names, the timeline hatches and the live analysis stops before.
 std::vector<int64_t> unwrittenFrom(const TraceData& data);
+// The earliest of those: where the part every engine has written ends (INT64_MAX: none is behind).
+int64_t writtenByAllUntil(const std::vector<int64_t>& unwritten) noexcept;
 
 // Builds the indexes of a decoded trace (TBB-parallel per engine), after keepOnlyPayloadBytes.
 // Returns null when `cancel` became true.

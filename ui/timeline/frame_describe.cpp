@@ -241,8 +241,7 @@ QString describeAt(
     }
 
     if (L.hasUtilisation() && pos.y() >= L.utilisationTop() && pos.y() < L.utilisationTop() + L.utilisationHeight) {
-        if (rows && rows->unwritten && !rows->unwritten->empty() && t < data.endNs
-            && t >= *std::min_element(rows->unwritten->begin(), rows->unwritten->end()))
+        if (rows && rows->unwritten && t < data.endNs && t >= writtenByAllUntil(*rows->unwritten))
             return QStringLiteral("Not every engine's events are written yet here: the trace is still being "
                                   "written, and the categories count an engine whose events are not written "
                                   "yet as idle.");

@@ -26,7 +26,7 @@ void addUnwritten(Frame& f, const TraceData& data, const TimelineRows* rows)
         if (right > left)
             f.unwritten.emplace_back(left, L.barTop(e), right - left, L.barHeight);
     }
-    const int64_t horizon = *std::min_element(rows->unwritten->begin(), rows->unwritten->end());
+    const int64_t horizon = writtenByAllUntil(*rows->unwritten);
     if (L.hasUtilisation() && horizon < axis.endNs && horizon < data.endNs) {
         const double left = std::max(axis.left, axis.xOf(horizon));
         if (right > left)
