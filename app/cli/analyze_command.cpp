@@ -311,7 +311,8 @@ namespace {
         for (const core::SiteScale& s : w.scales)
             out += "  " + s.site + " conjuncts made " + format("%g", s.factor) + "x as fast\n";
         out += "  recorded: " + counted(a.ledger.engines, "engine") + ", wall " + u(w.recordedWallNs) + " " + u.name
-            + " (first context start to last context end)\n";
+            + " (the critical path's extent: first context start to last context end, unless a note says it starts "
+              "later)\n";
         Table t;
         t.row({ "engines", std::string("wall ") + u.name, "speed-up", "bounds", "run %", "search %", "work %",
             "blocked %", "no_work %" });

@@ -7,6 +7,8 @@
 #include "sparkscope/core/analysis.h"
 #include "support/trace_builder.h"
 
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 using namespace sparkscope::core;
@@ -342,4 +344,29 @@ TEST_CASE("searching covers a free context's search and lasts until the engine f
     // Span: R1 [0,10) 10, G1 15 + 5 + 15 = 30, G2 after G1's Create (15) + 18 = 33, R1 after G1 35,
     // R1's Join node (the park at 35) max(35, 30, 33) + [45,55) 10 = 45.
     CHECK(*a.workSpan.spanNs == 45);
+}
+
+TEST_CASE(
+    "a context that started after the first one ended, depending on nothing, is named in a note", "[core][analysis]")
+{
+    // Two Runtime::run calls one after the other on one engine: ctx 1 runs [0,100), the host runs its
+    // own code, ctx 2 runs [150,250). Nothing in the trace links them, so the DAG takes them as side
+    // by side: work 200, span 100 (the longer alone), and the critical path walks back from 250 to
+    // ctx 2's start at 150 and stops there. The note says so, naming both instants.
+    TraceBuilder b(1);
+    b.runThread(0, 0, 1).stopThread(0, 100, 1, kStopFinished);
+    b.runThread(0, 150, 2).stopThread(0, 250, 2, kStopFinished);
+    b.endAt(300);
+    const Analysis a = analyze(b.roundTrip());
+    CHECK(a.workSpan.workNs == 200);
+    CHECK(*a.workSpan.spanNs == 100);
+    CHECK(pathOf(a) == std::vector<std::string> { "running 150-250 c2/0" });
+    const auto note = std::find_if(a.notes.begin(), a.notes.end(),
+        [](const std::string& n) { return n.rfind("the critical path starts at 150 ns", 0) == 0; });
+    REQUIRE(note != a.notes.end());
+    CHECK(note->find("after the first context ran (at 0 ns)") != std::string::npos);
+    // A run whose path reaches back to its first context has no such note.
+    const Analysis steal = analyze(sparkscope::test::stealTrace());
+    CHECK(std::none_of(steal.notes.begin(), steal.notes.end(),
+        [](const std::string& n) { return n.find("the critical path starts at") != std::string::npos; }));
 }

@@ -85,6 +85,7 @@ struct AnalysisSession::Impl {
     uint64_t workNs = 0, spanNs = 0, broken = 0; // whole run
     detail::InstanceWorkSpans instances;
     std::optional<CriticalPathReport> path;
+    uint64_t firstRunNs = 0; // the first instant any context ran (where the path normally starts)
     CostModel measured; // the trace's own costs (cost_model.h)
     mutable std::once_flag simOnce; // the what-if's view of the DAG and the contention, built on first use
     mutable std::unique_ptr<detail::SimGraph> sim;
@@ -125,6 +126,7 @@ struct AnalysisSession::Impl {
         broken = paths.brokenDependencies;
         detail::addInstanceSpans(*dag, paths, instances);
         path = detail::walkCriticalPath(*dag, activity);
+        firstRunNs = detail::firstRunningNs(activity);
     }
 
     // The model, unless releaseModelForWhatIf let it go: then a logic_error naming `caller`.
@@ -147,7 +149,7 @@ struct AnalysisSession::Impl {
 // only, and is built beside the idle classes and the measured costs when nothing is to be released).
 void AnalysisSession::Impl::read(const Trace& t, const AnalysisInputs& inputs, bool withDag)
 {
-    trace = { t.path, t.fileSize, t.engines.size(), t.firstTimeNs, t.lastTimeNs, t.eventCount(), {} };
+    trace = { t.path, t.fileSize, t.engines.size(), t.firstTimeNs, t.lastTimeNs, t.eventCount(), {}, {} };
     for (const Warning& w : t.warnings)
         trace.warnings.push_back(w.message + " (at byte " + std::to_string(w.byteOffset) + ")");
     firstNs = t.firstTimeNs;
@@ -267,6 +269,15 @@ void AnalysisSession::Impl::addNotes(Analysis& a) const
         notes.push_back("the trace is truncated: whatever was still open ends at its last event");
     if (a.criticalPath && (a.fromNs != firstNs || a.toNs != lastNs))
         notes.push_back("the critical path is the whole run's, clipped to the range");
+    // The walk stopped at a context that waited for nothing, later than the first one started: the
+    // DAG cannot say what held it back (analysis.md §3), so say what that leaves out.
+    if (path && !path->segments.empty() && path->segments.front().fromNs > firstRunNs)
+        notes.push_back("the critical path starts at " + std::to_string(path->segments.front().fromNs)
+            + " ns, in a context that depends on nothing in the trace yet started after the first context ran (at "
+            + std::to_string(firstRunNs)
+            + " ns): a later Runtime::run call, or a context the trace does not say who made. Nothing links it to "
+              "what ran before, so the span, the critical path, the recorded wall time the what-if compares "
+              "with and the what-if itself take the two as side by side, not one after the other");
 }
 
 Analysis AnalysisSession::analyze(const AnalysisOptions& options) const

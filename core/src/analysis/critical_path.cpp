@@ -257,6 +257,18 @@ std::optional<CriticalPathReport> walkCriticalPath(const RunDag& dag, const Engi
     return PathWalker(dag, activity).run();
 }
 
+uint64_t firstRunningNs(const EngineActivity& activity)
+{
+    uint64_t first = UINT64_MAX;
+    for (size_t e = 0; e < activity.engineCount(); ++e)
+        for (const ActivityInterval& a : activity.intervals(e))
+            if (a.activity == Activity::RunningIn || a.activity == Activity::RunningOut) {
+                first = std::min(first, a.startNs);
+                break;
+            }
+    return first == UINT64_MAX ? 0 : first;
+}
+
 CriticalPathReport summarisePath(const CriticalPathReport& path, const ParModel& model, uint64_t fromNs, uint64_t toNs)
 {
     CriticalPathReport out;

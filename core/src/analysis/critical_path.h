@@ -29,6 +29,9 @@ namespace sparkscope::core::detail {
 // (summarisePath does that for a range).
 std::optional<CriticalPathReport> walkCriticalPath(const RunDag& dag, const EngineActivity& activity);
 
+// The first instant any context ran (the start of the first running interval of any engine), or 0.
+uint64_t firstRunningNs(const EngineActivity& activity);
+
 // The part of `path` within [from, to) with its summaries (length, running, waiting by kind, per site).
 CriticalPathReport summarisePath(const CriticalPathReport& path, const ParModel& model, uint64_t fromNs, uint64_t toNs);
 
