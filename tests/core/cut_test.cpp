@@ -3,6 +3,7 @@
 // cut of a hand-built trace has the contexts and conjunctions worked out by hand.
 #include "scenario_traces.h"
 #include "sparkscope/core/cut.h"
+#include "sparkscope/core/engine_states.h"
 #include "sparkscope/core/event_types.h"
 #include "sparkscope/core/metrics.h"
 #include "sparkscope/core/par_model.h"
@@ -429,4 +430,33 @@ TEST_CASE(
     CHECK(created(computeMetrics(back)) == 30);
     CHECK(created(computeMetrics(original)) == 40); // the whole trace: from the program's start
     checkCut(original, 150, 350);
+}
+
+TEST_CASE("cut starts an engine asleep or searching at the range's start so again", "[core][cut]")
+{
+    // Engine 0 runs ctx 1 [0,40), searches from 50 (LOOKING_FOR_GLOBAL_CONTEXT) until it runs ctx 1
+    // again at 150. Engine 1 sleeps from 20 (ENGINE_SLEEPING) until it searches at 130. Cut [100, 200]:
+    // engine 0 searching [100,150), engine 1 asleep [100,130) then searching [130, ...): as the
+    // original's states over the range. Without the state events, both read idle until their next event.
+    TraceBuilder b(2);
+    b.runThread(0, 0, 1).stopThread(0, 40, 1, kStopYielding).lookingForGlobal(0, 50).runThread(0, 150, 1);
+    b.stopThread(0, 190, 1, kStopFinished);
+    b.event(1, 20, ev::MerEngineSleeping).lookingForGlobal(1, 130).event(1, 180, ev::Shutdown);
+    b.endAt(200);
+    const Trace original = b.roundTrip();
+    auto cut = cutTrace(original, 100, 200);
+    REQUIRE(cut);
+    const Trace back = readBack(cut.value());
+    const EngineStates states = computeEngineStates(back);
+    auto stateAtNs = [&](size_t engine, uint64_t t) {
+        const StateInterval* r = states.at(engine, t);
+        return r ? r->state : EngineState::Idle;
+    };
+    CHECK(stateAtNs(0, 100) == EngineState::Searching);
+    CHECK(stateAtNs(0, 149) == EngineState::Searching);
+    CHECK(stateAtNs(0, 150) == EngineState::Running);
+    CHECK(stateAtNs(1, 100) == EngineState::Sleeping);
+    CHECK(stateAtNs(1, 129) == EngineState::Sleeping);
+    CHECK(stateAtNs(1, 130) == EngineState::Searching);
+    CHECK(timesOf(back.engines[1], ev::MerEngineSleeping) == std::vector<uint64_t> { 100 });
 }

@@ -79,6 +79,13 @@ namespace {
         case ev::GcEnd:
         case ev::SparkCounters:
         case ev::HeapAllocated:
+        case ev::MerEngineSleeping:
+        case ev::MerLookingForGlobalContext:
+        case ev::MerWorkStealing:
+        case ev::MerLookingForLocalSpark:
+        case ev::MerSparkRun:
+        case ev::MerSparkSteal:
+        case ev::Shutdown:
             return true;
         default:
             return false;
@@ -109,12 +116,62 @@ namespace {
         // counters and allocation count from the program's start, so the metrics measure their growth
         // from such a sample (metrics.md, "the trace's first instant").
         std::unordered_map<uint16_t, const Event*> sparkCounters, heapAllocated;
+        // Per engine, the ENGINE_SLEEPING or search event (LOOKING_FOR_GLOBAL_CONTEXT, WORK_STEALING,
+        // LOOKING_FOR_LOCAL_SPARK) that put it in the state it is in at `from`, while that lasts: the
+        // engine states' rules (engine_states.cpp) read from the events kept here. An engine running a
+        // context (RUN_THREAD until STOP_THREAD) is in neither.
+        std::unordered_map<uint16_t, const Event*> waiting;
+        std::unordered_map<uint16_t, bool> busy;
+
+        void engineState(const Event& e)
+        {
+            if (!e.hasEngine())
+                return;
+            const Event* w = waiting.count(e.engine) ? waiting[e.engine] : nullptr;
+            const bool sleeping = w && w->type == ev::MerEngineSleeping;
+            if (sleeping && e.type != ev::MerEngineSleeping)
+                w = nullptr; // any event wakes it
+            switch (e.type) {
+            case ev::RunThread:
+                busy[e.engine] = true;
+                w = nullptr;
+                break;
+            case ev::StopThread:
+                busy[e.engine] = false;
+                break;
+            case ev::MerEngineSleeping:
+                if (!busy[e.engine])
+                    w = &e;
+                break;
+            case ev::MerLookingForGlobalContext:
+            case ev::MerWorkStealing:
+            case ev::MerLookingForLocalSpark:
+                if (!busy[e.engine] && !w)
+                    w = &e;
+                break;
+            case ev::MerSparkRun:
+            case ev::MerSparkSteal:
+            case ev::Shutdown:
+                w = nullptr;
+                break;
+            default:
+                break;
+            }
+            if (w)
+                waiting[e.engine] = w;
+            else
+                waiting.erase(e.engine);
+        }
+
+        bool inGc(uint16_t engine) const { return gcStarts.count(engine) > 0; }
 
         void add(const Trace& trace, const Event& e)
         {
             if (!makesState(e.type)) // what cutFile leaves out before the range
                 return;
             const Payload p = trace.payload(e);
+            if (!inGc(e.engine)) // (a collection keeps the state it interrupted, as the engine states do)
+                engineState(e);
             if (isDefinition(e.type)) {
                 definitions.push_back(&e);
                 return;
@@ -353,7 +410,9 @@ Result<CutOutput> cutTrace(const Trace& trace, uint64_t fromNs, uint64_t toNs)
                 out.add(*c->run, fromNs);
                 ++n;
             }
-        for (const auto* perEngine : { &state.sparkCounters, &state.heapAllocated, &state.gcStarts })
+        // Engines asleep or searching at `from` start so again there (before a collection that
+        // interrupted it, which then gives it back at its end).
+        for (const auto* perEngine : { &state.sparkCounters, &state.heapAllocated, &state.waiting, &state.gcStarts })
             for (const Event* e : inEngineOrder(*perEngine)) {
                 out.add(*e, fromNs);
                 ++n;
