@@ -11,10 +11,12 @@
 #include "ui/export/chrome_export.h"
 #include "ui/export/eventlog_range_export.h"
 #include "ui/export/timeline_export.h"
+#include "ui/loading/trace_data.h"
 #include "ui/loading/trace_follower.h"
 #include "ui/loading/trace_loader.h"
 #include "ui/models/bookmarks_model.h"
 #include "ui/panels/metrics_panels.h"
+#include "ui/timeline/frame.h"
 #include "ui/timeline/timeline_widget.h"
 #include "ui/timeline/zoom_state.h"
 
@@ -459,9 +461,23 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceData> data, const QString& 
     m_events->setData(data);
     setWindowTitle(QStringLiteral("%1 — SparkScope").arg(QFileInfo(path).fileName()));
     addRecent(QFileInfo(path).absoluteFilePath());
-    if (!warnings.isEmpty())
+    QStringList problems = warnings;
+    // A truncated file lost each engine's buffer not yet written: an engine whose events stop well before
+    // the end is hatched from there (unknown, not idle), as the engines behind in a followed trace.
+    if (data->trace->truncated) {
+        auto lost = std::make_shared<const std::vector<int64_t>>(unwrittenFrom(*data));
+        QStringList engines;
+        for (size_t e = 0; e < lost->size(); ++e)
+            if ((*lost)[e] != INT64_MAX)
+                engines << tr("engine %1 after %2").arg(e).arg(formatDuration((*lost)[e], 6));
+        if (!engines.isEmpty()) {
+            m_timeline->setUnwritten(std::move(lost));
+            problems << tr("no events of %1 are in the file (hatched)").arg(engines.join(QStringLiteral(", ")));
+        }
+    }
+    if (!problems.isEmpty())
         showMessage(tr("Warning: %1 opened with problems: %2")
-                        .arg(QFileInfo(path).fileName(), warnings.join(QStringLiteral("; "))),
+                        .arg(QFileInfo(path).fileName(), problems.join(QStringLiteral("; "))),
             false);
     updateStatus();
     showDocksFor(*data);

@@ -1,11 +1,14 @@
 #include "support/test_data.h"
 #include "support/trace_builder.h"
+#include "ui/analysis/analysis_view.h"
+#include "ui/analysis/why_panel.h"
 #include "ui/loading/trace_loader.h"
 #include "ui/main_window.h"
 #include "ui/timeline/timeline_widget.h"
 
 #include "sparkscope/core/writer.h"
 
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTest>
 #include <catch2/catch.hpp>
@@ -133,4 +136,48 @@ TEST_CASE("cancelling a load reports it cancelled and delivers no trace", "[ui][
     CHECK(loaded.count() == 0);
     CHECK(failed.count() == 0);
     CHECK_FALSE(loader.isLoading());
+}
+
+TEST_CASE("a truncated trace hatches the engines whose events stop early, says so, and shows the analysis' notes",
+    "[ui][loading]")
+{
+    // Engine 1 runs ctx 2 from 0.1 ms and stops at 0.9 ms, its last event; engine 0 runs ctx 1 with a
+    // RUN_THREAD every 0.1 ms to 20 ms. The file is cut inside engine 0's last event, so it ends at
+    // 19.9 ms. Engine 1's last event is 19 ms before the end, more than 1% of the span and 1 ms: its
+    // row is hatched from 0.9 ms; engine 0's is not.
+    core::EventlogWriter w(core::mercuryHeader());
+    core::PayloadBuilder run1, run2, stop2;
+    run1.u32(1);
+    run2.u32(2);
+    stop2.u32(2).u16(core::kStopYielding).u32(0);
+    w.beginBlock(1, 100'000);
+    w.event(core::ev::RunThread, 100'000, run2.span());
+    w.event(core::ev::StopThread, 900'000, stop2.span());
+    w.endBlock(900'000);
+    w.beginBlock(0, 0);
+    for (uint64_t t = 0; t <= 20'000'000; t += 100'000)
+        w.event(core::ev::RunThread, t, run1.span());
+    w.endBlock(20'000'000);
+    const std::vector<uint8_t> whole = w.finish();
+    std::vector<uint8_t> bytes = whole;
+    bytes.resize(bytes.size() - 2 - 5); // DATA_END and part of the last RUN_THREAD
+
+    MainWindow window;
+    QSignalSpy shown(&window, &MainWindow::traceShown);
+    window.openTrace(QString::fromStdString(writeBytes("ui-window-lost", "lost.eventlog", bytes)));
+    REQUIRE(shown.wait(10'000));
+    CHECK(window.message().contains(QStringLiteral("no events of engine 1 after 900")));
+    const auto unwritten = window.timeline()->rows().unwritten;
+    REQUIRE(unwritten);
+    CHECK(*unwritten == std::vector<int64_t> { INT64_MAX, 900'000 });
+    // The Why dock lists what `analyze` notes, the truncation among them.
+    WhyPanel* why = window.analysis()->panel();
+    REQUIRE(QTest::qWaitFor([&] { return why->report() != nullptr; }, 30'000));
+    CHECK(why->notes()->isVisibleTo(why));
+    CHECK(why->notes()->text().contains(QStringLiteral("the trace is truncated")));
+
+    // A whole trace has neither.
+    window.openTrace(QString::fromStdString(writeBytes("ui-window-whole", "whole.eventlog", whole)));
+    REQUIRE(shown.wait(10'000));
+    CHECK_FALSE(window.timeline()->rows().unwritten);
 }

@@ -75,6 +75,14 @@ WhyPanel::WhyPanel(QWidget* parent)
     figures->addRow(tr("Span (T∞)"), m_span);
     figures->addRow(tr("Parallelism"), m_parallelism);
     layout->addLayout(figures);
+    // What a reader must know to trust the figures (a truncated trace, damaged instances, a path
+    // that starts late...): the analysis' notes, as `analyze` prints them.
+    m_notes = new QLabel(this);
+    m_notes->setObjectName(QStringLiteral("analysisNotes"));
+    m_notes->setWordWrap(true);
+    m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_notes->hide();
+    layout->addWidget(m_notes);
 
     m_tabs = new QTabWidget(this);
     m_findings = new QListWidget(this);
@@ -165,6 +173,8 @@ void WhyPanel::setPending(const QString& what)
     m_ledger->clear();
     m_path->clear();
     m_pathSummary->clear();
+    m_notes->clear();
+    m_notes->hide();
 }
 
 void WhyPanel::setReport(std::shared_ptr<const core::AnalysisReport> report, const QString& range)
@@ -173,13 +183,18 @@ void WhyPanel::setReport(std::shared_ptr<const core::AnalysisReport> report, con
     if (!m_report)
         return setPending(range);
     const core::Analysis& a = m_report->analysis;
-    m_range->setText(
-        tr("<b>%1</b>: %2 × %3").arg(range, formatEngines(a.ledger.engines), formatDuration(int64_t(a.toNs - a.fromNs))));
+    m_range->setText(tr("<b>%1</b>: %2 × %3")
+                         .arg(range, formatEngines(a.ledger.engines), formatDuration(int64_t(a.toNs - a.fromNs))));
     m_bar->setLedger(a.ledger.total);
     fillFigures(a);
     fillLedger(a);
     fillFindings(*m_report);
     fillPath(a);
+    QStringList notes;
+    for (const std::string& n : a.notes)
+        notes << QStringLiteral("• %1").arg(QString::fromStdString(n).toHtmlEscaped());
+    m_notes->setText(notes.isEmpty() ? QString() : tr("<b>Notes</b><br>%1").arg(notes.join(QStringLiteral("<br>"))));
+    m_notes->setVisible(!notes.isEmpty());
     const uint32_t chosen = m_whatIfSite->currentData().toUInt();
     const QSignalBlocker block(m_whatIfSite);
     m_whatIfSite->clear();

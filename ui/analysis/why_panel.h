@@ -48,6 +48,7 @@ public:
     QListWidget* findingsList() const { return m_findings; }
     QTreeWidget* pathTable() const { return m_path; }
     QTabWidget* tabs() const { return m_tabs; }
+    QLabel* notes() const { return m_notes; } // the analysis' notes; hidden when it has none
     SpeedupChart* chart() const { return m_chart; }
     QWidget* chartPage() const;
     QComboBox* whatIfSite() const { return m_whatIfSite; }
@@ -84,6 +85,7 @@ private:
     QLabel* m_work;
     QLabel* m_span;
     QLabel* m_parallelism;
+    QLabel* m_notes;
     QTabWidget* m_tabs;
     QListWidget* m_findings;
     QTreeWidget* m_ledger;

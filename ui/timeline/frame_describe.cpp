@@ -23,6 +23,9 @@ namespace {
 
     QString at(int64_t ns) { return formatDuration(ns, 9); }
 
+    // The hatched part of the rows is lost with a truncated file's tail, not still to be written.
+    bool lostTail(const TraceData& data) { return data.trace && data.trace->truncated; }
+
     // The time range under the pixel at x: [a, b), at least 1 ns.
     std::pair<int64_t, int64_t> pixelRange(const TimeAxis& axis, double x)
     {
@@ -242,9 +245,12 @@ QString describeAt(
 
     if (L.hasUtilisation() && pos.y() >= L.utilisationTop() && pos.y() < L.utilisationTop() + L.utilisationHeight) {
         if (rows && rows->unwritten && t < data.endNs && t >= writtenByAllUntil(*rows->unwritten))
-            return QStringLiteral("Not every engine's events are written yet here: the trace is still being "
-                                  "written, and the categories count an engine whose events are not written "
-                                  "yet as idle.");
+            return lostTail(data)
+                ? QStringLiteral("Not every engine's events are in the file here: the trace is truncated, and "
+                                 "the categories count an engine whose events were lost as idle.")
+                : QStringLiteral("Not every engine's events are written yet here: the trace is still being "
+                                 "written, and the categories count an engine whose events are not written "
+                                 "yet as idle.");
         return rows && rows->ledger ? describeUtilisation(axis, *rows->ledger, pos) : QString();
     }
 
@@ -254,9 +260,15 @@ QString describeAt(
         return describePathSegment(f, *rows->criticalPath, pos, -1);
     if (engine < 0)
         return {};
-    if (rows && rows->unwritten && size_t(engine) < rows->unwritten->size()
-        && t >= (*rows->unwritten)[size_t(engine)] && t < data.endNs) {
+    if (rows && rows->unwritten && size_t(engine) < rows->unwritten->size() && t >= (*rows->unwritten)[size_t(engine)]
+        && t < data.endNs) {
         const int64_t from = (*rows->unwritten)[size_t(engine)];
+        if (lostTail(data))
+            return QStringLiteral("Engine %1: no events after %2\nThe trace is truncated, and an engine's events "
+                                  "reach the file when its buffer fills: what it did after %2 was in the part that "
+                                  "is lost (it may have been running all along).")
+                .arg(engine)
+                .arg(at(from));
         return QStringLiteral("Engine %1: not written yet after %2\nThe trace is still being written, and an "
                               "engine's events reach the file when its buffer fills: what it did after %2 is not "
                               "known yet (it may have been running all along).")
