@@ -22,10 +22,11 @@
 #include <catch2/catch.hpp>
 
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
 #include <QFile>
 #include <QLabel>
-#include <QListView>
 #include <QLineEdit>
+#include <QListView>
 #include <QListWidget>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -224,6 +225,9 @@ TEST_CASE(
     QSignalSpy highlight(&panel, &ConjunctionsPanel::highlightRequested);
     panel.setMetrics(metrics, true);
     REQUIRE(panel.proxy()->rowCount() == 2);
+    // The static id chosen on load is not highlighted, and the box says so.
+    CHECK(highlight.isEmpty());
+    CHECK_FALSE(panel.highlightAllBox()->isChecked());
     // Sorted by total time, descending: a.m:1 (400 ns) first.
     CHECK(panel.proxy()->index(0, 0).data().toString() == QStringLiteral("a.m:1"));
     const int aRow = panel.model()->staticId(0) == QStringLiteral("a.m:1") ? 0 : 1;
@@ -242,6 +246,17 @@ TEST_CASE(
     CHECK(panel.instanceList()->model()->rowCount() == 2);
     REQUIRE(!highlight.isEmpty());
     CHECK(highlight.last().at(0).value<std::vector<core::ConjunctionIndex>>().size() == 2);
+    CHECK(panel.highlightAllBox()->isChecked()); // a person's choice is highlighted
+    // Unticked by the person: nothing highlighted, and the next choice is not highlighted either.
+    panel.highlightAllBox()->click();
+    CHECK(highlight.last().at(0).value<std::vector<core::ConjunctionIndex>>().empty());
+    const qsizetype emitted = highlight.size();
+    REQUIRE(panel.selectStaticId(QStringLiteral("b.m:2")));
+    CHECK(highlight.size() == emitted);
+    CHECK_FALSE(panel.highlightAllBox()->isChecked());
+    panel.highlightAllBox()->click(); // ticked again: b.m:2's one instance
+    CHECK(highlight.last().at(0).value<std::vector<core::ConjunctionIndex>>().size() == 1);
+    REQUIRE(panel.selectStaticId(QStringLiteral("a.m:1")));
     CHECK(panel.detail()->shownValue(QStringLiteral("summary"), QStringLiteral("mean")) == formatDuration(200));
 
     QSignalSpy navigate(&panel, &ConjunctionsPanel::navigateTo);
@@ -310,4 +325,23 @@ TEST_CASE("exporting metrics writes exactly what the CLI's core functions write"
     CHECK(read(dir + QStringLiteral("/h.json")) == core::formatMetricsFile(file, core::MetricsFormat::Json));
     CHECK(exportMetricsHeadless(tracePath, dir + QStringLiteral("/x.json"), { QStringLiteral("--bogus") }) == 2);
     CHECK(exportMetricsHeadless(dir + QStringLiteral("/missing.eventlog"), dir + QStringLiteral("/x.json"), {}) == 2);
+}
+
+TEST_CASE("a statistic without samples reads as absent, not as 0", "[ui][panels]")
+{
+    // ENGINE_WAKE_LATENCY of an engine that never slept (a GHC eventlog's capabilities): count 0. Its
+    // mean would read "0 ns", an instant wake-up; with samples the figures are the numbers.
+    core::MetricValue none;
+    none.stat = core::Stat {};
+    const auto rows = statisticRows(QStringLiteral("ENGINE_WAKE_LATENCY"), none);
+    REQUIRE(rows.size() == 6);
+    CHECK(rows[0].statistic == QStringLiteral("count"));
+    CHECK(rows[0].text == QStringLiteral("0"));
+    for (size_t i = 1; i < rows.size(); ++i)
+        CHECK(rows[i].text == QStringLiteral("— (no samples)"));
+    core::MetricValue some;
+    some.stat = core::Stat {};
+    some.stat->count = 2;
+    some.stat->mean = 1500;
+    CHECK(statisticRows(QStringLiteral("ENGINE_WAKE_LATENCY"), some)[3].text == formatDuration(1500));
 }

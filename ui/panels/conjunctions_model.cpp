@@ -122,7 +122,10 @@ QString ConjunctionsModel::staticId(int row) const
     return row >= 0 && row < int(m_rows.size()) ? m_rows[size_t(row)].name : QString();
 }
 
-bool ConjunctionsModel::onlyInB(int row) const { return row >= 0 && row < int(m_rows.size()) && m_rows[size_t(row)].onlyB; }
+bool ConjunctionsModel::onlyInB(int row) const
+{
+    return row >= 0 && row < int(m_rows.size()) && m_rows[size_t(row)].onlyB;
+}
 
 double ConjunctionsModel::number(int row, Column column) const
 {
@@ -184,8 +187,8 @@ QVariant ConjunctionsModel::headerData(int section, Qt::Orientation orientation,
     if (orientation != Qt::Horizontal)
         return {};
     static const char* const names[] = { "Conjunction", "Instances", "Time mean", "Time total", "Time max",
-        "Runnable avg", "Running avg", "Cont. before", "Cont. last", "A covered (s)", "B covered (s)",
-        "B − A covered", "A mean (s)", "B mean (s)", "B − A mean" };
+        "Runnable avg", "Running avg", "Cont. before", "Cont. last", "A covered (s)", "B covered (s)", "B − A covered",
+        "A mean (s)", "B mean (s)", "B − A mean" };
     static const char* const tips[] = { "Static id: the source location of the parallel conjunction",
         "Complete instances (PARCONJ_TIME count)", "PARCONJ_TIME mean", "PARCONJ_TIME sum", "PARCONJ_TIME max",
         "PARCONJ_RUNNABLE_SELF: mean over instances of the time-weighted average",
@@ -194,8 +197,8 @@ QVariant ConjunctionsModel::headerData(int section, Qt::Orientation orientation,
         "PARCONJ_CONTINUE_ON_LAST: fraction of instances ended on the engine of the last conjunct",
         "Comparison: the wall time with one of its instances open (covered_ns) in A, this trace",
         "Comparison: covered_ns in B", "Comparison: covered_ns of B − A (a run without the site counts 0)",
-        "Comparison: PARCONJ_TIME mean over complete instances (time_mean_ns) in A",
-        "Comparison: time_mean_ns in B", "Comparison: time_mean_ns of B − A" };
+        "Comparison: PARCONJ_TIME mean over complete instances (time_mean_ns) in A", "Comparison: time_mean_ns in B",
+        "Comparison: time_mean_ns of B − A" };
     if (section < 0 || section >= columnCount())
         return {};
     if (role == Qt::DisplayRole)

@@ -85,8 +85,12 @@ ConjunctionsPanel::ConjunctionsPanel(QWidget* parent)
     m_highlightAll->setChecked(true);
     connect(m_previous, &QPushButton::clicked, this, &ConjunctionsPanel::showPrevious);
     connect(m_next, &QPushButton::clicked, this, &ConjunctionsPanel::showNext);
-    connect(m_highlightAll, &QCheckBox::toggled, this,
-        [this](bool on) { Q_EMIT highlightRequested(on ? m_instanceIds : std::vector<core::ConjunctionIndex> {}); });
+    // The box says whether the chosen static id's instances are highlighted now; a click is also the
+    // person's wish for the static ids they choose next (the one chosen on load is not highlighted).
+    connect(m_highlightAll, &QCheckBox::clicked, this, [this](bool on) {
+        m_highlightWanted = on;
+        Q_EMIT highlightRequested(on ? m_instanceIds : std::vector<core::ConjunctionIndex> {});
+    });
     navRow->addWidget(m_previous);
     navRow->addWidget(m_next);
     navRow->addWidget(m_highlightAll);
@@ -175,8 +179,10 @@ bool ConjunctionsPanel::selectStaticId(const QString& name)
             const bool alreadyChosen = (m_static == name); // then no selection change follows
             m_table->selectRow(r);
             m_table->setCurrentIndex(m_proxy->index(r, 0));
-            if (alreadyChosen && m_highlightAll->isChecked())
+            if (alreadyChosen && m_highlightWanted) {
+                m_highlightAll->setChecked(true);
                 Q_EMIT highlightRequested(m_instanceIds);
+            }
             return true;
         }
     return false;
@@ -197,7 +203,8 @@ void ConjunctionsPanel::onStaticChosen()
     m_next->setEnabled(!m_instanceIds.empty());
     showMetricSummary();
     updateChart();
-    if (m_highlightAll->isChecked() && !m_autoSelecting)
+    m_highlightAll->setChecked(m_highlightWanted && !m_autoSelecting);
+    if (m_highlightWanted && !m_autoSelecting)
         Q_EMIT highlightRequested(m_instanceIds);
 }
 

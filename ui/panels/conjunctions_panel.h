@@ -42,6 +42,7 @@ public:
     void setMetrics(std::shared_ptr<const core::Metrics> metrics, bool conjunctionEvents);
 
     QTableView* table() const { return m_table; }
+    QCheckBox* highlightAllBox() const { return m_highlightAll; }
     QSortFilterProxyModel* proxy() const { return m_proxy; }
     ConjunctionsModel* model() const { return m_model; }
     QLineEdit* filter() const { return m_filter; }
@@ -93,6 +94,7 @@ private:
     QPushButton* m_previous;
     QPushButton* m_next;
     QCheckBox* m_highlightAll;
+    bool m_highlightWanted = true; // the person's choice: highlight the instances of the static id they choose
     // True while setMetrics selects the first row for the detail view: that choice is the panel's,
     // not the person's, so it does not paint the whole timeline in the highlight colour.
     bool m_autoSelecting = false;

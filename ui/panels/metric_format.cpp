@@ -46,9 +46,11 @@ std::vector<StatisticRow> statisticRows(const QString& key, const core::MetricVa
     auto addStat = [&](const QString& prefix, const core::Stat& s) {
         const std::pair<const char*, double> parts[] = { { "count", double(s.count) }, { "min", s.min },
             { "max", s.max }, { "mean", s.mean }, { "variance", s.variance }, { "sum", s.sum } };
+        // Without samples the other figures are not 0 but absent: "mean 0 ns" would read as instant.
         for (const auto& [name, v] : parts) {
             const QString stat = prefix + QLatin1String(name);
-            rows.push_back({ stat, v, formatMetricNumber(key, stat, v) });
+            const bool none = s.count == 0 && std::string_view(name) != "count";
+            rows.push_back({ stat, v, none ? QStringLiteral("— (no samples)") : formatMetricNumber(key, stat, v) });
         }
     };
     if (value.stat)

@@ -41,7 +41,8 @@ namespace {
         for (int i = 0; i < ledger->topLevelItemCount(); ++i) {
             const QTreeWidgetItem* item = ledger->topLevelItem(i);
             const int k = item->data(0, Qt::UserRole).toInt();
-            const std::string key = k < 0 ? std::string("total") : std::string(core::lossCategoryKey(core::LossCategory(k)));
+            const std::string key
+                = k < 0 ? std::string("total") : std::string(core::lossCategoryKey(core::LossCategory(k)));
             std::printf("sparkscope-ready: why ledger %s %llu %s %s\n", key.c_str(),
                 static_cast<unsigned long long>(item->data(1, Qt::UserRole).toULongLong()), qPrintable(item->text(1)),
                 qPrintable(item->text(2)));
@@ -74,7 +75,10 @@ namespace {
             int(!f.utilisationStrip.pixels.isNull()));
     }
 
-    QString number(const QVariant& v) { return v.isValid() ? QString::number(v.toDouble(), 'g', 17) : QStringLiteral("-"); }
+    QString number(const QVariant& v)
+    {
+        return v.isValid() ? QString::number(v.toDouble(), 'g', 17) : QStringLiteral("-");
+    }
 
     void printTimeline(const char* name, TimelineWidget* timeline)
     {
@@ -107,7 +111,8 @@ namespace {
             const QVariant key = summary->item(r, 0)->data(Qt::UserRole);
             if (!key.isValid())
                 continue; // a heading
-            const auto cell = [&](int c) { return summary->item(r, c) ? summary->item(r, c)->data(Qt::UserRole) : QVariant(); };
+            const auto cell
+                = [&](int c) { return summary->item(r, c) ? summary->item(r, c)->data(Qt::UserRole) : QVariant(); };
             std::printf("sparkscope-ready: compare summary %s %s %s %s\n", qPrintable(key.toString()),
                 qPrintable(number(cell(1))), qPrintable(number(cell(2))), qPrintable(number(cell(3))));
         }

@@ -170,10 +170,11 @@ void SummaryPanel::setMetrics(std::shared_ptr<const core::Metrics> metrics, bool
     setFigure(QStringLiteral("Range"),
         whole ? tr("whole trace (%1 – %2)")
                     .arg(formatDuration(int64_t(m.trace.firstNs), 6), formatDuration(int64_t(m.trace.lastNs), 6))
-            : live ? tr("live: %1 – %2, what every engine has written so far")
-                         .arg(formatDuration(int64_t(m.trace.firstNs), 6), formatDuration(int64_t(m.options.toNs), 6))
-                   : tr("selection %1 – %2")
-                         .arg(formatDuration(int64_t(m.options.fromNs), 6), formatDuration(int64_t(m.options.toNs), 6)));
+            : live
+            ? tr("live: %1 – %2, what every engine has written so far")
+                  .arg(formatDuration(int64_t(m.trace.firstNs), 6), formatDuration(int64_t(m.options.toNs), 6))
+            : tr("selection %1 – %2")
+                  .arg(formatDuration(int64_t(m.options.fromNs), 6), formatDuration(int64_t(m.options.toNs), 6)));
     const auto* mvg = find("MUTATOR_VS_GC_TIME");
     setFigure(QStringLiteral("Run time"), formatDuration(int64_t(field(mvg, "total_ns"))));
     const auto* cpus = find("CPUS_OVER_TIME");
