@@ -158,14 +158,24 @@ int main(int argc, char** argv)
         // Grab once the optional rows that are switched on have been computed and the analysis is on
         // the timeline (the utilisation row, the critical path) and in the Why dock.
         auto* timeline = window.timeline();
-        auto grabWhenReady = [&grabbing, &window, timeline, grab, &compareFigures, &compareTimeline] {
+        auto ready = [&window, timeline, &compareFigures, &compareTimeline] {
             // A streamed trace is grabbed at its first frame: its metrics and analysis come from a
             // second read of the file in the background (MetricsPanels::showStreamed), after it.
             const bool analysed = timeline->data() && (timeline->rows().ledger || timeline->data()->isStreamed());
-            if (grabbing || !analysed || timeline->rowsPending() || !compareFigures || !compareTimeline)
+            return analysed && !timeline->rowsPending() && compareFigures && compareTimeline;
+        };
+        auto grabWhenReady = [&grabbing, &window, ready, grab] {
+            if (grabbing || !ready())
                 return;
             grabbing = true;
-            QTimer::singleShot(300, &window, grab); // let layouts settle and the window paint once
+            // Let layouts settle and the window paint once. A followed trace may have moved on in
+            // between (a new part whose analysis is being computed): then wait for that one.
+            QTimer::singleShot(300, &window, [&grabbing, ready, grab] {
+                if (ready())
+                    grab();
+                else
+                    grabbing = false;
+            });
         };
         QObject::connect(&window, &sparkscope::ui::MainWindow::traceShown, &window, [applyRange, grabWhenReady] {
             applyRange();
