@@ -34,12 +34,12 @@ TEST_CASE("running time by static id matches the ledger and adds up over ranges"
     REQUIRE(whole.size() == 2);
     const auto names = byName(whole);
     CHECK(names.at("fib.m:12") == a.ledger.total[core::LossCategory::RunningInConjunct]);
-    CHECK(names.at("sequential code") == a.ledger.total[core::LossCategory::RunningOutsideConjunct]);
+    CHECK(names.at("outside every conjunct") == a.ledger.total[core::LossCategory::RunningOutsideConjunct]);
     CHECK(whole[0].ns >= whole[1].ns); // largest first
     // Context 1 runs [100, 200) before the conjunction starts: sequential code only.
     const auto before = byName(runningBySite(model, 100, 200));
     CHECK(before.size() == 1);
-    CHECK(before.at("sequential code") == 100);
+    CHECK(before.at("outside every conjunct") == 100);
     // Adjacent ranges add up.
     for (uint64_t cut : { 250, 420, 700, 805 }) {
         auto left = byName(runningBySite(model, 0, cut)), right = byName(runningBySite(model, cut, 1100));
@@ -56,7 +56,7 @@ TEST_CASE("running time by static id matches the ledger and adds up over ranges"
         for (size_t k = 0; k < rows->lod.stateCount(); ++k)
             sum[k] += busy[k];
     }
-    CHECK(sum[0] == names.at("sequential code"));
+    CHECK(sum[0] == names.at("outside every conjunct"));
     CHECK(sum[1] == names.at("fib.m:12"));
     CHECK(sum[kSiteSlots + 1] == 0);
 }

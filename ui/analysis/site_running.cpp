@@ -32,7 +32,7 @@ namespace {
         std::vector<SiteTime> out;
         for (const auto& [id, ns] : byId)
             if (ns > 0)
-                out.push_back({ id, id == 0 ? std::string("sequential code") : model.staticName(id), ns });
+                out.push_back({ id, id == 0 ? std::string("outside every conjunct") : model.staticName(id), ns });
         std::sort(out.begin(), out.end(),
             [](const SiteTime& a, const SiteTime& b) { return a.ns != b.ns ? a.ns > b.ns : a.staticId < b.staticId; });
         return out;

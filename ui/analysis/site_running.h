@@ -21,7 +21,7 @@ namespace sparkscope::ui {
 
 struct SiteTime {
     uint32_t staticId = 0; // 0: sequential code, outside every conjunct
-    std::string site; // ParModel::staticName, "sequential code" for 0
+    std::string site; // ParModel::staticName, "outside every conjunct" for 0
     uint64_t ns = 0; // engine-nanoseconds of running
 };
 

@@ -287,7 +287,7 @@ QString describeAt(
     // Coloured by static id: which code that running stretch was.
     if (f.viewport.colourBySite && rows && rows->sites && size_t(engine) < rows->sites->lod.engineCount())
         if (const core::LodSpan* s = rows->sites->lod.spanAt(size_t(engine), uint64_t(std::max<int64_t>(0, t)))) {
-            QString site = QStringLiteral("sequential code");
+            QString site = QStringLiteral("outside every conjunct");
             if (s->label != 0) {
                 site = QStringLiteral("static id %1").arg(s->label);
                 for (const SiteTime& slot : rows->sites->slots)

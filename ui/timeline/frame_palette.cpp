@@ -57,7 +57,7 @@ const char* inkName(Ink ink) noexcept
     case Ink::PathWaiting:
         return "critical path waiting";
     case Ink::SiteSequential:
-        return "sequential code";
+        return "outside every conjunct";
     case Ink::SiteOther:
         return "other static ids";
     case Ink::Site1:
