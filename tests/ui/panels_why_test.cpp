@@ -201,3 +201,36 @@ TEST_CASE("the Why dock on a GHC eventlog: the ledger and work, no span or criti
     // The utilisation row is drawn (on by default).
     CHECK_FALSE(window.timeline()->currentFrame().utilisationStrip.pixels.isNull());
 }
+
+TEST_CASE(
+    "the speed-up tab says where a prediction falls below the lower bound, as analyze marks it", "[ui][panels][why]")
+{
+    // listsum's million-deep chunk & rest recursion: its measured costs often outweigh the parallelism
+    // at some engine counts, but not always, so the expectation is the CLI's own on the same trace.
+    const auto path = demoTrace("listsum --n 200000 --chunk 1", "listsum");
+    if (!path)
+        return;
+    auto trace = core::readTrace(*path);
+    REQUIRE(trace);
+    core::AnalysisOptions options;
+    options.whatIf = core::WhatIfOptions {};
+    const core::AnalysisReport cli = core::computeAnalysisReport(trace.value(), options);
+    REQUIRE(cli.analysis.whatIf);
+    QStringList below;
+    for (const core::Prediction& q : cli.analysis.whatIf->predictions)
+        if (q.bound.upper > 0 && q.speedup < q.bound.lower)
+            below << QString::number(q.engines);
+
+    MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+    WhyPanel* panel = openAndAnalyse(window, *path)->panel();
+    REQUIRE(QTest::qWaitFor([&] { return !panel->chart()->data().predicted.empty(); }, 60000));
+    const QString text = panel->predictionText();
+    CHECK(text.startsWith(QStringLiteral("Recorded on 2 engines")));
+    if (below.isEmpty())
+        CHECK_FALSE(text.contains(QStringLiteral("Below the lower bound")));
+    else
+        CHECK(
+            text.contains(QStringLiteral("Below the lower bound at %1 engines").arg(below.join(QStringLiteral(", ")))));
+}

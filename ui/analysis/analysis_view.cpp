@@ -155,7 +155,9 @@ void AnalysisView::refresh()
     const auto report = session->analysisFor(o.fromNs, o.toNs);
     if (!report)
         m_panel->setPending(tr("Computing the analysis of the %1…")
-                .arg(whole ? tr("whole trace") : live ? tr("part every engine has written") : tr("selection")));
+                                .arg(whole     ? tr("whole trace")
+                                        : live ? tr("part every engine has written")
+                                               : tr("selection")));
     else if (report != m_panel->report())
         m_panel->setReport(report, range);
     startSiteSplit();
@@ -284,6 +286,16 @@ void AnalysisView::startPredictions()
                 text += tr("; with the what-if %1 (%2× the program as it is on one engine)")
                             .arg(formatDuration(int64_t(q->wallNs)))
                             .arg(double(oneEngine) / double(q->wallNs), 0, 'f', 2);
+            // As `analyze` marks them: a prediction under Brent's bound is not a broken chart but the
+            // scheduling costs the simulation charges, which the bound leaves out.
+            QStringList below;
+            for (const core::Prediction& q : p.base)
+                if (q.bound.upper > 0 && q.speedup < q.bound.lower)
+                    below << QString::number(q.engines);
+            if (!below.isEmpty())
+                text += tr("\nBelow the lower bound at %1 engines: the costs the simulation charges each search, "
+                           "steal and wake-up (measured in the trace) outweigh the parallelism there.")
+                            .arg(below.join(QStringLiteral(", ")));
             m_panel->chart()->setData(std::move(data));
             m_panel->setPredictionText(text);
             Q_EMIT predictionsReady();

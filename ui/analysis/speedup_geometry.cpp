@@ -32,9 +32,12 @@ SpeedupGeometry speedupGeometry(const SpeedupChartData& data, QSizeF size)
     g.maxSpeedup = roundUp(top * 1.05);
     const QRectF& r = g.plot;
     auto x = [&](double engines) {
-        return r.left() + std::log2(std::clamp(engines, 1.0, kChartMaxEngines)) / std::log2(kChartMaxEngines) * r.width();
+        return r.left()
+            + std::log2(std::clamp(engines, 1.0, kChartMaxEngines)) / std::log2(kChartMaxEngines) * r.width();
     };
-    auto y = [&](double speedup) { return r.bottom() - std::clamp(speedup, 0.0, g.maxSpeedup) / g.maxSpeedup * r.height(); };
+    auto y = [&](double speedup) {
+        return r.bottom() - std::clamp(speedup, 0.0, g.maxSpeedup) / g.maxSpeedup * r.height();
+    };
     auto line = [&](const std::vector<SpeedupPoint>& in, std::vector<QPointF>& out) {
         for (const SpeedupPoint& p : in)
             out.emplace_back(x(p.engines), y(p.speedup));

@@ -162,6 +162,8 @@ WhyPanel::WhatIf WhyPanel::whatIf() const
 
 void WhyPanel::setPredictionText(const QString& text) { m_prediction->setText(text); }
 
+QString WhyPanel::predictionText() const { return m_prediction->text(); }
+
 void WhyPanel::setPending(const QString& what)
 {
     m_report.reset();

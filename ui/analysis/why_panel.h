@@ -64,6 +64,7 @@ public:
     WhatIf whatIf() const;
     // The predicted wall time line under the chart.
     void setPredictionText(const QString& text);
+    QString predictionText() const;
     // A figure as shown, by name: "work", "span", "parallelism".
     QString figure(const QString& name) const;
 
