@@ -283,16 +283,28 @@ TEST_CASE("a trace being written hatches the part of a row its engine has not wr
     TimelineRows rows;
     rows.unwritten = std::make_shared<const std::vector<int64_t>>(std::vector<int64_t> { 600, INT64_MAX });
     const Frame f = frame(*data, v, nullptr, &rows);
-    REQUIRE(f.unwritten.size() == 1);
+    // The bar, then the CPUs curve from the first engine's stop (it counts engine 0 in its last state).
+    REQUIRE(f.unwritten.size() == 2);
+    CHECK(f.unwritten[1].left() == Approx(f.axis.xOf(600)));
+    CHECK(f.unwritten[1].top() == Approx(f.layout.curveTop()));
+    CHECK(f.unwritten[1].height() == Approx(f.layout.curveHeight));
+    const double yc = f.layout.curveTop() + 2;
+    CHECK(describeAt(*data, f, QPointF(f.axis.xOf(750), yc), nullptr, &rows)
+              .contains(QStringLiteral("last known state")));
+    CHECK_FALSE(
+        describeAt(*data, f, QPointF(f.axis.xOf(200), yc), nullptr, &rows).contains(QStringLiteral("last known")));
     const QRectF r = f.unwritten.front();
     CHECK(r.left() == Approx(f.axis.xOf(600)));
     CHECK(r.right() == Approx(f.axis.xOf(1000)));
     CHECK(r.top() == Approx(f.layout.barTop(0)));
     CHECK(r.height() == Approx(f.layout.barHeight));
     const double y0 = f.layout.barTop(0) + 2, y1 = f.layout.barTop(1) + 2;
-    CHECK(describeAt(*data, f, QPointF(f.axis.xOf(750), y0), nullptr, &rows).contains(QStringLiteral("not written yet after")));
-    CHECK(describeAt(*data, f, QPointF(f.axis.xOf(200), y0), nullptr, &rows).contains(QStringLiteral("running context 1")));
-    CHECK(describeAt(*data, f, QPointF(f.axis.xOf(750), y1), nullptr, &rows).contains(QStringLiteral("running context 2")));
+    CHECK(describeAt(*data, f, QPointF(f.axis.xOf(750), y0), nullptr, &rows)
+              .contains(QStringLiteral("not written yet after")));
+    CHECK(describeAt(*data, f, QPointF(f.axis.xOf(200), y0), nullptr, &rows)
+              .contains(QStringLiteral("running context 1")));
+    CHECK(describeAt(*data, f, QPointF(f.axis.xOf(750), y1), nullptr, &rows)
+              .contains(QStringLiteral("running context 2")));
     // Zoomed into [0, 500): nothing of it is unwritten. Without the rows' data: no hatch.
     CHECK(frame(*data, Viewport { int(FrameLayout::kGutter) + 1000 + 4, 400, 1.0, { 0, 500 } }, nullptr, &rows)
               .unwritten.empty());
@@ -303,9 +315,9 @@ TEST_CASE("a trace being written hatches the part of a row its engine has not wr
     rows.ledgerPending = true;
     const Frame g = frame(*data, withRow, nullptr, &rows);
     REQUIRE(g.layout.hasUtilisation());
-    REQUIRE(g.unwritten.size() == 2);
-    CHECK(g.unwritten[1].left() == Approx(g.axis.xOf(600)));
-    CHECK(g.unwritten[1].top() == Approx(g.layout.utilisationTop()));
+    REQUIRE(g.unwritten.size() == 3);
+    CHECK(g.unwritten[2].left() == Approx(g.axis.xOf(600)));
+    CHECK(g.unwritten[2].top() == Approx(g.layout.utilisationTop()));
     CHECK(describeAt(*data, g, QPointF(g.axis.xOf(750), g.layout.utilisationTop() + 2), nullptr, &rows)
               .contains(QStringLiteral("Not every engine's events are written yet")));
     rows.ledgerPending = false;

@@ -238,9 +238,16 @@ QString describeAt(
         const int64_t lo = std::max(a, data.startNs), hi = std::min(b, data.endNs);
         if (lo >= hi)
             return {};
-        return QStringLiteral("CPUs running: %1 on average\nover [%2, %3)")
-            .arg(double(data.cpus.integral(lo, hi)) / double(hi - lo), 0, 'f', 2)
-            .arg(at(lo), at(hi));
+        QString text = QStringLiteral("CPUs running: %1 on average\nover [%2, %3)")
+                           .arg(double(data.cpus.integral(lo, hi)) / double(hi - lo), 0, 'f', 2)
+                           .arg(at(lo), at(hi));
+        if (rows && rows->unwritten && hi > writtenByAllUntil(*rows->unwritten))
+            text += lostTail(data) ? QStringLiteral("\nNot every engine's events are in the file here (the trace is "
+                                                    "truncated): an engine whose events were lost counts in its "
+                                                    "last known state.")
+                                   : QStringLiteral("\nNot every engine's events are written yet here: an engine "
+                                                    "behind counts in its last known state.");
+        return text;
     }
 
     if (L.hasUtilisation() && pos.y() >= L.utilisationTop() && pos.y() < L.utilisationTop() + L.utilisationHeight) {

@@ -2,8 +2,8 @@
 // writes an engine's events when its buffer fills, GHC at its flush interval, so an engine busy with
 // one long computation may have written nothing for seconds. Its bar shows nothing there, which would
 // read as idle; a hatch over the row says "not known yet" instead (and describeAt says why). The
-// utilisation row, the analysis of what was written, is hatched from where the first engine's
-// events stop: after that, its categories count the engines behind as idle.
+// CPUs curve and the utilisation row, the analysis of what was written, are hatched from where the
+// first engine's events stop: after that, they count the engines behind in their last known state.
 #include "ui/timeline/frame_builders.h"
 
 #include <algorithm>
@@ -26,11 +26,16 @@ void addUnwritten(Frame& f, const TraceData& data, const TimelineRows* rows)
         if (right > left)
             f.unwritten.emplace_back(left, L.barTop(e), right - left, L.barHeight);
     }
+    // The CPUs curve and the utilisation row count every engine from where the first one's events
+    // stop: an engine behind is counted in its last known state there, so both are hatched from it.
     const int64_t horizon = writtenByAllUntil(*rows->unwritten);
-    if (L.hasUtilisation() && horizon < axis.endNs && horizon < data.endNs) {
+    if (horizon < axis.endNs && horizon < data.endNs) {
         const double left = std::max(axis.left, axis.xOf(horizon));
-        if (right > left)
-            f.unwritten.emplace_back(left, L.utilisationTop(), right - left, L.utilisationHeight);
+        if (right > left) {
+            f.unwritten.emplace_back(left, L.curveTop(), right - left, L.curveHeight);
+            if (L.hasUtilisation())
+                f.unwritten.emplace_back(left, L.utilisationTop(), right - left, L.utilisationHeight);
+        }
     }
 }
 
