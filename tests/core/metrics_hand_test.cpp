@@ -304,6 +304,31 @@ TEST_CASE("damaged and truncated traces mark instances incomplete and report pro
     CHECK(field(late, "program", "all", "INCOMPLETE_INSTANCES", "conjunctions") == 1);
 }
 
+TEST_CASE("a lost STOP_THREAD, a STOP_THREAD of a context not running and a GC_END without a collection are "
+          "problems",
+    "[core][metrics]")
+{
+    // Engine 0 runs ctx 1 from 0; ctx 2 runs there at 100 without ctx 1's STOP_THREAD (the model stops
+    // ctx 1 there, which changes its figures, so it says so); ctx 2 stops at 150, and ctx 7, which
+    // never ran, "stops" at 160. Engine 1 posts GC_END at 200 with no collection going on. A STOP_THREAD
+    // of the context that runs, and a GC_END after GC_START, are not problems.
+    TraceBuilder b(2);
+    b.runThread(0, 0, 1).runThread(0, 100, 2).stopThread(0, 150, 2, kStopYielding);
+    b.stopThread(0, 160, 7, kStopYielding);
+    b.gcEnd(1, 200).gcStart(1, 210).gcEnd(1, 220);
+    b.endAt(300);
+    const auto problems = checkModel(b.roundTrip());
+    std::vector<std::string> got;
+    for (const auto& p : problems)
+        got.push_back(std::to_string(p.timeNs) + " " + std::to_string(p.engine) + " " + p.message);
+    CHECK(got
+        == std::vector<std::string> {
+            "100 0 context 2 runs on engine 0 while context 1 still runs there (its STOP_THREAD is missing): it is "
+            "taken to stop here",
+            "160 0 STOP_THREAD of context 7 on engine 0, where it is not running",
+            "200 1 GC_END on engine 1 without a collection going on there" });
+}
+
 TEST_CASE("metrics survive an eventlog cut at every length", "[core][metrics]")
 {
     TraceBuilder b(2);

@@ -55,8 +55,14 @@ void ParModelBuilder::onRunThread(const Event& e, Payload p)
     if (cc.engine < m_engines.size() && m_engines[cc.engine].running == c) // (a collection may hold it)
         m_engines[cc.engine].running = ContextIndex();
     if (ec.running.valid() && ec.running != c) {
-        // A lost STOP_THREAD: the previous context stops here.
-        cursor(ec.running).state = ContextState::Runnable;
+        // A lost STOP_THREAD: the previous context stops here (said, as the figures change with it).
+        ContextCursor& before = cursor(ec.running);
+        if (before.state == ContextState::Running && before.engine == e.engine)
+            problem(e,
+                "context " + std::to_string(p.u32(0)) + " runs on engine " + std::to_string(e.engine)
+                    + " while context " + std::to_string(m.contexts[ec.running.value()].id)
+                    + " still runs there (its STOP_THREAD is missing): it is taken to stop here");
+        before.state = ContextState::Runnable;
         touch(ec.running, t);
     }
     cc.suspendedWait = false;
@@ -88,6 +94,10 @@ void ParModelBuilder::onStopThread(const Event& e, Payload p)
     const uint16_t status = p.u16(4);
     if (m_engines[e.engine].running == c)
         m_engines[e.engine].running = ContextIndex();
+    else if (cc.state != ContextState::Running || cc.engine != e.engine)
+        problem(e,
+            "STOP_THREAD of context " + std::to_string(p.u32(0)) + " on engine " + std::to_string(e.engine)
+                + ", where it is not running");
     if (status == kStopFinished)
         cc.state = ContextState::Finished;
     else if (isBlockingStopStatus(status))
@@ -119,8 +129,12 @@ void ParModelBuilder::onGcStart(const Event& e)
 
 void ParModelBuilder::onGcEnd(const Event& e)
 {
-    if (!e.hasEngine() || !m_engines[e.engine].inGc)
+    if (!e.hasEngine())
         return;
+    if (!m_engines[e.engine].inGc) {
+        problem(e, "GC_END on engine " + std::to_string(e.engine) + " without a collection going on there");
+        return;
+    }
     EngineCursor& ec = m_engines[e.engine];
     ec.inGc = false;
     // Only the context the collection held back runs again, if it is still bound here and runnable
