@@ -329,6 +329,29 @@ TEST_CASE("a lost STOP_THREAD, a STOP_THREAD of a context not running and a GC_E
             "200 1 GC_END on engine 1 without a collection going on there" });
 }
 
+TEST_CASE("events at one instant on two engines go cause first: a conjunction ending as its last conjunct does is "
+          "complete",
+    "[core][metrics]")
+{
+    // Engine 0: ctx 1 starts A at 100 (G1), sparks G2 at 110, ends G1 at 200 and parks at 210; at 300 it
+    // runs again and ends A. Engine 1: steals G2 at 120, ctx 2 runs it from 130, ends it at 300 and
+    // wakes ctx 1 at 300. The merge's order at 300 (engine 0 first) would end A before G2 and run
+    // ctx 1 before it is woken; cause first, A is complete: PARCONJ_TIME 200, no problem.
+    TraceBuilder b(2);
+    b.internString(0, 1, "a.m:1");
+    b.runThread(0, 0, 1).startParConj(0, 100, 0xA, 1).sparkCreate(0, 110, 0xA, 1).endParConjunct(0, 200, 0xA);
+    b.stopThread(0, 210, 1, kStopBlocked).runThread(0, 300, 1).endParConj(0, 300, 0xA);
+    b.stopThread(0, 400, 1, kStopFinished);
+    b.sparkSteal(1, 120, 0, 1).runThread(1, 130, 2).endParConjunct(1, 300, 0xA).threadRunnable(1, 300, 1);
+    b.stopThread(1, 310, 2, kStopFinished);
+    b.endAt(500);
+    const Trace trace = b.roundTrip();
+    CHECK(checkModel(trace).empty());
+    const Metrics m = computeMetrics(trace);
+    CHECK(field(m, "conjunctions", "a.m:1", "INSTANCES", "complete") == 1);
+    CHECK(stat(m, "conjunctions", "a.m:1", "PARCONJ_TIME").sum == 200);
+}
+
 TEST_CASE("metrics survive an eventlog cut at every length", "[core][metrics]")
 {
     TraceBuilder b(2);

@@ -3,11 +3,13 @@
 // end of the trace, and the interned strings (the one event the model keeps that belongs to no
 // family of the parallel model).
 #include "model/par_model_builder.h"
+
 #include "model/intern_string.h"
 
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <utility>
 #include <tbb/parallel_for.h>
 #include <tbb/task_group.h>
 
@@ -36,11 +38,74 @@ void ParModelBuilder::run(bool withTopPieces)
         adviseHugePages(m_childCounts.get(), m_countsSize * sizeof(uint32_t), Prefault::Yes);
         adviseHugePages(m_parentOf.get(), m_parentsSize * sizeof(uint32_t), Prefault::Yes);
     });
-    m_walked->forEachInTimeOrder([this](const Event& e) { onEvent(e); });
+    m_walked->forEachInTimeOrder([this](const Event& e) { walk(e); });
+    flushInstant();
     prefault.wait();
     finish();
     m.indexFromCounts(withTopPieces ? m_pieceCounts.get() : nullptr, m_childCounts.get(), m_parentOf.get());
     m.indexFutures();
+}
+
+namespace {
+    // An event that ends or makes something another engine's event at the same instant may need:
+    // a conjunct's end (END_PAR_CONJ), a context stopped, made runnable, created or released
+    // (RUN_THREAD, REUSE_CONTEXT), a spark (SPARK_RUN/STEAL), a signal (the wait).
+    bool isCause(uint16_t type)
+    {
+        switch (type) {
+        case ev::MerEndParConjunct:
+        case ev::StopThread:
+        case ev::ThreadRunnable:
+        case ev::ThreadWakeup:
+        case ev::MerSparkCreate:
+        case ev::MerFutSignal:
+        case ev::CreateThread:
+        case ev::CreateSparkThread:
+        case ev::MerReleaseContext:
+            return true;
+        default:
+            return false;
+        }
+    }
+} // namespace
+
+// The merge hands out one instant's events source by source (global, then each engine in turn, in
+// file order), so each source's are one run of m_instant. The next event is the first run's head that
+// is a cause, else the first run's head.
+void ParModelBuilder::flushInstant()
+{
+    const Event* held = std::exchange(m_held, nullptr);
+    if (m_instant.empty()) {
+        if (held)
+            onEvent(*held);
+        return;
+    }
+    if (m_instant.front()->engine == m_instant.back()->engine) { // one engine's: its file order
+        for (const Event* e : m_instant)
+            onEvent(*e);
+        m_instant.clear();
+        return;
+    }
+    struct Run {
+        size_t at, end;
+    };
+    std::vector<Run> runs;
+    for (size_t i = 0; i < m_instant.size(); ++i)
+        if (i == 0 || m_instant[i]->engine != m_instant[i - 1]->engine)
+            runs.push_back({ i, i + 1 });
+        else
+            runs.back().end = i + 1;
+    for (size_t left = m_instant.size(); left > 0; --left) {
+        size_t pick = runs.size();
+        for (size_t r = 0; r < runs.size() && pick == runs.size(); ++r)
+            if (runs[r].at < runs[r].end && isCause(m_instant[runs[r].at]->type))
+                pick = r;
+        for (size_t r = 0; r < runs.size() && pick == runs.size(); ++r)
+            if (runs[r].at < runs[r].end)
+                pick = r;
+        onEvent(*m_instant[runs[pick].at++]);
+    }
+    m_instant.clear();
 }
 
 bool ParModelBuilder::relevant(uint16_t type)

@@ -67,6 +67,22 @@ private:
 
     // par_model_builder.cpp: before, around and after the walk.
     void reserve();
+    // The walk's events one instant at a time: a lone event goes straight to onEvent; several at one
+    // instant go cause first across engines (par_model.h), each engine's in file order.
+    void walk(const Event& e)
+    {
+        if (m_held) {
+            if (m_held->timeNs == e.timeNs) { // (m_held stays the instant's first)
+                if (m_instant.empty())
+                    m_instant.push_back(m_held);
+                m_instant.push_back(&e);
+                return;
+            }
+            flushInstant();
+        }
+        m_held = &e;
+    }
+    void flushInstant(); // the held event, or the instant's events; then none is held
     void finish();
     void problem(const Event& e, std::string message);
     static std::string hex(uint64_t v);
@@ -239,6 +255,8 @@ private:
     const Trace& m_trace;
     Trace m_filtered; // only the events the model uses, when they are few (see reserve)
     const Trace* m_walked = &m_trace; // the events the walk goes over: m_trace or m_filtered
+    const Event* m_held = nullptr; // the walk's last event, not yet handed to onEvent
+    std::vector<const Event*> m_instant; // the current instant's events when there are several, in merge order
     const std::span<const uint8_t> m_bytes; // the trace's decoded stream
     ParModel& m;
     std::vector<EngineCursor> m_engines;
