@@ -54,6 +54,9 @@ int main(int argc, char** argv)
     }
     if (first == "--help" || first == "-h") {
         usage(stdout);
+        std::printf("\nWorkloads (their options and defaults):\n");
+        for (const auto& w : workloads())
+            std::printf("  %-11s %s\n", w.name, w.help);
         return 0;
     }
     const Workload* workload = nullptr;
@@ -73,6 +76,11 @@ int main(int argc, char** argv)
     Options opt;
     for (int i = 2; i < argc; ++i) {
         std::string a = argv[i];
+        if (a == "--help" || a == "-h") {
+            std::printf("%s: %s\n", workload->name, workload->help);
+            usage(stdout);
+            return 0;
+        }
         auto value = [&]() -> std::string {
             if (i + 1 >= argc) {
                 std::fprintf(stderr, "sparkscope-demo: %s needs a value\n", a.c_str());

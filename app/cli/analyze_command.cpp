@@ -33,7 +33,7 @@ namespace {
           "  --costs       measured (default): the costs this trace measured; zero: none; FILE: key=value\n"
           "                lines (spark_ns, steal_ns, context_ns, switch_ns, wake_ns, spin_ns, contention;\n"
           "                '#' comments; sparkscope-cli calibrate writes one)\n"
-          "  --contention  the contention coefficient C (0 or more) instead of the costs' own, e.g. what\n"
+          "  --contention  the contention coefficient C (0 to 1000) instead of the costs' own, e.g. what\n"
           "                sparkscope-cli calibrate found for this program on this machine\n"
           "  --scale       make a conjunction site's conjuncts FACTOR times as fast (SITE: its name as the\n"
           "                report shows it, or file:line, or its static id); repeatable\n"
@@ -216,6 +216,12 @@ namespace {
             error = "--scale takes SITE=FACTOR with a FACTOR above 0, not '" + arg + "'";
             return false;
         }
+        if (factor < core::kMinScaleFactor || factor > core::kMaxScaleFactor) {
+            error = "--scale: FACTOR must lie between 1e-06 and 1e+06 (beyond, the predicted run would outlast what "
+                    "64 bits of nanoseconds hold, or its sites take less than a nanosecond), not '"
+                + arg + "'";
+            return false;
+        }
         const std::string site = arg.substr(0, eq);
         const std::vector<uint32_t> ids = session.matchSite(site);
         if (ids.empty()) {
@@ -260,8 +266,10 @@ namespace {
         if (auto given = parsed.value("--contention")) {
             char* end = nullptr;
             const double c = std::strtod(given->c_str(), &end);
-            if (given->empty() || !end || *end || !std::isfinite(c) || c < 0) {
-                error = "--contention takes a number of 0 or more, not '" + *given + "'";
+            if (given->empty() || !end || *end || !std::isfinite(c) || c < 0 || c > core::kMaxContention) {
+                error = "--contention takes a number from 0 to 1000 (beyond, the predicted run would outlast what 64 "
+                        "bits of nanoseconds hold), not '"
+                    + *given + "'";
                 return std::nullopt;
             }
             // The other costs stay as chosen; the source says the coefficient was given. (The measured

@@ -214,6 +214,12 @@ def case_whatif():
     expect_exit(2, ["analyze", path, "--costs", bad], "unknown key")
     expect_exit(2, ["analyze", path, "--scale", "nowhere.cpp:1=2"], "no conjunction site")
     expect_exit(2, ["analyze", path, "--scale", "demo_main.cpp=0"], "FACTOR above 0")
+    # Beyond 1e-6 .. 1e6 the predicted run would outlast 64 bits of nanoseconds: refused, not saturated.
+    expect_exit(2, ["analyze", path, "--scale", "demo_main.cpp=1e-12"], "FACTOR must lie between 1e-06 and 1e+06")
+    expect_exit(2, ["analyze", path, "--scale", "demo_main.cpp=2e6"], "FACTOR must lie between 1e-06 and 1e+06")
+    with open(bad, "w") as f:
+        f.write("contention=1e20\n")
+    expect_exit(2, ["analyze", path, "--costs", bad], "from 0 to 1000")
     # Zero costs: P = 1 is exactly the work; nothing beats the bounds; every ledger sums.
     zero = analysed(path, "--costs", "zero", "--engines", "1,2,64")
     a = zero["analysis"]

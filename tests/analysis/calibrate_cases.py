@@ -65,8 +65,8 @@ def case_usage_errors():
     expect_exit(2, ["calibrate", "a", "b", "c"], "calibrate takes two traces")
     expect_exit(2, ["calibrate", "a", "b", "--format", "csv"], "--format must be text or json")
     one, _ = pair()
-    for bad in ("-1", "x", "nan", "inf", ""):
-        expect_exit(2, ["analyze", one, "--contention", bad], "--contention takes a number of 0 or more")
+    for bad in ("-1", "x", "nan", "inf", "", "1000.5", "1e20"):
+        expect_exit(2, ["analyze", one, "--contention", bad], "--contention takes a number from 0 to 1000")
 
 
 def case_demo():

@@ -12,6 +12,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 using namespace sparkscope::core;
 using sparkscope::test::checkLedger;
 using sparkscope::test::ledgerOf;
@@ -199,6 +201,17 @@ TEST_CASE("what-if in analyze(): the report and its JSON", "[analysis][whatif]")
     CHECK(a.whatIf->predictions[0].engines == 2);
     CHECK(a.whatIf->predictions[1].engines == 1);
     CHECK(a.whatIf->predictions[1].wallNs == 460);
+    // Both measured costs rest on one latency each, and 10 ns is at least 1% of the 400 ns wall: a note
+    // each says so (a hiccup there would be paid at every spark and new context of every prediction).
+    auto noted = [&](const Analysis& x, const std::string& start) {
+        return std::any_of(
+            x.notes.begin(), x.notes.end(), [&](const std::string& n) { return n.rfind(start, 0) == 0; });
+    };
+    CHECK(noted(a, "spark_ns is the median of only 1 latency (10 ns"));
+    CHECK(noted(a, "context_ns is the median of only 1 latency (10 ns"));
+    CHECK_FALSE(noted(a, "steal_ns")); // no sample: 0, and said in the costs line already
+    options.whatIf->costs = CostModel {}; // given costs: nothing measured to doubt
+    CHECK_FALSE(noted(analyze(sparkscope::test::stealTrace(), options), "spark_ns"));
     const std::string json = analysisToJson(a);
     CHECK(json.find("\"predictions\": [") != std::string::npos);
     CHECK(json.find("\"spark_ns\": 10") != std::string::npos);
@@ -284,8 +297,11 @@ TEST_CASE("what-if invariants hold on random runtime-like traces", "[analysis][w
 TEST_CASE("what-if of truncated and damaged traces still sums and ends", "[analysis][whatif]")
 {
     for (uint64_t seed = 1; seed <= 30; ++seed) {
-        checkPredictions(sparkscope::test::truncatedAtRandom(sparkscope::test::simulateRandomProgram(seed).build(), seed), "truncated " + std::to_string(seed), false);
-        checkPredictions(sparkscope::test::damagedAtRandom(sparkscope::test::simulateRandomProgram(seed).build(), seed), "damaged " + std::to_string(seed), false);
+        checkPredictions(
+            sparkscope::test::truncatedAtRandom(sparkscope::test::simulateRandomProgram(seed).build(), seed),
+            "truncated " + std::to_string(seed), false);
+        checkPredictions(sparkscope::test::damagedAtRandom(sparkscope::test::simulateRandomProgram(seed).build(), seed),
+            "damaged " + std::to_string(seed), false);
     }
 }
 

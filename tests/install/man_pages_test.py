@@ -66,6 +66,9 @@ def main():
         for option in options:
             if not re.search(r"^%s\n[^\n]*\n[^\n]*%s\b" % (workload, re.escape(option)), page, re.M):
                 problems.append("sparkscope-demo.1 does not give %s's option %s" % (workload, option))
+        # WORKLOAD --help gives that workload's line (it once read --help as an option wanting a value).
+        if not output([a.demo, workload, "--help"]).startswith("%s: %s" % (workload, " ".join(line.split()[1:])[:20])):
+            problems.append("sparkscope-demo %s --help does not describe %s" % (workload, workload))
 
     if a.app:
         page = text_of(os.path.join(a.man, "sparkscope.1"))

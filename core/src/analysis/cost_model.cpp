@@ -58,8 +58,9 @@ Result<CostModel> parseCostModel(std::string_view text)
             double c = -1;
             const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), c);
             if (ec != std::errc() || ptr != value.data() + value.size() || value.empty() || !(c >= 0)
-                || !std::isfinite(c))
-                return fail(quote(key) + " needs a number of 0 or more, got " + quote(value));
+                || !std::isfinite(c) || c > kMaxContention)
+                return fail(quote(key) + " needs a number from 0 to " + std::to_string(int(kMaxContention)) + ", got "
+                    + quote(value));
             costs.contention = c;
             continue;
         }

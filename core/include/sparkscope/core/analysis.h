@@ -199,9 +199,15 @@ struct CostModel {
 };
 
 // A costs file's text: `key=value` lines (keys as costKey, values whole nanoseconds; and `contention`, a
-// number ≥ 0), blank lines and `#` comments; keys left out are 0. An unknown key, a repeated key or a
-// bad value is an error.
+// number from 0 to kMaxContention), blank lines and `#` comments; keys left out are 0. An unknown key, a repeated key
+// or a bad value is an error.
 Result<CostModel> parseCostModel(std::string_view text);
+
+// The bounds the command line and cost files hold a what-if's inputs to: beyond them the predicted
+// run lasts longer than 64 bits of nanoseconds hold (2^64 ns is 585 years), which the simulation
+// saturates rather than wraps, but whose figures (speed-ups, the ledger's sum) are then meaningless.
+inline constexpr double kMinScaleFactor = 1e-6, kMaxScaleFactor = 1e6;
+inline constexpr double kMaxContention = 1000;
 
 // Make the conjuncts of one static id `factor` times as fast (their running time divided by factor).
 struct SiteScale {
