@@ -327,6 +327,20 @@ TEST_CASE("a lost STOP_THREAD, a STOP_THREAD of a context not running and a GC_E
             "taken to stop here",
             "160 0 STOP_THREAD of context 7 on engine 0, where it is not running",
             "200 1 GC_END on engine 1 without a collection going on there" });
+
+    // A spark engine 0 made, stolen by engine 1 from "engine 1's" deque, and one run locally by the
+    // engine that did not make it: both contradict the deques (engine 0's would never come down).
+    TraceBuilder s(2);
+    s.runThread(0, 0, 1).startParConj(0, 10, 0xA, 1).sparkCreate(0, 20, 0xA, 1).sparkCreate(0, 25, 0xA, 2);
+    s.sparkSteal(1, 30, 1, 1).sparkRun(1, 40, 2).sparkCreate(0, 50, 0xA, 3).sparkSteal(1, 60, 0, 3);
+    s.endAt(100);
+    std::vector<std::string> sparks;
+    for (const auto& p : checkModel(s.roundTrip()))
+        sparks.push_back(std::to_string(p.timeNs) + " " + std::to_string(p.engine) + " " + p.message);
+    CHECK(sparks
+        == std::vector<std::string> { "30 1 SPARK_STEAL of spark 1 from engine 1's deque, but engine 0 made it",
+            "40 1 SPARK_RUN of spark 2 from engine 1's deque, but engine 0 made it",
+            "100 65535 conjunction with dyn id 0xa never ended (truncated trace?)" });
 }
 
 TEST_CASE("events at one instant on two engines go cause first: a conjunction ending as its last conjunct does is "

@@ -45,6 +45,13 @@ void ParModelBuilder::onSparkRun(const Event& e, Payload p)
     }
     const ConjunctIndex k(waiting);
     ConjunctInstance& g = m.conjunct(k);
+    // The spark sat in the deque of the engine that posted its SPARK_CREATE: a local run elsewhere,
+    // or a steal naming another victim, contradicts that (the deques' sizes then never come down).
+    const uint16_t from = stolen ? p.u16(0) : e.engine;
+    if (g.sparkEngine != kNoEngine && from != g.sparkEngine)
+        problem(e,
+            std::string(stolen ? "SPARK_STEAL" : "SPARK_RUN") + " of spark " + std::to_string(spark) + " from engine "
+                + std::to_string(from) + "'s deque, but engine " + std::to_string(g.sparkEngine) + " made it");
     g.started = true;
     g.stolen = stolen;
     g.startNs = e.timeNs;
