@@ -133,9 +133,22 @@ int main(int argc, char** argv)
     // --compare: B is compared with the first trace shown, once. The screenshot waits for both B's
     // timeline (or its failure) and the figures.
     bool compareStarted = false, compareFigures = !parser.isSet(compareWith), compareTimeline = compareFigures;
+    bool rangeChecked = false;
     auto applyRange = [&] {
-        if (shownRange)
+        if (shownRange) {
+            // Said once: a range past the trace's end shows the nearest part of it, which a person
+            // asking for it would not expect silently.
+            const auto data = window.timeline()->data();
+            if (data && !rangeChecked && !parser.isSet(follow)
+                && (shownRange->startNs < data->startNs || shownRange->endNs > data->endNs))
+                std::fprintf(stderr,
+                    "sparkscope: --range %lld:%lld is not all inside the trace (%lld:%lld ns): showing the part of the "
+                    "trace nearest to it\n",
+                    static_cast<long long>(shownRange->startNs), static_cast<long long>(shownRange->endNs),
+                    static_cast<long long>(data->startNs), static_cast<long long>(data->endNs));
+            rangeChecked = true;
             window.zoom()->zoomTo(*shownRange);
+        }
         if (parser.isSet(compareWith) && !compareStarted && !args.isEmpty()) {
             compareStarted = true;
             window.compare()->compare(args.first(), parser.value(compareWith));

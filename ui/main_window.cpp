@@ -466,10 +466,12 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceData> data, const QString& 
     // the end is hatched from there (unknown, not idle), as the engines behind in a followed trace.
     if (data->trace->truncated) {
         auto lost = std::make_shared<const std::vector<int64_t>>(unwrittenFrom(*data));
+        const std::vector<int64_t> last = lastEventTimes(*data);
         QStringList engines;
         for (size_t e = 0; e < lost->size(); ++e)
             if ((*lost)[e] != INT64_MAX)
-                engines << tr("engine %1 after %2").arg(e).arg(formatDuration((*lost)[e], 6));
+                engines << (last[e] == INT64_MIN ? tr("engine %1 (none at all)").arg(e)
+                                                 : tr("engine %1 after %2").arg(e).arg(formatDuration((*lost)[e], 6)));
         if (!engines.isEmpty()) {
             m_timeline->setUnwritten(std::move(lost));
             problems << tr("no events of %1 are in the file (hatched)").arg(engines.join(QStringLiteral(", ")));

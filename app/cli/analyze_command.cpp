@@ -217,7 +217,7 @@ namespace {
             return false;
         }
         if (factor < core::kMinScaleFactor || factor > core::kMaxScaleFactor) {
-            error = "--scale: FACTOR must lie between 1e-06 and 1e+06 (beyond, the predicted run would outlast what "
+            error = "--scale: FACTOR must lie between 1e-06 and 1e+06 (beyond, the predicted run can outlast what "
                     "64 bits of nanoseconds hold, or its sites take less than a nanosecond), not '"
                 + arg + "'";
             return false;
@@ -267,7 +267,7 @@ namespace {
             char* end = nullptr;
             const double c = std::strtod(given->c_str(), &end);
             if (given->empty() || !end || *end || !std::isfinite(c) || c < 0 || c > core::kMaxContention) {
-                error = "--contention takes a number from 0 to 1000 (beyond, the predicted run would outlast what 64 "
+                error = "--contention takes a number from 0 to 1000 (beyond, the predicted run can outlast what 64 "
                         "bits of nanoseconds hold), not '"
                     + *given + "'";
                 return std::nullopt;

@@ -343,9 +343,8 @@ TEST_CASE("a lost STOP_THREAD, a STOP_THREAD of a context not running and a GC_E
             "100 65535 conjunction with dyn id 0xa never ended (truncated trace?)" });
 }
 
-TEST_CASE("events at one instant on two engines go cause first: a conjunction ending as its last conjunct does is "
-          "complete",
-    "[core][metrics]")
+TEST_CASE(
+    "events at one instant on two engines: an END_PAR_CONJ waits for its last conjunct's end there", "[core][metrics]")
 {
     // Engine 0: ctx 1 starts A at 100 (G1), sparks G2 at 110, ends G1 at 200 and parks at 210; at 300 it
     // runs again and ends A. Engine 1: steals G2 at 120, ctx 2 runs it from 130, ends it at 300 and
@@ -364,6 +363,30 @@ TEST_CASE("events at one instant on two engines go cause first: a conjunction en
     const Metrics m = computeMetrics(trace);
     CHECK(field(m, "conjunctions", "a.m:1", "INSTANCES", "complete") == 1);
     CHECK(stat(m, "conjunctions", "a.m:1", "PARCONJ_TIME").sum == 200);
+
+    // The conjunct's end behind another event of its engine at that instant: engine 1 runs ctx 2 again
+    // at 300 and ends G2 there; engine 0's END_PAR_CONJ at 300 waits for both. And an instant the
+    // merge's order reads consistently keeps it: at 400 engine 0 runs ctx 3 and it blocks, engine 1
+    // wakes it; woken after it blocked, ctx 3 ends runnable (waking it first would leave it blocked).
+    TraceBuilder c(2);
+    c.internString(0, 1, "a.m:1");
+    c.runThread(0, 0, 1).startParConj(0, 100, 0xA, 1).sparkCreate(0, 110, 0xA, 1).endParConjunct(0, 200, 0xA);
+    c.stopThread(0, 210, 1, kStopBlocked).runThread(0, 300, 1).endParConj(0, 300, 0xA);
+    c.stopThread(0, 350, 1, kStopFinished).runThread(0, 400, 3).stopThread(0, 400, 3, kStopBlocked);
+    c.sparkSteal(1, 120, 0, 1).runThread(1, 130, 2).stopThread(1, 250, 2, kStopYielding).threadRunnable(1, 290, 1);
+    c.runThread(1, 300, 2).endParConjunct(1, 300, 0xA).stopThread(1, 310, 2, kStopFinished);
+    c.threadRunnable(1, 400, 3);
+    c.endAt(500);
+    const Trace second = c.roundTrip();
+    for (const auto& p : checkModel(second))
+        UNSCOPED_INFO(p.timeNs << " " << p.engine << " " << p.message);
+    CHECK(checkModel(second).empty());
+    CHECK(field(computeMetrics(second), "conjunctions", "a.m:1", "INSTANCES", "complete") == 1);
+    const ParModel model = buildParModel(second);
+    const auto ctx3 = std::find_if(
+        model.contexts.begin(), model.contexts.end(), [](const ContextTimeline& t) { return t.id == 3; });
+    REQUIRE(ctx3 != model.contexts.end());
+    CHECK(ctx3->segments.back().state == ContextState::Runnable);
 }
 
 TEST_CASE("metrics survive an eventlog cut at every length", "[core][metrics]")

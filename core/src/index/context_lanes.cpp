@@ -6,7 +6,9 @@
 // are picked out in parallel, merged in global time order (Trace::forEachInTimeOrder's tie rule:
 // time, then the global buffer, then engine number, then file order), and replayed through the
 // model's context rules (par_model.h) — the same transitions, checked against the model-based
-// overload on real and hand-built traces.
+// overload on real and hand-built traces. (Not the model's wait at an instant shared by engines,
+// where an event would contradict it: a RUN_THREAD there of a context another engine stops at that
+// instant shows its stop after its run here, for that instant only.)
 //
 // The model's context segments change whenever state, engine or innermost conjunct changes; a lane
 // only shows state and engine, so neighbouring segments that agree on both are merged. Timelines of

@@ -9,9 +9,9 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
-#include <utility>
 #include <tbb/parallel_for.h>
 #include <tbb/task_group.h>
+#include <utility>
 
 namespace sparkscope::core::detail {
 
@@ -46,32 +46,39 @@ void ParModelBuilder::run(bool withTopPieces)
     m.indexFutures();
 }
 
-namespace {
-    // An event that ends or makes something another engine's event at the same instant may need:
-    // a conjunct's end (END_PAR_CONJ), a context stopped, made runnable, created or released
-    // (RUN_THREAD, REUSE_CONTEXT), a spark (SPARK_RUN/STEAL), a signal (the wait).
-    bool isCause(uint16_t type)
-    {
-        switch (type) {
-        case ev::MerEndParConjunct:
-        case ev::StopThread:
-        case ev::ThreadRunnable:
-        case ev::ThreadWakeup:
-        case ev::MerSparkCreate:
-        case ev::MerFutSignal:
-        case ev::CreateThread:
-        case ev::CreateSparkThread:
-        case ev::MerReleaseContext:
-            return true;
-        default:
+// Whether e, handed to onEvent now, would contradict the model in a way another engine's event at
+// the same instant may settle (par_model.h): an END_PAR_CONJ with a conjunct still open, a RUN_THREAD
+// of a context still running on another engine, a SPARK_RUN/SPARK_STEAL of a spark not made yet.
+bool ParModelBuilder::waitsForInstant(const Event& e) const
+{
+    const Payload p
+        = e.endOffset() <= m_bytes.size() ? Payload(m_bytes.subspan(e.payloadOffset(), e.payloadSize)) : Payload();
+    switch (e.type) {
+    case ev::MerEndParConj: {
+        const ConjunctionIndex j(m_openConj.find(p.u64(0)));
+        if (!j.valid())
             return false;
-        }
+        for (ConjunctIndex k : m.conjunction(j).conjuncts)
+            if (!m.conjunct(k).ended)
+                return true;
+        return false;
     }
-} // namespace
+    case ev::RunThread: {
+        const ContextIndex c(m_contextById.get(p.u32(0)));
+        return c.valid() && cursor(c).state == ContextState::Running && cursor(c).engine != e.engine;
+    }
+    case ev::MerSparkRun:
+    case ev::MerSparkSteal:
+        return m_sparks.get(e.type == ev::MerSparkSteal ? p.u32(2) : p.u32(0)) == kNoIndex;
+    default:
+        return false;
+    }
+}
 
 // The merge hands out one instant's events source by source (global, then each engine in turn, in
-// file order), so each source's are one run of m_instant. The next event is the first run's head that
-// is a cause, else the first run's head.
+// file order), so each source's are one run of m_instant. They go in that order, but for a run whose
+// next event waits for the instant (waitsForInstant): the next run's goes first. When every run's
+// next event waits, the first goes anyway (the trace contradicts itself; onEvent says so).
 void ParModelBuilder::flushInstant()
 {
     const Event* held = std::exchange(m_held, nullptr);
@@ -86,24 +93,23 @@ void ParModelBuilder::flushInstant()
         m_instant.clear();
         return;
     }
-    struct Run {
-        size_t at, end;
-    };
-    std::vector<Run> runs;
+    m_runs.clear();
     for (size_t i = 0; i < m_instant.size(); ++i)
         if (i == 0 || m_instant[i]->engine != m_instant[i - 1]->engine)
-            runs.push_back({ i, i + 1 });
+            m_runs.push_back({ i, i + 1 });
         else
-            runs.back().end = i + 1;
+            m_runs.back().second = i + 1;
     for (size_t left = m_instant.size(); left > 0; --left) {
-        size_t pick = runs.size();
-        for (size_t r = 0; r < runs.size() && pick == runs.size(); ++r)
-            if (runs[r].at < runs[r].end && isCause(m_instant[runs[r].at]->type))
-                pick = r;
-        for (size_t r = 0; r < runs.size() && pick == runs.size(); ++r)
-            if (runs[r].at < runs[r].end)
-                pick = r;
-        onEvent(*m_instant[runs[pick].at++]);
+        size_t pick = m_runs.size(), first = m_runs.size();
+        for (size_t r = 0; r < m_runs.size() && pick == m_runs.size(); ++r)
+            if (m_runs[r].first < m_runs[r].second) {
+                first = std::min(first, r);
+                if (!waitsForInstant(*m_instant[m_runs[r].first]))
+                    pick = r;
+            }
+        if (pick == m_runs.size())
+            pick = first;
+        onEvent(*m_instant[m_runs[pick].first++]);
     }
     m_instant.clear();
 }

@@ -30,10 +30,10 @@ public:
     ParModelBuilder(const Trace& trace, ParModel& m);
 
     // One walk over the events in time order (Trace::forEachInTimeOrder: time, then global before
-    // engines, then engine number, then file order); events the model does not use are skipped by
-    // type, or not merged at all when they are most of the trace (reserve). The instance vectors
-    // are sized first from a count of their events, so they never reallocate while the walk fills
-    // them.
+    // engines, then engine number, then file order; at one instant an event that would contradict
+    // the model waits for the other engines' events of that instant, par_model.h); events the model does not use are
+    // skipped by type, or not merged at all when they are most of the trace (reserve). The instance vectors are sized
+    // first from a count of their events, so they never reallocate while the walk fills them.
     void run(bool withTopPieces = true);
 
     // The event types the model uses.
@@ -68,7 +68,8 @@ private:
     // par_model_builder.cpp: before, around and after the walk.
     void reserve();
     // The walk's events one instant at a time: a lone event goes straight to onEvent; several at one
-    // instant go cause first across engines (par_model.h), each engine's in file order.
+    // instant go in the merge's order, but for one that would contradict the model while another
+    // engine's event at that instant may settle it (par_model.h), each engine's in file order.
     void walk(const Event& e)
     {
         if (m_held) {
@@ -83,6 +84,7 @@ private:
         m_held = &e;
     }
     void flushInstant(); // the held event, or the instant's events; then none is held
+    bool waitsForInstant(const Event& e) const;
     void finish();
     void problem(const Event& e, std::string message);
     static std::string hex(uint64_t v);
@@ -257,6 +259,7 @@ private:
     const Trace* m_walked = &m_trace; // the events the walk goes over: m_trace or m_filtered
     const Event* m_held = nullptr; // the walk's last event, not yet handed to onEvent
     std::vector<const Event*> m_instant; // the current instant's events when there are several, in merge order
+    std::vector<std::pair<size_t, size_t>> m_runs; // flushInstant's: each source's [next, end) in m_instant
     const std::span<const uint8_t> m_bytes; // the trace's decoded stream
     ParModel& m;
     std::vector<EngineCursor> m_engines;

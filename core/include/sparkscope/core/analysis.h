@@ -203,9 +203,11 @@ struct CostModel {
 // or a bad value is an error.
 Result<CostModel> parseCostModel(std::string_view text);
 
-// The bounds the command line and cost files hold a what-if's inputs to: beyond them the predicted
-// run lasts longer than 64 bits of nanoseconds hold (2^64 ns is 585 years), which the simulation
-// saturates rather than wraps, but whose figures (speed-ups, the ledger's sum) are then meaningless.
+// The bounds the command line and cost files hold a what-if's inputs to: beyond them a predicted run
+// can last longer than 64 bits of nanoseconds hold (2^64 ns is 585 years; a 1e-6 factor reaches it
+// from a 5-hour run), which the simulation saturates rather than wraps, but whose figures (speed-ups,
+// the ledger's sum) are then meaningless; a factor above 1e6 makes the site's conjuncts take less than
+// a nanosecond per millisecond recorded.
 inline constexpr double kMinScaleFactor = 1e-6, kMaxScaleFactor = 1e6;
 inline constexpr double kMaxContention = 1000;
 

@@ -6,12 +6,13 @@
 // computed from it.
 //
 // The pre-pass (metrics.md "Pre-pass: unique instances") is one forward walk over the events in
-// global time order (Trace::forEachInTimeOrder), except that events at one instant on different
-// engines, which have no order of their own (a microsecond clock gives many), go cause first: an
-// END_PAR_CONJUNCT, STOP_THREAD, THREAD_RUNNABLE/WAKEUP, SPARK_CREATE, FUT_SIGNAL or a context's
-// creation or release before the other events of that instant (each engine's in file order). So an
-// END_PAR_CONJ never meets its last conjunct still open because that conjunct's engine has the
-// higher number. The rules:
+// global time order (Trace::forEachInTimeOrder), except at an instant shared by several engines'
+// events, which have no order of their own (a microsecond clock gives many): there an event that
+// would contradict the model — END_PAR_CONJ with a conjunct still open, RUN_THREAD of a context still
+// running on another engine, SPARK_RUN/SPARK_STEAL of a spark not made yet — waits for the other
+// engines' events of that instant (each engine's in file order), and goes anyway when nothing else
+// can go. So an END_PAR_CONJ whose last conjunct ends at the same instant on a higher-numbered
+// engine finds it ended. The rules:
 //   - START_PAR_CONJ(dyn, static) on engine E opens a new conjunction instance; its first conjunct
 //     (position 1) starts there, in the context running on E. FUTURE_CREATEs that context posted
 //     since its previous START_PAR_CONJ belong to the new instance.
