@@ -51,8 +51,7 @@ void ParModelBuilder::run(bool withTopPieces)
 // of a context still running on another engine, a SPARK_RUN/SPARK_STEAL of a spark not made yet.
 bool ParModelBuilder::waitsForInstant(const Event& e) const
 {
-    const Payload p
-        = e.endOffset() <= m_bytes.size() ? Payload(m_bytes.subspan(e.payloadOffset(), e.payloadSize)) : Payload();
+    const Payload p = payloadOf(e);
     switch (e.type) {
     case ev::MerEndParConj: {
         const ConjunctionIndex j(m_openConj.find(p.u64(0)));

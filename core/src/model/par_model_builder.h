@@ -91,11 +91,15 @@ private:
 
     // The dispatch, a table-like switch: one handler per event type the model uses. Events of
     // other types fall through it (no separate relevant() test in the walk).
+    // As Trace::payload, with the byte span looked up once rather than per event.
+    Payload payloadOf(const Event& e) const
+    {
+        return e.endOffset() <= m_bytes.size() ? Payload(m_bytes.subspan(e.payloadOffset(), e.payloadSize)) : Payload();
+    }
+
     void onEvent(const Event& e)
     {
-        // As Trace::payload, with the byte span looked up once rather than per event.
-        const Payload p
-            = e.endOffset() <= m_bytes.size() ? Payload(m_bytes.subspan(e.payloadOffset(), e.payloadSize)) : Payload();
+        const Payload p = payloadOf(e);
         if (e.engine != kNoEngine && e.engine >= m_engines.size())
             m_engines.resize(e.engine + 1u);
         switch (e.type) {
