@@ -21,13 +21,16 @@
 #include "bench_stats.h"
 #include "ui/compare/time_alignment.h"
 #include "ui/export/timeline_export.h"
+#include "ui/hover/highlight_set.h"
 #include "ui/loading/trace_data.h"
+#include "ui/timeline/direct_paint.h"
 #include "ui/timeline/frame.h"
 
 #include "sparkscope/core/analysis.h"
 #include "sparkscope/core/compact_trace.h"
 #include "sparkscope/core/event_types.h"
 #include "sparkscope/core/ledger_curves.h"
+#include "sparkscope/core/metrics_query.h"
 #include "sparkscope/core/writer.h"
 
 #include <QApplication>
@@ -50,6 +53,42 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+// The highlight as the build before merged nothing: a fill and four 1.5 px edges per span, a 2 px
+// line per tick (the reference for paintHighlight's figures; not used by the app).
+void paintHighlightPerSpan(QPainter& painter, const Frame& f, const HighlightSet& set, const QColor& colour)
+{
+    const TimeAxis& ax = f.axis;
+    const double left = ax.left, right = ax.left + ax.width;
+    painter.save();
+    painter.setClipRect(QRectF(left, 0, ax.width, f.layout.contentHeight(f.engines)));
+    QColor fill = colour, edge = colour;
+    fill.setAlpha(45);
+    edge.setAlpha(200);
+    const double w = 1.5, h = w / 2;
+    std::vector<QRectF> fills, edges;
+    for (const auto& s : set.spans) {
+        if (s.engine >= f.engines || s.endNs < ax.startNs || s.startNs > ax.endNs)
+            continue;
+        const double x0 = std::max(left - 2, ax.xOf(s.startNs)), x1 = std::min(right + 2, ax.xOf(s.endNs));
+        const QRectF r(x0, f.layout.barTop(s.engine) - 2, std::max(2.0, x1 - x0), f.layout.barHeight + 4);
+        fills.push_back(r);
+        edges.emplace_back(r.left() - h, r.top() - h, r.width() + w, w);
+        edges.emplace_back(r.left() - h, r.bottom() - h, r.width() + w, w);
+        edges.emplace_back(r.left() - h, r.top() + h, w, r.height() - w);
+        edges.emplace_back(r.right() - h, r.top() + h, w, r.height() - w);
+    }
+    fillRects(painter, fills, fill);
+    fillRects(painter, edges, edge);
+    painter.setPen(QPen(edge, 2));
+    for (const auto& p : set.points) {
+        if (p.engine >= f.engines || p.timeNs < ax.startNs || p.timeNs > ax.endNs)
+            continue;
+        const double x = ax.xOf(p.timeNs), top = f.layout.barTop(p.engine);
+        painter.drawLine(QLineF(x, top - 3, x, top + f.layout.barHeight + 3));
+    }
+    painter.restore();
+}
 
 // CPU time of the whole process (Qt's raster engine may paint on helper threads): unlike a frame's
 // wall time, it hardly changes with the load of a shared machine, so frames can be judged there too.
@@ -415,6 +454,52 @@ int main(int argc, char** argv)
             cpuFigures().c_str());
         std::printf("RESULT frame+analysis %s median_ms=%.3f p95_ms=%.3f\n", k.name, percentile(times, 0.5),
             percentile(times, 0.95));
+    }
+
+    // The conjunction list's "Highlight all" on the static id with the most instances, as the app
+    // computes it (highlightConjunctions: the first ones, up to its limit), drawn over a frame; beside
+    // it, in the same run, the same set drawn one rectangle per span as the build before did.
+    const sparkscope::core::ParModel& model = session.model();
+    std::vector<size_t> perStatic;
+    for (const auto& c : model.conjunctions) {
+        if (c.staticId >= perStatic.size())
+            perStatic.resize(c.staticId + 1, 0);
+        ++perStatic[c.staticId];
+    }
+    if (!perStatic.empty()) {
+        const uint32_t busiest = uint32_t(std::max_element(perStatic.begin(), perStatic.end()) - perStatic.begin());
+        const auto instances = sparkscope::core::conjunctionsOfStatic(model, model.staticName(busiest));
+        const auto h0 = Clock::now();
+        const HighlightSet set = highlightConjunctions(model, instances);
+        std::printf("highlight all: %zu of %zu instances of %s, %zu spans and %zu ticks, built in %.1f ms\n",
+            set.instances, instances.size(), model.staticName(busiest).c_str(), set.spans.size(), set.points.size(),
+            ms(Clock::now() - h0));
+        const QColor teal(0, 150, 160);
+        for (const Kind& k :
+            { Kind { "zoom-to-fit", span }, Kind { "1 ms window", 1'000'000 }, Kind { "1 us window", 1000 } }) {
+            std::vector<double> merged, perSpan;
+            // Windows over the highlighted part: the instances are the first ones in time.
+            const int64_t from = std::max(data.startNs, set.startNs), to = std::max(from + 1, set.endNs);
+            for (int r = 0; r < repeat; ++r) {
+                const int64_t room = std::max<int64_t>(0, to - from - k.spanNs);
+                const int64_t start = k.spanNs >= span ? data.startNs : from + (repeat > 1 ? room * r / (repeat - 1) : 0);
+                const Frame f = frame(data, { width, height, 1.0, { start, start + k.spanNs } });
+                QPainter painter(&image);
+                paintFrame(painter, f, palette);
+                auto a = Clock::now();
+                paintHighlight(painter, f, set, teal);
+                merged.push_back(ms(Clock::now() - a));
+                a = Clock::now();
+                paintHighlightPerSpan(painter, f, set, teal);
+                perSpan.push_back(ms(Clock::now() - a));
+            }
+            std::printf("highlight all %-12s: merged per pixel median %.2f ms, p95 %.2f ms; one rectangle per span "
+                        "median %.2f ms, p95 %.2f ms; ratio of medians %.1fx\n",
+                k.name, percentile(merged, 0.5), percentile(merged, 0.95), percentile(perSpan, 0.5),
+                percentile(perSpan, 0.95), percentile(perSpan, 0.5) / std::max(1e-6, percentile(merged, 0.5)));
+            std::printf("RESULT highlight %s merged_median_ms=%.3f per_span_median_ms=%.3f\n", k.name,
+                percentile(merged, 0.5), percentile(perSpan, 0.5));
+        }
     }
     return 0;
 }

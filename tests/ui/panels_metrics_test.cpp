@@ -345,3 +345,63 @@ TEST_CASE("a statistic without samples reads as absent, not as 0", "[ui][panels]
     some.stat->mean = 1500;
     CHECK(statisticRows(QStringLiteral("ENGINE_WAKE_LATENCY"), some)[3].text == formatDuration(1500));
 }
+
+TEST_CASE("highlight all holds whole instances up to its limit, and the box names the part shown", "[ui][panels][list]")
+{
+    // One engine, static id "a.m:1": A [100,200) with one conjunct, B [300,500) with two (the second
+    // its spark, run inline at 400), C [600,700) with one. Conjuncts: A 1, B 2, C 1.
+    test::TraceBuilder b(1);
+    b.internString(0, 1, "a.m:1").createThread(0, 0, 1).runThread(0, 10, 1);
+    b.startParConj(0, 100, 0xA, 1).endParConjunct(0, 200, 0xA).endParConj(0, 200, 0xA);
+    b.startParConj(0, 300, 0xB, 1).sparkCreate(0, 310, 0xB, 5).endParConjunct(0, 400, 0xB);
+    b.sparkRun(0, 400, 5).endParConjunct(0, 500, 0xB).endParConj(0, 500, 0xB);
+    b.startParConj(0, 600, 0xC, 1).endParConjunct(0, 700, 0xC).endParConj(0, 700, 0xC);
+    b.stopThread(0, 800, 1, core::kStopFinished).endAt(900);
+    const core::Trace trace = b.roundTrip();
+    auto metrics = std::make_shared<const core::Metrics>(core::computeMetrics(trace));
+    const std::vector<core::ConjunctionIndex> all
+        = core::conjunctionsOfStatic(metrics->model, std::string("a.m:1"));
+    REQUIRE(all.size() == 3);
+    auto lastTime = [](const HighlightSet& s) {
+        int64_t t = 0;
+        for (const auto& sp : s.spans)
+            t = std::max(t, sp.endNs);
+        for (const auto& p : s.points)
+            t = std::max(t, p.timeNs);
+        return t;
+    };
+    // Limit 2: A fits; B's two conjuncts would pass it, and half of B is not drawn.
+    const HighlightSet two = highlightConjunctions(metrics->model, all, 2);
+    CHECK(two.truncated);
+    CHECK(two.instances == 1);
+    CHECK(lastTime(two) == 200);
+    // Limit 3: A and B (three conjuncts), not C.
+    const HighlightSet three = highlightConjunctions(metrics->model, all, 3);
+    CHECK(three.truncated);
+    CHECK(three.instances == 2);
+    CHECK(lastTime(three) == 500);
+    const HighlightSet four = highlightConjunctions(metrics->model, all, 4);
+    CHECK_FALSE(four.truncated);
+    CHECK(four.instances == 3);
+    CHECK(lastTime(four) == 700);
+
+    ConjunctionsPanel panel;
+    panel.setMetrics(metrics, true);
+    REQUIRE(panel.selectStaticId(QStringLiteral("a.m:1")));
+    REQUIRE(panel.highlightAllBox()->isChecked());
+    CHECK(panel.highlightAllBox()->text() == QStringLiteral("Highlight all"));
+    panel.setHighlighted(2);
+    CHECK(panel.highlightAllBox()->text().contains(QStringLiteral("the first 2 of 3")));
+    CHECK(panel.highlightAllBox()->toolTip().contains(QStringLiteral("only the first 2 instances")));
+    panel.setHighlighted(3);
+    CHECK(panel.highlightAllBox()->text() == QStringLiteral("Highlight all"));
+    // Another tool took the highlight: the box no longer says the list is highlighted.
+    panel.setHighlighted(2);
+    panel.highlightReplaced();
+    CHECK_FALSE(panel.highlightAllBox()->isChecked());
+    CHECK(panel.highlightAllBox()->text() == QStringLiteral("Highlight all"));
+    QSignalSpy highlight(&panel, &ConjunctionsPanel::highlightRequested);
+    panel.highlightAllBox()->click();
+    REQUIRE(highlight.size() == 1);
+    CHECK(highlight.last().at(0).value<std::vector<core::ConjunctionIndex>>().size() == 3);
+}

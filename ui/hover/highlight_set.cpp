@@ -4,6 +4,7 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace sparkscope::ui {
@@ -107,10 +108,11 @@ HighlightSet highlightConjunctions(
 {
     core::InstanceMembers members;
     for (core::ConjunctionIndex j : conjunctions) {
-        if (members.conjuncts.size() > limit)
+        const core::ConjunctionInstance& c = m.conjunction(j);
+        // Whole instances only: one cut inside would be drawn as if it had fewer conjuncts.
+        if (members.conjuncts.size() + c.conjuncts.size() > limit && !members.conjunctions.empty())
             break;
         members.conjunctions.push_back(j);
-        const core::ConjunctionInstance& c = m.conjunction(j);
         members.conjuncts.insert(members.conjuncts.end(), c.conjuncts.begin(), c.conjuncts.end());
         const auto futures = m.futuresOf(j);
         members.futures.insert(members.futures.end(), futures.begin(), futures.end());
@@ -118,6 +120,7 @@ HighlightSet highlightConjunctions(
     HighlightSet out;
     addMembers(m, members, out, limit);
     out.truncated = out.truncated || members.conjunctions.size() < conjunctions.size();
+    out.instances = members.conjunctions.size();
     return out;
 }
 
@@ -131,32 +134,66 @@ void paintHighlight(QPainter& painter, const Frame& f, const HighlightSet& set, 
     fill.setAlpha(45);
     QColor edge = colour;
     edge.setAlpha(200);
-    // Fills and edges written by hand (direct_paint.h): thousands of translucent rectangles as tall
-    // as a row cost Qt a thread-pool round trip each. The edges are 1.5 px strips centred on the
-    // rectangle's border, as a 1.5 px pen would draw them.
-    // The edges go over all the fills.
-    const double w = 1.5, h = w / 2;
-    std::vector<QRectF> fills, edges;
+    // The spans are merged per engine at whole pixels before anything is drawn, and the ticks kept one
+    // per engine and pixel: a "Highlight all" of thousands of instances holds ~160,000 spans, which as
+    // rectangles cost a frame seconds (docs/performance.md), while the merged runs are bounded by the
+    // plot's pixels. Columns run from 4 px left of the plot, so a span's 2 px minimum and its edges
+    // stay whole at the plot's borders. A span covers the columns from its start's, rounded down, to
+    // its end's, rounded up.
+    const double origin = left - 4;
+    const size_t columns = size_t(std::ceil(ax.width)) + 9;
+    auto column = [&](double x) { return size_t(std::clamp(x - origin, 0.0, double(columns))); };
+    std::vector<int32_t> depth; // per engine and column + 1: spans starting minus spans ending there
+    std::vector<uint8_t> ticked; // per engine and column
     for (const auto& s : set.spans) {
         if (s.engine >= f.engines || s.endNs < ax.startNs || s.startNs > ax.endNs)
             continue;
+        if (depth.empty())
+            depth.assign(size_t(f.engines) * (columns + 1), 0);
         const double x0 = std::max(left - 2, ax.xOf(s.startNs)), x1 = std::min(right + 2, ax.xOf(s.endNs));
-        const QRectF r(x0, f.layout.barTop(s.engine) - 2, std::max(2.0, x1 - x0), f.layout.barHeight + 4);
-        fills.push_back(r);
-        edges.emplace_back(r.left() - h, r.top() - h, r.width() + w, w);
-        edges.emplace_back(r.left() - h, r.bottom() - h, r.width() + w, w);
-        edges.emplace_back(r.left() - h, r.top() + h, w, r.height() - w);
-        edges.emplace_back(r.right() - h, r.top() + h, w, r.height() - w);
+        const size_t c0 = column(std::floor(x0)), c1 = std::max(c0 + 2, column(std::ceil(std::max(x0, x1))));
+        int32_t* row = depth.data() + size_t(s.engine) * (columns + 1);
+        ++row[c0];
+        --row[std::min(c1, columns)];
     }
-    fillRects(painter, fills, fill);
-    fillRects(painter, edges, edge);
-    painter.setPen(QPen(edge, 2));
     for (const auto& p : set.points) {
         if (p.engine >= f.engines || p.timeNs < ax.startNs || p.timeNs > ax.endNs)
             continue;
-        const double x = ax.xOf(p.timeNs), top = f.layout.barTop(p.engine);
-        painter.drawLine(QLineF(x, top - 3, x, top + f.layout.barHeight + 3));
+        if (ticked.empty())
+            ticked.assign(size_t(f.engines) * columns, 0);
+        ticked[size_t(p.engine) * columns + std::min(columns - 1, column(std::round(ax.xOf(p.timeNs))))] = 1;
     }
+    // A fill and four 1.5 px edges per merged run (the edges centred on its border, as a 1.5 px pen
+    // draws them, and over all the fills); a tick is a 2 px line across its row.
+    const double w = 1.5, h = w / 2;
+    std::vector<QRectF> fills, edges, ticks;
+    for (size_t e = 0; e < f.engines && !depth.empty(); ++e) {
+        const int32_t* row = depth.data() + e * (columns + 1);
+        int32_t open = 0;
+        size_t runStart = 0;
+        for (size_t c = 0; c <= columns; ++c) {
+            const int32_t before = open;
+            open += row[c];
+            if (before == 0 && open > 0)
+                runStart = c;
+            else if (before > 0 && open == 0) {
+                const QRectF r(origin + double(runStart), f.layout.barTop(e) - 2, double(c - runStart),
+                    f.layout.barHeight + 4);
+                fills.push_back(r);
+                edges.emplace_back(r.left() - h, r.top() - h, r.width() + w, w);
+                edges.emplace_back(r.left() - h, r.bottom() - h, r.width() + w, w);
+                edges.emplace_back(r.left() - h, r.top() + h, w, r.height() - w);
+                edges.emplace_back(r.right() - h, r.top() + h, w, r.height() - w);
+            }
+        }
+    }
+    for (size_t e = 0; e < f.engines && !ticked.empty(); ++e)
+        for (size_t c = 0; c < columns; ++c)
+            if (ticked[e * columns + c])
+                ticks.emplace_back(origin + double(c) - 1, f.layout.barTop(e) - 3, 2.0, f.layout.barHeight + 6);
+    fillRects(painter, fills, fill);
+    fillRects(painter, edges, edge);
+    fillRects(painter, ticks, edge);
     painter.restore();
 }
 

@@ -30,12 +30,15 @@ struct HighlightSet {
     std::vector<Span> spans;
     std::vector<Point> points;
     int64_t startNs = 0, endNs = 0; // extent of everything in the set
-    bool truncated = false;
+    bool truncated = false; // the limit left some of what was asked for out
+    size_t instances = 0; // highlightConjunctions: the conjunction instances in the set (the first ones asked for)
     bool empty() const { return spans.empty() && points.empty(); }
 };
 
 HighlightSet highlightFor(const core::ParModel& model, core::EventOwner owner, size_t limit = 20000);
-// Several conjunction instances at once (the conjunction list's "highlight all").
+// Several conjunction instances at once (the conjunction list's "highlight all"): the first of them, in
+// the order given, whose conjuncts fit in `limit` (so one frame's worth is drawn); `truncated` says
+// that some were left out, and `instances` how many are in.
 HighlightSet highlightConjunctions(
     const core::ParModel& model, const std::vector<core::ConjunctionIndex>& conjunctions, size_t limit = 20000);
 

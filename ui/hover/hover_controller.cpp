@@ -150,6 +150,7 @@ HoverController::HoverController(TimelineWidget* timeline, MetricsSession* sessi
         m_hoveredOwner.reset();
         m_curve.reset();
         m_timeline->update();
+        Q_EMIT pinnedChanged();
     });
 }
 
@@ -230,6 +231,7 @@ void HoverController::choose(const MetricChoice& choice)
     }
     m_pinned = highlightFor(bundle->metrics.model, choice.owner);
     m_timeline->update();
+    Q_EMIT pinnedChanged();
     Q_EMIT metricChosen(choice);
 }
 
@@ -237,6 +239,7 @@ void HoverController::setPinned(HighlightSet set)
 {
     m_pinned = std::move(set);
     m_timeline->update();
+    Q_EMIT pinnedChanged();
 }
 
 void HoverController::clearCurve()

@@ -80,6 +80,8 @@ public:
 Q_SIGNALS:
     void hoveredChanged(const QString& description); // "" when nothing is hovered
     void metricChosen(sparkscope::ui::MetricChoice choice);
+    // The pinned highlight was replaced or cleared (by a click, setPinned or new metrics).
+    void pinnedChanged();
 
 private:
     void onClicked(QPointF pos, QPoint globalPos);

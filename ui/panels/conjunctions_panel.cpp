@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QLocale>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSortFilterProxyModel>
@@ -83,6 +84,7 @@ ConjunctionsPanel::ConjunctionsPanel(QWidget* parent)
     m_next = new QPushButton(tr("Next ▶"), details);
     m_highlightAll = new QCheckBox(tr("Highlight all"), details);
     m_highlightAll->setChecked(true);
+    setHighlighted(0);
     connect(m_previous, &QPushButton::clicked, this, &ConjunctionsPanel::showPrevious);
     connect(m_next, &QPushButton::clicked, this, &ConjunctionsPanel::showNext);
     // The box says whether the chosen static id's instances are highlighted now; a click is also the
@@ -204,8 +206,33 @@ void ConjunctionsPanel::onStaticChosen()
     showMetricSummary();
     updateChart();
     m_highlightAll->setChecked(m_highlightWanted && !m_autoSelecting);
+    setHighlighted(0);
     if (m_highlightWanted && !m_autoSelecting)
         Q_EMIT highlightRequested(m_instanceIds);
+}
+
+void ConjunctionsPanel::setHighlighted(size_t shown)
+{
+    const size_t all = m_instanceIds.size();
+    const QString tip = tr("Highlight every instance of the chosen static id on the timeline");
+    if (shown == 0 || shown >= all) {
+        m_highlightAll->setText(tr("Highlight all"));
+        m_highlightAll->setToolTip(tip);
+        return;
+    }
+    const QLocale locale;
+    m_highlightAll->setText(
+        tr("Highlight all (the first %1 of %2)").arg(locale.toString(qulonglong(shown)), locale.toString(qulonglong(all))));
+    m_highlightAll->setToolTip(tip
+        + tr(".\nA highlight holds one frame's worth, so only the first %1 instances are highlighted; step "
+             "through the others with ◀ Previous and Next ▶.")
+              .arg(locale.toString(qulonglong(shown))));
+}
+
+void ConjunctionsPanel::highlightReplaced()
+{
+    m_highlightAll->setChecked(false);
+    setHighlighted(0);
 }
 
 void ConjunctionsPanel::showMetricSummary()

@@ -66,6 +66,12 @@ public:
     bool listShown() const;
     void showNext();
     void showPrevious();
+    // How many of the chosen static id's instances the timeline highlights (the first ones: a
+    // highlight holds one frame's worth, highlight_set.h): the box names the part when it is not all.
+    void setHighlighted(size_t shown);
+    // Something else took the timeline's highlight (a hover menu's choice, a finding): the box is
+    // unticked, as nothing of the list is highlighted any more; a click highlights the list again.
+    void highlightReplaced();
 
 Q_SIGNALS:
     // Show this window on the timeline (an instance with a margin).

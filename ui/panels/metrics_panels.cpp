@@ -88,8 +88,21 @@ void MetricsPanels::connectPanels()
     connect(m_conjunctions, &ConjunctionsPanel::highlightRequested, this,
         [this](std::vector<core::ConjunctionIndex> instances) {
             const auto full = m_session->full();
-            m_hover->setPinned(full ? highlightConjunctions(full->metrics.model, instances) : HighlightSet {});
+            HighlightSet set = full ? highlightConjunctions(full->metrics.model, instances) : HighlightSet {};
+            m_conjunctions->setHighlighted(set.instances);
+            if (set.truncated && !instances.empty())
+                m_status->showMessage(tr("Highlighted the first %1 of %2 instances: a highlight holds one frame's worth")
+                                          .arg(QLocale().toString(qulonglong(set.instances)),
+                                              QLocale().toString(qulonglong(instances.size()))),
+                    10000);
+            m_listPinning = true;
+            m_hover->setPinned(std::move(set));
+            m_listPinning = false;
         });
+    connect(m_hover, &HoverController::pinnedChanged, this, [this] {
+        if (!m_listPinning)
+            m_conjunctions->highlightReplaced();
+    });
     connect(m_hover, &HoverController::metricChosen, this, [this](const MetricChoice& choice) {
         m_conjunctions->showChoice(choice.owner, choice.key);
         m_conjunctionsDock->show();

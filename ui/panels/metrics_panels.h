@@ -93,6 +93,7 @@ private:
     QStatusBar* m_status;
     MetricsSession* m_session;
     HoverController* m_hover;
+    bool m_listPinning = false; // the conjunction list is setting the highlight (not another tool replacing it)
     ConjunctionsPanel* m_conjunctions;
     SummaryPanel* m_summary;
     EnginesPanel* m_engines;
