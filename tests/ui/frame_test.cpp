@@ -1,6 +1,7 @@
 #include "support/test_data.h"
 #include "support/trace_builder.h"
 #include "ui/export/timeline_export.h"
+#include "ui/hover/highlight_set.h"
 #include "ui/timeline/frame.h"
 
 #include "sparkscope/core/event_types.h"
@@ -384,4 +385,38 @@ TEST_CASE("static-id colours stand apart from the states they are drawn beside, 
                 }
         }
     }
+}
+
+TEST_CASE("a highlight's spans are merged per engine row: overlaps do not darken, and one outline goes round them",
+    "[ui][frame]")
+{
+    // One engine over [0, 1000) at one pixel per ns. Spans [100,300) and [200,400) overlap, [600,700)
+    // stands alone; two ticks at 800 are one. Drawn alone on a transparent image, so a pixel's alpha
+    // is what the highlight put there: the fill's 45 inside a run, 0 outside, the edges' 200 on a
+    // run's border and the tick.
+    test::TraceBuilder b(1);
+    b.runThread(0, 0, 1).stopThread(0, 1000, 1, core::kStopFinished).endAt(1000);
+    const auto data = buildTraceData(b.build());
+    const Viewport v { int(FrameLayout::kGutter) + 1000 + 4, 400, 1.0, { 0, 1000 } };
+    const Frame f = frame(*data, v);
+    HighlightSet set;
+    set.spans = { { 0, 100, 300 }, { 0, 200, 400 }, { 0, 600, 700 } };
+    set.points = { { 0, 800 }, { 0, 800 } };
+    QImage image(v.width, v.height, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::transparent);
+    QPainter painter(&image);
+    paintHighlight(painter, f, set, QColor(0, 150, 160));
+    painter.end();
+    const int y = int(f.layout.barTop(0) + f.layout.barHeight / 2);
+    auto alphaAt = [&](int64_t t) { return qAlpha(image.pixel(int(f.axis.xOf(t)), y)); };
+    CHECK(alphaAt(150) == 45);
+    CHECK(alphaAt(250) == 45); // two spans there, one fill
+    CHECK(alphaAt(299) == 45); // no edge where the first span ends inside the second
+    CHECK(alphaAt(300) == 45);
+    CHECK(alphaAt(350) == 45);
+    CHECK(alphaAt(500) == 0);
+    CHECK(alphaAt(650) == 45);
+    CHECK(alphaAt(100) >= 200); // the run's left edge
+    CHECK(alphaAt(800) >= 200); // the tick
+    CHECK(alphaAt(805) == 0); // one tick, 2 px wide
 }
