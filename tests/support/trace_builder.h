@@ -49,6 +49,7 @@ public:
 
     core::Trace build() const;
     core::Trace roundTrip() const;
+    std::vector<uint8_t> eventlogBytes() const; // the eventlog roundTrip reads back
     size_t size() const noexcept { return m_events.size(); }
 
 private:

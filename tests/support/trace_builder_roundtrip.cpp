@@ -1,5 +1,5 @@
-// TraceBuilder::roundTrip: the builder's events as a real eventlog (EventlogWriter, Mercury header,
-// one block per engine) read back with the real reader.
+// TraceBuilder::eventlogBytes and roundTrip: the builder's events as a real eventlog (EventlogWriter,
+// Mercury header, one block per engine), and that eventlog read back with the real reader.
 #include "support/trace_builder.h"
 
 #include "sparkscope/core/reader.h"
@@ -13,7 +13,7 @@ namespace sparkscope::test {
 
 using namespace sparkscope::core;
 
-Trace TraceBuilder::roundTrip() const
+std::vector<uint8_t> TraceBuilder::eventlogBytes() const
 {
     EventlogWriter writer(mercuryHeader());
     std::map<uint16_t, std::vector<const Pending*>> byEngine;
@@ -34,7 +34,12 @@ Trace TraceBuilder::roundTrip() const
             writer.beginBlock(e, m_endNs);
             writer.endBlock(m_endNs);
         }
-    auto result = readTraceFromBytes(writer.finish());
+    return writer.finish();
+}
+
+Trace TraceBuilder::roundTrip() const
+{
+    auto result = readTraceFromBytes(eventlogBytes());
     if (!result)
         throw std::runtime_error("TraceBuilder: reading back failed: " + result.error().toString());
     return std::move(result).value();

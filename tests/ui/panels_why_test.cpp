@@ -7,6 +7,7 @@
 // on a shared GHC eventlog.
 #include "sparkscope/core/metrics_export.h"
 #include "sparkscope/core/reader.h"
+#include "panels_test_trace.h"
 #include "support/test_data.h"
 #include "ui/analysis/analysis_view.h"
 #include "ui/analysis/speedup_chart.h"
@@ -30,6 +31,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 using namespace sparkscope;
 using namespace sparkscope::ui;
@@ -233,4 +235,36 @@ TEST_CASE(
     else
         CHECK(
             text.contains(QStringLiteral("Below the lower bound at %1 engines").arg(below.join(QStringLiteral(", ")))));
+}
+
+TEST_CASE("the speed-up tab notes a measured cost that rests on one or two latencies, as analyze does",
+    "[ui][panels][why]")
+{
+    // The panels' hand trace: engine 1 steals the spark at 400 and runs a new context at 410, so
+    // context_ns is 10 ns, the median of that one latency, and at least 1 % of the recorded wall (ctx
+    // 1 from 100 to 1000: 900 ns). The note is analyze's, word for word.
+    const std::vector<uint8_t> bytes = test::panelsTraceBuilder().eventlogBytes();
+    const std::filesystem::path path = test::scratchDir("panels-why-costs") / "steal.eventlog";
+    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    auto trace = core::readTrace(path.string());
+    REQUIRE(trace);
+    core::AnalysisOptions options;
+    options.whatIf = core::WhatIfOptions {};
+    const core::Analysis cli = core::analyze(trace.value(), options);
+    std::vector<std::string> costNotes;
+    for (const std::string& n : cli.notes)
+        if (n.find("is the median of only") != std::string::npos)
+            costNotes.push_back(n);
+    REQUIRE(costNotes.size() == 1);
+    CHECK(costNotes[0].starts_with("context_ns is the median of only 1 latency (10 ns"));
+
+    MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+    WhyPanel* panel = openAndAnalyse(window, path.string())->panel();
+    REQUIRE(QTest::qWaitFor([&] { return !panel->chart()->data().predicted.empty(); }, 60000));
+    const QString text = panel->predictionText();
+    for (const std::string& n : costNotes)
+        CHECK(text.contains(QString::fromStdString(n)));
+    CHECK(text.count(QStringLiteral("is the median of only")) == qsizetype(costNotes.size()));
 }

@@ -248,6 +248,7 @@ void AnalysisView::startPredictions()
             core::WhatIfOptions options;
             options.engines = chartEngines(engines);
             out.base = cached ? *cached : analysis->session->predict(options);
+            out.costNotes = analysis->session->costNotes(analysis->session->measuredCosts());
             if (whatIf.any()) {
                 if (whatIf.zeroCosts)
                     options.costs = core::CostModel {};
@@ -296,6 +297,9 @@ void AnalysisView::startPredictions()
                 text += tr("\nBelow the lower bound at %1 engines: the costs the simulation charges each search, "
                            "steal and wake-up (measured in the trace) outweigh the parallelism there.")
                             .arg(below.join(QStringLiteral(", ")));
+            // As `analyze` notes them: one delayed wake-up can set a cost every prediction pays.
+            for (const std::string& n : p.costNotes)
+                text += QStringLiteral("\n") + tr("Note: %1.").arg(QString::fromStdString(n));
             m_panel->chart()->setData(std::move(data));
             m_panel->setPredictionText(text);
             Q_EMIT predictionsReady();

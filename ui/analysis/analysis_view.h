@@ -75,6 +75,7 @@ private:
     };
     struct Predictions {
         std::vector<core::Prediction> base, whatIf;
+        std::vector<std::string> costNotes; // the base's measured costs that rest on too few latencies
     };
 
     QWidget* m_window;

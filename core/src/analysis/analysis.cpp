@@ -304,18 +304,27 @@ void AnalysisSession::addWhatIf(Analysis& a, const WhatIfOptions& options) const
     a.whatIf = whatIf(options);
     if (!a.whatIf->predictions.empty() && (a.fromNs != m_impl->firstNs || a.toNs != m_impl->lastNs))
         a.notes.push_back("the predictions re-simulate the whole run, not the range");
+    if (!a.whatIf->predictions.empty())
+        for (std::string& n : costNotes(a.whatIf->costs))
+            a.notes.push_back(std::move(n));
+}
+
+std::vector<std::string> AnalysisSession::costNotes(const CostModel& c) const
+{
     // A median of one or two latencies is whatever those were: one thread the OS kept waiting sets a
     // cost paid at every wake-up or steal of every prediction (milliseconds where microseconds are usual).
-    const CostModel& c = a.whatIf->costs;
-    if (a.whatIf->predictions.empty() || !c.source.starts_with("measured"))
-        return;
+    std::vector<std::string> notes;
+    if (!c.source.starts_with("measured"))
+        return notes;
+    const uint64_t wall = recordedWallNs();
     for (size_t k = 0; k < kCostKindCount; ++k)
-        if (c.samples[k] > 0 && c.samples[k] <= 2 && c.ns[k] > 0 && c.ns[k] >= a.whatIf->recordedWallNs / 100)
-            a.notes.push_back(std::string(costKey(CostKind(k))) + " is the median of only "
+        if (c.samples[k] > 0 && c.samples[k] <= 2 && c.ns[k] > 0 && c.ns[k] >= wall / 100)
+            notes.push_back(std::string(costKey(CostKind(k))) + " is the median of only "
                 + std::to_string(c.samples[k]) + " latenc" + (c.samples[k] == 1 ? "y" : "ies") + " ("
                 + std::to_string(c.ns[k])
                 + " ns, at least 1% of the recorded wall): if it is a hiccup rather than what the runtime pays, "
                   "give the cost with --costs FILE (sparkscope-cli calibrate writes one)");
+    return notes;
 }
 
 void AnalysisSession::forEachLedgerPiece(

@@ -360,6 +360,10 @@ public:
     std::vector<uint32_t> matchSite(std::string_view site) const;
     // The recorded run's wall time: its first context's start to its last context's end (0 if none ran).
     uint64_t recordedWallNs() const noexcept;
+    // What a reader of predictions made with `costs` must know of them (analyze() adds these to its
+    // notes): each measured cost that is the median of at most two latencies and at least 1 % of the
+    // recorded wall, as one thread the OS kept waiting can make it. Empty for costs not measured.
+    std::vector<std::string> costNotes(const CostModel& costs) const;
 
 private:
     std::unique_ptr<Impl> m_impl;
