@@ -16,6 +16,7 @@
 #include "ui/loading/trace_loader.h"
 #include "ui/models/bookmarks_model.h"
 #include "ui/panels/metrics_panels.h"
+#include "ui/panels/metrics_session.h"
 #include "ui/timeline/frame.h"
 #include "ui/timeline/timeline_widget.h"
 #include "ui/timeline/zoom_state.h"
@@ -247,6 +248,7 @@ void MainWindow::createDocks()
     m_bookmarksDock = makeDock(m_bookmarks, tr("Bookmarks"), "bookmarksDock", this);
     m_metrics = new MetricsPanels(this, m_timeline, m_zoom, statusBar());
     m_analysis = new AnalysisView(this, m_timeline, m_zoom, m_metrics);
+    connect(m_metrics->session(), &MetricsSession::fullReady, this, &MainWindow::warnOfModelProblems);
     // A compared trace's timeline shows the utilisation row when A's does.
     m_stacked->timelineB()->setShowUtilisation(m_analysis->utilisationAction()->isChecked());
     connect(m_analysis->utilisationAction(), &QAction::toggled, m_stacked->timelineB(),
@@ -526,6 +528,37 @@ void MainWindow::rebuildRecentMenu()
     for (const QString& path : recent)
         m_recentMenu->addAction(path, this, [this, path] { openTrace(path); });
     m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::warnOfModelProblems()
+{
+    const auto full = m_metrics->session()->full();
+    const auto data = m_timeline->data();
+    // A truncated or followed trace leaves instances open at its end: expected there, and the message
+    // bar or the live indicator already says why.
+    if (!full || !data || data->trace->truncated || m_follower->isFollowing())
+        return;
+    std::vector<const core::Problem*> problems;
+    for (const core::Problem& p : full->metrics.model.problems)
+        if (!p.isNote)
+            problems.push_back(&p);
+    if (problems.empty())
+        return;
+    const core::Problem& first = *problems.front();
+    const QString where = first.engine == core::kNoEngine
+        ? tr("at %1").arg(formatDuration(int64_t(first.timeNs), 6))
+        : tr("at %1 on engine %2").arg(formatDuration(int64_t(first.timeNs), 6)).arg(first.engine);
+    const QString places = problems.size() == 1 ? tr("1 place") : tr("%1 places").arg(problems.size());
+    QString text = tr("Warning: the trace contradicts itself in %1, the first %2: %3. The metrics and the "
+                      "analysis leave the instances involved out; sparkscope-cli check lists every place.")
+                       .arg(places, where, QString::fromStdString(first.message));
+    // Under what the loading said, if it said something (once: the metrics of one load can come again).
+    const QString shown = m_messageBar->isHidden() ? QString() : m_messageLabel->text();
+    if (shown.contains(QStringLiteral("contradicts itself")))
+        return;
+    if (!shown.isEmpty())
+        text = shown + QStringLiteral("\n") + text;
+    showMessage(text, false);
 }
 
 void MainWindow::updateStatus()

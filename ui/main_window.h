@@ -108,6 +108,9 @@ private:
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     void updateStatus();
+    // Once the metrics are ready: the places where the trace contradicts itself (the model's problems,
+    // `sparkscope-cli check`'s "model" ones), which the metrics leave out, in the message bar.
+    void warnOfModelProblems();
     void onLoaded(std::shared_ptr<const TraceData> data, const QString& path, const QStringList& warnings);
 
     struct Actions {

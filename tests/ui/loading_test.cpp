@@ -4,6 +4,8 @@
 #include "ui/analysis/why_panel.h"
 #include "ui/loading/trace_loader.h"
 #include "ui/main_window.h"
+#include "ui/panels/metrics_panels.h"
+#include "ui/panels/metrics_session.h"
 #include "ui/timeline/timeline_widget.h"
 
 #include "sparkscope/core/writer.h"
@@ -180,4 +182,35 @@ TEST_CASE("a truncated trace hatches the engines whose events stop early, says s
     window.openTrace(QString::fromStdString(writeBytes("ui-window-whole", "whole.eventlog", whole)));
     REQUIRE(shown.wait(10'000));
     CHECK_FALSE(window.timeline()->rows().unwritten);
+}
+
+TEST_CASE("a trace that contradicts itself opens with the first contradiction in the message bar", "[ui][loading]")
+{
+    // Context 1 on engine 0 runs [0, 1000): a conjunction 0xA that starts and ends at 100 and 300, and
+    // an END_PAR_CONJ for dyn id 0xB at 500 that nothing started. One problem, at 500 on engine 0.
+    test::TraceBuilder b(1);
+    b.internString(0, 1, "a.m:1").createThread(0, 0, 1).runThread(0, 0, 1);
+    b.startParConj(0, 100, 0xA, 1).endParConjunct(0, 300, 0xA).endParConj(0, 300, 0xA);
+    b.endParConj(0, 500, 0xB).stopThread(0, 1000, 1, core::kStopFinished).endAt(1000);
+    MainWindow window;
+    QSignalSpy shown(&window, &MainWindow::traceShown);
+    window.openTrace(QString::fromStdString(writeBytes("ui-window-contradicts", "bad.eventlog", b.eventlogBytes())));
+    REQUIRE(shown.wait(10'000));
+    CHECK(window.message().isEmpty()); // it reads without a warning
+    REQUIRE(QTest::qWaitFor([&] { return window.metrics()->session()->full() != nullptr; }, 30'000));
+    QTest::qWait(0); // the window hears of the metrics after the session's own slot
+    const QString message = window.message();
+    CHECK(message.contains(QStringLiteral("contradicts itself in 1 place, the first at 500 ns on engine 0")));
+    CHECK(message.contains(QStringLiteral("END_PAR_CONJ for dyn id 0xb without a START_PAR_CONJ")));
+
+    // The same program without the stray END_PAR_CONJ: no warning.
+    test::TraceBuilder good(1);
+    good.internString(0, 1, "a.m:1").createThread(0, 0, 1).runThread(0, 0, 1);
+    good.startParConj(0, 100, 0xA, 1).endParConjunct(0, 300, 0xA).endParConj(0, 300, 0xA);
+    good.stopThread(0, 1000, 1, core::kStopFinished).endAt(1000);
+    window.openTrace(QString::fromStdString(writeBytes("ui-window-consistent", "good.eventlog", good.eventlogBytes())));
+    REQUIRE(shown.wait(10'000));
+    REQUIRE(QTest::qWaitFor([&] { return window.metrics()->session()->full() != nullptr; }, 30'000));
+    QTest::qWait(0);
+    CHECK_FALSE(window.message().contains(QStringLiteral("contradicts itself")));
 }
