@@ -5,6 +5,7 @@
 #include "analysis_test_util.h"
 #include "scenario_traces.h"
 #include "sparkscope/core/analysis.h"
+#include "sparkscope/core/reader.h"
 #include "support/trace_builder.h"
 
 #include <algorithm>
@@ -365,6 +366,18 @@ TEST_CASE(
         [](const std::string& n) { return n.rfind("the critical path starts at 150 ns", 0) == 0; });
     REQUIRE(note != a.notes.end());
     CHECK(note->find("after the first context ran (at 0 ns)") != std::string::npos);
+    CHECK(note->find("truncated") == std::string::npos);
+    // The same file without its end-of-data marker: truncated, and the note says the maker may be lost.
+    std::vector<uint8_t> cut = b.eventlogBytes();
+    cut.resize(cut.size() - 2);
+    const auto truncated = sparkscope::core::readTraceFromBytes(std::move(cut));
+    REQUIRE(truncated);
+    REQUIRE(truncated.value().truncated);
+    const Analysis t = analyze(truncated.value());
+    CHECK(std::any_of(t.notes.begin(), t.notes.end(), [](const std::string& n) {
+        return n.rfind("the critical path starts at 150 ns", 0) == 0
+            && n.find("the trace is truncated: what made that context may be among the events lost") != std::string::npos;
+    }));
     // A run whose path reaches back to its first context has no such note.
     const Analysis steal = analyze(sparkscope::test::stealTrace());
     CHECK(std::none_of(steal.notes.begin(), steal.notes.end(),

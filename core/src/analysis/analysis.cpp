@@ -277,7 +277,10 @@ void AnalysisSession::Impl::addNotes(Analysis& a) const
             + std::to_string(firstRunNs)
             + " ns): a later Runtime::run call, or a context the trace does not say who made. Nothing links it to "
               "what ran before, so the span, the critical path, the recorded wall time the what-if compares "
-              "with and the what-if itself take the two as side by side, not one after the other");
+              "with and the what-if itself take the two as side by side, not one after the other"
+            + std::string(truncated ? " (the trace is truncated: what made that context may be among the events "
+                                      "lost with its tail)"
+                                    : ""));
 }
 
 Analysis AnalysisSession::analyze(const AnalysisOptions& options) const
