@@ -161,6 +161,11 @@ int main(int argc, char** argv)
     if (parser.isSet(screenshot)) {
         auto grab = [&] {
             const QImage image = window.grab().toImage();
+            // The docks and toolbars give the window a smallest size, which a small --size cannot beat.
+            if (image.size() != windowSize * image.devicePixelRatio())
+                std::fprintf(stderr, "sparkscope: --size %dx%d is not the window's size (its docks need more): the "
+                                     "screenshot is %dx%d\n",
+                    windowSize.width(), windowSize.height(), image.width(), image.height());
             if (!image.save(screenshotOut)) {
                 exitCode = fail(QStringLiteral("cannot write %1").arg(screenshotOut));
             } else {

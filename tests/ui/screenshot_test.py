@@ -204,6 +204,21 @@ def main():
     print(f"demo trace {rows_trace}")
     ok &= screenshots(a.app, rows_trace, a.out, "demo-parfib-32-rows", xwd, rows=True,
                       must_have=(("deque-outline", DEQUE_LINE),))  # lane states vary from run to run
+    # A --size under the window's smallest size is said on stderr, with the size the shot has.
+    small = os.path.join(a.out, "demo-pipeline-small.png")
+    r = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1600x1000x24", a.app, demo_trace, "--screenshot", small,
+                        "--size", "400x300"], capture_output=True, text=True, timeout=300)
+    if r.returncode != 0 or not os.path.exists(small):
+        print(f"  --size 400x300: the app failed (exit {r.returncode}): {r.stderr.strip()[-400:]}")
+        ok = False
+    else:
+        width, height, _ = decode_png(small)
+        said = f"--size 400x300 is not the window's size (its docks need more): the screenshot is {width}x{height}"
+        if (width, height) == (400, 300) or said not in r.stderr:
+            print(f"FAIL --size 400x300: a {width}x{height} shot, stderr: {r.stderr.strip()[-400:]}")
+            ok = False
+        else:
+            print(f"  --size 400x300: {width}x{height}, said on stderr")
     print("screenshots in", a.out)
     return 0 if ok else 1
 
