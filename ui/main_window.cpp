@@ -124,9 +124,24 @@ void MainWindow::createCentralWidget()
     // A compared trace's timeline goes under this one (File > Compare With…), the splitter between them.
     m_split = new QSplitter(Qt::Vertical, central);
     m_split->setChildrenCollapsible(false);
-    m_timeline = new TimelineWidget(m_zoom, m_split);
+    // A's name over its timeline while a comparison is open, as B's header names B.
+    auto* timelineA = new QWidget(m_split);
+    auto* aLayout = new QVBoxLayout(timelineA);
+    aLayout->setContentsMargins(0, 0, 0, 0);
+    aLayout->setSpacing(0);
+    m_nameA = new QLabel(timelineA);
+    m_nameA->setObjectName(QStringLiteral("compareNameA"));
+    m_nameA->setTextFormat(Qt::PlainText);
+    m_nameA->setContentsMargins(6, 4, 2, 4);
+    QFont bold = m_nameA->font();
+    bold.setBold(true);
+    m_nameA->setFont(bold);
+    m_nameA->hide();
+    m_timeline = new TimelineWidget(m_zoom, timelineA);
+    aLayout->addWidget(m_nameA);
+    aLayout->addWidget(m_timeline, 1);
     m_stacked = new StackedTimelines(m_zoom, m_split);
-    m_split->addWidget(m_timeline);
+    m_split->addWidget(timelineA);
     m_split->addWidget(m_stacked);
     layout->addWidget(m_split, 1);
     setCentralWidget(central);
@@ -378,6 +393,8 @@ void MainWindow::connectCompare()
         m_metrics->setComparison(nullptr);
         if (m_timeline->data() && QString::fromStdString(m_timeline->data()->trace->path) == a) {
             m_stacked->open(m_timeline->data(), b);
+            m_nameA->setText(tr("A: %1").arg(QFileInfo(a).fileName()));
+            m_nameA->show();
             const int h = m_split->height();
             m_split->setSizes({ h / 2, h - h / 2 }); // A and B get the same height
         }
@@ -391,7 +408,10 @@ void MainWindow::connectCompare()
         m_stacked->setWarnings(warnings);
         m_metrics->setComparison(std::move(c));
     });
-    connect(m_stacked, &StackedTimelines::closed, this, [this] { m_metrics->setComparison(nullptr); });
+    connect(m_stacked, &StackedTimelines::closed, this, [this] {
+        m_nameA->hide();
+        m_metrics->setComparison(nullptr);
+    });
 }
 
 void MainWindow::hideProgress()

@@ -155,6 +155,7 @@ private:
     QPushButton* m_cancel = nullptr;
     QLabel* m_status = nullptr;
     QLabel* m_live = nullptr; // "● live" while a trace is followed
+    QLabel* m_nameA = nullptr; // "A: file" over the timeline while a comparison is open
     QMenu* m_recentMenu = nullptr;
     Actions m_actions;
     std::unique_ptr<QSettings> m_layoutSettings; // set by rememberLayout: saved to on close

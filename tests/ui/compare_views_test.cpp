@@ -14,11 +14,16 @@
 #include "ui/compare/figure_table.h"
 #include "ui/compare/scaling_chart.h"
 #include "ui/compare/scaling_view.h"
+#include "ui/compare/stacked_timelines.h"
 #include "ui/main_window.h"
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+
 #include <QAction>
+#include <QLabel>
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -205,4 +210,35 @@ TEST_CASE("Compare With and a scaling series of demo traces show the CLI's figur
         for (int x = 0; x < image.width(); x += 2)
             colours.insert(image.pixel(x, y));
     CHECK(colours.size() >= 4);
+}
+
+TEST_CASE("while a comparison is open, A's timeline is named as B's is", "[ui][compare]")
+{
+    const std::filesystem::path dir = test::scratchDir("ui-compare-names");
+    auto writeTrace = [&](const std::string& name, uint64_t endNs) {
+        auto b = test::panelsTraceBuilder();
+        b.endAt(endNs);
+        const std::vector<uint8_t> bytes = b.eventlogBytes();
+        const std::filesystem::path path = dir / name;
+        std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        return QString::fromStdString(path.string());
+    };
+    const QString a = writeTrace("first.eventlog", 1100), b = writeTrace("second.eventlog", 1200);
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::traceShown);
+    window.openTrace(a);
+    REQUIRE(loaded.wait(10'000));
+    auto* nameA = window.findChild<QLabel*>(QStringLiteral("compareNameA"));
+    REQUIRE(nameA);
+    CHECK_FALSE(nameA->isVisible()); // no comparison: no names
+    QSignalSpy shown(window.stacked(), &StackedTimelines::shown);
+    window.compare()->compare(a, b);
+    REQUIRE(QTest::qWaitFor([&] { return shown.count() == 1; }, 30'000));
+    CHECK(nameA->isVisible());
+    CHECK(nameA->text() == QStringLiteral("A: first.eventlog"));
+    CHECK(window.stacked()->headerText().startsWith(QStringLiteral("B: second.eventlog")));
+    window.stacked()->close();
+    CHECK_FALSE(nameA->isVisible());
 }
