@@ -1,6 +1,7 @@
 // cutTrace (cut.h): the cut read back holds exactly the original's events of the range, per engine
 // and in order, after the state events re-timed to the range's start; and the model built from a
 // cut of a hand-built trace has the contexts and conjunctions worked out by hand.
+#include "metric_field.h"
 #include "scenario_traces.h"
 #include "sparkscope/core/cut.h"
 #include "sparkscope/core/engine_states.h"
@@ -459,4 +460,23 @@ TEST_CASE("cut starts an engine asleep or searching at the range's start so agai
     CHECK(stateAtNs(1, 129) == EngineState::Sleeping);
     CHECK(stateAtNs(1, 130) == EngineState::Searching);
     CHECK(timesOf(back.engines[1], ev::MerEngineSleeping) == std::vector<uint64_t> { 100 });
+}
+
+TEST_CASE("cut creates each context on the engine that runs it at the range's start", "[core][cut]")
+{
+    // Engine 1 creates ctx 5 at 10 (as a GHC capability creates a thread another one runs); engine 0
+    // runs it from 20 through the range [100, 200]. In the cut, the creation and the run are both at
+    // 100: the creation must be on engine 0, before the run in that engine's own order, or the reader
+    // (which takes engines at one instant in engine order) sees the run first and the creation names a
+    // context already there — the cut's CONTEXT_COUNTS would say none was created.
+    TraceBuilder b(2);
+    b.createThread(1, 10, 5).runThread(0, 20, 5).stopThread(0, 190, 5, kStopFinished);
+    b.event(1, 150, ev::Shutdown).endAt(200);
+    const Trace original = b.roundTrip();
+    auto cut = cutTrace(original, 100, 200);
+    REQUIRE(cut);
+    const Trace back = readBack(cut.value());
+    CHECK(timesOf(back.engines[0], ev::CreateThread) == std::vector<uint64_t> { 100 });
+    CHECK(timesOf(back.engines[1], ev::CreateThread).empty());
+    CHECK(sparkscope::test::field(computeMetrics(back), "program", "all", "CONTEXT_COUNTS", "created") == 1);
 }

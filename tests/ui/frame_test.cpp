@@ -125,8 +125,9 @@ TEST_CASE("the grid crosses the CPUs curve's area in the area's colours and the 
 TEST_CASE("a column that is partly running shows that fraction of the bar", "[ui][frame]")
 {
     auto data = handTrace();
-    // One column over [0, 1000) on engine 0: running 50%, GC 10%, idle 40% of the bar height.
-    const Viewport v { int(FrameLayout::kGutter) + 1 + 4, 400, 1.0, { 0, 1000 } };
+    // One column over [0, 1000) on engine 0: running 50%, GC 10%, idle 40% of the bar height. (At this
+    // width the legend wraps to a line per item, ~400 px: the frame is tall enough to leave rows above it.)
+    const Viewport v { int(FrameLayout::kGutter) + 1 + 4, 600, 1.0, { 0, 1000 } };
     const Frame f = frame(*data, v);
     auto height = [&](Ink ink) {
         double h = 0;
@@ -419,4 +420,25 @@ TEST_CASE("a highlight's spans are merged per engine row: overlaps do not darken
     CHECK(alphaAt(100) >= 200); // the run's left edge
     CHECK(alphaAt(800) >= 200); // the tick
     CHECK(alphaAt(805) == 0); // one tick, 2 px wide
+}
+
+TEST_CASE("the legend names its groups: the engine rows' states, then the events' ticks", "[ui][frame]")
+{
+    auto data = handTrace();
+    const Viewport v { 1600, 900, 1.0, { 0, 1000 } };
+    const Frame f = frame(*data, v);
+    std::vector<QString> order; // the legend's texts in order, groups marked
+    for (const FrameText& t : f.texts)
+        if (t.role == FrameText::LegendGroup)
+            order.push_back(QStringLiteral("[") + t.text + QStringLiteral("]"));
+        else if (t.role == FrameText::Legend)
+            order.push_back(t.text);
+    auto at = [&](const QString& s) { return std::find(order.begin(), order.end(), s) - order.begin(); };
+    REQUIRE(at(QStringLiteral("[Engines:]")) < ptrdiff_t(order.size()));
+    REQUIRE(at(QStringLiteral("[Events:]")) < ptrdiff_t(order.size()));
+    CHECK(at(QStringLiteral("[Engines:]")) < at(QStringLiteral("running")));
+    CHECK(at(QStringLiteral("running")) < at(QStringLiteral("[Events:]")));
+    CHECK(at(QStringLiteral("[Events:]")) < at(QStringLiteral("spark created")));
+    // No utilisation row shown: no group for it.
+    CHECK(at(QStringLiteral("[Utilisation:]")) == ptrdiff_t(order.size()));
 }

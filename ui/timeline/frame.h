@@ -119,7 +119,8 @@ struct Viewport {
 struct FrameText {
     QPointF pos; // baseline-left
     QString text;
-    enum Role : uint8_t { Ruler, EngineName, Context, MarkerLabel, CurveLabel, Legend, Status } role = Ruler;
+    // LegendGroup: the name of a group of legend items (the engine rows', the events', the utilisation row's...).
+    enum Role : uint8_t { Ruler, EngineName, Context, MarkerLabel, CurveLabel, Legend, LegendGroup, Status } role = Ruler;
 };
 
 struct Frame {

@@ -1,5 +1,8 @@
 // The legend under the rows: a swatch and a name per colour the frame can draw (the optional rows'
-// colours only while they are shown), wrapped into lines at the viewport's width.
+// colours only while they are shown), in groups named by what draws them — the engine rows' states,
+// the events' ticks, the utilisation row's categories... — since two rows can name alike colours in
+// their own words (the engine rows' "running" is the utilisation row's "running in a conjunct" or
+// "running outside conjuncts"); wrapped into lines at the viewport's width.
 #include "ui/timeline/frame_builders.h"
 
 #include <algorithm>
@@ -21,20 +24,27 @@ namespace {
     struct LegendItem {
         Ink ink; // Ink::Count: the CPUs curve
         QString text;
+        bool group = false; // a group's name: no swatch, in bold
     };
+    LegendItem group(const char* name) { return { Ink::Count, QString::fromUtf8(name), true }; }
 
     QString nameOf(Ink ink) { return QString::fromUtf8(inkName(ink)); }
 
     std::vector<LegendItem> legendItems(const Viewport& v, const TimelineRows* rows)
     {
         std::vector<LegendItem> items { { Ink::Count, QStringLiteral("CPUs running") } };
-        for (Ink ink : { Ink::Running, Ink::Gc, Ink::Searching, Ink::Sleeping, Ink::Idle, Ink::Marker })
+        items.push_back(group("Engines:"));
+        for (Ink ink : { Ink::Running, Ink::Gc, Ink::Searching, Ink::Sleeping, Ink::Idle })
             items.push_back({ ink, nameOf(ink) });
+        items.push_back(group("Events:"));
+        items.push_back({ Ink::Marker, nameOf(Ink::Marker) });
         for (size_t k = 0; k < size_t(TickKind::Count); ++k)
             items.push_back({ inkOfTick(TickKind(k)), QString::fromUtf8(tickKindName(TickKind(k))) });
-        if (v.showLanes)
+        if (v.showLanes) {
+            items.push_back(group("Contexts:"));
             for (Ink ink : { Ink::LaneRunnable, Ink::LaneBlocked })
                 items.push_back({ ink, nameOf(ink) });
+        }
         if (v.showDeques)
             items.push_back({ Ink::Deque, nameOf(Ink::Deque) });
         // The engine rows by static id: the sites that ran in the window (sites on screen).
@@ -48,6 +58,7 @@ namespace {
                 for (unsigned k = 0; k < sites.lod.stateCount(); ++k)
                     sum[k] += busy[k];
             }
+            items.push_back(group("Static ids:"));
             for (unsigned k = 0; k < sites.lod.stateCount(); ++k) {
                 if (sum[k] == 0)
                     continue;
@@ -57,7 +68,8 @@ namespace {
             }
         }
         // The utilisation row: the categories the trace has at all (a GHC eventlog has no conjuncts).
-        if (v.showUtilisation && rows && rows->ledger)
+        if (v.showUtilisation && rows && rows->ledger) {
+            items.push_back(group("Utilisation:"));
             for (size_t k = 0; k < core::kLossCategoryCount; ++k) {
                 const core::StepFunction& curve = rows->ledger->curves[k];
                 if (curve.max(curve.beginNs(), curve.endNs()) > 0) {
@@ -65,21 +77,38 @@ namespace {
                     items.push_back({ ink, nameOf(ink) });
                 }
             }
-        if (v.showCriticalPath && rows && rows->criticalPath)
+        }
+        if (v.showCriticalPath && rows && rows->criticalPath) {
+            items.push_back(group("Critical path:"));
             for (Ink ink : { Ink::PathRunning, Ink::PathWaiting })
                 items.push_back({ ink, nameOf(ink) });
+        }
+        // A group without items (no static id ran in the window) is left out.
+        std::erase_if(items, [&](const LegendItem& item) {
+            const size_t i = size_t(&item - items.data());
+            return item.group && (i + 1 == items.size() || items[i + 1].group);
+        });
         return items;
     }
 
     // Lays the legend out from (kNameX, y) in lines of kLineHeight; calls place(x, y, item) for each
     // item and returns the number of lines.
+    double itemWidth(const LegendItem& item)
+    {
+        const double text = kAverageCharWidth * double(item.text.size());
+        return item.group ? text + 4 : kSwatchWidth + 6 + text + kItemSpacing;
+    }
+
     template <class F> int layOutLegend(const std::vector<LegendItem>& items, double width, double y, F&& place)
     {
         double x = kNameX;
         int lines = 1;
-        for (const LegendItem& item : items) {
-            const double w = kSwatchWidth + 6 + kAverageCharWidth * double(item.text.size()) + kItemSpacing;
-            if (x + w > width && x > kNameX) {
+        for (size_t i = 0; i < items.size(); ++i) {
+            const LegendItem& item = items[i];
+            const double w = itemWidth(item);
+            // A group's name goes to the next line with its first item rather than end a line alone.
+            const double needed = item.group && i + 1 < items.size() ? w + itemWidth(items[i + 1]) : w;
+            if (x + needed > width && x > kNameX) {
                 x = kNameX;
                 y += kLineHeight;
                 ++lines;
@@ -104,9 +133,12 @@ void addLegend(Frame& f, const TimelineRows* rows)
     const double top = f.layout.bottom(f.engines) + FrameLayout::kLegendGap;
     layOutLegend(
         legendItems(f.viewport, rows), double(f.viewport.width), top, [&](double x, double y, const LegendItem& item) {
+            if (item.group) {
+                f.texts.push_back({ QPointF(x, y + kTextBaseline), item.text, FrameText::LegendGroup });
+                return;
+            }
             f.legend.emplace_back(QRectF(x, y, kSwatchWidth, kSwatchHeight), item.ink);
-            f.texts.push_back(
-                { QPointF(x + kTextX, y + kTextBaseline), item.text, FrameText::Legend });
+            f.texts.push_back({ QPointF(x + kTextX, y + kTextBaseline), item.text, FrameText::Legend });
         });
 }
 

@@ -44,6 +44,15 @@ namespace {
             painter.setPen(palette.ink[size_t(Ink::Marker)]);
         else
             painter.setPen(palette.text);
+        if (t.role == FrameText::LegendGroup) {
+            painter.save();
+            QFont bold = painter.font();
+            bold.setBold(true);
+            painter.setFont(bold);
+            painter.drawText(t.pos, t.text);
+            painter.restore();
+            return;
+        }
         painter.drawText(t.pos, t.text);
     }
 

@@ -244,9 +244,11 @@ namespace {
         {
         }
 
-        void add(const Event& e, uint64_t timeNs, const std::vector<uint8_t>* payload = nullptr)
+        // `onEngine`: the engine whose block the event goes in, if not its own.
+        void add(const Event& e, uint64_t timeNs, const std::vector<uint8_t>* payload = nullptr,
+            uint16_t onEngine = kNoEngine)
         {
-            const size_t slot = slotOf(e.engine);
+            const size_t slot = slotOf(onEngine != kNoEngine ? onEngine : e.engine);
             m_pending[slot].push_back({ &e, timeNs, payload });
             m_pendingBytes[slot] += e.headerSize + (payload ? payload->size() : e.payloadSize);
             if (m_pendingBytes[slot] + kMarkerBytes >= kBlockBytes)
@@ -387,9 +389,13 @@ Result<CutOutput> cutTrace(const Trace& trace, uint64_t fromNs, uint64_t toNs)
             if (c.created || c.run)
                 contexts.emplace_back(id, &c);
         std::sort(contexts.begin(), contexts.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        // A context's creation goes on the engine that runs it (or ran it last) at `from`: the reader
+        // merges engines at one instant in engine order, and a RUN_THREAD read before its context's
+        // creation would make the creation that of a context already there, not a new one.
         for (const auto& [id, c] : contexts) {
             if (c->created) {
-                out.add(*c->created, fromNs);
+                const Event* ran = c->run ? c->run : c->lastRun;
+                out.add(*c->created, fromNs, nullptr, ran && ran->hasEngine() ? ran->engine : kNoEngine);
                 ++n;
             }
             if (c->label) {
