@@ -22,7 +22,8 @@ namespace {
           "  -o FILE       write to FILE instead of stdout\n"
           "  --csc N       call-sequence count of a sequential run: adds NANOSECS_PER_CALL\n"
           "  --instances   also list every conjunction instance, and the critical path's segments\n"
-          "  --from/--to   restrict to [NS, NS) (trace time in nanoseconds)\n"
+          "  --from/--to   restrict to [NS, NS) (trace time in nanoseconds; to the trace's end: its\n"
+          "                last instant included)\n"
           "  --force       go on when the metrics would take more memory than is available\n"
           "                (SPARKSCOPE_MEMORY_BYTES sets that figure; default: what the system has free)\n";
 

@@ -67,12 +67,10 @@ TEST_CASE("a steal at the same time as the creation it takes leaves the deque em
 TEST_CASE("GHC spark deque sizes drop fizzled and collected sparks and reset at SPARK_COUNTERS", "[core][deque]")
 {
     // GHC events on capability 0: three SPARK_CREATE (10, 20, 30: 1, 2, 3); capability 1 posts a
-    // SPARK_FIZZLE at 40 (a fizzled spark it found while stealing from 0: GHC names the thief), which
-    // cannot go below 0 on capability 1 and does not touch capability 0; SPARK_COUNTERS on 0 at 50
-    // says 2 remain, so capability 0 drops to 2; SPARK_GC at 60 (1); a SPARK_DUD at 65 never entered
-    // the pool (still 1); SPARK_FIZZLE on 0 at 70 (0). End 80.
-    // With resets: 1·10 + 2·10 + 3·20 + 2·10 + 1·10 + 0·10 = 120. Without: 3 stays until the GC at
-    // 60, then 2, then 1 after the fizzle at 70: 1·10 + 2·10 + 3·30 + 2·10 + 1·10 = 150.
+    // SPARK_FIZZLE at 40 with its own pool empty: a fizzled spark it found while stealing from 0 (GHC
+    // names the thief), so capability 0 drops to 2 — as SPARK_COUNTERS on 0 at 50 confirms (2 remain);
+    // SPARK_GC at 60 (1); a SPARK_DUD at 65 never entered the pool (still 1); SPARK_FIZZLE on 0 at 70
+    // (0). End 80. With resets and without them alike: 1·10 + 2·10 + 3·10 + 2·20 + 1·10 + 0·10 = 110.
     test::TraceBuilder b(2);
     for (uint64_t t : { 10, 20, 30 })
         b.event(0, t, core::ev::SparkCreate);
@@ -88,12 +86,13 @@ TEST_CASE("GHC spark deque sizes drop fizzled and collected sparks and reset at 
     CHECK(reset[0].valueAt(62) == 1);
     CHECK(reset[0].valueAt(67) == 1);
     CHECK(reset[0].valueAt(75) == 0);
-    CHECK(reset[0].integral(0, 80) == 120);
+    CHECK(reset[0].valueAt(45) == 2);
+    CHECK(reset[0].integral(0, 80) == 110);
     CHECK(reset[1].max(0, 80) == 0);
 
     const auto raw = core::computeSparkDequeSizes(trace, { .resetAtCounters = false, .resetAtOverflow = false });
-    CHECK(raw[0].valueAt(55) == 3);
-    CHECK(raw[0].integral(0, 80) == 150);
+    CHECK(raw[0].valueAt(55) == 2);
+    CHECK(raw[0].integral(0, 80) == 110);
 }
 
 TEST_CASE("a steal naming an engine the trace does not have is ignored", "[core][deque]")
@@ -171,4 +170,42 @@ TEST_CASE("a GHC spark pool that overflows is full: the count is reset to its ca
     CHECK(sizes[0].integral(0, 70) == 140);
     const auto raw = core::computeSparkDequeSizes(trace, { .resetAtCounters = true, .resetAtOverflow = false });
     CHECK(raw[0].integral(0, 70) == 190);
+}
+
+TEST_CASE("a fizzle posted on a capability with an empty pool comes off the lowest-numbered other pool",
+    "[core][deque]")
+{
+    // GHC's findSpark: own pool first, then the other capabilities' in number order, skipping empty
+    // ones; every fizzle is posted on the capability that looks. Three capabilities:
+    //   cap 1 creates at 100; cap 2 creates at 200 and 300; cap 0 creates nothing.
+    //   cap 0 fizzles at 400 (its pool is empty: off cap 1's, the lowest non-empty: 1 -> 0), at 500
+    //   (cap 1 empty now: off cap 2's, 2 -> 1);
+    //   cap 2 creates at 550 (2) and fizzles at 600: its own pool first (2 -> 1);
+    //   cap 1 fizzles at 700 (empty: off cap 2's, 1 -> 0), and at 800 (every pool empty: nothing).
+    using core::ev::SparkCreate, core::ev::SparkFizzle;
+    test::TraceBuilder b(3);
+    b.event(1, 100, SparkCreate).event(2, 200, SparkCreate).event(2, 300, SparkCreate);
+    b.event(0, 400, SparkFizzle).event(0, 500, SparkFizzle);
+    b.event(2, 550, SparkCreate).event(2, 600, SparkFizzle);
+    b.event(1, 700, SparkFizzle).event(1, 800, SparkFizzle).endAt(1000);
+    {
+        const core::Trace trace = b.build();
+        const auto sizes = core::computeSparkDequeSizes(trace);
+        REQUIRE(sizes.size() == 3);
+        CHECK(sizes[0].empty()); // nothing ever in cap 0's pool, though it posted two fizzles
+        auto values = [&](size_t cap) {
+            std::vector<int64_t> v;
+            for (uint64_t t : { 150, 250, 350, 450, 525, 575, 650, 750, 900 })
+                v.push_back(sizes[cap].valueAt(int64_t(t)));
+            return v;
+        };
+        CHECK(values(1) == std::vector<int64_t> { 1, 1, 1, 0, 0, 0, 0, 0, 0 });
+        CHECK(values(2) == std::vector<int64_t> { 0, 1, 2, 2, 1, 2, 1, 0, 0 });
+        const core::SparkPoolTransfers t = core::sparkPoolTransfers(trace);
+        CHECK(t.takenFrom[1] == std::vector<uint64_t> { 400 });
+        CHECK(t.takenFrom[2] == std::vector<uint64_t> { 500, 700 });
+        CHECK(t.fizzledElsewhere[0] == std::vector<uint64_t> { 400, 500 });
+        CHECK(t.fizzledElsewhere[1] == std::vector<uint64_t> { 700 });
+        CHECK(t.fizzledElsewhere[2].empty());
+    }
 }

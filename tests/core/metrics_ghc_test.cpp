@@ -3,7 +3,9 @@
 // GC time / total time, productivity = 1 - that).
 #include "scenario_traces.h"
 #include "sparkscope/core/metrics.h"
+#include "sparkscope/core/event_types.h"
 #include "sparkscope/core/reader.h"
+#include "support/trace_builder.h"
 
 #include <catch2/catch.hpp>
 
@@ -132,4 +134,42 @@ TEST_CASE(
             if (k == "elapsed_ns")
                 CHECK(std::get<double>(x) == 61'671);
     }
+}
+
+TEST_CASE("samples at the trace's last instant count, and a heap figure without samples is absent",
+    "[core][metrics]")
+{
+    // Two capabilities over [0, 1000]. Cap 0: SPARK_COUNTERS at 0 (all 0: the baseline), HEAP_ALLOCATED
+    // 10,000 at 500 and 30,000 at 1000. Cap 1: SPARK_COUNTERS at 1000 with 3 converted. Both samples
+    // at 1000 are the trace's last instant: the whole trace holds them, so 3 converted and 30,000
+    // bytes allocated (not 0 and 10,000). No HEAP_SIZE or HEAP_LIVE: their maxima are absent, not 0.
+    auto counters = [](uint64_t converted) {
+        std::vector<uint8_t> p(56, 0);
+        for (int k = 0; k < 8; ++k)
+            p[24 + size_t(k)] = uint8_t(converted >> (56 - 8 * k));
+        return p;
+    };
+    auto allocated = [](uint64_t bytes) {
+        std::vector<uint8_t> p(12, 0);
+        for (int k = 0; k < 8; ++k)
+            p[4 + size_t(k)] = uint8_t(bytes >> (56 - 8 * k));
+        return p;
+    };
+    sparkscope::test::TraceBuilder b(2);
+    b.event(0, 0, ev::SparkCounters, counters(0)).event(0, 500, ev::HeapAllocated, allocated(10'000));
+    b.event(0, 1000, ev::HeapAllocated, allocated(30'000)).event(1, 1000, ev::SparkCounters, counters(3));
+    b.endAt(1000);
+    const Trace trace = b.build();
+    REQUIRE(trace.lastTimeNs == 1000);
+    const Metrics m = computeMetrics(trace);
+    CHECK(field(m, "SPARK_COUNTS", "converted") == 3);
+    CHECK(field(m, "HEAP", "total_allocated_bytes") == 30'000);
+    CHECK(field(m, "HEAP", "max_heap_size_bytes") == -1); // absent
+    CHECK(field(m, "HEAP", "max_live_bytes") == -1);
+    // A range that ends before the last instant leaves the samples there out.
+    MetricsOptions range;
+    range.toNs = 999;
+    const Metrics before = computeMetrics(trace, range);
+    CHECK(field(before, "SPARK_COUNTS", "converted") == 0);
+    CHECK(field(before, "HEAP", "total_allocated_bytes") == 10'000);
 }

@@ -89,7 +89,7 @@ namespace {
     // One engine's spark deque size (deque_sizes.h), kept only within the idle windows: a step at
     // each window's start with the size then, and the changes inside. Streamed: a deque changes size
     // at every spark, millions of times on a large trace, nearly always while every engine is busy.
-    StepFunction dequeInWindows(const Trace& trace, size_t engine, const std::vector<uint64_t>& stolenFrom,
+    StepFunction dequeInWindows(const Trace& trace, size_t engine, const SparkPoolTransfers& transfers,
         const std::vector<std::pair<uint64_t, uint64_t>>& idle)
     {
         std::vector<StepFunction::Step> steps;
@@ -110,7 +110,7 @@ namespace {
                 opened = false;
             }
         };
-        forEachSparkDequeSize(trace, engine, stolenFrom, [&](uint64_t t, int64_t size) {
+        forEachSparkDequeSize(trace, engine, transfers, [&](uint64_t t, int64_t size) {
             reach(t);
             if (opened && idle[w].first <= t)
                 steps.push_back({ int64_t(t), size });
@@ -160,10 +160,10 @@ IdleClasses::IdleClasses(const Trace& trace, const ParModel& model, const BlockR
 {
     if (idle.empty())
         return;
-    const std::vector<std::vector<uint64_t>> stolen = sparkStealTimesByVictim(trace);
+    const SparkPoolTransfers transfers = sparkPoolTransfers(trace);
     std::vector<StepFunction> deques(trace.engines.size());
     tbb::parallel_for(
-        size_t(0), deques.size(), [&](size_t e) { deques[e] = dequeInWindows(trace, e, stolen[e], idle); });
+        size_t(0), deques.size(), [&](size_t e) { deques[e] = dequeInWindows(trace, e, transfers, idle); });
     const std::array<StepFunction, 4> contexts = contextCurves(model, reasons, trace);
     std::vector<StepCursor> work; // deques and Runnable contexts: any positive means work available
     for (const StepFunction& d : deques)

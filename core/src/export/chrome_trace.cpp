@@ -456,10 +456,10 @@ namespace {
 
         void writeSparkDeques()
         {
-            const auto steals = sparkStealTimesByVictim(m_trace);
+            const SparkPoolTransfers transfers = sparkPoolTransfers(m_trace);
             for (size_t e = 0; e < m_trace.engines.size(); ++e) {
                 const std::string name = "\"Spark deque (Engine " + std::to_string(e) + ")\"";
-                forEachSparkDequeSize(m_trace, e, steals[e],
+                forEachSparkDequeSize(m_trace, e, transfers,
                     [&](uint64_t timeNs, int64_t size) { counter(name, "sparks", timeNs, size); });
             }
         }

@@ -14,6 +14,8 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <functional>
+#include <queue>
 
 namespace sparkscope::core {
 
@@ -51,27 +53,48 @@ namespace {
 
 } // namespace
 
-void forEachSparkDequeSize(const Trace& trace, size_t engine, const std::vector<uint64_t>& lost,
+void forEachSparkDequeSize(const Trace& trace, size_t engine, const SparkPoolTransfers& transfers,
     const std::function<void(uint64_t, int64_t)>& changed, DequeSizeOptions options)
 {
     if (engine >= trace.engines.size())
         return;
+    static const std::vector<uint64_t> none;
+    const std::vector<uint64_t>& lost = engine < transfers.takenFrom.size() ? transfers.takenFrom[engine] : none;
+    const std::vector<uint64_t>& away
+        = engine < transfers.fizzledElsewhere.size() ? transfers.fizzledElsewhere[engine] : none;
     // One walk applies the rules; `full` is the pool's capacity: an overflow sets the count to it and
     // the count never exceeds it (-1: unknown, no such limit).
     auto walk = [&](int64_t full, auto&& atOverflow, bool report) {
         int64_t value = 0;
+        // Reported once per instant, its last value: several changes at one time (an engine's own event
+        // and a removal by another at the same nanosecond) are one step, with no passing value between.
+        int64_t reported = 0;
+        uint64_t pendingAt = 0;
+        bool pending = false;
+        auto flush = [&] {
+            if (pending && value != reported)
+                changed(pendingAt, reported = value);
+            pending = false;
+        };
         auto apply = [&](uint64_t t, int64_t next) {
             next = std::max<int64_t>(0, full >= 0 ? std::min(full, next) : next); // a pool holds 0..C
             if (next == value)
                 return;
+            if (report && pending && pendingAt != t)
+                flush();
             value = next;
-            if (report)
-                changed(t, value);
+            pendingAt = t;
+            pending = report;
         };
-        size_t j = 0;
+        size_t j = 0, k = 0;
         forEachEngineEvent(trace, engine, [&](const Event& ev) {
             while (j < lost.size() && lost[j] < ev.timeNs)
                 apply(lost[j++], value - 1);
+            // A fizzle of another pool's spark (sparkPoolTransfers): that pool's count goes down instead.
+            if (ev.type == ev::SparkFizzle && k < away.size() && away[k] == ev.timeNs) {
+                ++k;
+                return;
+            }
             const Change c = changeOf(trace, ev, options);
             switch (c.kind) {
             case Change::None:
@@ -87,6 +110,7 @@ void forEachSparkDequeSize(const Trace& trace, size_t engine, const std::vector<
         });
         while (j < lost.size())
             apply(lost[j++], value - 1);
+        flush();
     };
     // The capacity: the smallest count at an overflow, counting without overflow resets (the count
     // only ever runs above the truth through removals GHC did not post).
@@ -101,50 +125,148 @@ void forEachSparkDequeSize(const Trace& trace, size_t engine, const std::vector<
         capacity, [](int64_t) {}, true);
 }
 
-std::vector<std::vector<uint64_t>> sparkStealTimesByVictim(const Trace& trace)
+namespace {
+
+    // One engine's events in its order, marks included (as forEachEngineEvent hands them out), as a
+    // cursor: the walk in time order below merges every engine's.
+    class EngineCursor {
+    public:
+        EngineCursor(const Trace& trace, size_t engine)
+            : m_events(trace.engines[engine])
+            , m_marks(engine < trace.marks.size() && !trace.marks[engine].marks.empty() ? &trace.marks[engine] : nullptr)
+            , m_engine(uint16_t(engine))
+        {
+        }
+        bool done() const noexcept { return m_i == m_events.size() && (!m_marks || m_k == m_marks->marks.size()); }
+        Event current() const noexcept { return onMark() ? m_marks->marks[m_k].event(m_engine) : m_events[m_i]; }
+        void next() noexcept { onMark() ? ++m_k : ++m_i; }
+
+    private:
+        bool onMark() const noexcept
+        {
+            return m_marks && m_k < m_marks->marks.size() && (m_i == m_events.size() || m_k < m_marks->before[m_i]);
+        }
+        const std::vector<Event>& m_events;
+        const EngineMarks* m_marks;
+        uint16_t m_engine;
+        size_t m_i = 0, m_k = 0;
+    };
+
+    // The fizzles posted on a capability whose pool was empty, each taken off the lowest-numbered other
+    // pool that was not (deque_sizes.h): one walk of every engine's events in time order (ties: engine
+    // number, then each engine's order), counting by the rules without the capacity.
+    void moveFizzles(const Trace& trace, DequeSizeOptions options, SparkPoolTransfers& out)
+    {
+        const size_t n = trace.engines.size();
+        std::vector<int64_t> count(n, 0);
+        std::vector<EngineCursor> cursors;
+        cursors.reserve(n);
+        using Head = std::pair<uint64_t, size_t>; // (time, engine)
+        std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
+        for (size_t e = 0; e < n; ++e) {
+            cursors.emplace_back(trace, e);
+            if (!cursors[e].done())
+                heads.push({ cursors[e].current().timeNs, e });
+        }
+        auto take = [](int64_t& c) { c = std::max<int64_t>(0, c - 1); };
+        while (!heads.empty()) {
+            const size_t e = heads.top().second;
+            heads.pop();
+            EngineCursor& cursor = cursors[e];
+            const Event ev = cursor.current();
+            switch (ev.type) {
+            case ev::SparkCreate:
+            case ev::MerSparkCreate:
+                ++count[e];
+                break;
+            case ev::SparkRun:
+            case ev::MerSparkRun:
+            case ev::SparkGc:
+                take(count[e]);
+                break;
+            case ev::SparkSteal:
+            case ev::MerSparkSteal:
+                if (const uint16_t victim = trace.payload(ev).u16(0); victim < n)
+                    take(count[victim]);
+                break;
+            case ev::SparkCounters:
+                if (options.resetAtCounters)
+                    count[e] = int64_t(trace.payload(ev).u64(48));
+                break;
+            case ev::SparkFizzle:
+                if (count[e] > 0) {
+                    --count[e];
+                    break;
+                }
+                for (size_t v = 0; v < n; ++v)
+                    if (v != e && count[v] > 0) {
+                        --count[v];
+                        out.takenFrom[v].push_back(ev.timeNs);
+                        out.fizzledElsewhere[e].push_back(ev.timeNs);
+                        break;
+                    }
+                break;
+            default:
+                break;
+            }
+            cursor.next();
+            if (!cursor.done())
+                heads.push({ cursor.current().timeNs, e });
+        }
+    }
+
+} // namespace
+
+SparkPoolTransfers sparkPoolTransfers(const Trace& trace, DequeSizeOptions options)
 {
     const size_t n = trace.engines.size();
     // Steals are rare next to the other spark events: collected per thief, then grouped by victim.
     std::vector<std::vector<std::pair<uint16_t, uint64_t>>> byThief(n);
+    std::vector<uint8_t> fizzles(n, 0);
     tbb::parallel_for(size_t(0), n, [&](size_t e) {
-        for (const Event& ev : trace.engines[e])
+        forEachEngineEvent(trace, e, [&](const Event& ev) {
             if (ev.type == ev::SparkSteal || ev.type == ev::MerSparkSteal)
                 byThief[e].emplace_back(trace.payload(ev).u16(0), ev.timeNs);
+            fizzles[e] |= ev.type == ev::SparkFizzle;
+        });
     });
-    std::vector<std::vector<uint64_t>> out(n);
+    SparkPoolTransfers out;
+    out.takenFrom.resize(n);
+    out.fizzledElsewhere.resize(n);
     for (const auto& thief : byThief)
         for (const auto& [victim, t] : thief)
             if (victim < n)
-                out[victim].push_back(t);
-    tbb::parallel_for(size_t(0), n, [&](size_t e) { std::sort(out[e].begin(), out[e].end()); });
+                out.takenFrom[victim].push_back(t);
+    byThief = {};
+    if (std::find(fizzles.begin(), fizzles.end(), 1) != fizzles.end())
+        moveFizzles(trace, options, out);
+    tbb::parallel_for(size_t(0), n, [&](size_t e) { std::sort(out.takenFrom[e].begin(), out.takenFrom[e].end()); });
     return out;
 }
 
 std::vector<StepFunction> computeSparkDequeSizes(const Trace& trace, DequeSizeOptions options)
 {
     const size_t n = trace.engines.size();
-    std::vector<std::vector<uint64_t>> stolenFrom = sparkStealTimesByVictim(trace);
+    SparkPoolTransfers transfers = sparkPoolTransfers(trace, options);
     // Each engine's own events are walked (no copy of them), merged with its losses.
     const int64_t begin = int64_t(trace.firstTimeNs), end = int64_t(trace.lastTimeNs);
     std::vector<StepFunction> out(n);
     tbb::parallel_for(size_t(0), n, [&](size_t e) {
-        std::vector<uint64_t>& lost = stolenFrom[e];
         // Sized exactly (an upper bound) up front: growing by doubling would hold up to 3 copies.
-        size_t changes = lost.size();
+        size_t changes = transfers.takenFrom[e].size();
         forEachEngineEvent(
             trace, e, [&](const Event& ev) { changes += changeOf(trace, ev, options).kind != Change::None; });
         std::vector<StepFunction::Step> steps;
         if (changes)
             steps.reserve(changes + 1);
         forEachSparkDequeSize(
-            trace, e, lost,
+            trace, e, transfers,
             [&](uint64_t t, int64_t size) {
                 if (steps.empty())
                     steps.push_back({ begin, 0 });
                 steps.push_back({ int64_t(t), size });
             },
             options);
-        std::vector<uint64_t>().swap(lost);
         // The constructor keeps the last value of equal times and merges equal neighbours.
         if (!steps.empty())
             out[e] = StepFunction(std::move(steps), end);

@@ -20,7 +20,6 @@ namespace {
     constexpr size_t kHeapBytesAt = 4; // HEAP_ALLOCATED / HEAP_SIZE / HEAP_LIVE: u32 heap capset, u64 bytes
     constexpr size_t kGcStatsGenerationAt = 4; // GC_STATS_GHC: u32 heap capset, u16 generation, ...
     constexpr size_t kGcStatsParallelThreadsAt = 30; // ... u64 copied, slop, frag, u32 parallel threads
-    constexpr size_t kStealVictimAt = 0; // SPARK_STEAL / MER_SPARK_STEAL: u16 victim first
     constexpr size_t kSparkCounterBytes = 8; // SPARK_COUNTERS: kSparkCounterCount u64 fields
 
     // Heap and GC_STATS_GHC events, wherever they are (engines or the global buffer).
@@ -51,9 +50,9 @@ namespace {
         if (e.type == ev::HeapAllocated)
             s.allocLast = std::max(s.allocLast, v);
         else if (e.type == ev::HeapSize)
-            s.maxSize = std::max(s.maxSize, v);
+            s.maxSize = std::max(s.maxSize, v), s.anySize = true;
         else
-            s.maxLive = std::max(s.maxLive, v);
+            s.maxLive = std::max(s.maxLive, v), s.anyLive = true;
     }
 
     bool isHeapEvent(uint16_t type)
@@ -104,10 +103,8 @@ namespace {
             case ev::MerSparkSteal: {
                 if (e.type == ev::MerSparkRun)
                     s.runLocal += in;
-                if (e.type == ev::MerSparkSteal) {
+                if (e.type == ev::MerSparkSteal)
                     s.stolen += in;
-                    s.dequeStolenFrom.push_back({ trace.payload(e).u16(kStealVictimAt), t });
-                }
                 if (!inEpisode)
                     break;
                 const SearchSource source = e.type == ev::RunThread ? lastSource
@@ -150,7 +147,6 @@ namespace {
                 break;
             case ev::SparkSteal:
                 s.stolen += in;
-                s.dequeStolenFrom.push_back({ trace.payload(e).u16(kStealVictimAt), t });
                 break;
             case ev::SparkDud:
                 s.dud += in;
@@ -171,7 +167,7 @@ namespace {
                     v[i] = p.u64(kSparkCounterBytes * i);
                 if (isBaseline(trace, t, r))
                     s.countersBefore = v;
-                else if (t < r.to) {
+                else if (r.contains(t)) {
                     s.countersLast = v;
                     s.hasCounters = true;
                 }

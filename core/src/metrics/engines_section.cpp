@@ -19,33 +19,26 @@ namespace {
 
     // SPARK_DEQUE_SIZE of `engine` over r: the sizes of deque_sizes.h (which the timeline's rows draw),
     // summarised as they stream past. O(events of the engine) time, O(1) memory beyond stolenNs.
-    MetricValue sparkDequeSummary(const Trace& trace, size_t engine, const std::vector<uint64_t>& stolenNs,
+    MetricValue sparkDequeSummary(const Trace& trace, size_t engine, const SparkPoolTransfers& transfers,
         uint64_t first, uint64_t last, Range r)
     {
         StepRangeSummary curve(I(first), I(last), I(r.from), I(r.to));
         int64_t size = 0;
-        forEachSparkDequeSize(trace, engine, stolenNs, [&](uint64_t t, int64_t next) {
+        forEachSparkDequeSize(trace, engine, transfers, [&](uint64_t t, int64_t next) {
             curve.add(I(t), next - size);
             size = next;
         });
         return fieldsValue({ { "max", curve.max() }, { "average", curve.average() } });
     }
 
-    // SPARK_DEQUE_SIZE of every engine, in parallel: each with the times other engines stole from it
-    // (gathered in one pass over the steals: a damaged trace can name tens of thousands of engines).
+    // SPARK_DEQUE_SIZE of every engine, in parallel: each with what other engines took from its pool
+    // (sparkPoolTransfers: the steals from it, and the fizzles posted elsewhere of its sparks).
     std::vector<MetricValue> sparkDequeSummaries(const MetricsBasis& b)
     {
-        std::vector<std::vector<uint64_t>> stolenFrom(b.engines);
-        for (const auto& thief : b.scans)
-            for (const auto& [victim, t] : thief.dequeStolenFrom)
-                if (victim < b.engines)
-                    stolenFrom[victim].push_back(t);
+        const SparkPoolTransfers transfers = sparkPoolTransfers(b.trace);
         std::vector<MetricValue> out(b.engines);
-        tbb::parallel_for(size_t(0), b.engines, [&](size_t e) {
-            std::vector<uint64_t>& stolen = stolenFrom[e];
-            std::sort(stolen.begin(), stolen.end());
-            out[e] = sparkDequeSummary(b.trace, e, stolen, b.firstNs, b.lastNs, b.range);
-        });
+        tbb::parallel_for(size_t(0), b.engines,
+            [&](size_t e) { out[e] = sparkDequeSummary(b.trace, e, transfers, b.firstNs, b.lastNs, b.range); });
         return out;
     }
 

@@ -107,6 +107,7 @@ namespace {
             std::min(options.toNs, std::max(trace.lastTimeNs, trace.firstTimeNs)) };
         if (r.to < r.from)
             r.to = r.from;
+        r.toEnd = r.to >= trace.lastTimeNs;
         return r;
     }
 

@@ -27,9 +27,12 @@ namespace sparkscope::core::detail {
 using I = int64_t;
 
 // The report's range [from, to): options.fromNs / toNs within the trace.
+// [from, to), and the trace's last instant too when the range reaches it: events stamped there (a
+// capability's last SPARK_COUNTERS, a run's contexts released at its very end) are in the whole trace.
 struct Range {
     uint64_t from, to;
-    bool contains(uint64_t t) const { return t >= from && t < to; }
+    bool toEnd = false; // `to` is the trace's last instant
+    bool contains(uint64_t t) const { return t >= from && (t < to || (toEnd && t == to)); }
 };
 
 MetricValue statValue(const std::vector<double>& values);
@@ -74,10 +77,9 @@ struct EngineScan {
     std::vector<uint64_t> wakeSearches;
     // SPARK_DEQUE_SIZE: the -1s this engine's steals make on victims' deques. Its own +1 / -1
     // are read again from its events when the curve is summarised (sparkDequeSummary).
-    std::vector<std::pair<uint16_t, uint64_t>> dequeStolenFrom; // (victim, time), sorted by time
     // GHC heap figures (HEAP_ALLOCATED, HEAP_SIZE, HEAP_LIVE) and GC_STATS_GHC reports (time,
     // generation, parallel threads).
-    bool anyHeap = false;
+    bool anyHeap = false, anySize = false, anyLive = false; // HEAP_* events in the range; HEAP_SIZE, HEAP_LIVE among them
     uint64_t maxSize = 0, maxLive = 0, allocLast = 0, allocBefore = 0;
     struct GcReport {
         uint64_t timeNs;

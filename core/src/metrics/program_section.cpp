@@ -98,6 +98,8 @@ namespace {
         EngineScan heap = b.globalScan;
         for (const auto& sc : b.scans) {
             heap.anyHeap = heap.anyHeap || sc.anyHeap;
+            heap.anySize = heap.anySize || sc.anySize;
+            heap.anyLive = heap.anyLive || sc.anyLive;
             heap.maxSize = std::max(heap.maxSize, sc.maxSize);
             heap.maxLive = std::max(heap.maxLive, sc.maxLive);
             heap.gcReports.insert(heap.gcReports.end(), sc.gcReports.begin(), sc.gcReports.end());
@@ -120,9 +122,17 @@ namespace {
     MetricValue heapValue(const EngineScan& heap, uint64_t allocated, uint64_t mutatorNs)
     {
         const double mutatorSeconds = double(mutatorNs) / kNsPerSecond;
-        return fieldsValue({ { "max_heap_size_bytes", I(heap.maxSize) }, { "max_live_bytes", I(heap.maxLive) },
-            { "total_allocated_bytes", I(allocated) },
-            { "allocation_rate_bytes_per_s", mutatorSeconds == 0 ? 0.0 : double(allocated) / mutatorSeconds } });
+        // A maximum of no samples is absent, not 0 bytes: a log with HEAP_ALLOCATED alone says nothing
+        // of the heap's size.
+        std::vector<std::pair<std::string, Scalar>> fields;
+        if (heap.anySize)
+            fields.push_back({ "max_heap_size_bytes", I(heap.maxSize) });
+        if (heap.anyLive)
+            fields.push_back({ "max_live_bytes", I(heap.maxLive) });
+        fields.push_back({ "total_allocated_bytes", I(allocated) });
+        fields.push_back(
+            { "allocation_rate_bytes_per_s", mutatorSeconds == 0 ? 0.0 : double(allocated) / mutatorSeconds });
+        return fieldsValue(std::move(fields));
     }
 
     // How many of the sorted times are in the range: [from, to), and the trace's last instant too
@@ -130,7 +140,7 @@ namespace {
     uint64_t countIn(const std::vector<uint64_t>& times, const MetricsBasis& b)
     {
         const auto from = std::lower_bound(times.begin(), times.end(), b.range.from);
-        const auto to = b.range.to >= b.trace.lastTimeNs ? std::upper_bound(from, times.end(), b.range.to)
+        const auto to = b.range.toEnd ? std::upper_bound(from, times.end(), b.range.to)
                                                          : std::lower_bound(from, times.end(), b.range.to);
         return uint64_t(to - from);
     }
