@@ -478,6 +478,7 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceData> data, const QString& 
     hideProgress();
     statusBar()->clearMessage();
     m_stacked->close(); // it compared the trace shown before
+    m_problemsWarnedFor = nullptr; // (a new trace's data may reuse the old one's address)
     m_timeline->setData(data);
     m_bookmarkModel->reset(data->markers, data->startNs);
     m_events->setData(data);
@@ -558,6 +559,11 @@ void MainWindow::warnOfModelProblems()
     // bar or the live indicator already says why.
     if (!full || !data || data->trace->truncated || m_follower->isFollowing())
         return;
+    // Once per trace shown: its metrics can come again (a call count), and a person who closed the
+    // bar has read it.
+    if (m_problemsWarnedFor == data.get())
+        return;
+    m_problemsWarnedFor = data.get();
     std::vector<const core::Problem*> problems;
     for (const core::Problem& p : full->metrics.model.problems)
         if (!p.isNote)
@@ -572,10 +578,8 @@ void MainWindow::warnOfModelProblems()
     QString text = tr("Warning: the trace contradicts itself in %1, the first %2: %3. The metrics and the "
                       "analysis leave the instances involved out; sparkscope-cli check lists every place.")
                        .arg(places, where, QString::fromStdString(first.message));
-    // Under what the loading said, if it said something (once: the metrics of one load can come again).
+    // Under what the loading said, if it said something.
     const QString shown = m_messageBar->isHidden() ? QString() : m_messageLabel->text();
-    if (shown.contains(QStringLiteral("contradicts itself")))
-        return;
     if (!shown.isEmpty())
         text = shown + QStringLiteral("\n") + text;
     showMessage(text, false);

@@ -156,6 +156,7 @@ private:
     QLabel* m_status = nullptr;
     QLabel* m_live = nullptr; // "● live" while a trace is followed
     QLabel* m_nameA = nullptr; // "A: file" over the timeline while a comparison is open
+    const void* m_problemsWarnedFor = nullptr; // the trace data whose model problems the bar has named
     QMenu* m_recentMenu = nullptr;
     Actions m_actions;
     std::unique_ptr<QSettings> m_layoutSettings; // set by rememberLayout: saved to on close

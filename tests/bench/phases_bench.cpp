@@ -88,9 +88,9 @@ int main(int argc, char** argv)
     // computeMetricsWithSession, step by step.
     std::optional<AnalysisSession::Reading> reading;
     MetricsInputs inputs;
-    inputs.eventsRead = [&](const EngineStates& states, const ParModel& model) {
+    inputs.eventsRead = [&](const EngineStates& states, const ParModel& model, const SparkPoolTransfers& transfers) {
         endPhase("metrics: model, states and scans beside the events");
-        reading.emplace(trace.value(), AnalysisInputs { &states, &model });
+        reading.emplace(trace.value(), AnalysisInputs { &states, &model, &transfers });
         trace->releaseEvents();
         endPhase("analysis: its reading of the events");
     };

@@ -418,7 +418,7 @@ TEST_CASE("a highlight's spans are merged per engine row: overlaps do not darken
     CHECK(alphaAt(500) == 0);
     CHECK(alphaAt(650) == 45);
     CHECK(alphaAt(100) >= 200); // the run's left edge
-    CHECK(alphaAt(800) >= 200); // the tick
+    CHECK(alphaAt(800) == 200); // the tick, drawn once (two would blend to more)
     CHECK(alphaAt(805) == 0); // one tick, 2 px wide
 }
 

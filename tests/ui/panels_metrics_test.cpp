@@ -401,6 +401,13 @@ TEST_CASE("highlight all holds whole instances up to its limit, and the box name
     CHECK_FALSE(panel.highlightAllBox()->isChecked());
     CHECK(panel.highlightAllBox()->text() == QStringLiteral("Highlight all"));
     QSignalSpy highlight(&panel, &ConjunctionsPanel::highlightRequested);
+    // A hover menu's choice of instance B (the timeline highlights B alone): its static id is shown,
+    // and all of its instances are not highlighted over B.
+    panel.showChoice(core::EventOwner(all[1]), QStringLiteral("PARCONJ_TIME"));
+    CHECK(panel.selectedStaticId() == QStringLiteral("a.m:1"));
+    CHECK(panel.currentInstance() == 1);
+    CHECK(highlight.isEmpty());
+    CHECK_FALSE(panel.highlightAllBox()->isChecked());
     panel.highlightAllBox()->click();
     REQUIRE(highlight.size() == 1);
     CHECK(highlight.last().at(0).value<std::vector<core::ConjunctionIndex>>().size() == 3);

@@ -25,21 +25,22 @@ namespace {
     }
 
     // Adds conjunct k's points and running pieces; `budget` bounds the context segments visited (a
-    // root conjunct's context may run the whole program in millions of segments).
-    void addConjunct(const core::ParModel& m, core::ConjunctIndex k, HighlightSet& out, size_t& budget)
+    // root conjunct's context may run the whole program in millions of segments). False when the
+    // budget ran out before the conjunct's end.
+    bool addConjunct(const core::ParModel& m, core::ConjunctIndex k, HighlightSet& out, size_t& budget)
     {
         const core::ConjunctInstance& g = m.conjunct(k);
         if (g.fromSpark)
             out.points.push_back({ g.sparkEngine, int64_t(g.sparkCreateNs) });
         if (!g.started)
-            return;
+            return true;
         if (g.fromSpark)
             out.points.push_back({ g.startEngine, int64_t(g.startNs) });
         const uint64_t end = g.ended ? g.endNs : m.endNs;
         if (g.ended)
             out.points.push_back({ g.endEngine, int64_t(g.endNs) });
         if (!g.context.valid())
-            return;
+            return true;
         const auto& segs = m.context(g.context).segments;
         auto it = std::upper_bound(segs.begin(), segs.end(), g.startNs,
             [](uint64_t x, const core::ContextSegment& s) { return x < s.startNs; });
@@ -48,7 +49,7 @@ namespace {
         for (; it != segs.end() && it->startNs < end; ++it) {
             if (budget == 0) {
                 out.truncated = true;
-                return;
+                return false;
             }
             --budget;
             if (it->state != core::ContextState::Running)
@@ -58,9 +59,11 @@ namespace {
             if (b > a)
                 out.spans.push_back({ it->engine, int64_t(a), int64_t(b) });
         }
+        return true;
     }
 
-    void addMembers(const core::ParModel& m, const core::InstanceMembers& members, HighlightSet& out, size_t limit)
+    // Returns how many of members.conjuncts, from the first, are drawn whole.
+    size_t addMembers(const core::ParModel& m, const core::InstanceMembers& members, HighlightSet& out, size_t limit)
     {
         for (core::ConjunctionIndex j : members.conjunctions) {
             const core::ConjunctionInstance& c = m.conjunction(j);
@@ -68,14 +71,15 @@ namespace {
             if (c.ended)
                 out.points.push_back({ c.endEngine, int64_t(c.endNs) });
         }
-        size_t n = 0, budget = 8 * limit;
+        size_t n = 0, whole = 0, budget = 16 * limit;
         out.truncated = out.truncated || members.truncated;
         for (core::ConjunctIndex k : members.conjuncts) {
             if (++n > limit) {
                 out.truncated = true;
                 break;
             }
-            addConjunct(m, k, out, budget);
+            if (addConjunct(m, k, out, budget) && whole + 1 == n)
+                whole = n;
         }
         for (core::FutureIndex f : members.futures) {
             const core::FutureInstance& fi = m.future(f);
@@ -93,6 +97,7 @@ namespace {
             lo = std::min(lo, p.timeNs), hi = std::max(hi, p.timeNs);
         if (lo <= hi)
             out.startNs = lo, out.endNs = hi;
+        return whole;
     }
 } // namespace
 
@@ -118,9 +123,17 @@ HighlightSet highlightConjunctions(
         members.futures.insert(members.futures.end(), futures.begin(), futures.end());
     }
     HighlightSet out;
-    addMembers(m, members, out, limit);
+    // An instance counts as shown when every conjunct of it is drawn whole (the segment budget can
+    // stop inside one: the ticks of the ones after it are drawn, their running pieces not).
+    size_t whole = addMembers(m, members, out, limit);
+    for (core::ConjunctionIndex j : members.conjunctions) {
+        const size_t k = m.conjunction(j).conjuncts.size();
+        if (k > whole)
+            break;
+        whole -= k;
+        ++out.instances;
+    }
     out.truncated = out.truncated || members.conjunctions.size() < conjunctions.size();
-    out.instances = members.conjunctions.size();
     return out;
 }
 

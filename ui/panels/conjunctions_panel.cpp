@@ -181,7 +181,7 @@ bool ConjunctionsPanel::selectStaticId(const QString& name)
             const bool alreadyChosen = (m_static == name); // then no selection change follows
             m_table->selectRow(r);
             m_table->setCurrentIndex(m_proxy->index(r, 0));
-            if (alreadyChosen && m_highlightWanted) {
+            if (alreadyChosen && m_highlightWanted && !m_autoSelecting) {
                 m_highlightAll->setChecked(true);
                 Q_EMIT highlightRequested(m_instanceIds);
             }
@@ -261,7 +261,12 @@ void ConjunctionsPanel::showChoice(core::EventOwner owner, const QString& key)
         return;
     if (owner.kind() == core::OwnerKind::Conjunction) {
         const auto group = core::summaryGroupOf(m_metrics->model, owner).second;
-        if (selectStaticId(QString::fromStdString(group))) {
+        // The choice's own instance is what the timeline highlights: its static id is chosen here
+        // without highlighting all of its instances over it.
+        m_autoSelecting = true;
+        const bool listed = selectStaticId(QString::fromStdString(group));
+        m_autoSelecting = false;
+        if (listed) {
             const QSignalBlocker metricBlocker(m_metric);
             if (const int k = m_metric->findText(key); k >= 0)
                 m_metric->setCurrentIndex(k);

@@ -101,8 +101,9 @@ private:
     QPushButton* m_next;
     QCheckBox* m_highlightAll;
     bool m_highlightWanted = true; // the person's choice: highlight the instances of the static id they choose
-    // True while setMetrics selects the first row for the detail view: that choice is the panel's,
-    // not the person's, so it does not paint the whole timeline in the highlight colour.
+    // True while setMetrics selects the first row for the detail view, or showChoice the static id of
+    // a hover menu's choice: that choice is the panel's, not the person's, so it does not paint the
+    // whole timeline in the highlight colour.
     bool m_autoSelecting = false;
     QCheckBox* m_cumulative;
     QCheckBox* m_overall;

@@ -90,7 +90,7 @@ void MetricsPanels::connectPanels()
             const auto full = m_session->full();
             HighlightSet set = full ? highlightConjunctions(full->metrics.model, instances) : HighlightSet {};
             m_conjunctions->setHighlighted(set.instances);
-            if (set.truncated && !instances.empty())
+            if (set.instances < instances.size())
                 m_status->showMessage(tr("Highlighted the first %1 of %2 instances: a highlight holds one frame's worth")
                                           .arg(QLocale().toString(qulonglong(set.instances)),
                                               QLocale().toString(qulonglong(instances.size()))),

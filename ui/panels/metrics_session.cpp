@@ -288,7 +288,7 @@ void MetricsSession::startView()
                     return out;
                 }
                 // The events go as soon as the view's last pass over them is done (as in the CLI).
-                inputs.eventsRead = [&](const core::EngineStates&, const core::ParModel&) {
+                inputs.eventsRead = [&](const core::EngineStates&, const core::ParModel&, const core::SparkPoolTransfers&) {
                     read->releaseEvents();
                     one.unlock();
                 };

@@ -40,11 +40,11 @@ namespace {
         items.push_back({ Ink::Marker, nameOf(Ink::Marker) });
         for (size_t k = 0; k < size_t(TickKind::Count); ++k)
             items.push_back({ inkOfTick(TickKind(k)), QString::fromUtf8(tickKindName(TickKind(k))) });
-        if (v.showLanes) {
-            items.push_back(group("Contexts:"));
+        if (v.showLanes || v.showDeques)
+            items.push_back(group("Optional rows:"));
+        if (v.showLanes)
             for (Ink ink : { Ink::LaneRunnable, Ink::LaneBlocked })
                 items.push_back({ ink, nameOf(ink) });
-        }
         if (v.showDeques)
             items.push_back({ Ink::Deque, nameOf(Ink::Deque) });
         // The engine rows by static id: the sites that ran in the window (sites on screen).

@@ -173,7 +173,8 @@ void AnalysisSession::Impl::read(const Trace& t, const AnalysisInputs& inputs, b
     activity = detail::EngineActivity(t, *states, *model);
     recordsJoins = t.header.find(ev::MerEndParConj) || !model->conjunctions.empty();
     const detail::BlockReasons reasons(*model);
-    tbb::parallel_invoke([&] { classes = detail::IdleClasses(t, *model, reasons, activity.idleUnion()); },
+    tbb::parallel_invoke(
+        [&] { classes = detail::IdleClasses(t, *model, reasons, activity.idleUnion(), inputs.sparkTransfers); },
         [&] {
             if (withDag && recordsJoins)
                 buildDag();

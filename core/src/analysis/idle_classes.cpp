@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <tbb/parallel_for.h>
 
 namespace sparkscope::core::detail {
@@ -156,11 +157,14 @@ namespace {
 } // namespace
 
 IdleClasses::IdleClasses(const Trace& trace, const ParModel& model, const BlockReasons& reasons,
-    const std::vector<std::pair<uint64_t, uint64_t>>& idle)
+    const std::vector<std::pair<uint64_t, uint64_t>>& idle, const SparkPoolTransfers* lent)
 {
     if (idle.empty())
         return;
-    const SparkPoolTransfers transfers = sparkPoolTransfers(trace);
+    std::optional<SparkPoolTransfers> own;
+    if (!lent)
+        own = sparkPoolTransfers(trace);
+    const SparkPoolTransfers& transfers = lent ? *lent : *own;
     std::vector<StepFunction> deques(trace.engines.size());
     tbb::parallel_for(
         size_t(0), deques.size(), [&](size_t e) { deques[e] = dequeInWindows(trace, e, transfers, idle); });

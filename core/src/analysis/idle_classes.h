@@ -21,6 +21,7 @@
 // Memory and time: the class is kept only over the union of the engines' idle time, as a list of
 // changes; built by walking the deque and context-count curves window by window. O(n log n).
 // Immutable after construction.
+#include "sparkscope/core/deque_sizes.h"
 #include "sparkscope/core/par_model.h"
 #include "sparkscope/core/trace.h"
 
@@ -61,8 +62,9 @@ class IdleClasses {
 public:
     IdleClasses() = default;
     // `idle`: the union of the engines' idle intervals, sorted and disjoint (EngineActivity::idleUnion).
+    // `transfers`: sparkPoolTransfers(trace) if the caller has it (else computed here).
     IdleClasses(const Trace& trace, const ParModel& model, const BlockReasons& reasons,
-        const std::vector<std::pair<uint64_t, uint64_t>>& idle);
+        const std::vector<std::pair<uint64_t, uint64_t>>& idle, const SparkPoolTransfers* transfers = nullptr);
 
     // Changes in time order: the class holds from a change to the next one. Defined only within the
     // idle union (each idle window starts with a change).

@@ -53,8 +53,8 @@ AnalysisSession::Reading computeMetricsAndReading(Trace&& trace, Metrics& into, 
 {
     std::optional<AnalysisSession::Reading> reading;
     MetricsInputs inputs;
-    inputs.eventsRead = [&](const EngineStates& states, const ParModel& model) {
-        reading.emplace(trace, AnalysisInputs { &states, &model });
+    inputs.eventsRead = [&](const EngineStates& states, const ParModel& model, const SparkPoolTransfers& transfers) {
+        reading.emplace(trace, AnalysisInputs { &states, &model, &transfers });
         trace.releaseEvents();
     };
     into = computeMetrics(trace, options, inputs);

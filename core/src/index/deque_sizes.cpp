@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <functional>
 #include <queue>
+#include <set>
 
 namespace sparkscope::core {
 
@@ -132,86 +133,135 @@ namespace {
     class EngineCursor {
     public:
         EngineCursor(const Trace& trace, size_t engine)
-            : m_events(trace.engines[engine])
-            , m_marks(engine < trace.marks.size() && !trace.marks[engine].marks.empty() ? &trace.marks[engine] : nullptr)
+            : m_event(trace.engines[engine].data())
+            , m_eventsEnd(trace.engines[engine].data() + trace.engines[engine].size())
             , m_engine(uint16_t(engine))
         {
+            if (engine < trace.marks.size() && !trace.marks[engine].marks.empty()) {
+                const EngineMarks& m = trace.marks[engine];
+                m_mark = m.marks.begin();
+                m_marksEnd = m.marks.end();
+                m_before = m.before.data();
+            }
+            load();
         }
-        bool done() const noexcept { return m_i == m_events.size() && (!m_marks || m_k == m_marks->marks.size()); }
-        Event current() const noexcept { return onMark() ? m_marks->marks[m_k].event(m_engine) : m_events[m_i]; }
-        void next() noexcept { onMark() ? ++m_k : ++m_i; }
+        bool done() const noexcept { return m_done; }
+        uint64_t timeNs() const noexcept { return m_time; }
+        uint16_t type() const noexcept { return m_type; }
+        // The current Event (not a mark: only marks' time and type are read).
+        const Event& event() const noexcept { return *m_event; }
+        void next() noexcept
+        {
+            if (m_onMark) {
+                ++m_mark;
+                ++m_marksSeen;
+            } else {
+                ++m_event;
+                if (m_before)
+                    ++m_before;
+            }
+            load();
+        }
+        uint16_t engine() const noexcept { return m_engine; }
 
     private:
-        bool onMark() const noexcept
+        // Marks come before the engine's i-th Event while fewer than before[i] have been handed out.
+        void load() noexcept
         {
-            return m_marks && m_k < m_marks->marks.size() && (m_i == m_events.size() || m_k < m_marks->before[m_i]);
+            m_onMark = m_mark != m_marksEnd && (m_event == m_eventsEnd || m_marksSeen < *m_before);
+            m_done = !m_onMark && m_event == m_eventsEnd;
+            if (m_onMark)
+                m_time = m_mark->timeNs(), m_type = m_mark->type();
+            else if (!m_done)
+                m_time = m_event->timeNs, m_type = m_event->type;
         }
-        const std::vector<Event>& m_events;
-        const EngineMarks* m_marks;
+        const Event* m_event;
+        const Event* m_eventsEnd;
+        std::deque<Mark>::const_iterator m_mark {}, m_marksEnd {};
+        const uint64_t* m_before = nullptr; // before[i] of the current Event
+        uint64_t m_marksSeen = 0;
+        uint64_t m_time = 0;
+        uint16_t m_type = 0;
         uint16_t m_engine;
-        size_t m_i = 0, m_k = 0;
+        bool m_onMark = false, m_done = true;
     };
 
     // The fizzles posted on a capability whose pool was empty, each taken off the lowest-numbered other
     // pool that was not (deque_sizes.h): one walk of every engine's events in time order (ties: engine
-    // number, then each engine's order), counting by the rules without the capacity.
+    // number, then each engine's order), counting by the rules without the capacity. The engine with
+    // the earliest next event runs on until another engine's next event comes first, so the heap is
+    // touched once per such run, not once per event (an engine's sparks come in bursts).
     void moveFizzles(const Trace& trace, DequeSizeOptions options, SparkPoolTransfers& out)
     {
         const size_t n = trace.engines.size();
         std::vector<int64_t> count(n, 0);
+        // The pools that hold sparks, by number: a fizzle on an empty pool takes the first other one
+        // without looking at every engine (a damaged trace can name tens of thousands).
+        std::set<size_t> holding;
+        auto set = [&](size_t e, int64_t c) {
+            if ((count[e] > 0) != (c > 0))
+                c > 0 ? void(holding.insert(e)) : void(holding.erase(e));
+            count[e] = c;
+        };
         std::vector<EngineCursor> cursors;
         cursors.reserve(n);
-        using Head = std::pair<uint64_t, size_t>; // (time, engine)
+        using Head = std::pair<uint64_t, size_t>; // (time, engine): the order of the walk
         std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
         for (size_t e = 0; e < n; ++e) {
             cursors.emplace_back(trace, e);
             if (!cursors[e].done())
-                heads.push({ cursors[e].current().timeNs, e });
+                heads.push({ cursors[e].timeNs(), e });
         }
-        auto take = [](int64_t& c) { c = std::max<int64_t>(0, c - 1); };
-        while (!heads.empty()) {
-            const size_t e = heads.top().second;
-            heads.pop();
-            EngineCursor& cursor = cursors[e];
-            const Event ev = cursor.current();
-            switch (ev.type) {
+        auto take = [&](size_t e) { set(e, std::max<int64_t>(0, count[e] - 1)); };
+        auto step = [&](EngineCursor& cursor) {
+            const size_t e = cursor.engine();
+            switch (cursor.type()) {
             case ev::SparkCreate:
             case ev::MerSparkCreate:
-                ++count[e];
+                set(e, count[e] + 1);
                 break;
             case ev::SparkRun:
             case ev::MerSparkRun:
             case ev::SparkGc:
-                take(count[e]);
+                take(e);
                 break;
             case ev::SparkSteal:
             case ev::MerSparkSteal:
-                if (const uint16_t victim = trace.payload(ev).u16(0); victim < n)
-                    take(count[victim]);
+                if (const uint16_t victim = trace.payload(cursor.event()).u16(0); victim < n)
+                    take(victim);
                 break;
             case ev::SparkCounters:
                 if (options.resetAtCounters)
-                    count[e] = int64_t(trace.payload(ev).u64(48));
+                    set(e, int64_t(std::min<uint64_t>(trace.payload(cursor.event()).u64(48), INT64_MAX)));
                 break;
             case ev::SparkFizzle:
                 if (count[e] > 0) {
-                    --count[e];
+                    take(e);
                     break;
                 }
-                for (size_t v = 0; v < n; ++v)
-                    if (v != e && count[v] > 0) {
-                        --count[v];
-                        out.takenFrom[v].push_back(ev.timeNs);
-                        out.fizzledElsewhere[e].push_back(ev.timeNs);
-                        break;
-                    }
+                // (e itself holds none: the first pool holding sparks is another's.)
+                if (!holding.empty()) {
+                    const size_t v = *holding.begin();
+                    take(v);
+                    out.takenFrom[v].push_back(cursor.timeNs());
+                    out.fizzledElsewhere[e].push_back(cursor.timeNs());
+                }
                 break;
             default:
                 break;
             }
-            cursor.next();
+        };
+        while (!heads.empty()) {
+            const size_t e = heads.top().second;
+            heads.pop();
+            const Head bound = heads.empty() ? Head { UINT64_MAX, SIZE_MAX } : heads.top();
+            EngineCursor& cursor = cursors[e];
+            do {
+                step(cursor);
+                cursor.next();
+            } while (!cursor.done() && Head { cursor.timeNs(), e } < bound);
             if (!cursor.done())
-                heads.push({ cursor.current().timeNs, e });
+                heads.push({ cursor.timeNs(), e });
         }
     }
 
@@ -224,11 +274,17 @@ SparkPoolTransfers sparkPoolTransfers(const Trace& trace, DequeSizeOptions optio
     std::vector<std::vector<std::pair<uint16_t, uint64_t>>> byThief(n);
     std::vector<uint8_t> fizzles(n, 0);
     tbb::parallel_for(size_t(0), n, [&](size_t e) {
-        forEachEngineEvent(trace, e, [&](const Event& ev) {
+        for (const Event& ev : trace.engines[e]) {
             if (ev.type == ev::SparkSteal || ev.type == ev::MerSparkSteal)
                 byThief[e].emplace_back(trace.payload(ev).u16(0), ev.timeNs);
             fizzles[e] |= ev.type == ev::SparkFizzle;
-        });
+        }
+        if (e < trace.marks.size()) // (steals have a payload: never marks)
+            for (const Mark& m : trace.marks[e].marks)
+                if (m.type() == ev::SparkFizzle) {
+                    fizzles[e] = 1;
+                    break;
+                }
     });
     SparkPoolTransfers out;
     out.takenFrom.resize(n);

@@ -122,7 +122,7 @@ MetricSection buildConjunctionsSection(
         conjunctions.groups.push_back(conjunctionGroup(figures, summaries.conjunctions[g], g));
     if (b.options.instances)
         for (size_t j = 0; j < b.model.conjunctions.size(); ++j)
-            if (b.range.contains(b.model.conjunctions[j].startNs))
+            if (b.range.startsIn(b.model.conjunctions[j].startNs))
                 conjunctions.groups.push_back(instanceGroup(b.model, figures, uint32_t(j)));
     return conjunctions;
 }

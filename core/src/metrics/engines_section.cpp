@@ -18,7 +18,7 @@ namespace sparkscope::core::detail {
 namespace {
 
     // SPARK_DEQUE_SIZE of `engine` over r: the sizes of deque_sizes.h (which the timeline's rows draw),
-    // summarised as they stream past. O(events of the engine) time, O(1) memory beyond stolenNs.
+    // summarised as they stream past. O(events of the engine) time, O(1) memory beyond the transfers.
     MetricValue sparkDequeSummary(const Trace& trace, size_t engine, const SparkPoolTransfers& transfers,
         uint64_t first, uint64_t last, Range r)
     {
@@ -35,10 +35,9 @@ namespace {
     // (sparkPoolTransfers: the steals from it, and the fizzles posted elsewhere of its sparks).
     std::vector<MetricValue> sparkDequeSummaries(const MetricsBasis& b)
     {
-        const SparkPoolTransfers transfers = sparkPoolTransfers(b.trace);
         std::vector<MetricValue> out(b.engines);
         tbb::parallel_for(size_t(0), b.engines,
-            [&](size_t e) { out[e] = sparkDequeSummary(b.trace, e, transfers, b.firstNs, b.lastNs, b.range); });
+            [&](size_t e) { out[e] = sparkDequeSummary(b.trace, e, b.transfers, b.firstNs, b.lastNs, b.range); });
         return out;
     }
 

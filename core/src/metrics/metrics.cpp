@@ -138,6 +138,7 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options, const 
     // with the model it sat beside the trace at the peak (~105 MB of the 13 M-event demo parfib's).
     const bool piecesLater = !inputs.model && inputs.eventsRead;
     std::vector<EngineScan> scans;
+    SparkPoolTransfers transfers;
     tbb::parallel_invoke(
         [&] {
             if (ownStates) {
@@ -149,11 +150,14 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options, const 
             if (!inputs.model)
                 out.model = buildParModel(trace, !piecesLater);
         },
-        [&] { scans = scanEngines(trace, r, wantWorkTimes); });
+        [&] { scans = scanEngines(trace, r, wantWorkTimes); },
+        // (A walk in time order of a GHC log's spark events: sequential, so beside the others.)
+        [&] { transfers = sparkPoolTransfers(trace); });
     const EngineStates& engineStates = ownStates ? out.engineStates : *inputs.engineStates;
     const MetricsBasis b { trace, options, r, inputs.model ? *inputs.model : out.model, engineStates,
         ownStates ? out.cpusOverTime : *inputs.cpusOverTime, trace.engines.size(), engineStates.firstNs,
-        engineStates.lastNs, std::move(scans), scanGlobalHeap(trace, r), gcCollections(engineStates) };
+        engineStates.lastNs, std::move(scans), scanGlobalHeap(trace, r), gcCollections(engineStates),
+        std::move(transfers) };
 
     // The contexts runnable and blocked over time serve the program section's figures alone: a step
     // per context state change (millions on a big trace of our runtime), so they are not kept.
@@ -165,7 +169,7 @@ Metrics computeMetrics(const Trace& trace, const MetricsOptions& options, const 
     MetricSection engines = buildEnginesSection(b);
     // Nothing below reads an event.
     if (inputs.eventsRead)
-        inputs.eventsRead(b.engineStates, b.model);
+        inputs.eventsRead(b.engineStates, b.model, b.transfers);
     if (piecesLater)
         out.model.indexTopPieces();
     // The descendant pass with the per-instance figures beside it, then every group's summaries.

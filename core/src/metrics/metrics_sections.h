@@ -33,6 +33,9 @@ struct Range {
     uint64_t from, to;
     bool toEnd = false; // `to` is the trace's last instant
     bool contains(uint64_t t) const { return t >= from && (t < to || (toEnd && t == to)); }
+    // Instances are taken by their start in [from, to) alone, as the descendant pass takes them: one
+    // starting at the trace's last instant has no time in the range.
+    bool startsIn(uint64_t t) const { return t >= from && t < to; }
 };
 
 MetricValue statValue(const std::vector<double>& values);
@@ -75,8 +78,6 @@ struct EngineScan {
     // shows (ENGINE_WAKE_LATENCY); kept with workTimes. A sleep without one (an engine shut down
     // asleep) woke for no work.
     std::vector<uint64_t> wakeSearches;
-    // SPARK_DEQUE_SIZE: the -1s this engine's steals make on victims' deques. Its own +1 / -1
-    // are read again from its events when the curve is summarised (sparkDequeSummary).
     // GHC heap figures (HEAP_ALLOCATED, HEAP_SIZE, HEAP_LIVE) and GC_STATS_GHC reports (time,
     // generation, parallel threads).
     bool anyHeap = false, anySize = false, anyLive = false; // HEAP_* events in the range; HEAP_SIZE, HEAP_LIVE among them
@@ -113,6 +114,7 @@ struct MetricsBasis {
     std::vector<EngineScan> scans; // per engine
     EngineScan globalScan; // the global buffer's heap and GC_STATS_GHC events
     std::vector<std::pair<uint64_t, uint64_t>> gcs; // GC collections: the union over engines, sorted
+    SparkPoolTransfers transfers; // what other engines took from each spark pool (deque_sizes.h)
 };
 
 // The union over engines of their Gc intervals, sorted and disjoint.

@@ -48,7 +48,7 @@ ConjunctionGroups groupConjunctions(const ParModel& m, Range r)
     uint32_t lastId = 0, lastSlot = kNoGroup;
     for (size_t j = 0; j < m.conjunctions.size(); ++j) {
         const ConjunctionInstance& ci = m.conjunctions[j];
-        if (!r.contains(ci.startNs))
+        if (!r.startsIn(ci.startNs))
             continue;
         if (lastSlot == kNoGroup || ci.staticId != lastId) {
             lastId = ci.staticId;
@@ -84,7 +84,7 @@ FutureGroups groupFutures(const ParModel& m, Range r)
     std::vector<uint32_t> keys(m.futures.size(), kNoGroup);
     for (size_t f = 0; f < m.futures.size(); ++f) {
         const FutureInstance& future = m.futures[f];
-        if (!future.conjunction.valid() || !r.contains(m.conjunction(future.conjunction).startNs))
+        if (!future.conjunction.valid() || !r.startsIn(m.conjunction(future.conjunction).startNs))
             continue;
         const uint32_t staticId = m.conjunction(future.conjunction).staticId;
         const uint64_t pair = uint64_t(staticId) << 32 | future.nameId;

@@ -154,7 +154,7 @@ namespace {
         uint64_t conjunctions = 0, conjuncts = 0, futures = 0;
         for (size_t j = 0; j < m.conjunctions.size(); ++j) {
             const ConjunctionInstance& ci = m.conjunctions[j];
-            if (!b.range.contains(ci.startNs))
+            if (!b.range.startsIn(ci.startNs))
                 continue;
             conjunctions += !ci.complete;
             for (ConjunctIndex k : ci.conjuncts)

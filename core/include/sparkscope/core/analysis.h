@@ -264,6 +264,9 @@ struct AnalysisOptions {
 struct AnalysisInputs {
     const EngineStates* engineStates = nullptr;
     const ParModel* model = nullptr;
+    // The spark pools' transfers (deque_sizes.h), read while the session is built (MetricsInputs::
+    // eventsRead lends the metrics' own): a walk of a GHC log's spark events in time order spared.
+    const SparkPoolTransfers* sparkTransfers = nullptr;
 };
 
 struct Analysis {

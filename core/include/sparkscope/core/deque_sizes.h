@@ -38,7 +38,9 @@
 // spark events is 0 throughout, i.e. an empty function).
 // Cost: O(events) for the per-engine scans (engines in parallel, TBB; an engine with overflows is
 // scanned once more) plus O(s log s) for s steals, and with fizzles O(n log k) for the walk in time
-// order (k engines). Memory: the result, ~25 bytes per change.
+// order (k engines; a log k set of the pools holding sparks). At one instant that walk takes engines
+// in number order where the per-engine walk takes an engine's own events before what others took:
+// a tie between engines to the nanosecond can then read a pool's emptiness differently (rare). Memory: the result, ~25 bytes per change.
 // Thread safety: reentrant; the result is a plain value.
 #include "sparkscope/core/step_function.h"
 #include "sparkscope/core/trace.h"

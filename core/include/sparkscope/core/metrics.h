@@ -21,6 +21,7 @@
 // every instance O(changes x min(nesting depth, log n)) (descendant_pass.cpp); groups are computed in
 // parallel with TBB. Thread safety:
 // computeMetrics is reentrant; results are plain values.
+#include "sparkscope/core/deque_sizes.h"
 #include "sparkscope/core/engine_states.h"
 #include "sparkscope/core/par_model.h"
 #include "sparkscope/core/step_function.h"
@@ -112,12 +113,12 @@ struct MetricsInputs {
     const EngineStates* engineStates = nullptr; // used only together with cpusOverTime
     const StepFunction* cpusOverTime = nullptr;
     const ParModel* model = nullptr;
-    // Called once, with the engine states and the model, when the passes have read the trace's events
-    // for the last time (before the descendant pass, the metrics' peak): a caller giving the trace up
-    // reads what else it needs from the events there and releases them. The references hold for the
-    // call only; the model's top-piece index (ParModel::hasTopPieces) is built after the call, when
-    // the metrics built the model.
-    std::function<void(const EngineStates&, const ParModel&)> eventsRead;
+    // Called once, with the engine states, the model and the spark pools' transfers, when the passes
+    // have read the trace's events for the last time (before the descendant pass, the metrics' peak): a
+    // caller giving the trace up reads what else it needs from the events there and releases them. The
+    // references hold for the call only; the model's top-piece index (ParModel::hasTopPieces) is built
+    // after the call, when the metrics built the model.
+    std::function<void(const EngineStates&, const ParModel&, const SparkPoolTransfers&)> eventsRead;
 };
 // The same report as computeMetrics(trace, options). The result's engineStates / cpusOverTime and
 // model are left empty where they were lent (the lender keeps them).
