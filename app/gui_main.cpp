@@ -14,6 +14,7 @@
 #include "ui/compare/compare_actions.h"
 #include "ui/compare/stacked_timelines.h"
 #include "ui/export/metrics_export_action.h"
+#include "ui/loading/trace_follower.h"
 #include "ui/main_window.h"
 #include "ui/panels/ready_report.h"
 #include "ui/timeline/timeline_widget.h"
@@ -216,6 +217,25 @@ int main(int argc, char** argv)
                 grabWhenReady();
             });
         QObject::connect(window.analysis(), &sparkscope::ui::AnalysisView::timelineDataReady, &window, grabWhenReady);
+        // A followed file with no complete block yet settles on the window waiting for one: that is
+        // the screenshot (a script gets it, rather than waiting for a program that may never write).
+        QObject::connect(window.follower(), &sparkscope::ui::TraceFollower::checked, &window,
+            [&grabbing, &window, timeline, grab, &screenshotOut](quint64, quint64 shownBytes) {
+                if (grabbing || timeline->data() || shownBytes > 0)
+                    return;
+                grabbing = true;
+                std::fprintf(stderr, "sparkscope: nothing of the followed file is complete yet: %s shows the window "
+                                     "waiting for its first block\n",
+                    qPrintable(screenshotOut));
+                QTimer::singleShot(300, &window, grab);
+            });
+        QObject::connect(window.follower(), &sparkscope::ui::TraceFollower::stopped, &window,
+            [&grabbing, &window, timeline, grab](const QString&) {
+                if (grabbing || timeline->data())
+                    return;
+                grabbing = true; // bad input before anything could be shown: the message is the shot
+                QTimer::singleShot(300, &window, grab);
+            });
         QObject::connect(&window, &sparkscope::ui::MainWindow::loadFailed, &window, [&](const QString& message) {
             exitCode = fail(message);
             QApplication::exit(exitCode);

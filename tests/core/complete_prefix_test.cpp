@@ -118,13 +118,28 @@ TEST_CASE("complete prefix tells damage from a write in progress and says where"
         REQUIRE(p.damage);
         CHECK(p.bytes == ends[1]);
     }
-    SECTION("a block not closed yet (GHC's zero size) is waited for")
+    SECTION("a block not closed yet (GHC's zero size) is waited for, until the file is complete")
     {
         auto bytes = good;
         storeBE32(&bytes[ends[1] + 10], 0);
+        // Still being written (no DATA_END yet, whether the bytes stop after that block or after the
+        // next): the block may still get its size.
+        for (size_t n : { ends[2], ends[3] }) {
+            const CompletePrefix p = completePrefix(first(bytes, n));
+            CHECK_FALSE(p.damage);
+            CHECK_FALSE(p.ended);
+            CHECK(p.bytes == ends[1]);
+        }
+        // Complete (DATA_END is the last thing in it): the size was never written, and the whole
+        // file is what there is (the reader takes that block's events up to the next marker).
         const CompletePrefix p = completePrefix(bytes);
         CHECK_FALSE(p.damage);
-        CHECK(p.bytes == ends[1]);
+        CHECK(p.ended);
+        CHECK(p.bytes == bytes.size());
+        const auto read = readTraceFromBytes(bytes), whole = readTraceFromBytes(good);
+        REQUIRE(read);
+        REQUIRE(whole);
+        CHECK(read.value().eventCount() == whole.value().eventCount());
     }
     SECTION("not an eventlog")
     {

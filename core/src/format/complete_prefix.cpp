@@ -39,6 +39,28 @@ namespace {
     {
         return Error { ErrorCode::BadFormat, "the trace is damaged: " + std::move(what), offset };
     }
+
+    // Whether the stream, read on from the zero-size block marker at `pos` as events and markers one
+    // after the other (the markers' sizes unread), ends with its DATA_END exactly at its last byte: the
+    // file is complete, and that block was never given its size (the reader takes its events up to
+    // the next marker, and warns).
+    bool completeAfterZeroBlock(std::span<const uint8_t> s, uint64_t pos, const SizeTable& sizes)
+    {
+        const uint64_t n = s.size();
+        if (n < 2 || loadBE16(s.data() + n - 2) != kDataEnd)
+            return false;
+        for (uint64_t at = pos; at + 2 <= n;) {
+            const uint16_t type = loadBE16(s.data() + at);
+            if (type == kDataEnd)
+                return at + 2 == n;
+            bool undeclared = false;
+            const uint64_t size = type == ev::BlockMarker ? kMarkerBytes : eventBytes(s, at, sizes, undeclared);
+            if (undeclared || size == 0)
+                return false;
+            at += size;
+        }
+        return false;
+    }
 } // namespace
 
 CompletePrefix completePrefix(std::span<const uint8_t> stream, const CompletePrefix& from)
@@ -86,9 +108,15 @@ CompletePrefix completePrefix(std::span<const uint8_t> stream, const CompletePre
             return out;
         const uint64_t blockSize = loadBE32(d + pos + 10);
         if (blockSize < kMarkerBytes) {
-            // GHC leaves 0 here until the block is flushed: a block being written in place.
-            if (blockSize == 0)
+            // GHC leaves 0 here until the block is flushed: a block being written in place — unless the
+            // file ends after it, complete, and the size was never written.
+            if (blockSize == 0) {
+                if (completeAfterZeroBlock(stream, pos, *sizes)) {
+                    out.bytes = n;
+                    out.ended = true;
+                }
                 return out;
+            }
             out.damage = damageAt(pos, "a block declares " + std::to_string(blockSize) + " bytes, less than its marker");
             return out;
         }

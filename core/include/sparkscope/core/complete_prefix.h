@@ -7,7 +7,8 @@
 // says where the complete part ends, whether DATA_END was reached, and whether what follows is
 // damage rather than an unfinished write:
 //   - unfinished (wait for more): the header, a block or an event outside blocks reaches past the
-//     end of the bytes;
+//     end of the bytes, or a block's size is still GHC's 0 (unless the file is complete after it,
+//     DATA_END its last bytes: then that size was never written, and the whole file is complete);
 //   - damaged (stop following): a block whose size is impossible (< 24 bytes), an undeclared event,
 //     or events that do not end exactly where their complete block ends.
 // Walking resumes from a previous result (`from`), so each poll costs O(new bytes).
