@@ -214,3 +214,32 @@ TEST_CASE("a trace that contradicts itself opens with the first contradiction in
     QTest::qWait(0);
     CHECK_FALSE(window.message().contains(QStringLiteral("contradicts itself")));
 }
+
+TEST_CASE("a file whose format check finds problems opens with them in the message bar", "[ui][loading]")
+{
+    // Engines 0 and 1 are assigned to the capset; engine 2 posts events without being named (a
+    // damaged block marker's engine number would do this): it is shown, idle, and the bar says why.
+    auto assign = [](uint16_t c) { return std::vector<uint8_t> { 0, 0, 0, 0, uint8_t(c >> 8), uint8_t(c & 0xFF) }; };
+    auto build = [&](bool named) {
+        test::TraceBuilder b(3);
+        b.event(core::kNoEngine, 0, core::ev::CapsetAssignCap, assign(0))
+            .event(core::kNoEngine, 0, core::ev::CapsetAssignCap, assign(1));
+        if (named)
+            b.event(core::kNoEngine, 0, core::ev::CapsetAssignCap, assign(2));
+        b.createThread(0, 0, 1).runThread(0, 10, 1).stopThread(0, 500, 1, core::kStopFinished);
+        b.createThread(1, 0, 2).runThread(1, 20, 2).stopThread(1, 500, 2, core::kStopFinished);
+        b.createThread(2, 0, 3).runThread(2, 30, 3).stopThread(2, 500, 3, core::kStopFinished).endAt(1000);
+        return b.eventlogBytes();
+    };
+    MainWindow window;
+    QSignalSpy shown(&window, &MainWindow::traceShown);
+    window.openTrace(QString::fromStdString(writeBytes("ui-window-unnamed", "unnamed.eventlog", build(false))));
+    REQUIRE(shown.wait(10'000));
+    CHECK(window.message().contains(QStringLiteral("opened with problems")));
+    CHECK(window.message().contains(QStringLiteral("engine 2 posts events, but no CAP_CREATE or CAPSET_ASSIGN_CAP names it")));
+    CHECK_FALSE(window.message().contains(QStringLiteral("engine 1 posts")));
+
+    window.openTrace(QString::fromStdString(writeBytes("ui-window-named", "named.eventlog", build(true))));
+    REQUIRE(shown.wait(10'000));
+    CHECK_FALSE(window.message().contains(QStringLiteral("posts events")));
+}

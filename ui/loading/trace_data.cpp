@@ -1,5 +1,6 @@
 #include "ui/loading/trace_data.h"
 
+#include "sparkscope/core/check.h"
 #include "sparkscope/core/engine_states.h"
 #include "sparkscope/core/event_types.h"
 #include "sparkscope/core/reader.h"
@@ -198,11 +199,13 @@ namespace {
 
 } // namespace
 
-std::shared_ptr<const TraceData> buildTraceData(Trace trace, const std::atomic<bool>* cancel)
+std::shared_ptr<const TraceData> buildTraceData(
+    Trace trace, const std::atomic<bool>* cancel, std::vector<std::string> formatProblems)
 {
     auto cancelled = [&] { return cancel && cancel->load(std::memory_order_relaxed); };
     keepOnlyPayloadBytes(trace);
     auto data = std::make_shared<TraceData>();
+    data->formatProblems = std::move(formatProblems);
     auto shared = std::make_shared<const Trace>(std::move(trace));
     data->trace = shared;
     setSpan(*data, *shared);
@@ -432,9 +435,13 @@ namespace {
             return trace.error();
         if (copy)
             copy->nameAfterSource(trace.value());
+        std::vector<std::string> problems;
+        for (const core::Problem& p : core::checkFormat(trace.value()))
+            if (!p.isNote)
+                problems.push_back(p.message);
         if (progress)
             progress(820);
-        auto data = buildTraceData(std::move(trace).value(), cancel);
+        auto data = buildTraceData(std::move(trace).value(), cancel, std::move(problems));
         if (!data)
             return Error { ErrorCode::Cancelled, "cancelled", std::nullopt };
         if (progress)

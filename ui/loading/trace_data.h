@@ -55,6 +55,11 @@ struct TraceData {
     // A streamed trace's conjunction starts by site, gathered by the streaming pass (the comparison's
     // anchors, ui/compare/time_alignment.h, cannot scan events it does not hold). Empty otherwise.
     core::ConjunctionStarts streamedConjunctionStarts;
+    // What core::checkFormat finds wrong with the file beyond the reader's warnings (an engine no
+    // CAP_CREATE names, a block that ends before it begins, a header that contradicts every layout),
+    // each with where. Only for a finished file read whole: a streamed one is not scanned again for
+    // it, and a followed one may still be missing the global block that names its engines.
+    std::vector<std::string> formatProblems;
 
     size_t engineCount() const noexcept { return lod.engineCount(); }
     bool isStreamed() const noexcept { return streamed != nullptr; }
@@ -91,7 +96,10 @@ int64_t writtenByAllUntil(const std::vector<int64_t>& unwritten) noexcept;
 
 // Builds the indexes of a decoded trace (TBB-parallel per engine), after keepOnlyPayloadBytes.
 // Returns null when `cancel` became true.
-std::shared_ptr<const TraceData> buildTraceData(core::Trace trace, const std::atomic<bool>* cancel = nullptr);
+// `formatProblems`: TraceData::formatProblems, found by the caller before keepOnlyPayloadBytes
+// re-points the events' offsets.
+std::shared_ptr<const TraceData> buildTraceData(
+    core::Trace trace, const std::atomic<bool>* cancel = nullptr, std::vector<std::string> formatProblems = {});
 
 // The complete first part of a trace being written, read whole and indexed: `bytes` are the file's
 // first `completeBytes` (whole blocks, core::completePrefix) and are read as a finished stream (a

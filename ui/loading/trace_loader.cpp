@@ -1,5 +1,6 @@
 #include "ui/loading/trace_loader.h"
 
+#include <algorithm>
 #include <atomic>
 
 namespace sparkscope::ui {
@@ -16,6 +17,13 @@ QStringList traceWarnings(const TraceData& data)
         out << QStringLiteral("%1 (at byte %2)").arg(QString::fromStdString(w.message)).arg(w.byteOffset);
     if (data.trace->truncated && out.isEmpty())
         out << QStringLiteral("the trace is truncated: it ends before its end-of-data marker");
+    // A damaged file can hold many (a block marker per block): the first few say what is wrong.
+    constexpr size_t kShown = 3;
+    const auto& problems = data.formatProblems;
+    for (size_t i = 0; i < std::min(problems.size(), kShown); ++i)
+        out << QString::fromStdString(problems[i]);
+    if (problems.size() > kShown)
+        out << QStringLiteral("%1 more such problem(s), which sparkscope-cli check lists").arg(problems.size() - kShown);
     return out;
 }
 

@@ -200,6 +200,14 @@ std::vector<Problem> checkStructure(const Trace& trace)
         out.push_back({ 0, kNoEngine, w.message + " (at byte " + std::to_string(w.byteOffset) + ")" });
     if (trace.truncated && trace.warnings.empty())
         out.push_back({ trace.lastTimeNs, kNoEngine, "the file ends before DATA_END" });
+    std::vector<Problem> format = checkFormat(trace);
+    out.insert(out.end(), std::make_move_iterator(format.begin()), std::make_move_iterator(format.end()));
+    return out;
+}
+
+std::vector<Problem> checkFormat(const Trace& trace)
+{
+    std::vector<Problem> out;
     checkHeader(trace, out);
     checkEngineCount(trace, out);
     checkCreatedEngines(trace, out);

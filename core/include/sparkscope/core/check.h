@@ -27,5 +27,8 @@ struct Problem {
 };
 
 std::vector<Problem> checkStructure(const Trace& trace);
+// The same without the reader's warnings (the first of checkStructure's problems): what a viewer that
+// already shows those adds to them.
+std::vector<Problem> checkFormat(const Trace& trace);
 
 } // namespace sparkscope::core
