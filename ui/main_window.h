@@ -155,6 +155,7 @@ private:
     QPushButton* m_cancel = nullptr;
     QLabel* m_status = nullptr;
     QLabel* m_live = nullptr; // "● live" while a trace is followed
+    QStringList m_followWarnings; // what the reader said of the followed trace's newest part
     QLabel* m_nameA = nullptr; // "A: file" over the timeline while a comparison is open
     const void* m_problemsWarnedFor = nullptr; // the trace data whose model problems the bar has named
     QMenu* m_recentMenu = nullptr;

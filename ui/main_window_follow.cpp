@@ -34,6 +34,7 @@ void MainWindow::connectFollower()
     statusBar()->addPermanentWidget(m_live);
     connect(m_follower, &TraceFollower::updated, this,
         [this](std::shared_ptr<const TraceData> data, bool first, const QStringList& warnings) {
+            m_followWarnings = warnings;
             if (first) {
                 onLoaded(data, m_follower->path(), warnings);
                 updateLive(*data);
@@ -63,14 +64,17 @@ void MainWindow::connectFollower()
         // Followed streamed for speed (followStreamThresholdBytes) but small enough to open whole:
         // say how to get the views a streamed trace lacks, rather than reload under the person's zoom.
         const auto data = m_timeline->data();
-        if (data && data->isStreamed() && m_follower->shownBytes() < streamThresholdBytes())
-            showMessage(tr("%1 is complete. It was followed streamed, which keeps no events: open it again "
-                           "(File ▸ Open) for the events list, the context lanes and spark-deque rows, "
-                           "and the Chrome export")
-                            .arg(m_follower->path()),
-                false);
-        else // (a banner: a status-bar message would give way to the metrics' "ready" at once)
-            showMessage(tr("%1 is complete").arg(m_follower->path()), false);
+        QString text = data && data->isStreamed() && m_follower->shownBytes() < streamThresholdBytes()
+            ? tr("%1 is complete. It was followed streamed, which keeps no events: open it again "
+                 "(File ▸ Open) for the events list, the context lanes and spark-deque rows, and the Chrome export")
+                  .arg(m_follower->path())
+            : tr("%1 is complete").arg(m_follower->path());
+        // What the reader said of the whole file (a block whose size was never written, a damaged
+        // tail): only the first part's warnings were shown, when it opened.
+        if (!m_followWarnings.isEmpty())
+            text += tr(". Warning: %1").arg(m_followWarnings.join(QStringLiteral("; ")));
+        // (a banner: a status-bar message would give way to the metrics' "ready" at once)
+        showMessage(text, false);
     });
     // Stopped on bad input: what was read stays, and so does what is known of it (the engines behind
     // stay hatched, the docks stay on the part every engine wrote); only following ends. Stopped
@@ -126,6 +130,7 @@ void MainWindow::endLive()
 void MainWindow::followTrace(const QString& path)
 {
     m_messageBar->hide();
+    m_followWarnings.clear();
     m_loader->cancel();
     // Until its first complete block: a followed file may hold a header alone for a while. (Set
     // first: following a file that is not there stops inside follow(), and clears it.)

@@ -538,3 +538,22 @@ TEST_CASE("an engine whose events stop well before the rest is named, hatched an
     REQUIRE(QTest::qWaitFor([&] { return metricsCaughtUp(window) && session->analysis(); }, kWaitMs));
     CHECK(panels->summary()->figure(QStringLiteral("Range")).startsWith(QStringLiteral("whole trace")));
 }
+
+// GHC writes a block's size when it closes it: a file that ends with one never closed (size 0) is
+// complete once DATA_END is its last bytes, and the banner that says so names what the reader made
+// of that block (only the first part's warnings were shown, when it opened).
+TEST_CASE("a followed file that ends complete says what the reader warned of after its first part", "[ui][follow]")
+{
+    Followed followed("unclosed.eventlog", 2);
+    MainWindow& window = followed.window;
+    CHECK(window.message().isEmpty());
+    std::vector<uint8_t> bytes = followed.f.bytes;
+    const size_t marker = followed.f.cuts[5]; // block 5's marker: type (2), time (8), size (4)
+    bytes[marker + 10] = bytes[marker + 11] = bytes[marker + 12] = bytes[marker + 13] = 0;
+    writeBytes(followed.path, bytes, followed.f.cuts[2], bytes.size());
+    REQUIRE(QTest::qWaitFor([&] { return !liveShown(window); }, kWaitMs));
+    CHECK(shownEvents(window) == eventsIn(10));
+    INFO(window.message().toStdString());
+    CHECK(window.message().contains(QStringLiteral("unclosed.eventlog is complete. Warning: ")));
+    CHECK(window.message().contains(QStringLiteral("at byte %1").arg(marker)));
+}
