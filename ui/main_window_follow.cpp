@@ -81,6 +81,7 @@ void MainWindow::connectFollower()
     // before anything was shown, it is a trace that failed to load (--screenshot then exits).
     connect(m_follower, &TraceFollower::stopped, this, [this](const QString& message) {
         m_live->hide();
+        m_metrics->stopLive();
         m_timeline->setEmptyText({});
         showMessage(message, true);
         if (!m_timeline->data())

@@ -5,6 +5,8 @@
 // zooms elsewhere; DATA_END ends following. Bad input: a damaged block, a file that shrinks and a
 // file replaced while followed each stop following with a message and keep what was shown.
 // Every wait is for a condition (QTest::qWaitFor with a generous timeout), never a fixed sleep.
+#include "ui/analysis/analysis_view.h"
+#include "ui/analysis/why_panel.h"
 #include "ui/loading/trace_follower.h"
 #include "ui/main_window.h"
 #include "ui/panels/metrics_panels.h"
@@ -517,6 +519,10 @@ TEST_CASE("an engine whose events stop well before the rest is named, hatched an
     REQUIRE(QTest::qWaitFor([&] { return session->view() && session->view()->options.toNs == 1'000'000; }, kWaitMs));
     CHECK(panels->summary()->figure(QStringLiteral("Range")).startsWith(QStringLiteral("live:")));
 
+    WhyPanel* why = window.analysis()->panel();
+    REQUIRE(QTest::qWaitFor([&] { return why->report() != nullptr; }, kWaitMs));
+    CHECK(why->rangeLabel()->text().contains(QStringLiteral("Live, to")));
+
     // A selection is shown as selected, live or not; cleared, the live range again.
     window.zoom()->setSelection(TimeWindow { 2'000'000, 3'000'000 });
     REQUIRE(QTest::qWaitFor([&] { return session->viewOptions().fromNs == 2'000'000; }, kWaitMs));
@@ -556,4 +562,53 @@ TEST_CASE("a followed file that ends complete says what the reader warned of aft
     INFO(window.message().toStdString());
     CHECK(window.message().contains(QStringLiteral("unclosed.eventlog is complete. Warning: ")));
     CHECK(window.message().contains(QStringLiteral("at byte %1").arg(marker)));
+}
+
+TEST_CASE("following that stops on bad input keeps the written part, no longer called live", "[ui][follow]")
+{
+    // Engine 1's events stop at 1 ms, engine 0's at 5 ms (as in the test above): the docks show
+    // [0, 1 ms). Then bytes that are no block: following stops, the range stays, and the Summary and
+    // Why docks no longer call it live.
+    core::EventlogWriter w(core::mercuryHeader());
+    w.beginBlock(1, 100);
+    REQUIRE(w.event(core::ev::CreateThread, 100, ctx(3)));
+    REQUIRE(w.event(core::ev::RunThread, 100, ctx(3)));
+    REQUIRE(w.event(core::ev::StopThread, 1'000'000, stop(3, core::kStopFinished)));
+    w.endBlock(1'000'000);
+    w.beginBlock(0, 100);
+    REQUIRE(w.event(core::ev::CreateThread, 100, ctx(2)));
+    REQUIRE(w.event(core::ev::RunThread, 100, ctx(2)));
+    REQUIRE(w.event(core::ev::StopThread, 5'000'000, stop(2, core::kStopFinished)));
+    w.endBlock(5'000'000);
+    const std::vector<uint8_t> bytes = w.finish();
+    const size_t firstPart = bytes.size() - 2; // without DATA_END
+
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const std::string path = dir.filePath(QStringLiteral("stopped.eventlog")).toStdString();
+    writeBytes(path, bytes, 0, firstPart, std::ios::trunc);
+    MainWindow window;
+    window.show();
+    window.followTrace(QString::fromStdString(path));
+    MetricsPanels* panels = window.metrics();
+    MetricsSession* session = panels->session();
+    WhyPanel* why = window.analysis()->panel();
+    REQUIRE(QTest::qWaitFor([&] { return panels->liveHorizon() == std::optional<uint64_t>(1'000'000); }, kWaitMs));
+    REQUIRE(QTest::qWaitFor([&] { return session->view() && session->view()->options.toNs == 1'000'000; }, kWaitMs));
+    REQUIRE(QTest::qWaitFor([&] { return why->report() != nullptr; }, kWaitMs));
+    CHECK(panels->summary()->figure(QStringLiteral("Range")).startsWith(QStringLiteral("live:")));
+    CHECK(why->rangeLabel()->text().contains(QStringLiteral("Live, to")));
+
+    const std::vector<uint8_t> junk(64, 0x77); // an event type no header declares, as a block marker
+    writeBytes(path, junk, 0, junk.size());
+    REQUIRE(QTest::qWaitFor([&] { return !window.follower()->isFollowing(); }, kWaitMs));
+    CHECK(window.message().contains(QStringLiteral("damaged")));
+    CHECK(panels->liveHorizon() == std::optional<uint64_t>(1'000'000)); // what is known stays
+    CHECK(session->viewOptions().toNs == 1'000'000);
+    const QString range = panels->summary()->figure(QStringLiteral("Range"));
+    INFO(range.toStdString());
+    CHECK(range.contains(QStringLiteral("what every engine wrote before following stopped")));
+    CHECK_FALSE(range.startsWith(QStringLiteral("live")));
+    CHECK(why->rangeLabel()->text().contains(QStringLiteral("before following stopped")));
+    CHECK_FALSE(why->rangeLabel()->text().contains(QStringLiteral("Live")));
 }

@@ -85,6 +85,7 @@ AnalysisView::AnalysisView(QWidget* window, TimelineWidget* timeline, ZoomState*
     connect(session, &MetricsSession::unavailableSet, this, &AnalysisView::refresh);
     connect(session, &MetricsSession::viewReady, this, &AnalysisView::refresh);
     connect(session, &MetricsSession::analysisReady, this, &AnalysisView::refresh);
+    connect(m_metrics, &MetricsPanels::liveStoppedChanged, this, &AnalysisView::refresh);
     connect(m_panel, &WhyPanel::findingActivated, this, &AnalysisView::activateFinding);
     connect(m_panel, &WhyPanel::categoryClicked, this, &AnalysisView::highlightCategory);
     connect(m_panel, &WhyPanel::whatIfChanged, this, &AnalysisView::startPredictions);
@@ -150,7 +151,9 @@ void AnalysisView::refresh()
     const bool whole = o.fromNs == 0 && o.toNs == UINT64_MAX;
     const bool live = o.fromNs == 0 && m_metrics->liveHorizon() == o.toNs;
     const QString range = whole ? tr("Whole trace")
-        : live ? tr("Live, to %1 (what every engine has written so far)").arg(formatDuration(int64_t(o.toNs), 6))
+        : live ? (m_metrics->liveStopped() ? tr("To %1 (what every engine wrote before following stopped)")
+                                           : tr("Live, to %1 (what every engine has written so far)"))
+                     .arg(formatDuration(int64_t(o.toNs), 6))
                : tr("Selection %1 – %2").arg(formatDuration(int64_t(o.fromNs), 6), formatDuration(int64_t(o.toNs), 6));
     const auto report = session->analysisFor(o.fromNs, o.toNs);
     if (!report)
@@ -158,8 +161,9 @@ void AnalysisView::refresh()
                                 .arg(whole     ? tr("whole trace")
                                         : live ? tr("part every engine has written")
                                                : tr("selection")));
-    else if (report != m_panel->report())
+    else if (report != m_panel->report() || range != m_rangeShown)
         m_panel->setReport(report, range);
+    m_rangeShown = report ? range : QString();
     startSiteSplit();
 }
 

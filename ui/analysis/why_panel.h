@@ -49,6 +49,7 @@ public:
     QTreeWidget* pathTable() const { return m_path; }
     QTabWidget* tabs() const { return m_tabs; }
     QLabel* notes() const { return m_notes; } // the analysis' notes; hidden when it has none
+    QLabel* rangeLabel() const { return m_range; } // what the report is of: "Whole trace", a selection, ...
     SpeedupChart* chart() const { return m_chart; }
     QWidget* chartPage() const;
     QComboBox* whatIfSite() const { return m_whatIfSite; }

@@ -21,6 +21,8 @@
 #include <QStatusBar>
 #include <QTimer>
 
+#include <utility>
+
 namespace sparkscope::ui {
 
 MetricsPanels::MetricsPanels(QWidget* window, TimelineWidget* timeline, ZoomState* zoom, QStatusBar* status)
@@ -131,8 +133,23 @@ void MetricsPanels::applyRange()
 void MetricsPanels::setLiveHorizon(std::optional<uint64_t> horizon)
 {
     m_liveHorizon = horizon;
-    m_summary->setLiveHorizon(horizon);
+    m_summary->setLiveHorizon(horizon, false);
+    if (std::exchange(m_liveStopped, false))
+        Q_EMIT liveStoppedChanged();
     applyRange();
+}
+
+void MetricsPanels::stopLive()
+{
+    if (!m_liveHorizon || m_liveStopped)
+        return;
+    m_liveStopped = true;
+    m_summary->setLiveHorizon(m_liveHorizon, true);
+    if (const auto view = m_session->view()) { // its range label again, in the new words
+        const auto full = m_session->full();
+        m_summary->setMetrics(view, !full || full->conjunctionEvents);
+    }
+    Q_EMIT liveStoppedChanged();
 }
 
 void MetricsPanels::clearPanels()

@@ -76,10 +76,18 @@ public:
     // after each showTrace/showStreamed of a followed trace's part (which start from the whole trace).
     void setLiveHorizon(std::optional<uint64_t> horizon);
     std::optional<uint64_t> liveHorizon() const { return m_liveHorizon; }
+    // Following stopped on bad input: the horizon stays (what every engine wrote is still all that is
+    // known), but it is no longer live, and the panels' range labels say so. Cleared by setLiveHorizon.
+    void stopLive();
+    bool liveStopped() const { return m_liveStopped; }
     // File > Export Metrics…: asks for the file and range, then exports them.
     void exportMetrics();
     // Writes the file as soon as the session has the analysis of its range (at once if it has).
     void exportMetrics(MetricsExportRequest request);
+
+Q_SIGNALS:
+    // stopLive, or a new horizon after it.
+    void liveStoppedChanged();
 
 private:
     void clearPanels(); // the panels as before any metrics, the session untouched
@@ -102,6 +110,7 @@ private:
     QDockWidget* m_enginesDock;
     std::optional<MetricsExportRequest> m_pendingExport; // asked for, waiting for its range's analysis
     std::optional<uint64_t> m_liveHorizon;
+    bool m_liveStopped = false;
 };
 
 } // namespace sparkscope::ui

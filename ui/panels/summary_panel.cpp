@@ -171,7 +171,8 @@ void SummaryPanel::setMetrics(std::shared_ptr<const core::Metrics> metrics, bool
         whole ? tr("whole trace (%1 – %2)")
                     .arg(formatDuration(int64_t(m.trace.firstNs), 6), formatDuration(int64_t(m.trace.lastNs), 6))
             : live
-            ? tr("live: %1 – %2, what every engine has written so far")
+            ? (m_liveStopped ? tr("%1 – %2, what every engine wrote before following stopped")
+                             : tr("live: %1 – %2, what every engine has written so far"))
                   .arg(formatDuration(int64_t(m.trace.firstNs), 6), formatDuration(int64_t(m.options.toNs), 6))
             : tr("selection %1 – %2")
                   .arg(formatDuration(int64_t(m.options.fromNs), 6), formatDuration(int64_t(m.options.toNs), 6)));

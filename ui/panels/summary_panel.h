@@ -38,7 +38,12 @@ public:
     void setUnavailable(const QString& why);
     // A followed trace's live horizon (MetricsPanels::setLiveHorizon): metrics of [0, horizon) are
     // labelled as what every engine has written so far, not as a selection.
-    void setLiveHorizon(std::optional<uint64_t> horizon) { m_liveHorizon = horizon; }
+    // `stopped`: following stopped (MetricsPanels::stopLive), so the horizon is no longer live.
+    void setLiveHorizon(std::optional<uint64_t> horizon, bool stopped)
+    {
+        m_liveHorizon = horizon;
+        m_liveStopped = stopped;
+    }
     // The range's running time per static id, largest first (empty: the table is hidden).
     void setSiteSplit(const std::vector<SiteTime>& split);
     QTreeWidget* siteTable() const { return m_sites; }
@@ -67,6 +72,7 @@ private:
     FigureTable* m_comparison;
     std::vector<std::pair<QString, QLabel*>> m_figures;
     std::optional<uint64_t> m_liveHorizon;
+    bool m_liveStopped = false;
 };
 
 } // namespace sparkscope::ui
