@@ -289,14 +289,24 @@ SparkPoolTransfers sparkPoolTransfers(const Trace& trace, DequeSizeOptions optio
     SparkPoolTransfers out;
     out.takenFrom.resize(n);
     out.fizzledElsewhere.resize(n);
+    // The walk's moves come in time order, the steals after them: only the few steals are sorted, and
+    // merged in (sorting the whole was ~3 % of `metrics` on parfib-4-37, for millions of moves).
+    if (std::find(fizzles.begin(), fizzles.end(), 1) != fizzles.end())
+        moveFizzles(trace, options, out);
+    std::vector<size_t> moves(n);
+    for (size_t e = 0; e < n; ++e)
+        moves[e] = out.takenFrom[e].size();
     for (const auto& thief : byThief)
         for (const auto& [victim, t] : thief)
             if (victim < n)
                 out.takenFrom[victim].push_back(t);
     byThief = {};
-    if (std::find(fizzles.begin(), fizzles.end(), 1) != fizzles.end())
-        moveFizzles(trace, options, out);
-    tbb::parallel_for(size_t(0), n, [&](size_t e) { std::sort(out.takenFrom[e].begin(), out.takenFrom[e].end()); });
+    tbb::parallel_for(size_t(0), n, [&](size_t e) {
+        auto& taken = out.takenFrom[e];
+        const auto steals = taken.begin() + std::ptrdiff_t(moves[e]);
+        std::sort(steals, taken.end());
+        std::inplace_merge(taken.begin(), steals, taken.end());
+    });
     return out;
 }
 
