@@ -10,11 +10,13 @@
 #include "sparkscope/core/par_model.h"
 #include "sparkscope/core/reader.h"
 #include "sparkscope/core/writer.h"
+#include "support/test_data.h"
 #include "support/trace_builder.h"
 
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <fstream>
 #include <set>
 
 using namespace sparkscope;
@@ -460,6 +462,54 @@ TEST_CASE("cut starts an engine asleep or searching at the range's start so agai
     CHECK(stateAtNs(1, 129) == EngineState::Sleeping);
     CHECK(stateAtNs(1, 130) == EngineState::Searching);
     CHECK(timesOf(back.engines[1], ev::MerEngineSleeping) == std::vector<uint64_t> { 100 });
+}
+
+TEST_CASE("cut starts each engine in the state the engine states' rules give at the range's start", "[core][cut]")
+{
+    // The cut replays the engine states' own rules (EngineStateScanner), so these read as in the original:
+    // - engine 0 searches from 50, and a collection begun by GC_WORK (no GC_START) at 80 lasts to 150:
+    //   in the cut, collecting [100, 150), then searching again;
+    // - engine 1 sleeps from 20, and a SPARK_CREATE at 60 wakes it (any event does): idle at 100, not
+    //   asleep;
+    // - engine 2 searches from 30, and runs ctx 7 from 70 during a collection [40, 120): collecting
+    //   [100, 120), then running ctx 7.
+    TraceBuilder b(3);
+    b.declare(ev::GcWork).lookingForGlobal(0, 50).event(0, 80, ev::GcWork).gcEnd(0, 150).runThread(0, 170, 1);
+    b.stopThread(0, 190, 1, kStopFinished);
+    b.event(1, 20, ev::MerEngineSleeping).sparkCreate(1, 60, 0xA, 1).event(1, 180, ev::Shutdown);
+    b.lookingForGlobal(2, 30).gcStart(2, 40).runThread(2, 70, 7).gcEnd(2, 120).stopThread(2, 160, 7, kStopFinished);
+    b.endAt(200);
+    const std::string path = (test::scratchDir("cut-states") / "states.eventlog").string();
+    {
+        const std::vector<uint8_t> bytes = b.eventlogBytes();
+        std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    }
+    auto original = readTrace(path);
+    REQUIRE(original);
+    auto cut = cutTrace(original.value(), 100, 200);
+    REQUIRE(cut);
+    auto streamed = cutFile(path, 100, 200); // streaming keeps what the replay needs, the waking event too
+    REQUIRE(streamed);
+    CHECK(streamed->bytes == cut->bytes);
+    const Trace back = readBack(cut.value());
+    const EngineStates states = computeEngineStates(back);
+    const EngineStates before = computeEngineStates(original.value());
+    auto stateAtNs = [](const EngineStates& s, size_t engine, uint64_t t) {
+        const StateInterval* r = s.at(engine, t);
+        return r ? r->state : EngineState::Idle;
+    };
+    CHECK(stateAtNs(states, 0, 100) == EngineState::Gc);
+    CHECK(stateAtNs(states, 0, 149) == EngineState::Gc);
+    CHECK(stateAtNs(states, 0, 150) == EngineState::Searching);
+    CHECK(stateAtNs(states, 1, 100) == EngineState::Idle);
+    CHECK(stateAtNs(states, 2, 100) == EngineState::Gc);
+    CHECK(stateAtNs(states, 2, 120) == EngineState::Running);
+    CHECK(states.at(2, 120)->context == 7);
+    for (size_t e = 0; e < 3; ++e)
+        for (uint64_t t = 100; t < 200; t += 10) {
+            INFO("engine " << e << " at " << t);
+            CHECK(stateAtNs(states, e, t) == stateAtNs(before, e, t));
+        }
 }
 
 TEST_CASE("cut creates each context on the engine that runs it at the range's start", "[core][cut]")

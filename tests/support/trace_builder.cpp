@@ -44,6 +44,12 @@ TraceBuilder& TraceBuilder::event(uint16_t engine, uint64_t timeNs, uint16_t typ
     return *this;
 }
 
+TraceBuilder& TraceBuilder::declare(uint16_t type)
+{
+    m_declared.push_back(type);
+    return *this;
+}
+
 TraceBuilder& TraceBuilder::endAt(uint64_t timeNs)
 {
     m_endNs = timeNs;

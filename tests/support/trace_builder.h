@@ -19,6 +19,9 @@ public:
 
     // Any event; engine = core::kNoEngine for the global buffer.
     TraceBuilder& event(uint16_t engine, uint64_t timeNs, uint16_t type, std::vector<uint8_t> payload = {});
+    // Declares a known event type mercuryHeader() leaves out (a GHC one, e.g. GC_WORK) in the eventlog
+    // eventlogBytes and roundTrip write, so events of it can be added.
+    TraceBuilder& declare(uint16_t type);
     // The trace's last time (else the last event's time).
     TraceBuilder& endAt(uint64_t timeNs);
 
@@ -62,6 +65,7 @@ private:
     uint16_t m_engines;
     uint64_t m_endNs = 0;
     std::vector<Pending> m_events;
+    std::vector<uint16_t> m_declared; // beyond mercuryHeader()
 };
 
 } // namespace sparkscope::test

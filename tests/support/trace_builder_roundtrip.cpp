@@ -15,7 +15,16 @@ using namespace sparkscope::core;
 
 std::vector<uint8_t> TraceBuilder::eventlogBytes() const
 {
-    EventlogWriter writer(mercuryHeader());
+    Header header = mercuryHeader();
+    for (uint16_t type : m_declared) {
+        const EventTypeInfo* info = knownEventType(type);
+        EventTypeDecl d;
+        d.number = type;
+        d.size = info ? info->size : kVariableSize;
+        d.description = info ? std::string(info->description) : std::string();
+        header.types.push_back(d);
+    }
+    EventlogWriter writer(std::move(header));
     std::map<uint16_t, std::vector<const Pending*>> byEngine;
     for (const Pending& p : m_events)
         byEngine[p.engine].push_back(&p);

@@ -7,6 +7,7 @@
 
 #include "sparkscope/core/byte_order.h"
 #include "sparkscope/core/decompressed_file.h"
+#include "sparkscope/core/engine_states.h"
 #include "sparkscope/core/reader.h"
 #include "sparkscope/core/trace_stream.h"
 #include "sparkscope/core/writer.h"
@@ -15,6 +16,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <map>
 #include <unordered_map>
 
 namespace sparkscope::core {
@@ -76,6 +78,9 @@ namespace {
         case ev::ThreadWakeup:
         case ev::MerReleaseContext:
         case ev::GcStart:
+        case ev::GcWork:
+        case ev::GcIdle:
+        case ev::GcDone:
         case ev::GcEnd:
         case ev::SparkCounters:
         case ev::HeapAllocated:
@@ -111,67 +116,74 @@ namespace {
         std::vector<const Event*> definitions;
         std::unordered_map<uint32_t, ContextState> contexts;
         std::unordered_map<uint16_t, uint32_t> running; // engine -> the context it last ran
-        std::unordered_map<uint16_t, const Event*> gcStarts; // engine -> GC_START while collecting
         // The last sample of each cumulative counter before the range, per engine: GHC's spark
         // counters and allocation count from the program's start, so the metrics measure their growth
         // from such a sample (metrics.md, "the trace's first instant").
         std::unordered_map<uint16_t, const Event*> sparkCounters, heapAllocated;
-        // Per engine, the ENGINE_SLEEPING or search event (LOOKING_FOR_GLOBAL_CONTEXT, WORK_STEALING,
-        // LOOKING_FOR_LOCAL_SPARK) that put it in the state it is in at `from`, while that lasts: the
-        // engine states' rules (engine_states.cpp) read from the events kept here. An engine running a
-        // context (RUN_THREAD until STOP_THREAD) is in neither.
-        std::unordered_map<uint16_t, const Event*> waiting;
-        std::unordered_map<uint16_t, bool> busy;
+        // Per engine: its states' scanner (engine_states.h), fed every event before `from`, and the
+        // last events that can put it back in the state the scanner says it is in at `from`:
+        // ENGINE_SLEEPING, a search event (LOOKING_FOR_GLOBAL_CONTEXT, WORK_STEALING,
+        // LOOKING_FOR_LOCAL_SPARK), and the event that began the collection it is in (GC_START, or a
+        // GC_WORK, GC_IDLE or GC_DONE without one). The cut re-emits those at `from`, so the cut's
+        // engine states are the original's over the range by the same rules, not a copy of them.
+        struct EngineReplay {
+            EngineStateScanner scanner;
+            const Event* sleep = nullptr;
+            const Event* search = nullptr;
+            const Event* gcBegan = nullptr;
+        };
+        std::unordered_map<uint16_t, EngineReplay> engines;
 
-        void engineState(const Event& e)
+        void engineState(const Trace& trace, const Event& e)
         {
             if (!e.hasEngine())
                 return;
-            const Event* w = waiting.count(e.engine) ? waiting[e.engine] : nullptr;
-            const bool sleeping = w && w->type == ev::MerEngineSleeping;
-            if (sleeping && e.type != ev::MerEngineSleeping)
-                w = nullptr; // any event wakes it
+            EngineReplay& r = engines[e.engine];
+            const bool collecting = r.scanner.state() == EngineState::Gc;
+            r.scanner.add(e, trace.bytes());
             switch (e.type) {
-            case ev::RunThread:
-                busy[e.engine] = true;
-                w = nullptr;
-                break;
-            case ev::StopThread:
-                busy[e.engine] = false;
-                break;
             case ev::MerEngineSleeping:
-                if (!busy[e.engine])
-                    w = &e;
+                r.sleep = &e;
                 break;
             case ev::MerLookingForGlobalContext:
             case ev::MerWorkStealing:
             case ev::MerLookingForLocalSpark:
-                if (!busy[e.engine] && !w)
-                    w = &e;
-                break;
-            case ev::MerSparkRun:
-            case ev::MerSparkSteal:
-            case ev::Shutdown:
-                w = nullptr;
+                r.search = &e;
                 break;
             default:
-                break;
+                if (!collecting && r.scanner.state() == EngineState::Gc)
+                    r.gcBegan = &e;
             }
-            if (w)
-                waiting[e.engine] = w;
-            else
-                waiting.erase(e.engine);
         }
 
-        bool inGc(uint16_t engine) const { return gcStarts.count(engine) > 0; }
+        // The events that put each engine back in its state at `from` (engine order): asleep or
+        // searching, then the collection that interrupted it, if any.
+        std::map<uint16_t, std::vector<const Event*>> stateAtFrom() const
+        {
+            std::map<uint16_t, std::vector<const Event*>> out;
+            for (const auto& [engine, r] : engines) {
+                const EngineState now = r.scanner.state();
+                const EngineState before = now == EngineState::Gc ? r.scanner.stateBeforeGc() : now;
+                std::vector<const Event*> events;
+                if (before == EngineState::Sleeping && r.sleep)
+                    events.push_back(r.sleep);
+                else if (before == EngineState::Searching && r.search)
+                    events.push_back(r.search);
+                if (now == EngineState::Gc && r.gcBegan)
+                    events.push_back(r.gcBegan);
+                if (!events.empty())
+                    out.emplace(engine, std::move(events));
+            }
+            return out;
+        }
+
 
         void add(const Trace& trace, const Event& e)
         {
-            if (!makesState(e.type)) // what cutFile leaves out before the range
+            engineState(trace, e); // (every event: any wakes a sleeping engine)
+            if (!makesState(e.type)) // what cutFile leaves out before the range, but for waking
                 return;
             const Payload p = trace.payload(e);
-            if (!inGc(e.engine)) // (a collection keeps the state it interrupted, as the engine states do)
-                engineState(e);
             if (isDefinition(e.type)) {
                 definitions.push_back(&e);
                 return;
@@ -221,12 +233,6 @@ namespace {
                 break;
             case ev::MerReleaseContext:
                 contexts.erase(p.u32(0));
-                break;
-            case ev::GcStart:
-                gcStarts[e.engine] = &e;
-                break;
-            case ev::GcEnd:
-                gcStarts.erase(e.engine);
                 break;
             default:
                 break;
@@ -416,10 +422,15 @@ Result<CutOutput> cutTrace(const Trace& trace, uint64_t fromNs, uint64_t toNs)
                 out.add(*c->run, fromNs);
                 ++n;
             }
+        for (const auto* perEngine : { &state.sparkCounters, &state.heapAllocated })
+            for (const Event* e : inEngineOrder(*perEngine)) {
+                out.add(*e, fromNs);
+                ++n;
+            }
         // Engines asleep or searching at `from` start so again there (before a collection that
         // interrupted it, which then gives it back at its end).
-        for (const auto* perEngine : { &state.sparkCounters, &state.heapAllocated, &state.waiting, &state.gcStarts })
-            for (const Event* e : inEngineOrder(*perEngine)) {
+        for (const auto& [engine, events] : state.stateAtFrom())
+            for (const Event* e : events) {
                 out.add(*e, fromNs);
                 ++n;
             }
@@ -458,12 +469,28 @@ Result<CutOutput> cutFile(const std::string& path, uint64_t fromNs, uint64_t toN
     // The kept events, each engine's in the order the stream hands them out (readTrace's).
     detail::KeptEvents kept;
     SpanOfEvents span; // of every event, kept or not
+    // Per engine, whether its last kept event before the range put it to sleep: any event wakes it
+    // (engine_states.h), so the next one is kept too, whatever its kind.
+    std::vector<bool> asleep;
     auto streamed = streamTrace(path, [&](const StreamBatch& batch) {
         for (const Event& e : batch.events) {
             if (e.type != ev::BlockMarker)
                 span.add(e.timeNs);
-            if (e.timeNs <= toNs && (e.timeNs >= fromNs || makesState(e.type)))
+            if (e.timeNs > toNs)
+                continue;
+            if (e.timeNs >= fromNs) {
                 kept.keep(batch.engine, e, batch.stream);
+                continue;
+            }
+            if (e.type == ev::BlockMarker)
+                continue;
+            const size_t slot = batch.engine == kNoEngine ? 0 : size_t(batch.engine) + 1;
+            if (slot >= asleep.size())
+                asleep.resize(slot + 1, false);
+            if (makesState(e.type) || asleep[slot]) {
+                kept.keep(batch.engine, e, batch.stream);
+                asleep[slot] = e.type == ev::MerEngineSleeping;
+            }
         }
     });
     // A compressed file cannot be mapped: its decompressed copy is cut instead (decompressed_file.h),

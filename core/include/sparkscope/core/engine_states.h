@@ -81,6 +81,10 @@ public:
     // The intervals over [firstNs, lastNs], firstNs and lastNs being the whole trace's (every event
     // of the engine lies inside). Leaves the scanner empty.
     std::vector<StateInterval> finish(uint64_t firstNs, uint64_t lastNs);
+    // The engine's state after the events added so far; during a collection (state() == Gc), the one
+    // it interrupted, which GC_END gives back. What a cut starts the engine in (cut.h).
+    EngineState state() const noexcept { return m_cur.state; }
+    EngineState stateBeforeGc() const noexcept { return m_savedBeforeGc.state; }
 
 private:
     struct Current {
