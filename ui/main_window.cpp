@@ -484,7 +484,9 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceData> data, const QString& 
     m_events->setData(data);
     setWindowTitle(QStringLiteral("%1 — SparkScope").arg(QFileInfo(path).fileName()));
     addRecent(QFileInfo(path).absoluteFilePath());
-    QStringList problems = warnings;
+    QStringList problems;
+    if (!warnings.isEmpty())
+        problems << joinWarnings(warnings);
     // A truncated file lost each engine's buffer not yet written: an engine whose events stop well before
     // the end is hatched from there (unknown, not idle), as the engines behind in a followed trace.
     if (data->trace->truncated) {

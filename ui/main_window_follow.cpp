@@ -72,7 +72,7 @@ void MainWindow::connectFollower()
         // What the reader said of the whole file (a block whose size was never written, a damaged
         // tail): only the first part's warnings were shown, when it opened.
         if (!m_followWarnings.isEmpty())
-            text += tr(". Warning: %1").arg(m_followWarnings.join(QStringLiteral("; ")));
+            text += tr(". Warning: %1").arg(joinWarnings(m_followWarnings));
         // (a banner: a status-bar message would give way to the metrics' "ready" at once)
         showMessage(text, false);
     });

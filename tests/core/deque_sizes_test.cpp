@@ -209,3 +209,25 @@ TEST_CASE("a fizzle posted on a capability with an empty pool comes off the lowe
         CHECK(t.fizzledElsewhere[2].empty());
     }
 }
+
+TEST_CASE("a pool's sparks taken by steals and by fizzles posted elsewhere are listed in time order",
+    "[core][deque]")
+{
+    // Cap 0 creates at 100, 110, 120, 130 (4). Cap 2 steals from it at 150 and 250; cap 1, whose pool
+    // is empty, fizzles at 200 and 300: each off cap 0's pool, the lowest holding sparks. So cap 0's
+    // pool loses one at 150, 200, 250 and 300 — steals and moves interleaved, in time order.
+    using core::ev::SparkCreate, core::ev::SparkFizzle, core::ev::SparkSteal;
+    test::TraceBuilder b(3);
+    for (uint64_t t : { 100, 110, 120, 130 })
+        b.event(0, t, SparkCreate);
+    b.event(2, 150, SparkSteal, u16be(0)).event(1, 200, SparkFizzle);
+    b.event(2, 250, SparkSteal, u16be(0)).event(1, 300, SparkFizzle).endAt(400);
+    const core::Trace trace = b.build();
+    const core::SparkPoolTransfers t = core::sparkPoolTransfers(trace);
+    CHECK(t.takenFrom[0] == std::vector<uint64_t> { 150, 200, 250, 300 });
+    CHECK(t.fizzledElsewhere[1] == std::vector<uint64_t> { 200, 300 });
+    const auto sizes = core::computeSparkDequeSizes(trace);
+    using S = StepFunction::Step;
+    CHECK(sizes[0].steps() == std::vector<S> { { 100, 1 }, { 110, 2 }, { 120, 3 }, { 130, 4 }, { 150, 3 }, { 200, 2 },
+                                  { 250, 1 }, { 300, 0 } });
+}

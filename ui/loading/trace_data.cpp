@@ -435,10 +435,15 @@ namespace {
             return trace.error();
         if (copy)
             copy->nameAfterSource(trace.value());
+        // At most 100, as the reader's warnings (a damaged file can give one per block).
+        constexpr size_t kKept = 100;
         std::vector<std::string> problems;
-        for (const core::Problem& p : core::checkFormat(trace.value()))
+        size_t more = 0;
+        for (core::Problem& p : core::checkFormat(trace.value()))
             if (!p.isNote)
-                problems.push_back(p.message);
+                problems.size() < kKept ? problems.push_back(std::move(p.message)) : void(++more);
+        if (more)
+            problems.push_back(std::to_string(more) + " more format problem(s)");
         if (progress)
             progress(820);
         auto data = buildTraceData(std::move(trace).value(), cancel, std::move(problems));

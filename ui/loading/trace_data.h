@@ -57,8 +57,8 @@ struct TraceData {
     core::ConjunctionStarts streamedConjunctionStarts;
     // What core::checkFormat finds wrong with the file beyond the reader's warnings (an engine no
     // CAP_CREATE names, a block that ends before it begins, a header that contradicts every layout),
-    // each with where. Only for a finished file read whole: a streamed one is not scanned again for
-    // it, and a followed one may still be missing the global block that names its engines.
+    // at most 100 (then how many more). Only for a finished file read whole: a streamed one is not
+    // scanned again for them, and a followed one may still be missing the block that names its engines.
     std::vector<std::string> formatProblems;
 
     size_t engineCount() const noexcept { return lod.engineCount(); }

@@ -1,6 +1,5 @@
 #include "ui/loading/trace_loader.h"
 
-#include <algorithm>
 #include <atomic>
 
 namespace sparkscope::ui {
@@ -17,14 +16,19 @@ QStringList traceWarnings(const TraceData& data)
         out << QStringLiteral("%1 (at byte %2)").arg(QString::fromStdString(w.message)).arg(w.byteOffset);
     if (data.trace->truncated && out.isEmpty())
         out << QStringLiteral("the trace is truncated: it ends before its end-of-data marker");
-    // A damaged file can hold many (a block marker per block): the first few say what is wrong.
-    constexpr size_t kShown = 3;
-    const auto& problems = data.formatProblems;
-    for (size_t i = 0; i < std::min(problems.size(), kShown); ++i)
-        out << QString::fromStdString(problems[i]);
-    if (problems.size() > kShown)
-        out << QStringLiteral("%1 more such problem(s), which sparkscope-cli check lists").arg(problems.size() - kShown);
+    for (const std::string& p : data.formatProblems)
+        out << QString::fromStdString(p);
     return out;
+}
+
+QString joinWarnings(const QStringList& warnings)
+{
+    constexpr qsizetype kShown = 3;
+    if (warnings.size() <= kShown)
+        return warnings.join(QStringLiteral("; "));
+    return QStringLiteral("%1; and %2 more (sparkscope-cli check lists them)")
+        .arg(warnings.mid(0, kShown).join(QStringLiteral("; ")))
+        .arg(warnings.size() - kShown);
 }
 
 void TraceLoader::load(const QString& path)

@@ -35,7 +35,10 @@ private:
     LatestJob<core::Result<std::shared_ptr<const TraceData>>> m_job { this };
 };
 
-// The warnings of a loaded trace, as display text ("truncated: ... (at byte N)").
+// The warnings of a loaded trace, as display text ("truncated: ... (at byte N)"): the reader's, then
+// what the format check found (TraceData::formatProblems).
 QStringList traceWarnings(const TraceData& data);
+// Warnings for a message bar: the first few, then how many more (a damaged file can give a hundred).
+QString joinWarnings(const QStringList& warnings);
 
 } // namespace sparkscope::ui

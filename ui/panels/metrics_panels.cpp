@@ -134,9 +134,10 @@ void MetricsPanels::setLiveHorizon(std::optional<uint64_t> horizon)
 {
     m_liveHorizon = horizon;
     m_summary->setLiveHorizon(horizon, false);
-    if (std::exchange(m_liveStopped, false))
-        Q_EMIT liveStoppedChanged();
+    const bool wasStopped = std::exchange(m_liveStopped, false);
     applyRange();
+    if (wasStopped) // (after the range, which the Why dock's label reads with it)
+        Q_EMIT liveStoppedChanged();
 }
 
 void MetricsPanels::stopLive()
@@ -145,10 +146,6 @@ void MetricsPanels::stopLive()
         return;
     m_liveStopped = true;
     m_summary->setLiveHorizon(m_liveHorizon, true);
-    if (const auto view = m_session->view()) { // its range label again, in the new words
-        const auto full = m_session->full();
-        m_summary->setMetrics(view, !full || full->conjunctionEvents);
-    }
     Q_EMIT liveStoppedChanged();
 }
 

@@ -153,10 +153,33 @@ void SummaryPanel::setComputing(bool computing)
         setFigure(QStringLiteral("Range"), figure(QStringLiteral("Range")) + tr("  (computing…)"));
 }
 
+void SummaryPanel::setLiveHorizon(std::optional<uint64_t> horizon, bool stopped)
+{
+    // Only a stop rewords the line at once: a new horizon comes with new metrics, which set it.
+    const bool reword = stopped != m_liveStopped;
+    m_liveHorizon = horizon;
+    m_liveStopped = stopped;
+    if (reword && m_shown)
+        setFigure(QStringLiteral("Range"), rangeText());
+}
+
+QString SummaryPanel::rangeText() const
+{
+    const ShownRange& r = *m_shown;
+    if (r.fromNs == 0 && r.toNs == UINT64_MAX)
+        return tr("whole trace (%1 – %2)").arg(formatDuration(int64_t(r.firstNs), 6), formatDuration(int64_t(r.lastNs), 6));
+    if (r.fromNs == 0 && m_liveHorizon == r.toNs)
+        return (m_liveStopped ? tr("%1 – %2, what every engine wrote before following stopped")
+                              : tr("live: %1 – %2, what every engine has written so far"))
+            .arg(formatDuration(int64_t(r.firstNs), 6), formatDuration(int64_t(r.toNs), 6));
+    return tr("selection %1 – %2").arg(formatDuration(int64_t(r.fromNs), 6), formatDuration(int64_t(r.toNs), 6));
+}
+
 void SummaryPanel::setMetrics(std::shared_ptr<const core::Metrics> metrics, bool conjunctionEvents)
 {
     m_tree->clear();
     if (!metrics) {
+        m_shown.reset();
         for (auto& [l, w] : m_figures)
             w->setText(QStringLiteral("—"));
         setFigure(QStringLiteral("Range"), tr("computing metrics…"));
@@ -165,17 +188,8 @@ void SummaryPanel::setMetrics(std::shared_ptr<const core::Metrics> metrics, bool
     }
     const core::Metrics& m = *metrics;
     auto find = [&](const char* key) { return m.find("program", "all", key); };
-    const bool whole = m.options.fromNs == 0 && m.options.toNs == UINT64_MAX;
-    const bool live = m.options.fromNs == 0 && m_liveHorizon == m.options.toNs;
-    setFigure(QStringLiteral("Range"),
-        whole ? tr("whole trace (%1 – %2)")
-                    .arg(formatDuration(int64_t(m.trace.firstNs), 6), formatDuration(int64_t(m.trace.lastNs), 6))
-            : live
-            ? (m_liveStopped ? tr("%1 – %2, what every engine wrote before following stopped")
-                             : tr("live: %1 – %2, what every engine has written so far"))
-                  .arg(formatDuration(int64_t(m.trace.firstNs), 6), formatDuration(int64_t(m.options.toNs), 6))
-            : tr("selection %1 – %2")
-                  .arg(formatDuration(int64_t(m.options.fromNs), 6), formatDuration(int64_t(m.options.toNs), 6)));
+    m_shown = ShownRange { m.trace.firstNs, m.trace.lastNs, m.options.fromNs, m.options.toNs };
+    setFigure(QStringLiteral("Range"), rangeText());
     const auto* mvg = find("MUTATOR_VS_GC_TIME");
     setFigure(QStringLiteral("Run time"), formatDuration(int64_t(field(mvg, "total_ns"))));
     const auto* cpus = find("CPUS_OVER_TIME");

@@ -39,11 +39,8 @@ public:
     // A followed trace's live horizon (MetricsPanels::setLiveHorizon): metrics of [0, horizon) are
     // labelled as what every engine has written so far, not as a selection.
     // `stopped`: following stopped (MetricsPanels::stopLive), so the horizon is no longer live.
-    void setLiveHorizon(std::optional<uint64_t> horizon, bool stopped)
-    {
-        m_liveHorizon = horizon;
-        m_liveStopped = stopped;
-    }
+    // A stop rewrites the Range line in its words at once; the rest of the panel stays.
+    void setLiveHorizon(std::optional<uint64_t> horizon, bool stopped);
     // The range's running time per static id, largest first (empty: the table is hidden).
     void setSiteSplit(const std::vector<SiteTime>& split);
     QTreeWidget* siteTable() const { return m_sites; }
@@ -61,6 +58,8 @@ Q_SIGNALS:
 
 private:
     void setFigure(const QString& label, const QString& text);
+    // The Range line of the metrics shown: whole trace, live (or stopped) horizon, or selection.
+    QString rangeText() const;
 
     QLabel* m_range;
     QLabel* m_note;
@@ -73,6 +72,10 @@ private:
     std::vector<std::pair<QString, QLabel*>> m_figures;
     std::optional<uint64_t> m_liveHorizon;
     bool m_liveStopped = false;
+    struct ShownRange {
+        uint64_t firstNs, lastNs, fromNs, toNs; // the trace's, and the metrics' range
+    };
+    std::optional<ShownRange> m_shown; // of the metrics shown, for rangeText
 };
 
 } // namespace sparkscope::ui

@@ -83,11 +83,15 @@ namespace {
                 continue;
             const uint64_t endNs = p.u64(4);
             const uint16_t cap = p.u16(12);
-            if (endNs == 0)
-                out.push_back({ e.timeNs, e.engine,
-                    "the block of engine " + engineText(cap) + " at byte " + std::to_string(e.offset)
-                        + " was never closed (end time 0)" });
-            else if (endNs < e.timeNs)
+            if (endNs == 0) {
+                // A block GHC never closed has size 0 too, which the reader already warned of at its byte.
+                const bool warned = std::any_of(trace.warnings.begin(), trace.warnings.end(),
+                    [&](const Warning& w) { return w.byteOffset == e.offset; });
+                if (!warned)
+                    out.push_back({ e.timeNs, e.engine,
+                        "the block of engine " + engineText(cap) + " at byte " + std::to_string(e.offset)
+                            + " was never closed (end time 0)" });
+            } else if (endNs < e.timeNs)
                 out.push_back({ e.timeNs, e.engine,
                     "the block of engine " + engineText(cap) + " at byte " + std::to_string(e.offset) + " ends at "
                         + std::to_string(endNs) + " ns, before it begins" });
