@@ -1,6 +1,6 @@
 // cutTrace (cut.h): one time-ordered pass over the trace. Events before the range update a small
 // replay of the state (definitions in order, each context's creation/label/engine, each engine's
-// GC); at the first event inside the range that state is written, re-timed to `from`, and the
+// state by the engine states' rules: asleep, searching, collecting); at the first event inside the range that state is written, re-timed to `from`, and the
 // range's events follow. Output goes through per-engine pending buffers flushed as blocks, like a
 // runtime's per-capability buffers, so the writer's blocks stay one engine each.
 #include "sparkscope/core/cut.h"
@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <deque>
-#include <map>
 #include <unordered_map>
 
 namespace sparkscope::core {
@@ -127,17 +126,19 @@ namespace {
         // GC_WORK, GC_IDLE or GC_DONE without one). The cut re-emits those at `from`, so the cut's
         // engine states are the original's over the range by the same rules, not a copy of them.
         struct EngineReplay {
-            EngineStateScanner scanner;
+            EngineStateScanner scanner { false }; // its state only: a cut late in a big trace stays small
             const Event* sleep = nullptr;
             const Event* search = nullptr;
             const Event* gcBegan = nullptr;
         };
-        std::unordered_map<uint16_t, EngineReplay> engines;
+        std::vector<EngineReplay> engines; // by engine number (a lookup per event before the range)
 
         void engineState(const Trace& trace, const Event& e)
         {
             if (!e.hasEngine())
                 return;
+            if (e.engine >= engines.size())
+                engines.resize(size_t(e.engine) + 1);
             EngineReplay& r = engines[e.engine];
             const bool collecting = r.scanner.state() == EngineState::Gc;
             r.scanner.add(e, trace.bytes());
@@ -158,21 +159,18 @@ namespace {
 
         // The events that put each engine back in its state at `from` (engine order): asleep or
         // searching, then the collection that interrupted it, if any.
-        std::map<uint16_t, std::vector<const Event*>> stateAtFrom() const
+        std::vector<const Event*> stateAtFrom() const
         {
-            std::map<uint16_t, std::vector<const Event*>> out;
-            for (const auto& [engine, r] : engines) {
+            std::vector<const Event*> out;
+            for (const EngineReplay& r : engines) {
                 const EngineState now = r.scanner.state();
                 const EngineState before = now == EngineState::Gc ? r.scanner.stateBeforeGc() : now;
-                std::vector<const Event*> events;
                 if (before == EngineState::Sleeping && r.sleep)
-                    events.push_back(r.sleep);
+                    out.push_back(r.sleep);
                 else if (before == EngineState::Searching && r.search)
-                    events.push_back(r.search);
+                    out.push_back(r.search);
                 if (now == EngineState::Gc && r.gcBegan)
-                    events.push_back(r.gcBegan);
-                if (!events.empty())
-                    out.emplace(engine, std::move(events));
+                    out.push_back(r.gcBegan);
             }
             return out;
         }
@@ -429,11 +427,10 @@ Result<CutOutput> cutTrace(const Trace& trace, uint64_t fromNs, uint64_t toNs)
             }
         // Engines asleep or searching at `from` start so again there (before a collection that
         // interrupted it, which then gives it back at its end).
-        for (const auto& [engine, events] : state.stateAtFrom())
-            for (const Event* e : events) {
-                out.add(*e, fromNs);
-                ++n;
-            }
+        for (const Event* e : state.stateAtFrom()) {
+            out.add(*e, fromNs);
+            ++n;
+        }
         out.markEveryEngine(fromNs);
         result.stats.stateEvents = n;
     };

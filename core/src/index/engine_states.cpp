@@ -28,7 +28,7 @@ std::string_view engineStateName(EngineState state) noexcept
 
 void EngineStateScanner::push(const StateInterval& r)
 {
-    if (r.endNs <= r.startNs)
+    if (r.endNs <= r.startNs || !m_keep)
         return;
     if (!m_out.empty() && m_out.back().state == r.state && m_out.back().context == r.context
         && m_out.back().endNs == r.startNs)
@@ -122,7 +122,7 @@ std::vector<StateInterval> EngineStateScanner::finish(uint64_t firstNs, uint64_t
             m_out.erase(m_out.begin());
     }
     std::vector<StateInterval> out = std::move(m_out);
-    *this = {};
+    *this = EngineStateScanner(m_keep);
     return out;
 }
 

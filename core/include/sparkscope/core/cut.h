@@ -10,7 +10,10 @@
 //   - each context alive at fromNs: its creation (CREATE_THREAD, CREATE_SPARK_THREAD or
 //     REUSE_CONTEXT) and last THREAD_LABEL, and RUN_THREAD on its engine when it was running there;
 //     one blocked then, its last RUN_THREAD and blocking STOP_THREAD, so that it reads blocked;
-//   - GC_START on each engine that was collecting at fromNs;
+//   - on each engine asleep or searching at fromNs, its ENGINE_SLEEPING or search event; on each
+//     collecting, the event that began the collection (GC_START, or GC_WORK/IDLE/DONE), after them:
+//     which engines are in which state is decided by the engine states' own rules
+//     (EngineStateScanner) over the events before fromNs;
 //   - each engine's last SPARK_COUNTERS and HEAP_ALLOCATED (cumulative: the metrics measure growth
 //     from a sample at the trace's first instant);
 //   - one block per engine of the original, so the cut has as many engines; the last ones end at
@@ -52,7 +55,8 @@ Result<CutOutput> cutTrace(const Trace& trace, uint64_t fromNs, uint64_t toNs);
 // The same cut of the file at `path`, byte for byte, without holding the whole trace: an
 // uncompressed file is streamed (trace_stream.h), keeping only the events of the range and, from
 // before it, those the state at `fromNs` is made of (definitions, contexts' creations, labels, runs
-// and stops, GC starts and ends); cutTrace then runs on those. Memory: the range, plus those kinds
+// and stops, the collections' events, sleep and search events, and the event that wakes a sleeping
+// engine); cutTrace then runs on those. Memory: the range, plus those kinds
 // of events before it (`sparkscope-cli info` counts: 0.03 % of parfib-4-37's events, whose bulk is
 // sparks; 53 % of sumfib-30-3000's, which switches threads often). A compressed file, or one whose events are out of
 // order by more than the stream's hold-back, is read whole.

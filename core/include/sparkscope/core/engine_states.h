@@ -75,6 +75,12 @@ EngineStates computeEngineStates(const Trace& trace);
 // come, so it holds the result only.
 class EngineStateScanner {
 public:
+    // `keepIntervals` false: only the current state is kept (state(), stateBeforeGc()), in constant
+    // memory, and finish() gives nothing — what a cut needs of the events before its range.
+    explicit EngineStateScanner(bool keepIntervals = true)
+        : m_keep(keepIntervals)
+    {
+    }
     // `stream` is the decoded stream e's offset indexes (only RUN_THREAD's payload is read: its
     // context).
     void add(const Event& e, std::span<const uint8_t> stream);
@@ -97,6 +103,7 @@ private:
     std::vector<StateInterval> m_out;
     Current m_cur, m_savedBeforeGc;
     bool m_inGc = false;
+    bool m_keep = true;
     uint64_t m_curStart = 0; // the trace's first time stands in for 0 at finish()
 };
 
