@@ -463,14 +463,13 @@ TEST_CASE("following a file that does not exist says so", "[ui][follow]")
     CHECK_FALSE(window.message().contains(QStringLiteral("disappeared")));
 }
 
-TEST_CASE("an engine whose events stop well before the rest is named, hatched and left out of the live analysis",
-    "[ui][follow]")
+namespace {
+
+// Engine 1 runs ctx 3 from 100 ns to 1 ms, then creates and runs ctx 1, and writes its block; engine 0
+// runs ctx 2 from 100 ns to 5 ms. `firstPart`: the bytes up to there. Then engine 1's last block (ctx
+// 1 stops at 5 ms) and DATA_END.
+std::vector<uint8_t> laggingEngineTrace(size_t& firstPart)
 {
-    // Engine 1 runs ctx 3 from 100 ns to 1 ms, then creates and runs ctx 1, and writes its block;
-    // engine 0 runs ctx 2 from 100 ns to 5 ms. Nothing of engine 1 after 1 ms is in the file: it may
-    // be running ctx 1 all along. So the indicator names it, its row is hatched from 1 ms, and the
-    // metrics and the analysis are of [0, 1 ms), where every engine's events are written. Then
-    // engine 1's last block (ctx 1 stops at 5 ms) and DATA_END: the whole trace, nothing hatched.
     core::EventlogWriter w(core::mercuryHeader());
     w.beginBlock(1, 100);
     REQUIRE(w.event(core::ev::CreateThread, 100, ctx(3)));
@@ -484,11 +483,25 @@ TEST_CASE("an engine whose events stop well before the rest is named, hatched an
     REQUIRE(w.event(core::ev::RunThread, 100, ctx(2)));
     REQUIRE(w.event(core::ev::StopThread, 5'000'000, stop(2, core::kStopFinished)));
     w.endBlock(5'000'000);
-    const size_t firstPart = w.size();
+    firstPart = w.size();
     w.beginBlock(1, 5'000'000);
     REQUIRE(w.event(core::ev::StopThread, 5'000'000, stop(1, core::kStopFinished)));
     w.endBlock(5'000'000);
-    const std::vector<uint8_t> bytes = w.finish();
+    return w.finish();
+}
+
+} // namespace
+
+TEST_CASE("an engine whose events stop well before the rest is named, hatched and left out of the live analysis",
+    "[ui][follow]")
+{
+    // Engine 1 runs ctx 3 from 100 ns to 1 ms, then creates and runs ctx 1, and writes its block;
+    // engine 0 runs ctx 2 from 100 ns to 5 ms. Nothing of engine 1 after 1 ms is in the file: it may
+    // be running ctx 1 all along. So the indicator names it, its row is hatched from 1 ms, and the
+    // metrics and the analysis are of [0, 1 ms), where every engine's events are written. Then
+    // engine 1's last block (ctx 1 stops at 5 ms) and DATA_END: the whole trace, nothing hatched.
+    size_t firstPart = 0;
+    const std::vector<uint8_t> bytes = laggingEngineTrace(firstPart);
 
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
@@ -566,22 +579,11 @@ TEST_CASE("a followed file that ends complete says what the reader warned of aft
 
 TEST_CASE("following that stops on bad input keeps the written part, no longer called live", "[ui][follow]")
 {
-    // Engine 1's events stop at 1 ms, engine 0's at 5 ms (as in the test above): the docks show
-    // [0, 1 ms). Then bytes that are no block: following stops, the range stays, and the Summary and
+    // laggingEngineTrace's first part: engine 1's events stop at 1 ms, engine 0's at 5 ms, so the docks
+    // show [0, 1 ms). Then bytes that are no block: following stops, the range stays, and the Summary and
     // Why docks no longer call it live.
-    core::EventlogWriter w(core::mercuryHeader());
-    w.beginBlock(1, 100);
-    REQUIRE(w.event(core::ev::CreateThread, 100, ctx(3)));
-    REQUIRE(w.event(core::ev::RunThread, 100, ctx(3)));
-    REQUIRE(w.event(core::ev::StopThread, 1'000'000, stop(3, core::kStopFinished)));
-    w.endBlock(1'000'000);
-    w.beginBlock(0, 100);
-    REQUIRE(w.event(core::ev::CreateThread, 100, ctx(2)));
-    REQUIRE(w.event(core::ev::RunThread, 100, ctx(2)));
-    REQUIRE(w.event(core::ev::StopThread, 5'000'000, stop(2, core::kStopFinished)));
-    w.endBlock(5'000'000);
-    const std::vector<uint8_t> bytes = w.finish();
-    const size_t firstPart = bytes.size() - 2; // without DATA_END
+    size_t firstPart = 0;
+    const std::vector<uint8_t> bytes = laggingEngineTrace(firstPart);
 
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
