@@ -161,9 +161,8 @@ void AnalysisView::refresh()
                                 .arg(whole     ? tr("whole trace")
                                         : live ? tr("part every engine has written")
                                                : tr("selection")));
-    else if (report != m_panel->report() || range != m_rangeShown)
+    else if (report != m_panel->report() || range != m_panel->range())
         m_panel->setReport(report, range);
-    m_rangeShown = report ? range : QString();
     startSiteSplit();
 }
 

@@ -82,7 +82,6 @@ private:
     TimelineWidget* m_timeline;
     ZoomState* m_zoom;
     MetricsPanels* m_metrics;
-    QString m_rangeShown; // the range label of the report the Why dock shows
     WhyPanel* m_panel;
     QDockWidget* m_dock;
     QAction* m_utilisation;

@@ -167,6 +167,7 @@ QString WhyPanel::predictionText() const { return m_prediction->text(); }
 void WhyPanel::setPending(const QString& what)
 {
     m_report.reset();
+    m_rangeText.clear();
     m_range->setText(what);
     m_bar->setLedger(std::nullopt);
     for (QLabel* l : { m_work, m_span, m_parallelism })
@@ -185,6 +186,7 @@ void WhyPanel::setReport(std::shared_ptr<const core::AnalysisReport> report, con
     if (!m_report)
         return setPending(range);
     const core::Analysis& a = m_report->analysis;
+    m_rangeText = range;
     m_range->setText(tr("<b>%1</b>: %2 × %3")
                          .arg(range, formatEngines(a.ledger.engines), formatDuration(int64_t(a.toNs - a.fromNs))));
     m_bar->setLedger(a.ledger.total);

@@ -38,6 +38,8 @@ public:
     // The report of `range` (a description: "whole trace", "selection 1.2 ms – 3.4 ms").
     void setReport(std::shared_ptr<const core::AnalysisReport> report, const QString& range);
     const std::shared_ptr<const core::AnalysisReport>& report() const { return m_report; }
+    // What the report shown is of, as setReport was given it ("Whole trace", a selection, ...).
+    const QString& range() const { return m_rangeText; }
     // The toggle of the critical path overlay, shown as a button on the Critical path tab.
     void setCriticalPathAction(QAction* action);
     // The category highlighted on the timeline (-1: none): outlined in the bar, selected in the table.
@@ -82,6 +84,7 @@ private:
     void fillPath(const core::Analysis& a);
 
     std::shared_ptr<const core::AnalysisReport> m_report;
+    QString m_rangeText; // empty while pending
     QLabel* m_range;
     LedgerBar* m_bar;
     QLabel* m_work;

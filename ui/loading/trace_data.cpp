@@ -439,9 +439,14 @@ namespace {
         constexpr size_t kKept = 100;
         std::vector<std::string> problems;
         size_t more = 0;
-        for (core::Problem& p : core::checkFormat(trace.value()))
-            if (!p.isNote)
-                problems.size() < kKept ? problems.push_back(std::move(p.message)) : void(++more);
+        for (core::Problem& p : core::checkFormat(trace.value())) {
+            if (p.isNote)
+                continue;
+            if (problems.size() < kKept)
+                problems.push_back(std::move(p.message));
+            else
+                ++more;
+        }
         if (more)
             problems.push_back(std::to_string(more) + " more format problem(s)");
         if (progress)
