@@ -16,6 +16,7 @@
 #include <vector>
 
 using namespace sparkscope::core;
+using sparkscope::test::TraceBuilder;
 
 namespace {
 
@@ -200,7 +201,8 @@ TEST_CASE("events the model ignores change nothing, however many there are", "[c
 {
     // A GHC-like trace is mostly events the model does not use; the pass then copies out the used
     // ones before merging (a different path from our runtime's traces). Padding a random program's
-    // trace with three GC event pairs after each of its events takes it down that path.
+    // trace with three user messages after each of its events takes it down that path (GC events
+    // would not: the model reads them).
     for (uint64_t seed = 1; seed <= 8; ++seed) {
         INFO("seed " << seed);
         auto builder = sparkscope::test::simulateRandomProgram(seed);
@@ -208,7 +210,7 @@ TEST_CASE("events the model ignores change nothing, however many there are", "[c
         for (uint16_t e = 0; e < plain.engines.size(); ++e)
             for (const Event& used : plain.engines[e])
                 for (int i = 0; i < 3; ++i)
-                    builder.gcStart(e, used.timeNs + 1).gcEnd(e, used.timeNs + 1);
+                    builder.event(e, used.timeNs + 1, ev::UserMsg, { 'x' });
         const Trace padded = builder.build();
         REQUIRE(padded.eventCount() > 3 * plain.eventCount());
         const ParModel a = buildParModel(plain), b = buildParModel(padded);
@@ -226,4 +228,61 @@ TEST_CASE("events the model ignores change nothing, however many there are", "[c
         CHECK(a.problems.size() == b.problems.size());
         checkSameIndexes(a, b);
     }
+}
+
+TEST_CASE(
+    "a context made by CREATE_SPARK_THREAD alone is created there, on either path of the model pass", "[core][model]")
+{
+    // GHC creates a spark thread with CREATE_SPARK_THREAD (often after its own CREATE_THREAD; here
+    // alone). Engine 0: spark thread 5 created at 10, run [40, 60). The model must hold the creation
+    // at 10 and the context from 10 (Runnable), whether or not the pass copies out the events it uses
+    // first: with 100 user messages beside them, it does.
+    for (const bool padded : { false, true }) {
+        INFO((padded ? "padded: the events the model uses are copied out first" : "plain"));
+        TraceBuilder b(1);
+        b.createSparkThread(0, 10, 5).runThread(0, 40, 5).stopThread(0, 60, 5, kStopFinished);
+        if (padded)
+            for (uint64_t t = 0; t < 100; ++t)
+                b.event(0, t, ev::UserMsg, { 'x' });
+        b.endAt(100);
+        const ParModel m = buildParModel(b.build());
+        CHECK(m.contextCreations == std::vector<uint64_t> { 10 });
+        REQUIRE(m.contexts.size() == 1);
+        CHECK(m.contexts[0].id == 5);
+        const std::vector<ContextStateChange>& states = m.contexts[0].states;
+        REQUIRE(states.size() == 3);
+        CHECK((states[0].startNs == 10 && states[0].state == ContextState::Runnable));
+        CHECK((states[1].startNs == 40 && states[1].state == ContextState::Running));
+        CHECK((states[2].startNs == 60 && states[2].state == ContextState::Finished));
+    }
+}
+
+TEST_CASE("a context blocked by a STOP_THREAD posted on another engine stays blocked when its engine runs another",
+    "[core][model]")
+{
+    // Engine 0 runs ctx 1 from 10; its STOP_THREAD (blocked) comes from engine 1 at 20 (said: it is
+    // not running there). Engine 0 runs ctx 2 at 30: ctx 1 is blocked still, not made runnable by a
+    // "lost STOP_THREAD". Woken and run again on engine 1 at 50, it resumes after blocking: engine
+    // 0 (where it last ran) to engine 1.
+    TraceBuilder b(2);
+    b.runThread(0, 10, 1).stopThread(1, 20, 1, kStopBlocked).runThread(0, 30, 2);
+    b.threadRunnable(1, 45, 1)
+        .runThread(1, 50, 1)
+        .stopThread(1, 70, 1, kStopFinished)
+        .stopThread(0, 80, 2, kStopFinished);
+    b.endAt(100);
+    const ParModel m = buildParModel(b.build());
+    REQUIRE(!m.contexts.empty());
+    REQUIRE(m.contexts[0].id == 1);
+    std::vector<std::pair<uint64_t, ContextState>> states;
+    for (const ContextStateChange& s : m.contexts[0].states)
+        states.emplace_back(s.startNs, s.state);
+    CHECK(states
+        == std::vector<std::pair<uint64_t, ContextState>> { { 10, ContextState::Running },
+            { 20, ContextState::Blocked }, { 45, ContextState::Runnable }, { 50, ContextState::Running },
+            { 70, ContextState::Finished } });
+    REQUIRE(m.resumes.size() == 1);
+    CHECK((m.resumes[0].timeNs == 50 && m.resumes[0].fromEngine == 0 && m.resumes[0].toEngine == 1));
+    REQUIRE(m.problems.size() == 1);
+    CHECK(m.problems[0].timeNs == 20);
 }

@@ -115,7 +115,8 @@ void ParModelBuilder::flushInstant()
 
 bool ParModelBuilder::relevant(uint16_t type)
 {
-    return isContextStateEvent(type) || type == ev::InternString
+    // CREATE_SPARK_THREAD creates a context (a GHC spark thread) without being a state change of one.
+    return isContextStateEvent(type) || type == ev::InternString || type == ev::CreateSparkThread
         || (type >= ev::MerStartParConj && type <= ev::MerReuseContext) || type == ev::GcStart || type == ev::GcWork
         || type == ev::GcIdle || type == ev::GcDone || type == ev::GcEnd;
 }

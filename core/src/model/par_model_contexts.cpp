@@ -56,14 +56,17 @@ void ParModelBuilder::onRunThread(const Event& e, Payload p)
         m_engines[cc.engine].running = ContextIndex();
     if (ec.running.valid() && ec.running != c) {
         // A lost STOP_THREAD: the previous context stops here (said, as the figures change with it).
+        // One blocked or finished by a STOP_THREAD posted on another engine stays so.
         ContextCursor& before = cursor(ec.running);
-        if (before.state == ContextState::Running && before.engine == e.engine)
-            problem(e,
-                "context " + std::to_string(p.u32(0)) + " runs on engine " + std::to_string(e.engine)
-                    + " while context " + std::to_string(m.contexts[ec.running.value()].id)
-                    + " still runs there (its STOP_THREAD is missing): it is taken to stop here");
-        before.state = ContextState::Runnable;
-        touch(ec.running, t);
+        if (before.state == ContextState::Running) {
+            if (before.engine == e.engine)
+                problem(e,
+                    "context " + std::to_string(p.u32(0)) + " runs on engine " + std::to_string(e.engine)
+                        + " while context " + std::to_string(m.contexts[ec.running.value()].id)
+                        + " still runs there (its STOP_THREAD is missing): it is taken to stop here");
+            before.state = ContextState::Runnable;
+            touch(ec.running, t);
+        }
     }
     cc.suspendedWait = false;
     if ((cc.state == ContextState::Blocked || cc.wokenBlocked) && cc.lastEngine != kNoEngine)
