@@ -3,6 +3,7 @@
 // cut of a hand-built trace has the contexts and conjunctions worked out by hand.
 #include "metric_field.h"
 #include "scenario_traces.h"
+#include "sparkscope/core/context_lanes.h"
 #include "sparkscope/core/cut.h"
 #include "sparkscope/core/engine_states.h"
 #include "sparkscope/core/event_types.h"
@@ -482,7 +483,8 @@ TEST_CASE("cut starts each engine in the state the engine states' rules give at 
     const std::string path = (test::scratchDir("cut-states") / "states.eventlog").string();
     {
         const std::vector<uint8_t> bytes = b.eventlogBytes();
-        std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        std::ofstream(path, std::ios::binary)
+            .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
     }
     auto original = readTrace(path);
     REQUIRE(original);
@@ -529,4 +531,28 @@ TEST_CASE("cut creates each context on the engine that runs it at the range's st
     CHECK(timesOf(back.engines[0], ev::CreateThread) == std::vector<uint64_t> { 100 });
     CHECK(timesOf(back.engines[1], ev::CreateThread).empty());
     CHECK(sparkscope::test::field(computeMetrics(back), "program", "all", "CONTEXT_COUNTS", "created") == 1);
+}
+
+TEST_CASE("cut keeps the first creation and the label of a context created twice, as GHC creates a spark thread",
+    "[core][cut]")
+{
+    // GHC creates spark thread 3 with CREATE_THREAD at 10, labels it at 11, and posts
+    // CREATE_SPARK_THREAD for it at 12; engine 0 runs it [50, 150). Cut at [30, 200]: the state
+    // at 30 is its first creation and its label (then the range's run), and the model of the cut
+    // names it "spark evaluator" and counts one creation.
+    TraceBuilder b(1);
+    b.createThread(0, 10, 3).threadLabel(0, 11, 3, "spark evaluator").createSparkThread(0, 12, 3);
+    b.runThread(0, 50, 3).stopThread(0, 150, 3, kStopFinished).endAt(200);
+    const Trace original = b.roundTrip();
+    const auto cut = cutTrace(original, 30, 200);
+    REQUIRE(cut);
+    const Trace back = readBack(cut.value());
+    CHECK(timesOf(back.engines[0], ev::CreateThread) == std::vector<uint64_t> { 30 });
+    CHECK(timesOf(back.engines[0], ev::ThreadLabel) == std::vector<uint64_t> { 30 });
+    CHECK(timesOf(back.engines[0], ev::CreateSparkThread).empty());
+    CHECK(sparkscope::test::field(computeMetrics(back), "program", "all", "CONTEXT_COUNTS", "created") == 1);
+    const ContextLanes lanes = computeContextLanes(back);
+    CHECK(lanes.ids == std::vector<uint32_t> { 3 });
+    CHECK(lanes.labels == std::vector<std::string> { "spark evaluator" });
+    checkCut(original, 30, 200);
 }

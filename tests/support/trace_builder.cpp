@@ -137,6 +137,16 @@ TraceBuilder& TraceBuilder::releaseContext(uint16_t e, uint64_t t, uint32_t c)
 {
     return event(e, t, ev::MerReleaseContext, Bytes().u32(c).v);
 }
+TraceBuilder& TraceBuilder::threadLabel(uint16_t e, uint64_t t, uint32_t c, const std::string& text)
+{
+    if (std::find(m_declared.begin(), m_declared.end(), ev::ThreadLabel) == m_declared.end())
+        declare(ev::ThreadLabel);
+    Bytes b;
+    b.u32(c);
+    b.v.insert(b.v.end(), text.begin(), text.end());
+    return event(e, t, ev::ThreadLabel, std::move(b.v));
+}
+
 TraceBuilder& TraceBuilder::reuseContext(uint16_t e, uint64_t t, uint32_t c, uint32_t old)
 {
     return event(e, t, ev::MerReuseContext, Bytes().u32(c).u32(old).v);
@@ -150,7 +160,8 @@ Trace TraceBuilder::build() const
     trace.engines.resize(m_engines);
     uint64_t first = UINT64_MAX, last = 0;
     for (const Pending& p : m_events) {
-        const bool variable = p.type == ev::InternString || p.type == ev::LogMsg || p.type == ev::UserMsg;
+        const bool variable
+            = p.type == ev::InternString || p.type == ev::LogMsg || p.type == ev::UserMsg || p.type == ev::ThreadLabel;
         Event e;
         e.timeNs = p.timeNs;
         e.offset = bytes->size();

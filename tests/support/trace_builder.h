@@ -28,6 +28,8 @@ public:
     TraceBuilder& internString(uint64_t timeNs, uint32_t id, const std::string& text);
     TraceBuilder& createThread(uint16_t engine, uint64_t timeNs, uint32_t context);
     TraceBuilder& createSparkThread(uint16_t engine, uint64_t timeNs, uint32_t context);
+    // GHC's THREAD_LABEL (declared in the eventlog the builder writes): the context, then the text.
+    TraceBuilder& threadLabel(uint16_t engine, uint64_t timeNs, uint32_t context, const std::string& text);
     TraceBuilder& runThread(uint16_t engine, uint64_t timeNs, uint32_t context);
     TraceBuilder& stopThread(uint16_t engine, uint64_t timeNs, uint32_t context, uint16_t status);
     TraceBuilder& threadRunnable(uint16_t engine, uint64_t timeNs, uint32_t context);

@@ -1,8 +1,9 @@
 // cutTrace (cut.h): one time-ordered pass over the trace. Events before the range update a small
 // replay of the state (definitions in order, each context's creation/label/engine, each engine's
 // state by the engine states' rules: asleep, searching, collecting); at the first event inside the
-// range that state is written, re-timed to `from`, and the range's events follow. Output goes through per-engine pending buffers flushed as blocks, like a
-// runtime's per-capability buffers, so the writer's blocks stay one engine each.
+// range that state is written, re-timed to `from`, and the range's events follow. Output goes through per-engine
+// pending buffers flushed as blocks, like a runtime's per-capability buffers, so the writer's blocks stay one engine
+// each.
 #include "sparkscope/core/cut.h"
 
 #include "sparkscope/core/byte_order.h"
@@ -188,9 +189,15 @@ namespace {
             switch (e.type) {
             case ev::CreateThread:
             case ev::CreateSparkThread:
-            case ev::MerReuseContext:
-                contexts[p.u32(0)] = ContextState { &e };
+            case ev::MerReuseContext: {
+                // A second creation of a live context creates nothing, as the model reads it: GHC posts
+                // CREATE_THREAD, THREAD_LABEL, then CREATE_SPARK_THREAD for one spark thread, and the
+                // first two are what the cut must write. One known only from its runs takes this one.
+                auto [it, fresh] = contexts.try_emplace(p.u32(0), ContextState { &e });
+                if (!fresh && !it->second.created)
+                    it->second.created = &e;
                 break;
+            }
             case ev::ThreadLabel:
                 contexts[p.u32(0)].label = &e;
                 break;
