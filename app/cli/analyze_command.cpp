@@ -358,6 +358,16 @@ namespace {
             return;
         }
         out += "\nFindings, ranked by the time they could win back (estimates: docs/analysis.md):\n";
+        const core::Analysis& a = report.analysis;
+        if (report.run && (report.run->fromNs != a.fromNs || report.run->toNs != a.toNs)) {
+            // The shares below are of the run, not of the range above: say which part that is.
+            out += "  (\"of the run\" below: ";
+            appendUnsigned(out, report.run->fromNs);
+            out += " .. ";
+            appendUnsigned(out, report.run->toNs);
+            out += " ns (" + duration(report.run->toNs - report.run->fromNs)
+                + "), from the first to the last instant an engine ran a context)\n";
+        }
         for (size_t i = 0; i < report.findings.size(); ++i) {
             const core::Finding& f = report.findings[i];
             out += "\n  ";

@@ -171,11 +171,22 @@ def case_findings():
     expect(list(m)[-1] == "analysis", "the analysis is not the last section: %r" % list(m))
     check_ledger(m)
     expect(m["analysis"]["findings"] == findings, "the metrics file's findings differ from analyze's")
+    # The run the findings' shares are of: inside the range. A demo trace starts its engines before
+    # any context runs, so it usually begins later; the text report then says which part it is.
+    run = doc["analysis"]["findings_run"]
+    expect(doc["range"]["from_ns"] <= run["from_ns"] < run["to_ns"] <= doc["range"]["to_ns"],
+           "findings_run %r in the range %r" % (run, doc["range"]))
+    said = '("of the run" below: %d .. %d ns (' % (run["from_ns"], run["to_ns"]) in out
+    expect(said == (run != doc["range"]), "the report says the run %r in the range %r: %s\n%s"
+           % (run, doc["range"], said, out))
+    expect(m["analysis"]["findings_run"] == run, "the metrics file's run differs from analyze's")
     expect(m["analysis"]["predictions"] == [], "predictions: %r" % m["analysis"]["predictions"])
     csv, _ = expect_exit(0, ["metrics", path, "--format", "csv"], stream="stdout")
     rows = [line.split(",", 4) for line in csv.splitlines() if line.startswith("analysis,")]
     rules = [r[4] for r in rows if r[2] == "finding" and r[3] == "rule"]
     expect(rules == [f["rule"] for f in findings], "CSV finding rows %r" % rules)
+    csv_run = {r[3]: int(r[4]) for r in rows if r[1:3] == ["all", "findings_run"]}
+    expect(csv_run == run, "CSV findings_run rows %r" % csv_run)
     total = [r[4] for r in rows if r[1:4] == ["all", "ledger", "total_ns"]]
     expect(total == [str(m["analysis"]["ledger"]["total_ns"])], "CSV ledger total %r" % total)
 

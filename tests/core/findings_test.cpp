@@ -12,6 +12,7 @@
 #include "support/trace_builder.h"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <set>
@@ -150,6 +151,43 @@ TEST_CASE(
     CHECK(after->text.find("after the parallel conjunction at out.m:10") != std::string::npos);
     CHECK(after->ranges == std::vector<TimeRange> { { 400, 1000 } });
     CHECK(after->recoverableNs == 300);
+}
+
+TEST_CASE("the findings' shares are of the run, from the first to the last instant a context ran, which the "
+          "report gives",
+    "[core][analysis][findings]")
+{
+    // 2 engines, trace [0,1600): ctx 1 is created at 0 and engine 0 runs it only [300,1300); both
+    // engines collect [500,700), which holds ctx 1 back. The run is [300,1300): E × run = 2000.
+    //   gc: 2 × 200 = 400, 20 % of the run (12.5 % of the trace's 3200) -> 200;
+    //   engine 1 idle with nothing to run while ctx 1 runs outside every conjunct: [300,500) +
+    //   [700,1300) = 800 (40 %) -> 400. Engine 1's idle [0,300) and [1300,1600), and ctx 1 runnable
+    //   [0,300), are outside the run: no work_waited_for_engine.
+    TraceBuilder b(2);
+    b.createThread(0, 0, 1).runThread(0, 300, 1).gcStart(0, 500).gcStart(1, 500).gcEnd(0, 700).gcEnd(1, 700);
+    b.stopThread(0, 1300, 1, kStopFinished).endAt(1600);
+    const Trace trace = b.roundTrip();
+    const AnalysisReport r = computeAnalysisReport(trace);
+    CHECK(r.analysis.fromNs == 0);
+    CHECK(r.analysis.toNs == 1600);
+    CHECK(r.run == TimeRange { 300, 1300 });
+    CHECK(summary(r) == std::vector<std::string> { "sequential_code@ 400", "gc_share@ 200" });
+    CHECK(finding(r, "gc_share").text.find("took 20% of the run's engine time") != std::string::npos);
+    const auto json = nlohmann::json::parse(analysisReportToJson(r));
+    CHECK(json["analysis"]["findings_run"] == nlohmann::json { { "from_ns", 300 }, { "to_ns", 1300 } });
+
+    // A range in which no context runs has no run, and no findings; the JSON says so with null.
+    AnalysisOptions startUp;
+    startUp.toNs = 250;
+    const AnalysisReport none = computeAnalysisReport(trace, startUp);
+    CHECK_FALSE(none.run);
+    CHECK(none.findings.empty());
+    CHECK(nlohmann::json::parse(analysisReportToJson(none))["analysis"]["findings_run"].is_null());
+    // A range that cuts the run: the run within it.
+    AnalysisOptions part;
+    part.fromNs = 400;
+    part.toNs = 1000;
+    CHECK(computeAnalysisReport(trace, part).run == TimeRange { 400, 1000 });
 }
 
 TEST_CASE("garbage collection, work waiting for an engine, and sequential code outside every conjunction",

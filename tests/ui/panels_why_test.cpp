@@ -5,9 +5,9 @@
 // utilisation row; the critical path toggle draws the path over the engine rows; a selection shows the
 // selection's analysis. On a demo trace recorded by sparkscope-demo (imbalanced: it has findings) and
 // on a shared GHC eventlog.
+#include "panels_test_trace.h"
 #include "sparkscope/core/metrics_export.h"
 #include "sparkscope/core/reader.h"
-#include "panels_test_trace.h"
 #include "support/test_data.h"
 #include "ui/analysis/analysis_view.h"
 #include "ui/analysis/speedup_chart.h"
@@ -23,6 +23,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QListWidget>
 #include <QSignalSpy>
 #include <QTest>
@@ -84,6 +85,13 @@ void checkFigures(const WhyPanel& panel, const core::AnalysisReport& cli)
         CHECK(panel.figure(QStringLiteral("span")) == formatDuration(int64_t(*a.workSpan.spanNs)));
     if (a.workSpan.parallelism)
         CHECK(panel.figure(QStringLiteral("parallelism")) == QString::number(*a.workSpan.parallelism, 'f', 2));
+    // The line above the findings says what their shares "of the run" are of, when that is not the
+    // whole range (a demo trace's start-up runs no context).
+    const bool partOfRange = cli.run && (cli.run->fromNs != a.fromNs || cli.run->toNs != a.toNs);
+    CHECK(panel.findingsRunLabel()->isHidden() == !partOfRange);
+    if (partOfRange)
+        CHECK(panel.findingsRunLabel()->text().contains(
+            formatDuration(int64_t(cli.run->fromNs)) + QStringLiteral(" – ") + formatDuration(int64_t(cli.run->toNs))));
     const auto& findings = panel.report()->findings;
     REQUIRE(findings.size() == cli.findings.size());
     for (size_t i = 0; i < findings.size(); ++i) {
@@ -237,15 +245,16 @@ TEST_CASE(
             text.contains(QStringLiteral("Below the lower bound at %1 engines").arg(below.join(QStringLiteral(", ")))));
 }
 
-TEST_CASE("the speed-up tab notes a measured cost that rests on one or two latencies, as analyze does",
-    "[ui][panels][why]")
+TEST_CASE(
+    "the speed-up tab notes a measured cost that rests on one or two latencies, as analyze does", "[ui][panels][why]")
 {
     // The panels' hand trace: engine 1 steals the spark at 400 and runs a new context at 410, so
     // context_ns is 10 ns, the median of that one latency, and at least 1 % of the recorded wall (ctx
     // 1 from 100 to 1000: 900 ns). The note is analyze's, word for word.
     const std::vector<uint8_t> bytes = test::panelsTraceBuilder().eventlogBytes();
     const std::filesystem::path path = test::scratchDir("panels-why-costs") / "steal.eventlog";
-    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
     auto trace = core::readTrace(path.string());
     REQUIRE(trace);
     core::AnalysisOptions options;

@@ -85,12 +85,23 @@ WhyPanel::WhyPanel(QWidget* parent)
     layout->addWidget(m_notes);
 
     m_tabs = new QTabWidget(this);
-    m_findings = new QListWidget(this);
+    auto* findingsPage = new QWidget(this);
+    auto* findingsLayout = new QVBoxLayout(findingsPage);
+    findingsLayout->setContentsMargins(0, 4, 0, 0);
+    // The findings' shares are "of the run", which a trace's start-up and shutdown are not part of:
+    // when that is not the whole range, this line says which part it is.
+    m_findingsRun = new QLabel(findingsPage);
+    m_findingsRun->setObjectName(QStringLiteral("findingsRun"));
+    m_findingsRun->setWordWrap(true);
+    m_findingsRun->hide();
+    m_findings = new QListWidget(findingsPage);
     m_findings->setObjectName(QStringLiteral("findingsList"));
     m_findings->setWordWrap(true);
     m_findings->setAlternatingRowColors(true);
     m_findings->setSpacing(2);
-    m_tabs->addTab(m_findings, tr("Findings"));
+    findingsLayout->addWidget(m_findingsRun);
+    findingsLayout->addWidget(m_findings, 1);
+    m_tabs->addTab(findingsPage, tr("Findings"));
     m_ledger = newTable({ tr("Category"), tr("Seconds"), tr("Share") }, this);
     m_ledger->setObjectName(QStringLiteral("ledgerTable"));
     m_tabs->addTab(m_ledger, tr("Ledger"));
@@ -173,6 +184,8 @@ void WhyPanel::setPending(const QString& what)
     for (QLabel* l : { m_work, m_span, m_parallelism })
         l->setText(QStringLiteral("—"));
     m_findings->clear();
+    m_findingsRun->clear();
+    m_findingsRun->hide();
     m_ledger->clear();
     m_path->clear();
     m_pathSummary->clear();
@@ -267,6 +280,14 @@ void WhyPanel::fillLedger(const core::Analysis& a)
 void WhyPanel::fillFindings(const core::AnalysisReport& r)
 {
     m_findings->clear();
+    const bool partOfRange = r.run && (r.run->fromNs != r.analysis.fromNs || r.run->toNs != r.analysis.toNs);
+    m_findingsRun->setText(partOfRange
+            ? tr("“Of the run” below: %1 – %2 (%3), from the first to the last instant an "
+                 "engine ran a context in this range.")
+                  .arg(formatDuration(int64_t(r.run->fromNs)), formatDuration(int64_t(r.run->toNs)),
+                      formatDuration(int64_t(r.run->toNs - r.run->fromNs)))
+            : QString());
+    m_findingsRun->setVisible(partOfRange);
     if (r.findings.empty()) {
         auto* none
             = new QListWidgetItem(tr("No finding: nothing in this range lost enough time to be worth changing."));

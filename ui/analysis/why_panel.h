@@ -48,6 +48,8 @@ public:
     LedgerBar* bar() const { return m_bar; }
     QTreeWidget* ledgerTable() const { return m_ledger; }
     QListWidget* findingsList() const { return m_findings; }
+    // What the findings' shares "of the run" are of, when that is not the whole range; else hidden.
+    QLabel* findingsRunLabel() const { return m_findingsRun; }
     QTreeWidget* pathTable() const { return m_path; }
     QTabWidget* tabs() const { return m_tabs; }
     QLabel* notes() const { return m_notes; } // the analysis' notes; hidden when it has none
@@ -93,6 +95,7 @@ private:
     QLabel* m_notes;
     QTabWidget* m_tabs;
     QListWidget* m_findings;
+    QLabel* m_findingsRun;
     QTreeWidget* m_ledger;
     QToolButton* m_pathButton;
     QLabel* m_pathSummary;

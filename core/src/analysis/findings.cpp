@@ -135,20 +135,6 @@ namespace {
         return c == LossCategory::RunningInConjunct || c == LossCategory::RunningOutsideConjunct;
     }
 
-    // The run within the analysed range: from the first to the last instant some engine ran a context.
-    std::optional<TimeRange> runOf(const AnalysisSession& session, const Analysis& a)
-    {
-        std::optional<TimeRange> run;
-        session.forEachLedgerPiece(a.fromNs, a.toNs, [&](const LedgerPiece& p) {
-            if (std::none_of(p.categories.begin(), p.categories.end(), isRunning))
-                return;
-            if (!run)
-                run = TimeRange { p.fromNs, p.toNs };
-            run->toNs = p.toNs;
-        });
-        return run;
-    }
-
     RunLosses sweepRun(const AnalysisSession& session, const Analysis& a, TimeRange run)
     {
         RunLosses out(std::max<uint64_t>(1, (run.toNs - run.fromNs) / kStretchGapDivisor));
@@ -629,48 +615,74 @@ namespace {
 
 std::span<const std::string_view> findingRules() noexcept { return kRules; }
 
+std::optional<TimeRange> findingsRun(const AnalysisSession& session, const Analysis& analysis)
+{
+    std::optional<TimeRange> run;
+    if (analysis.ledger.engines == 0)
+        return run;
+    session.forEachLedgerPiece(analysis.fromNs, analysis.toNs, [&](const LedgerPiece& p) {
+        if (std::none_of(p.categories.begin(), p.categories.end(), isRunning))
+            return;
+        if (!run)
+            run = TimeRange { p.fromNs, p.toNs };
+        run->toNs = p.toNs;
+    });
+    return run;
+}
+
+namespace {
+
+    // The findings over `run` (findingsRun's, found once by the caller).
+    std::vector<Finding> findingsOver(
+        const AnalysisSession& session, const Analysis& analysis, const Metrics& metrics, std::optional<TimeRange> run)
+    {
+        std::vector<Finding> out;
+        const size_t engines = analysis.ledger.engines;
+        if (!run || engines == 0)
+            return out;
+        const RunLosses losses = sweepRun(session, analysis, *run);
+        Inputs in { analysis, metrics, session.model(), losses, engines, {}, detail::recursiveSites(session.model()) };
+        for (const SiteLedger& s : analysis.ledger.perConjunction)
+            in.siteLedgers.emplace(s.site, &s);
+
+        tooLittleParallelism(in, out);
+        sequentialCode(in, out);
+        for (const auto& [site, positions] : sitePositions(metrics))
+            if (const SiteLedger* ledger = in.siteLedger(site)) {
+                sparksTooFine(in, site, positions, *ledger, out);
+                conjunctionShape(in, site, positions, *ledger, out);
+            }
+        futuresWaitedEarly(in, out);
+        workWaitedForEngine(in, out);
+        gcShare(in, out);
+
+        std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {
+            if (a.recoverableNs != b.recoverableNs)
+                return a.recoverableNs > b.recoverableNs;
+            if (ruleOrder(a.rule) != ruleOrder(b.rule))
+                return ruleOrder(a.rule) < ruleOrder(b.rule);
+            if (a.site != b.site)
+                return a.site < b.site;
+            const uint64_t aFrom = a.ranges.empty() ? 0 : a.ranges.front().fromNs;
+            const uint64_t bFrom = b.ranges.empty() ? 0 : b.ranges.front().fromNs;
+            return aFrom < bFrom;
+        });
+        return out;
+    }
+
+} // namespace
+
 std::vector<Finding> findFindings(const AnalysisSession& session, const Analysis& analysis, const Metrics& metrics)
 {
-    std::vector<Finding> out;
-    const size_t engines = analysis.ledger.engines;
-    const std::optional<TimeRange> run = engines ? runOf(session, analysis) : std::nullopt;
-    if (!run)
-        return out;
-    const RunLosses losses = sweepRun(session, analysis, *run);
-    Inputs in { analysis, metrics, session.model(), losses, engines, {}, detail::recursiveSites(session.model()) };
-    for (const SiteLedger& s : analysis.ledger.perConjunction)
-        in.siteLedgers.emplace(s.site, &s);
-
-    tooLittleParallelism(in, out);
-    sequentialCode(in, out);
-    for (const auto& [site, positions] : sitePositions(metrics))
-        if (const SiteLedger* ledger = in.siteLedger(site)) {
-            sparksTooFine(in, site, positions, *ledger, out);
-            conjunctionShape(in, site, positions, *ledger, out);
-        }
-    futuresWaitedEarly(in, out);
-    workWaitedForEngine(in, out);
-    gcShare(in, out);
-
-    std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {
-        if (a.recoverableNs != b.recoverableNs)
-            return a.recoverableNs > b.recoverableNs;
-        if (ruleOrder(a.rule) != ruleOrder(b.rule))
-            return ruleOrder(a.rule) < ruleOrder(b.rule);
-        if (a.site != b.site)
-            return a.site < b.site;
-        const uint64_t aFrom = a.ranges.empty() ? 0 : a.ranges.front().fromNs;
-        const uint64_t bFrom = b.ranges.empty() ? 0 : b.ranges.front().fromNs;
-        return aFrom < bFrom;
-    });
-    return out;
+    return findingsOver(session, analysis, metrics, findingsRun(session, analysis));
 }
 
 AnalysisReport analysisReport(const AnalysisSession& session, const AnalysisOptions& options, const Metrics& metrics)
 {
     AnalysisReport report;
     report.analysis = session.analyze(options);
-    report.findings = findFindings(session, report.analysis, metrics);
+    report.run = findingsRun(session, report.analysis);
+    report.findings = findingsOver(session, report.analysis, metrics, report.run);
     summarisePredictions(report);
     return report;
 }

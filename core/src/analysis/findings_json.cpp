@@ -20,6 +20,9 @@ namespace detail {
                     Json { { "engines", p.engines }, { "wall_ns", p.wallNs }, { "speedup", p.speedup } });
             j["predictions"] = std::move(predictions);
         }
+        // What the findings' shares of "the run" are of (findingsRun); null when no engine ran a context.
+        j["findings_run"]
+            = report.run ? Json { { "from_ns", report.run->fromNs }, { "to_ns", report.run->toNs } } : Json();
         Json findings = Json::array();
         for (const Finding& f : report.findings) {
             Json ranges = Json::array();

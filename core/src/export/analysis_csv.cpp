@@ -80,6 +80,9 @@ void forEachAnalysisCsvRow(const Json& a, const AnalysisCsvRow& row)
                         row(id, "finding", k, x);
                 }
             }
+        } else if (key == "findings_run") {
+            if (!v.is_null())
+                leaves(v, "all", "findings_run", row);
         } else if (key == "notes") {
             for (size_t i = 0; i < v.size(); ++i)
                 row("all", "notes", std::to_string(i + 1), v[i]);

@@ -23,6 +23,7 @@
 #include "sparkscope/core/metrics.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -53,6 +54,12 @@ std::span<const std::string_view> findingRules() noexcept;
 // range's start).
 std::vector<Finding> findFindings(const AnalysisSession& session, const Analysis& analysis, const Metrics& metrics);
 
+// The run the findings' program-wide shares ("x % of the run's engine time") are of: from the first
+// to the last instant some engine ran a context within the analysed range. None when no engine ran
+// one (then there are no findings). A demo trace's first ~0.4 ms, start-up with no context running,
+// is outside it: the report says so, or the shares would read as of the whole range.
+std::optional<TimeRange> findingsRun(const AnalysisSession& session, const Analysis& analysis);
+
 // One what-if prediction as the metrics file lists it (analysis.md §6): the predicted wall time on P
 // engines and the speed-up over the predicted P = 1.
 struct PredictionSummary {
@@ -65,6 +72,7 @@ struct PredictionSummary {
 struct AnalysisReport {
     Analysis analysis;
     std::vector<Finding> findings; // ranked
+    std::optional<TimeRange> run; // what the findings' shares are of (findingsRun)
     std::vector<PredictionSummary> predictions; // the what-if (§4) results; empty until it is run
 };
 
