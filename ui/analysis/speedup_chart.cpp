@@ -54,6 +54,13 @@ void SpeedupChart::paintEvent(QPaintEvent*)
         painter.drawText(QRectF(x - 15, g.plot.bottom() + 3, 30, 14), Qt::AlignCenter, label);
     for (const auto& [y, label] : g.yTicks)
         painter.drawText(QRectF(0, y - 7, kChartLeft - 4, 14), Qt::AlignRight | Qt::AlignVCenter, label);
+    // The axes' titles: under the engine counts, and up the left edge beside the speed-ups.
+    painter.drawText(QRectF(g.plot.left(), g.plot.bottom() + 17, g.plot.width(), 14), Qt::AlignCenter, tr("engines"));
+    painter.save();
+    painter.translate(2, g.plot.center().y());
+    painter.rotate(-90);
+    painter.drawText(QRectF(-g.plot.height() / 2, 0, g.plot.height(), 14), Qt::AlignCenter, tr("speed-up ×"));
+    painter.restore();
     // The bounds as a shaded band between lower and upper.
     if (!g.upper.empty() && g.upper.size() == g.lower.size()) {
         QPainterPath band;

@@ -35,8 +35,8 @@ struct SpeedupGeometry {
 
 inline constexpr double kChartMaxEngines = 64;
 
-// Margins hold the axes' labels: left kChartLeft, bottom kChartBottom, top and right kChartPad.
-inline constexpr double kChartLeft = 34, kChartBottom = 22, kChartPad = 8;
+// Margins hold the axes' labels and titles: left kChartLeft, bottom kChartBottom, top and right kChartPad.
+inline constexpr double kChartLeft = 48, kChartBottom = 34, kChartPad = 8;
 
 SpeedupGeometry speedupGeometry(const SpeedupChartData& data, QSizeF size);
 
