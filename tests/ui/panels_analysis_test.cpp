@@ -17,6 +17,7 @@
 #include <QFile>
 #include <QSignalSpy>
 #include <QTest>
+#include <QThreadPool>
 
 using namespace sparkscope;
 using namespace sparkscope::ui;
@@ -62,6 +63,39 @@ TEST_CASE("the metrics session analyses the whole trace and a selection in the b
     CHECK(session.analysisFor(0, UINT64_MAX) != nullptr); // the whole trace's stays
     CHECK(session.analysisFor(100, 700) == nullptr);
     CHECK(!analysed.isEmpty());
+}
+
+TEST_CASE("a range set when a view is delivered is analysed once, from its own metrics", "[ui][panels][findings]")
+{
+    // As a waiting export does (MetricsPanels::finishExport on viewReady): the view of [100, 600) is
+    // delivered, and a listener sets [200, 900) at once. Only that newer view's analysis may come
+    // (one analysisReady), and it is the CLI's for its range; the first view's range must not start
+    // an analysis of its own metrics under the newer range.
+    auto trace = std::make_shared<const core::Trace>(test::panelsTraceBuilder().roundTrip());
+    MetricsSession session;
+    session.setTrace(trace);
+    REQUIRE(QTest::qWaitFor([&] { return session.analysisFor(0, UINT64_MAX) != nullptr; }, 20000));
+    bool moved = false;
+    QObject::connect(&session, &MetricsSession::viewReady, &session, [&] {
+        if (!moved && session.viewOptions().fromNs == 100) {
+            moved = true;
+            session.setRange(std::pair<uint64_t, uint64_t>(200, 900));
+        }
+    });
+    QSignalSpy analysed(&session, &MetricsSession::analysisReady);
+    session.setRange(std::pair<uint64_t, uint64_t>(100, 600));
+    REQUIRE(QTest::qWaitFor([&] { return session.analysisFor(200, 900) != nullptr; }, 20000));
+    // Every job done and delivered: nothing else arrives.
+    QThreadPool::globalInstance()->waitForDone();
+    QTest::qWait(50);
+    CHECK(moved);
+    CHECK(analysed.count() == 1);
+    core::MetricsOptions range;
+    range.fromNs = 200;
+    range.toNs = 900;
+    REQUIRE(session.analysisFor(200, 900));
+    CHECK(core::formatMetrics(*session.view(), core::MetricsFormat::Json, session.analysisFor(200, 900).get())
+        == core::formatMetricsFile(core::computeMetricsFile(*trace, range), core::MetricsFormat::Json));
 }
 
 TEST_CASE("File > Export Metrics waits for the analysis and writes what the CLI writes", "[ui][panels][findings]")

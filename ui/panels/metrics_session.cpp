@@ -288,10 +288,11 @@ void MetricsSession::startView()
                     return out;
                 }
                 // The events go as soon as the view's last pass over them is done (as in the CLI).
-                inputs.eventsRead = [&](const core::EngineStates&, const core::ParModel&, const core::SparkPoolTransfers&) {
-                    read->releaseEvents();
-                    one.unlock();
-                };
+                inputs.eventsRead
+                    = [&](const core::EngineStates&, const core::ParModel&, const core::SparkPoolTransfers&) {
+                          read->releaseEvents();
+                          one.unlock();
+                      };
                 out.metrics = std::make_shared<core::Metrics>(core::computeMetrics(*read, options, inputs));
             }
             if (analysis && range)
@@ -311,6 +312,10 @@ void MetricsSession::startView()
             m_viewComputedFor = options;
             m_viewAnalysis = std::move(view.analysis);
             Q_EMIT viewReady();
+            // A listener may have set other options (a waiting export asks for its range): that newer
+            // view brings its own analysis; this view's would be of the wrong metrics.
+            if (m_viewJob.isRunning())
+                return;
             if (m_viewAnalysis)
                 Q_EMIT analysisReady();
             else if (m_analysis && viewHasRange())
