@@ -137,10 +137,11 @@ TEST_CASE("the waiting side of a future posts wait-suspended, a blocked stop and
                             Future<int> f("slow");
                             int got = 0;
                             // The consumer is the first conjunct (run by this context at once); the producer
-                            // sleeps first, so the consumer nearly always suspends.
+                            // sleeps first (20 ms: longer than a busy machine keeps this thread from its wait), so the
+                            // consumer nearly always suspends.
                             parConj([&] { got = f.wait(); },
                                 [&] {
-                                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                                    std::this_thread::sleep_for(std::chrono::milliseconds(20));
                                     f.signal(i);
                                 });
                             CHECK(got == i);
@@ -279,8 +280,7 @@ std::vector<std::string> markersWritten(const std::string& path)
 void busyFor(std::chrono::milliseconds d)
 {
     const auto until = std::chrono::steady_clock::now() + d;
-    while (std::chrono::steady_clock::now() < until) {
-    }
+    while (std::chrono::steady_clock::now() < until) { }
 }
 
 } // namespace
@@ -292,7 +292,8 @@ TEST_CASE("with a flush interval an engine's events reach the file while the pro
     // holding b; without one, the 2 MB buffer holds them all until the end.
     for (const unsigned flushMs : { 1u, 0u }) {
         INFO("flush interval " << flushMs << " ms");
-        const auto path = (test::scratchDir("runtime-flush") / ("flush" + std::to_string(flushMs) + ".eventlog")).string();
+        const auto path
+            = (test::scratchDir("runtime-flush") / ("flush" + std::to_string(flushMs) + ".eventlog")).string();
         RuntimeOptions o;
         o.engines = 1;
         o.tracePath = path;
@@ -302,15 +303,17 @@ TEST_CASE("with a flush interval an engine's events reach the file while the pro
         auto rt = Runtime::create(o);
         REQUIRE(rt.ok());
         std::vector<std::string> afterB, afterC;
-        REQUIRE(rt.value()->run([&] {
-            mark("a");
-            busyFor(std::chrono::milliseconds(5));
-            mark("b");
-            afterB = markersWritten(path);
-            busyFor(std::chrono::milliseconds(5));
-            mark("c");
-            afterC = markersWritten(path);
-        }).ok());
+        REQUIRE(rt.value()
+                    ->run([&] {
+                        mark("a");
+                        busyFor(std::chrono::milliseconds(5));
+                        mark("b");
+                        afterB = markersWritten(path);
+                        busyFor(std::chrono::milliseconds(5));
+                        mark("c");
+                        afterC = markersWritten(path);
+                    })
+                    .ok());
         rt.value().reset();
         if (flushMs) {
             CHECK(afterB == std::vector<std::string> { "a" });
