@@ -4,10 +4,12 @@
 #include "sparkscope/core/writer.h"
 #include "sparkscope/runtime/version.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <fcntl.h>
 #include <fstream>
+#include <sched.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -15,6 +17,17 @@
 namespace sparkscope::runtime::detail {
 
 namespace {
+
+    // The CPUs this process may run on (its affinity mask: what taskset or a container allows), or
+    // else the machine's hardware threads.
+    unsigned usableCpus()
+    {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+            return unsigned(CPU_COUNT(&set));
+        return std::max(1u, std::thread::hardware_concurrency());
+    }
 
     bool cpuHasInvariantTsc()
     {
@@ -160,9 +173,12 @@ core::Result<std::unique_ptr<TraceSink>> TraceSink::open(
     core::storeBE32(p, 0);
     core::storeBE16(p + 4, 2); // OSPROCESS
     putEvent(bytes, core::ev::CapsetCreate, 0, p, 6, false);
-    // As GHC's "GHC-9.0.2 rts_thr": the runtime and how it was set up. The analysis needs the limit:
-    // at it, a spark waits for an engine with a context instead of waking a sleeping one.
-    std::string ident = std::string("sparkscope-") + version() + " max-contexts=" + std::to_string(contextLimit);
+    // As GHC's "GHC-9.0.2 rts_thr": the runtime and how it was set up. The analysis needs the limit
+    // (at it, a spark waits for an engine with a context instead of waking a sleeping one) and the
+    // CPUs the process could run on (more engines than those take turns on them, so a woken engine
+    // waits for a CPU: its work waits although the runtime did all it could).
+    std::string ident = std::string("sparkscope-") + version() + " max-contexts=" + std::to_string(contextLimit)
+        + " cpus=" + std::to_string(usableCpus());
     std::vector<uint8_t> rts(4 + ident.size());
     core::storeBE32(rts.data(), 0);
     std::memcpy(rts.data() + 4, ident.data(), ident.size());

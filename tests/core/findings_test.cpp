@@ -479,6 +479,38 @@ TEST_CASE("work waiting for an engine at the runtime's context limit blames the 
     CHECK(belowLimit == unknown);
 }
 
+TEST_CASE("work waiting for an engine on more engines than CPUs blames their taking turns, not the wake-up",
+    "[core][analysis][findings]")
+{
+    // The trace above (2 engines; ctx 2 runnable [500,700) while engine 1 is idle: 200 of E × run =
+    // 2000, 10 % -> 100), from our runtime on 1 CPU, then on 2: with 1, the engines took turns on it,
+    // and the advice is to run at most 1 engine; with 2 the finding is the one without a CPU count.
+    auto onCpus = [](std::optional<uint64_t> cpus) {
+        TraceBuilder b(2);
+        std::string ident = "sparkscope-0.1.0 max-contexts=128";
+        if (cpus)
+            ident += " cpus=" + std::to_string(*cpus);
+        std::vector<uint8_t> payload { 0, 0, 0, 0 };
+        payload.insert(payload.end(), ident.begin(), ident.end());
+        b.event(kNoEngine, 0, ev::RtsIdentifier, payload);
+        b.runThread(0, 0, 1).gcStart(0, 200).gcStart(1, 200).gcEnd(0, 400).gcEnd(1, 400);
+        b.createThread(0, 500, 2).runThread(1, 700, 2).stopThread(1, 800, 2, kStopFinished);
+        b.stopThread(0, 1000, 1, kStopFinished);
+        const Trace trace = b.roundTrip();
+        CHECK(cpusOf(trace) == cpus);
+        CHECK(contextLimitOf(trace) == std::optional<uint64_t>(128));
+        const AnalysisReport r = computeAnalysisReport(trace);
+        CHECK(finding(r, "work_waited_for_engine").recoverableNs == 100);
+        return finding(r, "work_waited_for_engine").text;
+    };
+    const std::string shared = onCpus(1), enough = onCpus(2), unknown = onCpus(std::nullopt);
+    CHECK(shared.find("The run had 2 engines on 1 CPU: the operating system ran them in turn") != std::string::npos);
+    CHECK(shared.find("With 1 CPU, run at most 1 engine: each engine more only takes turns.") != std::string::npos);
+    CHECK(shared.find("let engines look for work longer") == std::string::npos);
+    CHECK(enough == unknown);
+    CHECK(enough.find("CPU") == std::string::npos);
+}
+
 TEST_CASE("the context limit is read from our runtime's RTS_IDENTIFIER only", "[core][analysis][findings]")
 {
     auto identified = [](const std::string& ident) {
@@ -489,6 +521,7 @@ TEST_CASE("the context limit is read from our runtime's RTS_IDENTIFIER only", "[
         return contextLimitOf(b.roundTrip());
     };
     CHECK(identified("sparkscope-0.1.0 max-contexts=128") == std::optional<uint64_t>(128));
+    CHECK(identified("sparkscope-0.1.0 max-contexts=128 cpus=4") == std::optional<uint64_t>(128));
     CHECK_FALSE(identified("sparkscope-0.1.0")); // a trace of an older build
     CHECK_FALSE(identified("GHC-9.0.2 rts_thr"));
     CHECK_FALSE(identified("mmc-22.01 max-contexts=4")); // another runtime's text is not ours to read

@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <memory>
 #include <random>
+#include <sched.h>
 #include <set>
 #include <thread>
 #include <vector>
@@ -369,4 +370,9 @@ TEST_CASE("a traced deep recursion under the bound passes core's check with the 
     // The trace names the limit (its RTS_IDENTIFIER), which the analysis' findings read.
     CHECK(core::contextLimitOf(t) == std::optional<uint64_t>(st.contextLimit));
     CHECK(st.contextLimit == 4);
+    // And the CPUs this process may run on (its affinity), which the findings set against the engines.
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    REQUIRE(sched_getaffinity(0, sizeof(cpus), &cpus) == 0);
+    CHECK(core::cpusOf(t) == std::optional<uint64_t>(uint64_t(CPU_COUNT(&cpus))));
 }

@@ -355,11 +355,22 @@ namespace {
         const std::optional<uint64_t> limit = in.metrics.trace.contextLimit;
         const auto made = std::count_if(in.model.contextCreations.begin(), in.model.contextCreations.end(),
             [&](uint64_t t) { return t < in.run.toNs; });
+        // More engines than CPUs: the operating system runs them in turn, so a woken engine waits for
+        // a CPU however soon the runtime wakes it; tuning the wake-up would not help.
+        const std::optional<uint64_t> cpus = in.metrics.trace.cpus;
+        const bool oversubscribed = cpus && in.engines > *cpus;
         if (limit && uint64_t(made) >= *limit)
             text += " Live contexts reached the runtime's limit of " + std::to_string(*limit)
                 + " (SPARKSCOPE_MAX_CONTEXTS_PER_ENGINE x engines): at the limit a spark waits for an engine that has "
                   "a context to run it on instead of waking a sleeping one. Raise the limit, or have fewer conjuncts "
                   "blocked at once (each blocked one holds a context).";
+        else if (oversubscribed)
+            text += " The run had " + std::to_string(in.engines) + " engines on " + std::to_string(*cpus)
+                + (*cpus == 1 ? " CPU" : " CPUs")
+                + ": the operating system ran them in turn, so an engine woken for work waited for a CPU"
+                + (wake ? " (" + duration(wake->mean) + " on average, ENGINE_WAKE_LATENCY)" : std::string()) + ". With "
+                + std::to_string(*cpus) + (*cpus == 1 ? " CPU" : " CPUs") + ", run at most " + std::to_string(*cpus)
+                + (*cpus == 1 ? " engine" : " engines") + ": each engine more only takes turns.";
         else if (wake && (!find || wake->mean >= find->mean))
             text += " A sleeping engine took " + duration(wake->mean)
                 + " on average to wake up once work appeared (ENGINE_WAKE_LATENCY): let engines look for work longer "

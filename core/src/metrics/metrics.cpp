@@ -9,9 +9,9 @@
 // (exact_stat.h), so the output is byte-for-byte stable across runs.
 #include "sparkscope/core/metrics.h"
 
+#include "metrics/exact_stat.h"
 #include "metrics/group_summaries.h"
 #include "metrics/metrics_sections.h"
-#include "metrics/exact_stat.h"
 
 #include "sparkscope/core/event_types.h"
 
@@ -70,31 +70,40 @@ namespace detail {
 
 } // namespace detail
 
-std::optional<uint64_t> contextLimitOf(const Trace& trace)
-{
-    constexpr std::string_view kRuntime = "sparkscope-", kLimit = " max-contexts=";
-    for (const Event& e : trace.global) {
-        if (e.type != ev::RtsIdentifier || e.payloadSize <= 4)
-            continue;
-        const std::string_view text = trace.payload(e).text(4); // after the capset
-        const size_t at = text.find(kLimit);
-        if (!text.starts_with(kRuntime) || at == std::string::npos)
-            continue;
-        uint64_t limit = 0;
-        const char* digits = text.data() + at + kLimit.size();
-        const auto [end, ec] = std::from_chars(digits, text.data() + text.size(), limit);
-        if (ec == std::errc() && end != digits && limit > 0)
-            return limit;
+namespace {
+
+    // The positive number after `key` (" name=") in our runtime's RTS_IDENTIFIER, if it has one.
+    std::optional<uint64_t> runtimeSetting(const Trace& trace, std::string_view key)
+    {
+        constexpr std::string_view kRuntime = "sparkscope-";
+        for (const Event& e : trace.global) {
+            if (e.type != ev::RtsIdentifier || e.payloadSize <= 4)
+                continue;
+            const std::string_view text = trace.payload(e).text(4); // after the capset
+            const size_t at = text.find(key);
+            if (!text.starts_with(kRuntime) || at == std::string::npos)
+                continue;
+            uint64_t value = 0;
+            const char* digits = text.data() + at + key.size();
+            const auto [end, ec] = std::from_chars(digits, text.data() + text.size(), value);
+            if (ec == std::errc() && end != digits && value > 0)
+                return value;
+        }
+        return std::nullopt;
     }
-    return std::nullopt;
-}
+
+} // namespace
+
+std::optional<uint64_t> contextLimitOf(const Trace& trace) { return runtimeSetting(trace, " max-contexts="); }
+
+std::optional<uint64_t> cpusOf(const Trace& trace) { return runtimeSetting(trace, " cpus="); }
 
 namespace {
 
     TraceSummary traceSummary(const Trace& trace)
     {
         TraceSummary out { trace.path, trace.fileSize, trace.engines.size(), trace.firstTimeNs, trace.lastTimeNs,
-            trace.eventCount(), {}, contextLimitOf(trace) };
+            trace.eventCount(), {}, contextLimitOf(trace), cpusOf(trace) };
         for (const auto& w : trace.warnings)
             out.warnings.push_back(w.message + " (at byte " + std::to_string(w.byteOffset) + ")");
         return out;

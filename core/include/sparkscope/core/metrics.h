@@ -83,12 +83,18 @@ struct TraceSummary {
     std::vector<std::string> warnings;
     // Our runtime's limit on live contexts, when its RTS_IDENTIFIER gives it (contextLimitOf).
     std::optional<uint64_t> contextLimit;
+    // The CPUs the program could run on, when our runtime's RTS_IDENTIFIER gives them (cpusOf).
+    std::optional<uint64_t> cpus;
 };
 
 // The live-context limit our runtime writes in its RTS_IDENTIFIER ("sparkscope-0.1.0
 // max-contexts=128"): at the limit, a spark waits for an engine that has a context to run it on
 // rather than waking a sleeping engine (docs/runtime.md). nullopt for other runtimes.
 std::optional<uint64_t> contextLimitOf(const Trace& trace);
+// The CPUs the program could run on (its affinity mask), as our runtime writes them in its
+// RTS_IDENTIFIER ("... cpus=2"): more engines than CPUs take turns on them, so an engine woken for
+// work waits for a CPU. nullopt for other runtimes and for traces of builds that did not write them.
+std::optional<uint64_t> cpusOf(const Trace& trace);
 
 struct Metrics {
     TraceSummary trace;
