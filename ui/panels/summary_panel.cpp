@@ -47,6 +47,8 @@ SummaryPanel::SummaryPanel(QWidget* parent)
     for (const char* label : kLabels) {
         auto* value = new QLabel(QStringLiteral("—"), this);
         value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        // A long value (a GHC trace's spark counts) wraps in the dock rather than widening it.
+        value->setWordWrap(true);
         m_form->addRow(tr(label) + QLatin1Char(':'), value);
         m_figures.push_back({ QString::fromLatin1(label), value });
     }
@@ -167,7 +169,8 @@ QString SummaryPanel::rangeText() const
 {
     const ShownRange& r = *m_shown;
     if (r.fromNs == 0 && r.toNs == UINT64_MAX)
-        return tr("whole trace (%1 – %2)").arg(formatDuration(int64_t(r.firstNs), 6), formatDuration(int64_t(r.lastNs), 6));
+        return tr("whole trace (%1 – %2)")
+            .arg(formatDuration(int64_t(r.firstNs), 6), formatDuration(int64_t(r.lastNs), 6));
     if (r.fromNs == 0 && m_liveHorizon == r.toNs)
         return (m_liveStopped ? tr("%1 – %2, what every engine wrote before following stopped")
                               : tr("live: %1 – %2, what every engine has written so far"))
