@@ -163,11 +163,13 @@ TEST_CASE("cut after a conjunction began keeps the contexts alive then and the c
     "[core][cut]")
 {
     const Trace original = handTrace().roundTrip();
-    // [320, 520]: ctx 2 finished at 310, so only ctx 1 is alive (runnable, not running) at 320: its
-    // CREATE_THREAD is the one context event of the state, with the two interned strings.
+    // [320, 520]: ctx 2 finished at 310, so only ctx 1 is alive (runnable, not running) at 320. The
+    // state: the two interned strings, its CREATE_THREAD, and — as it was woken at 305 from the block
+    // at 210 and has not run since — its last run, that block and the wake-up, so that its run at
+    // 330 is a resume, as in the original.
     auto cut = cutTrace(original, 320, 520);
     REQUIRE(cut);
-    CHECK(cut->stats.stateEvents == 3);
+    CHECK(cut->stats.stateEvents == 6);
     CHECK(cut->stats.rangeEvents == 11); // 330 run, 340 end A, GC 340/360, B's 6 events, 500 finish
     const Trace back = readBack(cut.value());
     CHECK(back.firstTimeNs == 320);
@@ -179,6 +181,8 @@ TEST_CASE("cut after a conjunction began keeps the contexts alive then and the c
     CHECK(stateAt(c1, 320) == ContextState::Runnable);
     CHECK(stateAt(c1, 330) == ContextState::Running);
     CHECK(stateAt(c1, 500) == ContextState::Finished);
+    REQUIRE(model.resumes.size() == 1);
+    CHECK((model.resumes[0].timeNs == 330 && model.resumes[0].fromEngine == 0 && model.resumes[0].toEngine == 0));
 
     // A began before the range: its END_PAR_CONJ names no instance (one problem); B is whole.
     REQUIRE(model.conjunctions.size() == 1);
@@ -555,4 +559,38 @@ TEST_CASE("cut keeps the first creation and the label of a context created twice
     CHECK(lanes.ids == std::vector<uint32_t> { 3 });
     CHECK(lanes.labels == std::vector<std::string> { "spark evaluator" });
     checkCut(original, 30, 200);
+}
+
+TEST_CASE("cut keeps the wake-up of a context woken before its start, so that its next run is a resume", "[core][cut]")
+{
+    // ctx 1 is created on engine 0 at 0, runs there [10, 20) and blocks; engine 1 wakes it at 30 and
+    // runs it from 60 to 80. Cut [40, 100]: at 40 it is runnable, as in the original, and its run at
+    // 60 is a resume from engine 0 (where it blocked) to engine 1: one in the cut's model as in the
+    // original's, and in its metrics' CONTEXT_RESUME_LOCALITY.
+    TraceBuilder b(2);
+    b.createThread(0, 0, 1).runThread(0, 10, 1).stopThread(0, 20, 1, kStopBlocked).threadRunnable(1, 30, 1);
+    b.runThread(1, 60, 1).stopThread(1, 80, 1, kStopFinished).endAt(100);
+    const Trace original = b.roundTrip();
+    const ParModel whole = buildParModel(original);
+    REQUIRE(whole.resumes.size() == 1);
+    const auto cut = cutTrace(original, 40, 100);
+    REQUIRE(cut);
+    const Trace back = readBack(cut.value());
+    const ParModel model = buildParModel(back);
+    REQUIRE(model.resumes.size() == 1);
+    CHECK((model.resumes[0].timeNs == 60 && model.resumes[0].fromEngine == 0 && model.resumes[0].toEngine == 1));
+    const ContextTimeline* c1 = findContext(model, 1);
+    REQUIRE(c1);
+    CHECK(stateAt(*c1, 40) == ContextState::Runnable);
+    CHECK(stateAt(*c1, 59) == ContextState::Runnable);
+    CHECK(stateAt(*c1, 60) == ContextState::Running);
+    MetricsOptions range;
+    range.fromNs = 40;
+    range.toNs = 100;
+    const Metrics ofOriginal = computeMetrics(original, range), ofCut = computeMetrics(back);
+    for (const char* key : { "resumes", "same_engine" })
+        CHECK(sparkscope::test::field(ofCut, "engines", "all", "CONTEXT_RESUME_LOCALITY", key)
+            == sparkscope::test::field(ofOriginal, "engines", "all", "CONTEXT_RESUME_LOCALITY", key));
+    CHECK(sparkscope::test::field(ofCut, "engines", "all", "CONTEXT_RESUME_LOCALITY", "resumes") == 1);
+    checkCut(original, 40, 100);
 }

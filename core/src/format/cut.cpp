@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <deque>
 #include <unordered_map>
+#include <utility>
 
 namespace sparkscope::core {
 
@@ -112,6 +113,10 @@ namespace {
             const Event* run = nullptr; // the RUN_THREAD it is running under, if running
             const Event* lastRun = nullptr; // the last RUN_THREAD, running or not
             const Event* blockedBy = nullptr; // the blocking STOP_THREAD, while it is blocked
+            // Woken from blocked and not run since: the STOP_THREAD that blocked it and the wake-up
+            // (THREAD_RUNNABLE or THREAD_WAKEUP). Its next run is a resume (ParModel::resumes).
+            const Event* wokenFrom = nullptr;
+            const Event* wokenBy = nullptr;
         };
         std::vector<const Event*> definitions;
         std::unordered_map<uint32_t, ContextState> contexts;
@@ -213,7 +218,7 @@ namespace {
                     }
                     ContextState& c = contexts[p.u32(0)];
                     c.run = c.lastRun = &e;
-                    c.blockedBy = nullptr;
+                    c.blockedBy = c.wokenFrom = c.wokenBy = nullptr;
                 }
                 break;
             case ev::StopThread:
@@ -222,12 +227,15 @@ namespace {
                 } else if (auto it = contexts.find(p.u32(0)); it != contexts.end()) {
                     it->second.run = nullptr;
                     it->second.blockedBy = isBlockingStopStatus(p.u16(4)) ? &e : nullptr;
+                    it->second.wokenFrom = it->second.wokenBy = nullptr;
                 }
                 break;
             case ev::ThreadRunnable:
             case ev::ThreadWakeup:
-                if (auto it = contexts.find(p.u32(0)); it != contexts.end())
-                    it->second.blockedBy = nullptr;
+                if (auto it = contexts.find(p.u32(0)); it != contexts.end() && it->second.blockedBy) {
+                    it->second.wokenFrom = std::exchange(it->second.blockedBy, nullptr);
+                    it->second.wokenBy = &e;
+                }
                 break;
             case ev::SparkCounters:
                 sparkCounters[e.engine] = &e;
@@ -414,13 +422,23 @@ Result<CutOutput> cutTrace(const Trace& trace, uint64_t fromNs, uint64_t toNs)
             }
         }
         // A context blocked at `from` runs and stops there again with its blocking status, so that it
-        // reads as blocked, not runnable; then those that were running run.
-        for (const auto& [id, c] : contexts)
-            if (c->blockedBy && c->lastRun && !c->run) {
-                out.add(*c->lastRun, fromNs);
-                out.add(*c->blockedBy, fromNs);
-                n += 2;
+        // reads as blocked, not runnable; one woken since, and not run since, is woken again too, so
+        // that its next run reads as a resume from the engine it blocked on. All on the engine of
+        // its last run: the reader takes engines at one instant in engine order. Then those that
+        // were running run.
+        for (const auto& [id, c] : contexts) {
+            const Event* stop = c->blockedBy ? c->blockedBy : c->wokenFrom;
+            if (!stop || !c->lastRun || c->run)
+                continue;
+            const uint16_t engine = c->lastRun->engine;
+            out.add(*c->lastRun, fromNs);
+            out.add(*stop, fromNs, nullptr, engine);
+            n += 2;
+            if (c->wokenBy && !c->blockedBy) {
+                out.add(*c->wokenBy, fromNs, nullptr, engine);
+                ++n;
             }
+        }
         for (const auto& [id, c] : contexts)
             if (c->run) {
                 out.add(*c->run, fromNs);

@@ -10,6 +10,7 @@
 //   - each context alive at fromNs: its creation (CREATE_THREAD, CREATE_SPARK_THREAD or
 //     REUSE_CONTEXT) and last THREAD_LABEL, and RUN_THREAD on its engine when it was running there;
 //     one blocked then, its last RUN_THREAD and blocking STOP_THREAD, so that it reads blocked;
+//     one woken since and not run since, those and its wake-up, so that its next run is a resume;
 //   - on each engine asleep or searching at fromNs, its ENGINE_SLEEPING or search event; on each
 //     collecting, the event that began the collection (GC_START, or GC_WORK/IDLE/DONE), after them:
 //     which engines are in which state is decided by the engine states' own rules
