@@ -451,6 +451,27 @@ TEST_CASE("a whole-program finding says how much of its time a site saw, not 'mo
     CHECK(waited.text.find("most of it") == std::string::npos);
 }
 
+namespace {
+
+// The trace of the finding above, work waiting for an engine: 2 engines, ctx 1 running on engine 0
+// throughout but for a collection on both [200,400); ctx 2 created at 500 and run by engine 1 only at
+// 700. From our runtime when `ident` gives its RTS_IDENTIFIER's text.
+Trace waitingTrace(const std::optional<std::string>& ident)
+{
+    TraceBuilder b(2);
+    if (ident) {
+        std::vector<uint8_t> payload { 0, 0, 0, 0 }; // the capset, then the text
+        payload.insert(payload.end(), ident->begin(), ident->end());
+        b.event(kNoEngine, 0, ev::RtsIdentifier, payload);
+    }
+    b.runThread(0, 0, 1).gcStart(0, 200).gcStart(1, 200).gcEnd(0, 400).gcEnd(1, 400);
+    b.createThread(0, 500, 2).runThread(1, 700, 2).stopThread(1, 800, 2, kStopFinished);
+    b.stopThread(0, 1000, 1, kStopFinished);
+    return b.roundTrip();
+}
+
+} // namespace
+
 TEST_CASE("work waiting for an engine at the runtime's context limit blames the limit, not the wake-up",
     "[core][analysis][findings]")
 {
@@ -459,17 +480,9 @@ TEST_CASE("work waiting for an engine at the runtime's context limit blames the 
     // at it, so the waiting work is the limit's doing; with 2 it was not, and the finding says what
     // it says without a limit.
     auto withLimit = [](std::optional<uint64_t> limit) {
-        TraceBuilder b(2);
-        if (limit) {
-            const std::string ident = "sparkscope-0.1.0 max-contexts=" + std::to_string(*limit);
-            std::vector<uint8_t> payload { 0, 0, 0, 0 };
-            payload.insert(payload.end(), ident.begin(), ident.end());
-            b.event(kNoEngine, 0, ev::RtsIdentifier, payload);
-        }
-        b.runThread(0, 0, 1).gcStart(0, 200).gcStart(1, 200).gcEnd(0, 400).gcEnd(1, 400);
-        b.createThread(0, 500, 2).runThread(1, 700, 2).stopThread(1, 800, 2, kStopFinished);
-        b.stopThread(0, 1000, 1, kStopFinished);
-        const Trace trace = b.roundTrip();
+        const Trace trace
+            = waitingTrace(limit ? std::optional<std::string>("sparkscope-0.1.0 max-contexts=" + std::to_string(*limit))
+                                 : std::nullopt);
         CHECK(contextLimitOf(trace) == limit);
         return finding(computeAnalysisReport(trace), "work_waited_for_engine").text;
     };
@@ -486,17 +499,8 @@ TEST_CASE("work waiting for an engine on more engines than CPUs blames their tak
     // 2000, 10 % -> 100), from our runtime on 1 CPU, then on 2: with 1, the engines took turns on it,
     // and the advice is to run at most 1 engine; with 2 the finding is the one without a CPU count.
     auto onCpus = [](std::optional<uint64_t> cpus) {
-        TraceBuilder b(2);
-        std::string ident = "sparkscope-0.1.0 max-contexts=128";
-        if (cpus)
-            ident += " cpus=" + std::to_string(*cpus);
-        std::vector<uint8_t> payload { 0, 0, 0, 0 };
-        payload.insert(payload.end(), ident.begin(), ident.end());
-        b.event(kNoEngine, 0, ev::RtsIdentifier, payload);
-        b.runThread(0, 0, 1).gcStart(0, 200).gcStart(1, 200).gcEnd(0, 400).gcEnd(1, 400);
-        b.createThread(0, 500, 2).runThread(1, 700, 2).stopThread(1, 800, 2, kStopFinished);
-        b.stopThread(0, 1000, 1, kStopFinished);
-        const Trace trace = b.roundTrip();
+        const Trace trace = waitingTrace(
+            "sparkscope-0.1.0 max-contexts=128" + (cpus ? " cpus=" + std::to_string(*cpus) : std::string()));
         CHECK(cpusOf(trace) == cpus);
         CHECK(contextLimitOf(trace) == std::optional<uint64_t>(128));
         const AnalysisReport r = computeAnalysisReport(trace);
@@ -513,13 +517,7 @@ TEST_CASE("work waiting for an engine on more engines than CPUs blames their tak
 
 TEST_CASE("the context limit is read from our runtime's RTS_IDENTIFIER only", "[core][analysis][findings]")
 {
-    auto identified = [](const std::string& ident) {
-        TraceBuilder b(1);
-        std::vector<uint8_t> payload { 0, 0, 0, 0 };
-        payload.insert(payload.end(), ident.begin(), ident.end());
-        b.event(kNoEngine, 0, ev::RtsIdentifier, payload).runThread(0, 10, 1);
-        return contextLimitOf(b.roundTrip());
-    };
+    auto identified = [](const std::string& ident) { return contextLimitOf(waitingTrace(ident)); };
     CHECK(identified("sparkscope-0.1.0 max-contexts=128") == std::optional<uint64_t>(128));
     CHECK(identified("sparkscope-0.1.0 max-contexts=128 cpus=4") == std::optional<uint64_t>(128));
     CHECK_FALSE(identified("sparkscope-0.1.0")); // a trace of an older build
