@@ -211,13 +211,30 @@ TEST_CASE("context lanes: a collection resumes only the context it held back, as
     }
 }
 
+TEST_CASE("context lanes: a context blocked by a stop posted elsewhere stays blocked when its engine runs another, "
+          "as in the model",
+    "[core][lanes]")
+{
+    // Engine 0 runs ctx 1 from 10; its blocking STOP_THREAD comes from engine 1 at 20; engine 0 runs
+    // ctx 2 at 30; ctx 1 is woken at 45 and runs on engine 1 [50,70). Lane 1 (from its first event,
+    // 10): running [10,20) and [50,70), blocked [20,45), runnable [45,50) and [70,100): 35 runnable,
+    // 30 running, 25 blocked (not runnable from 30, as a lost STOP_THREAD would read).
+    test::TraceBuilder b(2);
+    b.runThread(0, 10, 1).stopThread(1, 20, 1, core::kStopBlocked).runThread(0, 30, 2);
+    b.threadRunnable(1, 45, 1).runThread(1, 50, 1).stopThread(1, 70, 1, core::kStopYielding).endAt(100);
+    const core::Trace trace = b.roundTrip();
+    const core::ContextLanes lanes = core::computeContextLanes(trace);
+    checkSameLanes(lanes, core::computeContextLanes(core::buildParModel(trace), trace.firstTimeNs, trace.lastTimeNs));
+    REQUIRE(lanes.lanes.size() == 2);
+    CHECK(busy(lanes.lanes[0], 0, 100) == std::array<uint64_t, 3> { 35, 30, 25 });
+}
+
 TEST_CASE("a context released while running is not revived when its engine runs it again", "[core][lanes]")
 {
     // Context 2 runs on engine 0 from 10, is released at 20 without a STOP_THREAD, created again
     // (same id) at 20 and runs on engine 0 over [30, 40). Lane: runnable [0,10), running [10,20),
     // runnable [20,30), running [30,40), runnable to 50. (The parallel model keeps the released
-    // incarnation as "running on engine 0" and marks it runnable from 30, a lost STOP_THREAD, so
-    // its lanes would show it runnable over [30, 50) as well; this pass keeps one lane per id.)
+    // incarnation, finished, as a timeline of its own; this pass keeps one lane per id.)
     test::TraceBuilder b(1);
     b.createThread(0, 0, 2).runThread(0, 10, 2).releaseContext(0, 20, 2).reuseContext(0, 20, 2, 1);
     b.runThread(0, 30, 2).stopThread(0, 40, 2, core::kStopYielding).endAt(50);

@@ -148,8 +148,10 @@ namespace {
                     m_running[lane.bound] = kNoIndex;
                 lane.bound = e.engine;
                 uint32_t& running = m_running[e.engine];
-                if (running != kNoIndex && running != c)
-                    set(running, t, ContextState::Runnable); // a lost STOP_THREAD
+                // A lost STOP_THREAD: the context still running here stops (one blocked or finished
+                // by a stop posted on another engine stays so, as in the model).
+                if (running != kNoIndex && running != c && m_lanes[running].state == ContextState::Running)
+                    set(running, t, ContextState::Runnable);
                 running = c;
                 // (While the engine collects garbage the context waits for the collection's end.)
                 set(c, t, m_inGc[e.engine] ? ContextState::Runnable : ContextState::Running, e.engine);
