@@ -594,3 +594,30 @@ TEST_CASE("cut keeps the wake-up of a context woken before its start, so that it
     CHECK(sparkscope::test::field(ofCut, "engines", "all", "CONTEXT_RESUME_LOCALITY", "resumes") == 1);
     checkCut(original, 40, 100);
 }
+
+TEST_CASE("cut at the instant a woken context runs on a lower engine starts it running there", "[core][cut]")
+{
+    // The trace above with the engines swapped: ctx 1 runs on engine 1 [10, 20) and blocks; engine 0
+    // wakes it at 30 and runs it [60, 80). Cut at exactly 60: the reader takes engine 0's run at 60
+    // before anything re-emitted on engine 1, so the cut must not write the block and the wake-up
+    // there (they would move the running context to engine 1 and stop it). It starts runnable and
+    // runs on engine 0 [60, 80), with no problem; the resume is the one thing the cut cannot keep.
+    TraceBuilder b(2);
+    b.createThread(1, 0, 1).runThread(1, 10, 1).stopThread(1, 20, 1, kStopBlocked).threadRunnable(0, 30, 1);
+    b.runThread(0, 60, 1).stopThread(0, 80, 1, kStopFinished).endAt(100);
+    const Trace original = b.roundTrip();
+    const auto cut = cutTrace(original, 60, 100);
+    REQUIRE(cut);
+    const Trace back = readBack(cut.value());
+    const ParModel model = buildParModel(back);
+    CHECK(model.problems.empty());
+    const ContextTimeline* c1 = findContext(model, 1);
+    REQUIRE(c1);
+    CHECK(stateAt(*c1, 60) == ContextState::Running);
+    CHECK(stateAt(*c1, 79) == ContextState::Running);
+    CHECK(stateAt(*c1, 80) == ContextState::Finished);
+    CHECK(timesOf(back.engines[1], ev::RunThread).empty());
+    checkCut(original, 60, 100);
+    // One nanosecond earlier the block and the wake-up are written, and the run is a resume.
+    REQUIRE(buildParModel(readBack(cutTrace(original, 59, 100).value())).resumes.size() == 1);
+}

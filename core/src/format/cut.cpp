@@ -388,6 +388,8 @@ Result<CutOutput> cutTrace(const Trace& trace, uint64_t fromNs, uint64_t toNs)
     StateReplay state;
     std::deque<std::vector<uint8_t>> replaced; // payloads written instead of the original (stable addresses)
     bool stateWritten = false;
+    // The range's events at exactly `from`, held until the state is written (below).
+    std::vector<const Event*> atFrom;
 
     auto writeState = [&] {
         stateWritten = true;
@@ -426,11 +428,21 @@ Result<CutOutput> cutTrace(const Trace& trace, uint64_t fromNs, uint64_t toNs)
         // that its next run reads as a resume from the engine it blocked on. All on the engine of
         // its last run: the reader takes engines at one instant in engine order. Then those that
         // were running run.
+        // (The reader takes the range's events at `from` on a lower engine before these: a woken
+        // context run there would be run, then moved and stopped by them. It is left runnable.)
+        auto runAtFromBelow = [&](uint32_t id, uint16_t engine) {
+            return std::any_of(atFrom.begin(), atFrom.end(), [&](const Event* e) {
+                return e->type == ev::RunThread && e->hasEngine() && e->engine < engine
+                    && trace.payload(*e).u32(0) == id;
+            });
+        };
         for (const auto& [id, c] : contexts) {
             const Event* stop = c->blockedBy ? c->blockedBy : c->wokenFrom;
             if (!stop || !c->lastRun || c->run)
                 continue;
             const uint16_t engine = c->lastRun->engine;
+            if (!c->blockedBy && runAtFromBelow(id, engine))
+                continue;
             out.add(*c->lastRun, fromNs);
             out.add(*stop, fromNs, nullptr, engine);
             n += 2;
@@ -459,6 +471,14 @@ Result<CutOutput> cutTrace(const Trace& trace, uint64_t fromNs, uint64_t toNs)
         result.stats.stateEvents = n;
     };
 
+    auto startRange = [&] {
+        writeState();
+        for (const Event* e : atFrom) {
+            out.add(*e, e->timeNs);
+            ++result.stats.rangeEvents;
+        }
+        atFrom.clear();
+    };
     SpanOfEvents span;
     trace.forEachInTimeOrder([&](const Event& e) {
         if (e.type == ev::BlockMarker)
@@ -470,13 +490,18 @@ Result<CutOutput> cutTrace(const Trace& trace, uint64_t fromNs, uint64_t toNs)
         }
         if (e.timeNs > toNs)
             return;
-        if (!stateWritten)
-            writeState();
+        if (!stateWritten) {
+            if (e.timeNs == fromNs) {
+                atFrom.push_back(&e);
+                return;
+            }
+            startRange();
+        }
         out.add(e, e.timeNs);
         ++result.stats.rangeEvents;
     });
     if (!stateWritten)
-        writeState();
+        startRange();
     // The original's range ends at `toNs` or at the original's own end, whichever is first.
     result.bytes = out.finish(std::max(fromNs, std::min(toNs, trace.lastTimeNs)));
     span.into(result.stats);

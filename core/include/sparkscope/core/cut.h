@@ -10,7 +10,9 @@
 //   - each context alive at fromNs: its creation (CREATE_THREAD, CREATE_SPARK_THREAD or
 //     REUSE_CONTEXT) and last THREAD_LABEL, and RUN_THREAD on its engine when it was running there;
 //     one blocked then, its last RUN_THREAD and blocking STOP_THREAD, so that it reads blocked;
-//     one woken since and not run since, those and its wake-up, so that its next run is a resume;
+//     one woken since and not run since, those and its wake-up, so that its next run is a resume
+//     (but not when the range runs it at exactly fromNs on a lower engine, which the reader takes
+//     first: then it starts runnable, and that run is no resume);
 //   - on each engine asleep or searching at fromNs, its ENGINE_SLEEPING or search event; on each
 //     collecting, the event that began the collection (GC_START, or GC_WORK/IDLE/DONE), after them:
 //     which engines are in which state is decided by the engine states' own rules
