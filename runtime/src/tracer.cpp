@@ -18,8 +18,8 @@ namespace sparkscope::runtime::detail {
 
 namespace {
 
-    // The CPUs this process may run on (its affinity mask: what taskset or a container allows), or
-    // else the machine's hardware threads.
+    // The CPUs this process may run on (its affinity mask: what taskset or a cpuset allows), or else
+    // the machine's hardware threads. A CPU quota (a container's --cpus) does not show in it.
     unsigned usableCpus()
     {
         cpu_set_t set;

@@ -621,3 +621,24 @@ TEST_CASE("cut at the instant a woken context runs on a lower engine starts it r
     // One nanosecond earlier the block and the wake-up are written, and the run is a resume.
     REQUIRE(buildParModel(readBack(cutTrace(original, 59, 100).value())).resumes.size() == 1);
 }
+
+TEST_CASE("cut keeps a context known only from its runs blocked, so that its next run is a resume", "[core][cut]")
+{
+    // No creation: ctx 1 was made before the trace began. It runs on engine 0 [10, 20) and blocks;
+    // engine 1 wakes it at 50 and runs it [60, 80). Cut [30, 100]: at 30 it is blocked, as in the
+    // original (not unknown until its wake-up), and its run at 60 is a resume from engine 0.
+    TraceBuilder b(2);
+    b.runThread(0, 10, 1).stopThread(0, 20, 1, kStopBlocked).threadRunnable(1, 50, 1);
+    b.runThread(1, 60, 1).stopThread(1, 80, 1, kStopFinished).endAt(100);
+    const Trace original = b.roundTrip();
+    REQUIRE(buildParModel(original).resumes.size() == 1);
+    const Trace back = readBack(cutTrace(original, 30, 100).value());
+    const ParModel model = buildParModel(back);
+    const ContextTimeline* c1 = findContext(model, 1);
+    REQUIRE(c1);
+    CHECK(stateAt(*c1, 30) == ContextState::Blocked);
+    CHECK(stateAt(*c1, 50) == ContextState::Runnable);
+    REQUIRE(model.resumes.size() == 1);
+    CHECK((model.resumes[0].fromEngine == 0 && model.resumes[0].toEngine == 1));
+    checkCut(original, 30, 100);
+}

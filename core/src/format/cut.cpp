@@ -406,7 +406,7 @@ Result<CutOutput> cutTrace(const Trace& trace, uint64_t fromNs, uint64_t toNs)
         // Contexts in id order, so the output does not depend on the hash map's order.
         std::vector<std::pair<uint32_t, const StateReplay::ContextState*>> contexts;
         for (const auto& [id, c] : state.contexts)
-            if (c.created || c.run)
+            if (c.created || c.lastRun) // (a context created before the trace began is known from its runs)
                 contexts.emplace_back(id, &c);
         std::sort(contexts.begin(), contexts.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         // A context's creation goes on the engine that runs it (or ran it last) at `from`: the reader
