@@ -149,7 +149,7 @@ struct AnalysisSession::Impl {
 // only, and is built beside the idle classes and the measured costs when nothing is to be released).
 void AnalysisSession::Impl::read(const Trace& t, const AnalysisInputs& inputs, bool withDag)
 {
-    trace = { t.path, t.fileSize, t.engines.size(), t.firstTimeNs, t.lastTimeNs, t.eventCount(), {}, {} };
+    trace = { t.path, t.fileSize, t.engines.size(), t.firstTimeNs, t.lastTimeNs, t.eventCount(), {}, {}, {} };
     for (const Warning& w : t.warnings)
         trace.warnings.push_back(w.message + " (at byte " + std::to_string(w.byteOffset) + ")");
     firstNs = t.firstTimeNs;
