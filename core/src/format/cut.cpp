@@ -1,9 +1,9 @@
 // cutTrace (cut.h): one time-ordered pass over the trace. Events before the range update a small
 // replay of the state (definitions in order, each context's creation/label/engine, each engine's
 // state by the engine states' rules: asleep, searching, collecting); at the first event inside the
-// range that state is written, re-timed to `from`, and the range's events follow. Output goes through per-engine
-// pending buffers flushed as blocks, like a runtime's per-capability buffers, so the writer's blocks stay one engine
-// each.
+// range that state is written, re-timed to `from`, and the range's events follow. Output goes
+// through per-engine pending buffers flushed as blocks, like a runtime's per-capability buffers, so
+// the writer's blocks stay one engine each.
 #include "sparkscope/core/cut.h"
 
 #include "sparkscope/core/byte_order.h"
