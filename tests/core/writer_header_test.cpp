@@ -2,6 +2,7 @@
 // eventlog-format.md 1.11, Mercury's extension records (1.9), block marker back-patching (1.5).
 #include "sparkscope/core/byte_order.h"
 #include "sparkscope/core/event_types.h"
+#include "sparkscope/core/reader.h"
 #include "sparkscope/core/writer.h"
 
 #include <catch2/catch.hpp>
@@ -193,4 +194,29 @@ TEST_CASE("EventlogWriter adds BLOCK_MARKER to a header that lacks it", "[core][
     h.types.push_back({ 1, 4, "Run thread", "" });
     EventlogWriter w(h);
     CHECK(w.header().find(ev::BlockMarker) != nullptr);
+}
+
+TEST_CASE("EventlogWriter declares its block markers as it writes them, whatever the header it is given says",
+    "[core][writer]")
+{
+    // A damaged trace's header can declare BLOCK_MARKER with another size (the fuzzer found one of
+    // 4110 bytes); a cut copies that header. The writer's own markers have 14-byte payloads, and the
+    // file it writes must say so, or its reader takes each marker for 4110 bytes and finds nothing.
+    Header header = mercuryHeader();
+    for (auto& t : header.types)
+        if (t.number == ev::BlockMarker)
+            t.size = 4110;
+    EventlogWriter writer(header);
+    writer.beginBlock(0, 100);
+    REQUIRE(writer.event(ev::CreateThread, 100, std::vector<uint8_t> { 0, 0, 0, 7 }));
+    writer.endBlock(200);
+    auto back = readTraceFromBytes(writer.finish());
+    REQUIRE(back);
+    CHECK(back->warnings.empty());
+    REQUIRE(back->engines.size() == 1);
+    size_t created = 0;
+    for (const Event& e : back->engines[0])
+        created += e.type == ev::CreateThread;
+    CHECK(created == 1);
+    CHECK(back->header.find(ev::BlockMarker)->size == 14);
 }

@@ -177,6 +177,12 @@ EventlogWriter::EventlogWriter(Header header)
     // Blocks need BLOCK_MARKER declared; add it when a hand-made header forgot it.
     if (!m_header.find(ev::BlockMarker))
         m_header.types.push_back(declare(ev::BlockMarker));
+    // The writer writes its block markers itself, with 14-byte payloads: a header copied from a
+    // damaged trace that declares them another size (a cut of it) would make its own output
+    // unreadable, so the declaration says what is written.
+    for (auto& t : m_header.types)
+        if (t.number == ev::BlockMarker)
+            t.size = declare(ev::BlockMarker).size;
     for (const auto& t : m_header.types) {
         if (t.number >= m_sizes.size())
             m_sizes.resize(size_t(t.number) + 1, -1);
