@@ -561,16 +561,27 @@ TEST_CASE("cut keeps the first creation and the label of a context created twice
     checkCut(original, 30, 200);
 }
 
+namespace {
+
+// ctx 1 is created on engine `blockedOn` at 0, runs there [10, 20) and blocks; engine `runOn` wakes
+// it at 30 and runs it [60, 80); the trace ends at 100.
+Trace wokenTrace(uint16_t blockedOn, uint16_t runOn)
+{
+    TraceBuilder b(2);
+    b.createThread(blockedOn, 0, 1).runThread(blockedOn, 10, 1).stopThread(blockedOn, 20, 1, kStopBlocked);
+    b.threadRunnable(runOn, 30, 1).runThread(runOn, 60, 1).stopThread(runOn, 80, 1, kStopFinished).endAt(100);
+    return b.roundTrip();
+}
+
+} // namespace
+
 TEST_CASE("cut keeps the wake-up of a context woken before its start, so that its next run is a resume", "[core][cut]")
 {
     // ctx 1 is created on engine 0 at 0, runs there [10, 20) and blocks; engine 1 wakes it at 30 and
     // runs it from 60 to 80. Cut [40, 100]: at 40 it is runnable, as in the original, and its run at
     // 60 is a resume from engine 0 (where it blocked) to engine 1: one in the cut's model as in the
     // original's, and in its metrics' CONTEXT_RESUME_LOCALITY.
-    TraceBuilder b(2);
-    b.createThread(0, 0, 1).runThread(0, 10, 1).stopThread(0, 20, 1, kStopBlocked).threadRunnable(1, 30, 1);
-    b.runThread(1, 60, 1).stopThread(1, 80, 1, kStopFinished).endAt(100);
-    const Trace original = b.roundTrip();
+    const Trace original = wokenTrace(0, 1);
     const ParModel whole = buildParModel(original);
     REQUIRE(whole.resumes.size() == 1);
     const auto cut = cutTrace(original, 40, 100);
@@ -602,10 +613,7 @@ TEST_CASE("cut at the instant a woken context runs on a lower engine starts it r
     // before anything re-emitted on engine 1, so the cut must not write the block and the wake-up
     // there (they would move the running context to engine 1 and stop it). It starts runnable and
     // runs on engine 0 [60, 80), with no problem; the resume is the one thing the cut cannot keep.
-    TraceBuilder b(2);
-    b.createThread(1, 0, 1).runThread(1, 10, 1).stopThread(1, 20, 1, kStopBlocked).threadRunnable(0, 30, 1);
-    b.runThread(0, 60, 1).stopThread(0, 80, 1, kStopFinished).endAt(100);
-    const Trace original = b.roundTrip();
+    const Trace original = wokenTrace(1, 0);
     const auto cut = cutTrace(original, 60, 100);
     REQUIRE(cut);
     const Trace back = readBack(cut.value());
