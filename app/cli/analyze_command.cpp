@@ -358,8 +358,7 @@ namespace {
             return;
         }
         out += "\nFindings, ranked by the time they could win back (estimates: docs/analysis.md):\n";
-        const core::Analysis& a = report.analysis;
-        if (report.run && (report.run->fromNs != a.fromNs || report.run->toNs != a.toNs)) {
+        if (report.runIsPartOfRange()) {
             // The shares below are of the run, not of the range above: say which part that is.
             out += "  (\"of the run\" below: ";
             appendUnsigned(out, report.run->fromNs);

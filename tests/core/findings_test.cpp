@@ -171,6 +171,7 @@ TEST_CASE("the findings' shares are of the run, from the first to the last insta
     CHECK(r.analysis.fromNs == 0);
     CHECK(r.analysis.toNs == 1600);
     CHECK(r.run == TimeRange { 300, 1300 });
+    CHECK(r.runIsPartOfRange());
     CHECK(summary(r) == std::vector<std::string> { "sequential_code@ 400", "gc_share@ 200" });
     CHECK(finding(r, "gc_share").text.find("took 20% of the run's engine time") != std::string::npos);
     const auto json = nlohmann::json::parse(analysisReportToJson(r));
@@ -181,13 +182,16 @@ TEST_CASE("the findings' shares are of the run, from the first to the last insta
     startUp.toNs = 250;
     const AnalysisReport none = computeAnalysisReport(trace, startUp);
     CHECK_FALSE(none.run);
+    CHECK_FALSE(none.runIsPartOfRange());
     CHECK(none.findings.empty());
     CHECK(nlohmann::json::parse(analysisReportToJson(none))["analysis"]["findings_run"].is_null());
     // A range that cuts the run: the run within it.
     AnalysisOptions part;
     part.fromNs = 400;
     part.toNs = 1000;
-    CHECK(computeAnalysisReport(trace, part).run == TimeRange { 400, 1000 });
+    const AnalysisReport within = computeAnalysisReport(trace, part);
+    CHECK(within.run == TimeRange { 400, 1000 });
+    CHECK_FALSE(within.runIsPartOfRange()); // the run fills the range: nothing to say
 }
 
 TEST_CASE("garbage collection, work waiting for an engine, and sequential code outside every conjunction",

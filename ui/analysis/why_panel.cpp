@@ -280,7 +280,7 @@ void WhyPanel::fillLedger(const core::Analysis& a)
 void WhyPanel::fillFindings(const core::AnalysisReport& r)
 {
     m_findings->clear();
-    const bool partOfRange = r.run && (r.run->fromNs != r.analysis.fromNs || r.run->toNs != r.analysis.toNs);
+    const bool partOfRange = r.runIsPartOfRange();
     m_findingsRun->setText(partOfRange
             ? tr("“Of the run” below: %1 – %2 (%3), from the first to the last instant an "
                  "engine ran a context in this range.")

@@ -74,6 +74,13 @@ struct AnalysisReport {
     std::vector<Finding> findings; // ranked
     std::optional<TimeRange> run; // what the findings' shares are of (findingsRun)
     std::vector<PredictionSummary> predictions; // the what-if (§4) results; empty until it is run
+
+    // The run is only part of the analysed range (start-up or an idle tail left out): a report then
+    // says which part "of the run" means, or the shares would read as of the whole range.
+    bool runIsPartOfRange() const noexcept
+    {
+        return run && (run->fromNs != analysis.fromNs || run->toNs != analysis.toNs);
+    }
 };
 
 // session.analyze(options) and its findings from `metrics` (computed for the same range).
