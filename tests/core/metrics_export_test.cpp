@@ -4,6 +4,7 @@
 #include "metrics_sim.h"
 #include "scenario_traces.h"
 #include "sparkscope/core/analysis.h"
+#include "sparkscope/core/event_types.h"
 #include "sparkscope/core/findings.h"
 #include "sparkscope/core/metrics.h"
 #include "sparkscope/core/metrics_export.h"
@@ -51,6 +52,31 @@ std::vector<std::string> splitCsv(const std::string& line)
 }
 
 } // namespace
+
+TEST_CASE("a trace records an engine's search when its header declares 108, 109 or 112", "[core][metrics]")
+{
+    // Written and read back, with the header our runtime writes (mercuryHeader).
+    Trace trace = sparkscope::test::TraceBuilder(1).createThread(0, 0, 1).endAt(100).roundTrip();
+    CHECK(recordsEngineSearch(trace));
+    const Metrics ours = computeMetrics(trace);
+    CHECK(ours.trace.engineSearch);
+    CHECK(Json::parse(metricsToJson(ours))["trace"]["engine_search_events"] == true);
+    CHECK(metricsToCsv(ours).find("\ntrace,trace,engine_search_events,value,true\n") != std::string::npos);
+    // Each of the three alone is enough; without them (GHC's eventlogs) the search is not measured.
+    std::vector<EventTypeDecl> types = trace.header.types;
+    std::erase_if(types, [](const EventTypeDecl& d) { return isSearchEvent(d.number); });
+    REQUIRE(types.size() + 3 == trace.header.types.size());
+    for (const uint16_t only : { ev::MerLookingForGlobalContext, ev::MerWorkStealing, ev::MerLookingForLocalSpark }) {
+        trace.header.types = types;
+        trace.header.types.push_back({ only, 0, "search", "" });
+        CHECK(recordsEngineSearch(trace));
+    }
+    trace.header.types = types;
+    CHECK_FALSE(recordsEngineSearch(trace));
+    const Metrics ghcLike = computeMetrics(trace);
+    CHECK_FALSE(ghcLike.trace.engineSearch);
+    CHECK(Json::parse(metricsToJson(ghcLike))["trace"]["engine_search_events"] == false);
+}
 
 TEST_CASE("metrics file JSON has the documented layout and CSV carries the same numbers", "[core][metrics]")
 {

@@ -4,14 +4,46 @@
 #include "ui/timeline/frame.h"
 
 #include <QHeaderView>
+#include <QLabel>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <array>
+
 namespace sparkscope::ui {
+
+namespace {
+
+    // What a trace measures only when its runtime posts an engine's search for work (108, 109, 112).
+    constexpr std::array<QLatin1StringView, 5> kSearchKeys = { QLatin1StringView("ENGINE_SEARCH_SUCCESS"),
+        QLatin1StringView("ENGINE_TIME_TO_FIND_WORK"), QLatin1StringView("ENGINE_TIME_TO_SLEEP"),
+        QLatin1StringView("ENGINE_WAKE_LATENCY"), QLatin1StringView("STEAL_CONTENTION") };
+
+    // Takes out of an engine's rows those of the search, and the searching and sleeping times, which a
+    // trace without search events reads as zero although nothing measured them.
+    void removeUnmeasured(QTreeWidgetItem* engine)
+    {
+        for (int i = engine->childCount() - 1; i >= 0; --i) {
+            QTreeWidgetItem* item = engine->child(i);
+            if (std::ranges::find(kSearchKeys, item->text(0)) != kSearchKeys.end()) {
+                delete engine->takeChild(i);
+                continue;
+            }
+            if (item->text(0) != QLatin1String("ENGINE_STATE_TIME"))
+                continue;
+            for (int c = item->childCount() - 1; c >= 0; --c)
+                if (item->child(c)->text(0) == QLatin1String("searching_ns")
+                    || item->child(c)->text(0) == QLatin1String("sleeping_ns"))
+                    delete item->takeChild(c);
+        }
+    }
+
+} // namespace
 
 EnginesPanel::EnginesPanel(QWidget* parent)
     : QWidget(parent)
     , m_tree(new QTreeWidget(this))
+    , m_searchNote(new QLabel(this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -20,11 +52,20 @@ EnginesPanel::EnginesPanel(QWidget* parent)
     m_tree->setHeaderLabels({ tr("Engine / metric"), tr("Value") });
     m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     layout->addWidget(m_tree);
+    m_searchNote->setObjectName(QStringLiteral("searchNotRecorded"));
+    m_searchNote->setWordWrap(true);
+    m_searchNote->setText(tr("Engine search: not in this trace. Its runtime posts no events of an engine looking "
+                             "for work (GHC's eventlogs do not), so searching and sleeping time, search success, "
+                             "time to find work or to sleep, wake-up latency and steal contention cannot be "
+                             "measured."));
+    m_searchNote->hide();
+    layout->addWidget(m_searchNote);
 }
 
 void EnginesPanel::setUnavailable(const QString& why)
 {
     m_tree->clear();
+    m_searchNote->hide();
     auto* item = new QTreeWidgetItem(m_tree, { why });
     item->setToolTip(0, why);
     item->setFirstColumnSpanned(true);
@@ -35,13 +76,17 @@ void EnginesPanel::setMetrics(std::shared_ptr<const core::Metrics> metrics)
     m_tree->clear();
     const core::MetricSection* s = metrics ? metrics->section("engines") : nullptr;
     if (!s) {
+        m_searchNote->hide();
         new QTreeWidgetItem(m_tree, { tr("computing metrics…") });
         return;
     }
+    const bool search = metrics->trace.engineSearch;
     for (const core::MetricGroup& g : s->groups) {
         auto* top = new QTreeWidgetItem(
             m_tree, { g.id == "all" ? tr("All engines") : tr("Engine %1").arg(QString::fromStdString(g.id)) });
         addMetricItems(m_tree, top, g);
+        if (!search)
+            removeUnmeasured(top);
         // The state times as shares of the engine's time, next to the key.
         for (int i = 0; i < top->childCount(); ++i) {
             QTreeWidgetItem* item = top->child(i);
@@ -72,6 +117,8 @@ void EnginesPanel::setMetrics(std::shared_ptr<const core::Metrics> metrics)
         }
         top->setExpanded(g.id == "all");
     }
+    // Said once, rather than rows of zeros and "no samples" that read as measured.
+    m_searchNote->setVisible(!search);
 }
 
 } // namespace sparkscope::ui

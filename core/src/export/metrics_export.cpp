@@ -52,6 +52,7 @@ namespace {
         t["last_ns"] = m.trace.lastNs;
         t["event_count"] = m.trace.eventCount;
         t["warnings"] = m.trace.warnings;
+        t["engine_search_events"] = m.trace.engineSearch;
         return t;
     }
 

@@ -98,12 +98,17 @@ std::optional<uint64_t> contextLimitOf(const Trace& trace) { return runtimeSetti
 
 std::optional<uint64_t> cpusOf(const Trace& trace) { return runtimeSetting(trace, " cpus="); }
 
+bool recordsEngineSearch(const Trace& trace)
+{
+    return std::ranges::any_of(trace.header.types, [](const EventTypeDecl& d) { return isSearchEvent(d.number); });
+}
+
 namespace {
 
     TraceSummary traceSummary(const Trace& trace)
     {
         TraceSummary out { trace.path, trace.fileSize, trace.engines.size(), trace.firstTimeNs, trace.lastTimeNs,
-            trace.eventCount(), {}, contextLimitOf(trace), cpusOf(trace) };
+            trace.eventCount(), {}, contextLimitOf(trace), cpusOf(trace), recordsEngineSearch(trace) };
         for (const auto& w : trace.warnings)
             out.warnings.push_back(w.message + " (at byte " + std::to_string(w.byteOffset) + ")");
         return out;

@@ -85,6 +85,10 @@ struct TraceSummary {
     std::optional<uint64_t> contextLimit;
     // The CPUs the program could run on, when our runtime's RTS_IDENTIFIER gives them (cpusOf).
     std::optional<uint64_t> cpus;
+    // The header declares an engine's search for work (Mercury's 108, 109, 112; recordsEngineSearch).
+    // Without them the search metrics (ENGINE_SEARCH_SUCCESS, ENGINE_TIME_TO_*, ENGINE_WAKE_LATENCY,
+    // STEAL_CONTENTION) and the searching and sleeping state times are not zero but not measured.
+    bool engineSearch = false;
 };
 
 // The live-context limit our runtime writes in its RTS_IDENTIFIER ("sparkscope-0.1.0
@@ -95,6 +99,9 @@ std::optional<uint64_t> contextLimitOf(const Trace& trace);
 // RTS_IDENTIFIER ("... cpus=2"): more engines than CPUs take turns on them, so an engine woken for
 // work waits for a CPU. nullopt for other runtimes and for traces of builds that did not write them.
 std::optional<uint64_t> cpusOf(const Trace& trace);
+// Whether the trace's header declares the events of an engine's search for work (108, 109, 112, in
+// the range GHC leaves to Mercury): our runtime's traces do, GHC's eventlogs do not.
+bool recordsEngineSearch(const Trace& trace);
 
 struct Metrics {
     TraceSummary trace;
