@@ -561,6 +561,9 @@ void MainWindow::warnOfModelProblems()
     // bar or the live indicator already says why.
     if (!full || !data || data->trace->truncated || m_follower->isFollowing())
         return;
+    // A part's metrics, computed while the file grew, whose open instances a newer part closes.
+    if (m_metrics->session()->hasNewerPart())
+        return;
     // Once per trace shown: its metrics can come again (a call count), and a person who closed the
     // bar has read it.
     if (m_problemsWarnedFor == data.get())

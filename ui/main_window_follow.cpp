@@ -52,10 +52,11 @@ void MainWindow::connectFollower()
             m_timeline->extendData(data);
             m_events->setData(data);
             updateStatus();
+            // The panels keep the part before's figures until this part's are ready.
             if (data->isStreamed())
-                m_metrics->showStreamed(*data);
+                m_metrics->showStreamed(*data, true);
             else
-                m_metrics->showTrace(data->trace);
+                m_metrics->showTrace(data->trace, true);
             updateLive(*data);
             Q_EMIT traceShown();
         });

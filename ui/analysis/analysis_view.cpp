@@ -117,7 +117,10 @@ void AnalysisView::refresh()
 {
     MetricsSession* session = m_metrics->session();
     const auto bundle = session->analysis();
-    if (bundle != m_analysis) {
+    // A followed trace's newer part is computed: its analysis is not ready yet, and the part
+    // before's stays on the timeline and in the dock until it is (MetricsPanels::keepsShown).
+    const bool keep = m_metrics->keepsShown() && session->unavailable().isEmpty();
+    if (bundle != m_analysis && !(keep && !bundle)) {
         m_analysis = bundle;
         m_base.clear(); // (and the previous trace's analysis is not kept alive by them)
         m_baseFor.reset();
@@ -140,6 +143,9 @@ void AnalysisView::refresh()
             m_panel->setPredictionText({});
         }
     }
+    const core::MetricsOptions& o = session->viewOptions();
+    if (keep && m_panel->report() && !session->analysisFor(o.fromNs, o.toNs))
+        return; // the part before's report stays, under its own range's label, until this part's comes
     if (!session->hasTrace()) {
         m_panel->setPending(!session->unavailable().isEmpty() ? session->unavailable()
                 : session->isLoading()
@@ -147,7 +153,6 @@ void AnalysisView::refresh()
                 : tr("Open a trace to see where its engines' time went."));
         return;
     }
-    const core::MetricsOptions& o = session->viewOptions();
     const bool whole = o.fromNs == 0 && o.toNs == UINT64_MAX;
     const bool live = o.fromNs == 0 && m_metrics->liveHorizon() == o.toNs;
     const QString range = whole ? tr("Whole trace")

@@ -93,9 +93,10 @@ void MetricsPanels::connectPanels()
             HighlightSet set = full ? highlightConjunctions(full->metrics.model, instances) : HighlightSet {};
             m_conjunctions->setHighlighted(set.instances);
             if (set.instances < instances.size())
-                m_status->showMessage(tr("Highlighted the first %1 of %2 instances: a highlight holds one frame's worth")
-                                          .arg(QLocale().toString(qulonglong(set.instances)),
-                                              QLocale().toString(qulonglong(instances.size()))),
+                m_status->showMessage(
+                    tr("Highlighted the first %1 of %2 instances: a highlight holds one frame's worth")
+                        .arg(QLocale().toString(qulonglong(set.instances)),
+                            QLocale().toString(qulonglong(instances.size()))),
                     10000);
             m_listPinning = true;
             m_hover->setPinned(std::move(set));
@@ -158,20 +159,31 @@ void MetricsPanels::clearPanels()
     m_engines->setMetrics(nullptr);
 }
 
-void MetricsPanels::showTrace(std::shared_ptr<const core::Trace> trace)
+void MetricsPanels::keepOrClear(bool keep)
 {
-    clearPanels();
+    m_keepShown = keep;
+    if (keep)
+        setComparison(nullptr); // (as clearPanels: the comparison's A was the part before)
+    else
+        clearPanels();
+}
+
+void MetricsPanels::showTrace(std::shared_ptr<const core::Trace> trace, bool followed)
+{
+    keepOrClear(followed && trace);
     m_session->setTrace(std::move(trace));
 }
 
-void MetricsPanels::showStreamed(const TraceData& data)
+void MetricsPanels::showStreamed(const TraceData& data, bool followed)
 {
-    clearPanels(); // the session is left to setTraceFile: a followed file's metrics in flight go on
     // The metrics of a streamed trace come from a compact read of its file, in the background, when
     // that fits in memory beside the timeline: the viewer holds ~0.2-0.3 GB of a 2 GB trace, so 3.5
     // GB for the metrics keeps the two within 4 GB (docs/performance.md, "Metrics of big traces").
+    // The panels hold a followed part's results (its model, its analysis) until the next part's
+    // are ready, so they are kept only when both parts' fit.
     constexpr uint64_t kBudget = 3'500'000'000;
     const uint64_t need = core::compactMetricsBytes(data.eventCount(), data.streamed->markCount());
+    keepOrClear(followed && 2 * need <= kBudget); // the session is left to setTraceFile: metrics in flight go on
     if (need <= kBudget) {
         // A compressed trace: its decompressed copy, the viewer's, is read again (named after the
         // compressed file); no second decompression.

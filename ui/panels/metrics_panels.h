@@ -61,11 +61,18 @@ public:
     QList<QDockWidget*> docks() const { return { m_conjunctionsDock, m_summaryDock, m_enginesDock }; }
 
     // A trace is on screen (null: none): empties the panels and starts computing its metrics.
-    void showTrace(std::shared_ptr<const core::Trace> trace);
+    // `followed`: it is a followed trace's newer part; the panels and the Why dock keep the part
+    // before's figures, marked as computing, until this part's replace them, rather than going blank
+    // at every block (keepsShown).
+    void showTrace(std::shared_ptr<const core::Trace> trace, bool followed = false);
     // A streamed trace (TraceData::isStreamed): the viewer holds none of its events, so its metrics are
     // computed from a compact read of its file (MetricsSession::setTraceFile) when that fits in memory
-    // beside the timeline; else the panels say why.
-    void showStreamed(const TraceData& data);
+    // beside the timeline; else the panels say why. `followed` as for showTrace, when the part
+    // before's results and this part's computation fit in that memory together; else they empty.
+    void showStreamed(const TraceData& data, bool followed = false);
+    // The panels show the figures of a followed trace's part before while its newer part's are
+    // computed (showTrace, showStreamed): a missing analysis then means "not ready yet", not "none".
+    bool keepsShown() const { return m_keepShown; }
     // A comparison whose A is the trace on screen (null: none): the Conjunctions list and the Summary
     // add A, B and B − A. Cleared by showTrace (a new trace is not that comparison's A).
     void setComparison(std::shared_ptr<const core::RunComparison> comparison);
@@ -91,6 +98,7 @@ Q_SIGNALS:
 
 private:
     void clearPanels(); // the panels as before any metrics, the session untouched
+    void keepOrClear(bool keep); // a newer part's figures are coming: keep the panels' (or clear them)
     void connectPanels();
     void finishExport();
     // The session's view range: the selection's, else [0, live horizon), else the whole trace.
@@ -111,6 +119,7 @@ private:
     std::optional<MetricsExportRequest> m_pendingExport; // asked for, waiting for its range's analysis
     std::optional<uint64_t> m_liveHorizon;
     bool m_liveStopped = false;
+    bool m_keepShown = false;
 };
 
 } // namespace sparkscope::ui

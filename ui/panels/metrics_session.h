@@ -75,6 +75,9 @@ public:
     // decompressing `path` a second time (the metrics still name `path`).
     void setTraceFile(const std::string& path, uint64_t endBytes = UINT64_MAX,
         std::shared_ptr<const core::DecompressedFile> copy = nullptr);
+    // A followed file's newer part waits for the results of this one (setTraceFile): those are
+    // of a part, not of what is on screen.
+    bool hasNewerPart() const noexcept { return m_nextEnd.has_value(); }
     // Whether the metrics are being read from a file (setTraceFile) and it is not read yet.
     bool isLoading() const noexcept { return !m_file.empty() && !m_full && m_unavailable.isEmpty(); }
     // Whether there is a trace to compute from: one set (setTrace), or a file's, read (setTraceFile).

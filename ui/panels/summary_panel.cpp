@@ -151,8 +151,10 @@ void SummaryPanel::setUnavailable(const QString& why)
 
 void SummaryPanel::setComputing(bool computing)
 {
-    if (computing)
-        setFigure(QStringLiteral("Range"), figure(QStringLiteral("Range")) + tr("  (computing…)"));
+    // Once: a followed trace's figures stay up while its parts are computed one after another.
+    const QString mark = tr("  (computing…)");
+    if (computing && !figure(QStringLiteral("Range")).endsWith(mark))
+        setFigure(QStringLiteral("Range"), figure(QStringLiteral("Range")) + mark);
 }
 
 void SummaryPanel::setLiveHorizon(std::optional<uint64_t> horizon, bool stopped)
