@@ -187,10 +187,18 @@ Context* Engine::runContext(Context* c, bool& searched)
 Context* Engine::findWork(bool alreadySearched)
 {
     bool posted = alreadySearched;
+    bool woke = false;
     int spins = 0;
     for (;;) {
-        if (!posted && trace)
+        if (!posted && trace) {
             trace->event0(core::ev::MerLookingForGlobalContext);
+            // A trace meant to be followed gets the wake-up at once, not a flush interval later: a
+            // follower then reads an engine whose last written event is ENGINE_SLEEPING as asleep
+            // still, not as behind (one write per wake, only with SPARKSCOPE_TRACE_FLUSH_MS).
+            if (woke && trace->flushesAtInterval())
+                trace->flush();
+        }
+        woke = false;
         if (Context* c = rt.popRunnable())
             return c;
         if (!posted && trace)
@@ -221,6 +229,7 @@ Context* Engine::findWork(bool alreadySearched)
         sleepUntilWoken();
         spins = 0;
         posted = false;
+        woke = true;
     }
 }
 

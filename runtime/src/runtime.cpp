@@ -215,7 +215,7 @@ core::Result<std::unique_ptr<Runtime>> Runtime::create(RuntimeOptions options)
         }
         if (!path.empty()) {
             impl->clock = std::make_unique<TraceClock>();
-            auto sink = TraceSink::open(path, n, impl->contextLimit, *impl->clock);
+            auto sink = TraceSink::open(path, n, impl->contextLimit, *impl->clock, impl->options.traceFlushMs);
             if (!sink)
                 return sink.error();
             impl->sink = std::move(sink.value());

@@ -143,7 +143,7 @@ TraceSink::~TraceSink()
 }
 
 core::Result<std::unique_ptr<TraceSink>> TraceSink::open(
-    const std::string& path, unsigned engines, uint32_t contextLimit, const TraceClock& clock)
+    const std::string& path, unsigned engines, uint32_t contextLimit, const TraceClock& clock, uint64_t flushMs)
 {
     core::Header header = core::mercuryHeader();
     for (const PostedType& t : kPostedTypes) {
@@ -176,9 +176,13 @@ core::Result<std::unique_ptr<TraceSink>> TraceSink::open(
     // As GHC's "GHC-9.0.2 rts_thr": the runtime and how it was set up. The analysis needs the limit
     // (at it, a spark waits for an engine with a context instead of waking a sleeping one) and the
     // CPUs the process could run on (more engines than those take turns on them, so a woken engine
-    // waits for a CPU: its work waits although the runtime did all it could).
+    // waits for a CPU: its work waits although the runtime did all it could). With a flush interval,
+    // a follower also needs to know that an engine's wake-up is written at once (engine.cpp), so one
+    // whose last written event is its sleep is asleep still.
     std::string ident = std::string("sparkscope-") + version() + " max-contexts=" + std::to_string(contextLimit)
         + " cpus=" + std::to_string(usableCpus());
+    if (flushMs)
+        ident += " flush-ms=" + std::to_string(flushMs);
     std::vector<uint8_t> rts(4 + ident.size());
     core::storeBE32(rts.data(), 0);
     std::memcpy(rts.data() + 4, ident.data(), ident.size());

@@ -70,9 +70,10 @@ class TraceSink {
 public:
     ~TraceSink();
     // Creates/truncates `path` and writes the header plus the global start-up block, whose
-    // RTS_IDENTIFIER also gives the live-context limit (core::contextLimitOf reads it back).
-    static core::Result<std::unique_ptr<TraceSink>> open(
-        const std::string& path, unsigned engines, uint32_t contextLimit, const TraceClock& clock);
+    // RTS_IDENTIFIER also gives the live-context limit (core::contextLimitOf reads it back) and the
+    // engines' flush interval when there is one (core::flushMsOf).
+    static core::Result<std::unique_ptr<TraceSink>> open(const std::string& path, unsigned engines,
+        uint32_t contextLimit, const TraceClock& clock, uint64_t flushMs = 0);
     // Writes bytes (whole blocks) with write(2); on failure drops them and sets failed().
     void writeBlock(const uint8_t* data, size_t size) noexcept;
     // Posts one event into a block of the global buffer (engine 0xFFFF) and writes it now.
@@ -100,8 +101,8 @@ private:
 
 // One engine's event buffer. Only the owning engine's thread may call it (no locks).
 // Cost of an event: one clock read, two compares, ~3 stores; a flush every ~bufferBytes, or, with a
-// flush interval, when an event comes that long after the block opened (before the event is written) (the engine's events then
-// reach the file while the program runs: a followed trace shows them, docs/runtime.md).
+// flush interval, when an event comes that long after the block opened (before the event is written) (the engine's
+// events then reach the file while the program runs: a followed trace shows them, docs/runtime.md).
 class EngineTraceBuffer {
 public:
     static constexpr size_t kMarkerBytes = 24;
@@ -113,6 +114,9 @@ public:
     EngineTraceBuffer& operator=(const EngineTraceBuffer&) = delete;
 
     uint64_t now() const noexcept { return m_clock.nowNs(); }
+    // Blocks are written at least every flush interval (SPARKSCOPE_TRACE_FLUSH_MS): the trace is
+    // meant to be followed while it is written.
+    bool flushesAtInterval() const noexcept { return m_flushIntervalNs != 0; }
     // The time stamped on the last event posted (0 before any).
     uint64_t lastNs() const noexcept { return m_lastNs; }
 

@@ -506,6 +506,7 @@ TEST_CASE("work waiting for an engine on more engines than CPUs blames their tak
         const Trace trace = waitingTrace(
             "sparkscope-0.1.0 max-contexts=128" + (cpus ? " cpus=" + std::to_string(*cpus) : std::string()));
         CHECK(cpusOf(trace) == cpus);
+        CHECK_FALSE(flushMsOf(trace)); // written without a flush interval
         CHECK(contextLimitOf(trace) == std::optional<uint64_t>(128));
         const AnalysisReport r = computeAnalysisReport(trace);
         CHECK(finding(r, "work_waited_for_engine").recoverableNs == 100);

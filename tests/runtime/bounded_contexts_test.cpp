@@ -375,4 +375,5 @@ TEST_CASE("a traced deep recursion under the bound passes core's check with the 
     CPU_ZERO(&cpus);
     REQUIRE(sched_getaffinity(0, sizeof(cpus), &cpus) == 0);
     CHECK(core::cpusOf(t) == std::optional<uint64_t>(uint64_t(CPU_COUNT(&cpus))));
+    CHECK_FALSE(core::flushMsOf(t)); // no flush interval asked for
 }

@@ -3,6 +3,8 @@
 // leaves a readable prefix.
 #include "trace_checks.h"
 
+#include "sparkscope/core/event_types.h"
+#include "sparkscope/core/metrics.h"
 #include "sparkscope/core/reader.h"
 #include "sparkscope/runtime/future.h"
 #include "sparkscope/runtime/par_conj.h"
@@ -325,6 +327,8 @@ TEST_CASE("with a flush interval an engine's events reach the file while the pro
         // Finished, the trace holds them all, and the runtime's invariants hold.
         CHECK(markersWritten(path) == std::vector<std::string> { "a", "b", "c" });
         const core::Trace t = readBack(path);
+        // The trace says it was written to be followed (a follower reads wake-ups as written at once).
+        CHECK(core::flushMsOf(t) == (flushMs ? std::optional<uint64_t>(flushMs) : std::nullopt));
         const auto s = test::checkRuntimeTrace(t);
         INFO(problemsText(s));
         CHECK(s.problems.empty());
@@ -340,4 +344,71 @@ TEST_CASE("SPARKSCOPE_TRACE_FLUSH_MS must be a number of milliseconds", "[runtim
     auto rt = Runtime::create(o);
     REQUIRE_FALSE(rt.ok());
     CHECK(rt.error().message.find("SPARKSCOPE_TRACE_FLUSH_MS must be 1..3600000") != std::string::npos);
+}
+
+namespace {
+
+// The type of `engine`'s last event in the file as it is now (its complete blocks), or nullopt when
+// it has written none or the file is unreadable. Called inside a context: no REQUIRE.
+std::optional<uint16_t> lastWrittenType(const std::string& path, size_t engine)
+{
+    auto t = core::readTrace(path, oneThread());
+    if (!t || t->engines.size() <= engine || t->engines[engine].empty())
+        return std::nullopt;
+    return t->engines[engine].back().type;
+}
+
+} // namespace
+
+TEST_CASE("with a flush interval an engine's wake-up reaches the file at once", "[runtime]")
+{
+    // Two engines, an interval of a minute (so only sleeps and wake-ups write engine 1's blocks).
+    // Engine 1 finds no work and sleeps, writing its block; then the main context makes a spark,
+    // which wakes engine 1 to steal it. While engine 1 runs that conjunct, the main context reads the
+    // file: engine 1's last written event must not be its sleep, or a follower would take it for
+    // asleep while it runs. (When engine 0 runs both conjuncts itself, there is nothing to check.)
+    const auto path = (test::scratchDir("runtime-flush-wake") / "wake.eventlog").string();
+    RuntimeOptions o;
+    o.engines = 2;
+    o.tracePath = path;
+    o.useEnvironment = false;
+    o.traceFlushMs = 60'000;
+    o.stackBytes = 8 * 1024 * 1024; // the context reads the trace back
+    auto rt = Runtime::create(o);
+    REQUIRE(rt.ok());
+    std::optional<uint16_t> seen;
+    bool slept = false;
+    REQUIRE(rt.value()
+                ->run([&] {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(50)); // engine 1 goes to sleep
+                    std::atomic<int> stage { 0 }; // 1: conjunct 2 runs elsewhere; 2: conjunct 1 has read
+                    const auto limit = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+                    parConj(
+                        [&] {
+                            while (stage.load() == 0 && std::chrono::steady_clock::now() < limit) { }
+                            if (stage.load() == 1) {
+                                seen = lastWrittenType(path, 1);
+                                auto t = core::readTrace(path, oneThread());
+                                if (t && t->engines.size() > 1)
+                                    for (const core::Event& e : t->engines[1])
+                                        slept = slept || e.type == core::ev::MerEngineSleeping;
+                            }
+                            stage.store(2);
+                        },
+                        [&] {
+                            int idle = 0;
+                            if (!stage.compare_exchange_strong(idle, 1))
+                                return; // run after conjunct 1, on its engine
+                            while (stage.load() != 2 && std::chrono::steady_clock::now() < limit) { }
+                        });
+                })
+                .ok());
+    rt.value().reset();
+    if (!seen) {
+        WARN("engine 1 did not run the second conjunct while the first waited: nothing to check");
+        return;
+    }
+    INFO("engine 1's last written event while it ran the conjunct: " << *seen);
+    CHECK(slept); // it did sleep (so its wake-up was there to be written)
+    CHECK(*seen != core::ev::MerEngineSleeping);
 }

@@ -357,6 +357,37 @@ TEST_CASE("an engine is behind in a trace being written when its last event is o
     }
 }
 
+TEST_CASE(
+    "an engine asleep at its last written event is not behind when its runtime writes wake-ups at once", "[ui][follow]")
+{
+    // Engine 0 runs to the end, 10 ms; engine 1 searches at 1 ms and sleeps at 2 ms, and has written
+    // nothing since. Our runtime with a flush interval (its RTS_IDENTIFIER's flush-ms) writes a
+    // wake-up at once: engine 1 is asleep still, so nothing is behind. Without it, and for an engine
+    // whose last event leaves it running, the 1 % / 1 ms rule holds as before.
+    auto unwritten = [](const std::optional<std::string>& ident, bool sleeps) {
+        test::TraceBuilder b(2);
+        if (ident) {
+            std::vector<uint8_t> payload { 0, 0, 0, 0 }; // the capset, then the text
+            payload.insert(payload.end(), ident->begin(), ident->end());
+            b.event(core::kNoEngine, 0, core::ev::RtsIdentifier, payload);
+        }
+        b.runThread(0, 0, 1).stopThread(0, 10'000'000, 1, core::kStopFinished);
+        if (sleeps)
+            b.event(1, 1'000'000, core::ev::MerLookingForGlobalContext)
+                .event(1, 2'000'000, core::ev::MerEngineSleeping);
+        else
+            b.runThread(1, 1'000'000, 2).event(1, 2'000'000, core::ev::UserMsg, { 'x' });
+        const auto data = buildTraceData(b.roundTrip());
+        REQUIRE(data->endNs == 10'000'000);
+        return unwrittenFrom(*data);
+    };
+    const std::string flushes = "sparkscope-0.1.0 max-contexts=8 cpus=2 flush-ms=100";
+    CHECK(unwritten(flushes, true) == std::vector<int64_t> { INT64_MAX, INT64_MAX });
+    CHECK(unwritten("sparkscope-0.1.0 max-contexts=8 cpus=2", true) == std::vector<int64_t> { INT64_MAX, 2'000'000 });
+    CHECK(unwritten(std::nullopt, true) == std::vector<int64_t> { INT64_MAX, 2'000'000 });
+    CHECK(unwritten(flushes, false) == std::vector<int64_t> { INT64_MAX, 2'000'000 });
+}
+
 TEST_CASE("static-id colours stand apart from the states they are drawn beside, in both themes", "[ui][frame]")
 {
     // Coloured by static id, an engine row shows running time in the sites' colours beside searching,

@@ -3,6 +3,7 @@
 #include "sparkscope/core/check.h"
 #include "sparkscope/core/engine_states.h"
 #include "sparkscope/core/event_types.h"
+#include "sparkscope/core/metrics.h"
 #include "sparkscope/core/reader.h"
 #include "sparkscope/core/trace_stream.h"
 
@@ -208,6 +209,7 @@ std::shared_ptr<const TraceData> buildTraceData(
     data->formatProblems = std::move(formatProblems);
     auto shared = std::make_shared<const Trace>(std::move(trace));
     data->trace = shared;
+    data->flushMs = flushMsOf(*shared);
     setSpan(*data, *shared);
     {
         EngineStates states = computeEngineStates(*shared);
@@ -242,6 +244,8 @@ void TraceDataStreamer::Pass::add(const StreamBatch& batch)
             markers.push_back(markerOf(e, batch.payload(e)));
         if (e.type == ev::MerStartParConj || e.type == ev::InternString) [[unlikely]]
             starts.add(e, batch.payload(e), uint32_t(stream), index);
+        if (e.type == ev::RtsIdentifier && e.payloadSize > 4) [[unlikely]]
+            flushMs = flushMsOfIdentifier(batch.payload(e).text(4)); // (after the capset)
         if (scanner) {
             scanner->add(e, batch.stream);
             marks += Mark::fits(e);
@@ -284,6 +288,7 @@ std::shared_ptr<const TraceData> TraceDataStreamer::build(Pass pass, StreamedTra
     std::vector<EngineStateScanner>().swap(pass.scanners);
     indexStates(*data, std::move(states));
     data->markers = std::move(pass.markers);
+    data->flushMs = pass.flushMs;
     sortMarkers(*data);
     if (s.lateEvents > 0)
         s.summary.warnings.push_back({ std::to_string(s.lateEvents)
@@ -336,8 +341,12 @@ std::vector<int64_t> unwrittenFrom(const TraceData& data)
 {
     std::vector<int64_t> out = lastEventTimes(data);
     const int64_t lag = std::max<int64_t>((data.endNs - data.startNs) / 100, 1'000'000);
-    for (int64_t& t : out)
-        t = t == INT64_MIN ? data.startNs : data.endNs - t > lag ? t : INT64_MAX;
+    for (size_t e = 0; e < out.size(); ++e) {
+        int64_t& t = out[e];
+        const LodSpan* at = t == INT64_MIN ? nullptr : data.lod.spanAt(e, uint64_t(t));
+        const bool asleep = data.flushMs && at && at->state == uint8_t(EngineState::Sleeping);
+        t = t == INT64_MIN ? data.startNs : data.endNs - t > lag && !asleep ? t : INT64_MAX;
+    }
     return out;
 }
 

@@ -60,6 +60,10 @@ struct TraceData {
     // at most 100 (then how many more). Only for a finished file read whole: a streamed one is not
     // scanned again for them, and a followed one may still be missing the block that names its engines.
     std::vector<std::string> formatProblems;
+    // Our runtime's flush interval for a trace meant to be followed (core::flushMsOf): that runtime
+    // also writes an engine's wake-up at once, so an engine asleep at its last written event is not
+    // behind (unwrittenFrom).
+    std::optional<uint64_t> flushMs;
 
     size_t engineCount() const noexcept { return lod.engineCount(); }
     bool isStreamed() const noexcept { return streamed != nullptr; }
@@ -89,7 +93,9 @@ std::vector<int64_t> lastEventTimes(const TraceData& data);
 // Per engine, where the part of a trace still being written that its events do not cover yet starts:
 // its latest event's time (the trace's start for an engine with none) when that is more than 1 % of
 // the trace's span, and at least 1 ms, before the trace's end; INT64_MAX for an engine that is not
-// behind. What the live indicator names, the timeline hatches and the live analysis stops before.
+// behind, and for one asleep at its latest event in a trace whose runtime writes wake-ups at once
+// (TraceData::flushMs): it is asleep still. What the live indicator names, the timeline hatches and the live analysis
+// stops before.
 std::vector<int64_t> unwrittenFrom(const TraceData& data);
 // The earliest of those: where the part every engine has written ends (INT64_MAX: none is behind).
 int64_t writtenByAllUntil(const std::vector<int64_t>& unwritten) noexcept;
@@ -146,6 +152,7 @@ private:
         core::ConjunctionStartScanner starts;
         std::vector<uint32_t> handed; // per stream (0: global, e + 1: engine e), events handed out so far
         std::vector<Marker> markers;
+        std::optional<uint64_t> flushMs; // core::flushMsOfIdentifier of the RTS_IDENTIFIER passed
         void add(const core::StreamBatch& batch);
     };
     std::shared_ptr<const TraceData> build(Pass pass, core::StreamedTrace s) const;

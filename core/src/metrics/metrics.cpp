@@ -72,21 +72,28 @@ namespace detail {
 
 namespace {
 
-    // The positive number after `key` (" name=") in our runtime's RTS_IDENTIFIER, if it has one.
-    std::optional<uint64_t> runtimeSetting(const Trace& trace, std::string_view key)
+    // The positive number after `key` (" name=") in the text of our runtime's RTS_IDENTIFIER.
+    std::optional<uint64_t> identifierSetting(std::string_view text, std::string_view key)
     {
         constexpr std::string_view kRuntime = "sparkscope-";
+        const size_t at = text.find(key);
+        if (!text.starts_with(kRuntime) || at == std::string::npos)
+            return std::nullopt;
+        uint64_t value = 0;
+        const char* digits = text.data() + at + key.size();
+        const auto [end, ec] = std::from_chars(digits, text.data() + text.size(), value);
+        if (ec == std::errc() && end != digits && value > 0)
+            return value;
+        return std::nullopt;
+    }
+
+    // The same in the trace's RTS_IDENTIFIER, if it has one.
+    std::optional<uint64_t> runtimeSetting(const Trace& trace, std::string_view key)
+    {
         for (const Event& e : trace.global) {
             if (e.type != ev::RtsIdentifier || e.payloadSize <= 4)
                 continue;
-            const std::string_view text = trace.payload(e).text(4); // after the capset
-            const size_t at = text.find(key);
-            if (!text.starts_with(kRuntime) || at == std::string::npos)
-                continue;
-            uint64_t value = 0;
-            const char* digits = text.data() + at + key.size();
-            const auto [end, ec] = std::from_chars(digits, text.data() + text.size(), value);
-            if (ec == std::errc() && end != digits && value > 0)
+            if (auto value = identifierSetting(trace.payload(e).text(4), key)) // (after the capset)
                 return value;
         }
         return std::nullopt;
@@ -97,6 +104,10 @@ namespace {
 std::optional<uint64_t> contextLimitOf(const Trace& trace) { return runtimeSetting(trace, " max-contexts="); }
 
 std::optional<uint64_t> cpusOf(const Trace& trace) { return runtimeSetting(trace, " cpus="); }
+
+std::optional<uint64_t> flushMsOf(const Trace& trace) { return runtimeSetting(trace, " flush-ms="); }
+
+std::optional<uint64_t> flushMsOfIdentifier(std::string_view text) { return identifierSetting(text, " flush-ms="); }
 
 bool recordsEngineSearch(const Trace& trace)
 {

@@ -99,6 +99,12 @@ std::optional<uint64_t> contextLimitOf(const Trace& trace);
 // RTS_IDENTIFIER ("... cpus=2"): more engines than CPUs take turns on them, so an engine woken for
 // work waits for a CPU. nullopt for other runtimes and for traces of builds that did not write them.
 std::optional<uint64_t> cpusOf(const Trace& trace);
+// The interval at which our runtime's engines write their events when the trace is meant to be
+// followed ("... flush-ms=100", SPARKSCOPE_TRACE_FLUSH_MS); such a runtime also writes an engine's
+// wake-up at once. nullopt for other runtimes and for traces written without an interval.
+std::optional<uint64_t> flushMsOf(const Trace& trace);
+// The same read from an RTS_IDENTIFIER's text (after its capset), for a pass that streams the events.
+std::optional<uint64_t> flushMsOfIdentifier(std::string_view text);
 // Whether the trace's header declares the events of an engine's search for work (108, 109, 112, in
 // the range GHC leaves to Mercury): our runtime's traces do, GHC's eventlogs do not.
 bool recordsEngineSearch(const Trace& trace);
