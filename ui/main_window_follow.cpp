@@ -83,6 +83,7 @@ void MainWindow::connectFollower()
     connect(m_follower, &TraceFollower::stopped, this, [this](const QString& message) {
         m_live->hide();
         m_metrics->stopLive();
+        m_metrics->endFollowing();
         m_timeline->setEmptyText({});
         showMessage(message, true);
         if (!m_timeline->data())
@@ -127,6 +128,7 @@ void MainWindow::endLive()
     m_timeline->setEmptyText({});
     m_timeline->setUnwritten(nullptr);
     m_metrics->setLiveHorizon(std::nullopt);
+    m_metrics->endFollowing(); // (after: the last part's figures stay up until its own are ready)
 }
 
 void MainWindow::followTrace(const QString& path)

@@ -6,6 +6,7 @@
 #include "support/test_data.h"
 #include "ui/analysis/analysis_view.h"
 #include "ui/analysis/why_panel.h"
+#include "ui/loading/trace_data.h"
 #include "ui/main_window.h"
 #include "ui/panels/metrics_panels.h"
 #include "ui/panels/metrics_session.h"
@@ -60,8 +61,11 @@ TEST_CASE("a followed trace's newer part keeps the panels' figures until its own
     const auto reportBefore = why->panel()->report();
     CHECK(reportBefore->analysis.toNs == 1100);
 
-    // The file grew: the follower hands the newer part over. Nothing is computed yet, and nothing goes.
-    panels->showTrace(std::make_shared<const core::Trace>(grownTrace().roundTrip()), true);
+    // The file grew: the follower hands the newer part over, to the timeline and then to the panels
+    // (as MainWindow's follower does). Nothing is computed yet, and nothing goes.
+    const auto grown = buildTraceData(grownTrace().roundTrip());
+    window.timeline()->extendData(grown);
+    panels->showTrace(grown->trace, true);
     CHECK(panels->keepsShown());
     CHECK(summary->figure(QStringLiteral("Run time")) == before);
     CHECK(summary->figure(QStringLiteral("Range")).endsWith(QStringLiteral("(computing…)")));
@@ -77,6 +81,9 @@ TEST_CASE("a followed trace's newer part keeps the panels' figures until its own
         20000));
     CHECK(why->panel()->report()->analysis.toNs == 2100);
     CHECK_FALSE(summary->figure(QStringLiteral("Range")).endsWith(QStringLiteral("(computing…)")));
+    // Following ends: what comes next (a selection, another part) is computed as for a trace opened.
+    panels->endFollowing();
+    CHECK_FALSE(panels->keepsShown());
 
     // Another trace, not a part of this one: the panels empty at once.
     panels->showTrace(std::make_shared<const core::Trace>(test::panelsTraceBuilder().roundTrip()));

@@ -73,6 +73,8 @@ public:
     // The panels show the figures of a followed trace's part before while its newer part's are
     // computed (showTrace, showStreamed): a missing analysis then means "not ready yet", not "none".
     bool keepsShown() const { return m_keepShown; }
+    // Following ended (complete, or stopped): what is shown next is computed as for a trace opened.
+    void endFollowing() { m_keepShown = false; }
     // A comparison whose A is the trace on screen (null: none): the Conjunctions list and the Summary
     // add A, B and B − A. Cleared by showTrace (a new trace is not that comparison's A).
     void setComparison(std::shared_ptr<const core::RunComparison> comparison);

@@ -58,7 +58,15 @@ void TimelineWidget::extendData(std::shared_ptr<const TraceData> data)
 {
     m_data = std::move(data);
     m_frame.reset();
-    m_rows = {}; // the optional rows are computed again for the longer trace
+    // The lanes and deques are computed again for the longer trace. The analysis' rows stay until
+    // the newer part's analysis replaces them (AnalysisView, or clears them when it does not keep the
+    // part before's): true for the time they cover, rather than a row that vanishes at every block.
+    TimelineRows kept;
+    kept.ledger = std::move(m_rows.ledger);
+    kept.criticalPath = std::move(m_rows.criticalPath);
+    kept.sites = std::move(m_rows.sites);
+    kept.ledgerPending = m_rows.ledgerPending;
+    m_rows = std::move(kept);
     m_lanesJob.cancel();
     m_dequesJob.cancel();
     if (m_data)
