@@ -343,9 +343,14 @@ std::vector<int64_t> unwrittenFrom(const TraceData& data)
     const int64_t lag = std::max<int64_t>((data.endNs - data.startNs) / 100, 1'000'000);
     for (size_t e = 0; e < out.size(); ++e) {
         int64_t& t = out[e];
-        const LodSpan* at = t == INT64_MIN ? nullptr : data.lod.spanAt(e, uint64_t(t));
+        if (t == INT64_MIN) { // nothing written yet
+            t = data.startNs;
+            continue;
+        }
+        const LodSpan* at = data.lod.spanAt(e, uint64_t(t)); // the state its last event left it in
         const bool asleep = data.flushMs && at && at->state == uint8_t(EngineState::Sleeping);
-        t = t == INT64_MIN ? data.startNs : data.endNs - t > lag && !asleep ? t : INT64_MAX;
+        if (data.endNs - t <= lag || asleep)
+            t = INT64_MAX;
     }
     return out;
 }

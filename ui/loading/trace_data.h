@@ -94,8 +94,8 @@ std::vector<int64_t> lastEventTimes(const TraceData& data);
 // its latest event's time (the trace's start for an engine with none) when that is more than 1 % of
 // the trace's span, and at least 1 ms, before the trace's end; INT64_MAX for an engine that is not
 // behind, and for one asleep at its latest event in a trace whose runtime writes wake-ups at once
-// (TraceData::flushMs): it is asleep still. What the live indicator names, the timeline hatches and the live analysis
-// stops before.
+// (TraceData::flushMs): it is asleep still. What the live indicator names, the timeline hatches and
+// the live analysis stops before.
 std::vector<int64_t> unwrittenFrom(const TraceData& data);
 // The earliest of those: where the part every engine has written ends (INT64_MAX: none is behind).
 int64_t writtenByAllUntil(const std::vector<int64_t>& unwritten) noexcept;
