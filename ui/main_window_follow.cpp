@@ -99,7 +99,7 @@ void MainWindow::updateLive(const TraceData& data)
     // (unless a selection is shown), and the indicator names the engines behind.
     auto unwritten = std::make_shared<const std::vector<int64_t>>(unwrittenFrom(data));
     const int64_t horizon = writtenByAllUntil(*unwritten);
-    const std::vector<int64_t> last = lastEventTimes(data);
+    const std::vector<int64_t> last = writtenUntil(data);
     QStringList behind;
     for (size_t e = 0; e < unwritten->size(); ++e)
         if ((*unwritten)[e] != INT64_MAX)

@@ -45,7 +45,7 @@ bool sameEvent(const Event& a, const Event& b)
 bool sameExtent(const BlockExtent& a, const BlockExtent& b)
 {
     return a.offset == b.offset && a.bytes == b.bytes && a.blockOffset == b.blockOffset && a.blockEnd == b.blockEnd
-        && a.firstNs == b.firstNs && a.lastNs == b.lastNs && a.events == b.events;
+        && a.blockEndNs == b.blockEndNs && a.firstNs == b.firstNs && a.lastNs == b.lastNs && a.events == b.events;
 }
 
 void checkSame(const Gathered& stepped, const StreamedTrace& s, const Gathered& once, const StreamedTrace& o)

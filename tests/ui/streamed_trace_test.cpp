@@ -95,7 +95,8 @@ void checkSameViews(const TraceData& a, const TraceData& b)
 
 TEST_CASE("a streamed GHC eventlog draws and describes what reading it whole does", "[ui][stream]")
 {
-    for (const char* name : { "ghc/parfib-12-30.eventlog", "ghc/sumfib-30-3000.eventlog", "ghc/parfib-8-32.eventlog" }) {
+    for (const char* name :
+        { "ghc/parfib-12-30.eventlog", "ghc/sumfib-30-3000.eventlog", "ghc/parfib-8-32.eventlog" }) {
         const auto path = test::sharedTestData(name);
         if (!path)
             return;
@@ -249,7 +250,8 @@ void checkFollowedSteps(const fs::path& path, int parts)
     const auto bytes = fileBytes(path);
     std::vector<uint64_t> ends;
     for (int k = 1; k < parts; ++k) {
-        const auto p = core::completePrefix(std::span<const uint8_t>(bytes).first(bytes.size() * size_t(k) / size_t(parts)));
+        const auto p
+            = core::completePrefix(std::span<const uint8_t>(bytes).first(bytes.size() * size_t(k) / size_t(parts)));
         if (p.bytes > p.dataStart && (ends.empty() || p.bytes > ends.back()))
             ends.push_back(p.bytes);
     }
@@ -280,7 +282,87 @@ TEST_CASE("a followed trace's pass kept between updates gives what streaming eac
     }
     SECTION("a runtime trace with conjunctions, markers and interned names")
     {
-        if (const auto path = test::recordDemoTrace(test::scratchDir("streamed-follow-demo"), "parfib --n 30 --cutoff 8"))
+        if (const auto path
+            = test::recordDemoTrace(test::scratchDir("streamed-follow-demo"), "parfib --n 30 --cutoff 8"))
             checkFollowedSteps(*path, 6);
+    }
+}
+
+namespace {
+
+core::PayloadBuilder threadPayload(uint32_t id)
+{
+    core::PayloadBuilder b;
+    b.u32(id);
+    return b;
+}
+
+// GHC at each flush (--eventlog-flush-interval) closes every capability's block, an idle one's
+// empty: engine 0 runs thread 2 from 100 ns to 10 ms (one block, closed at 10 ms); engine 1 runs
+// thread 3 from 100 ns to 1 ms, closes that block at 1 ms, then writes an empty block (just its
+// marker, opened at 1 ms) closed at `flushedNs`, unless that is 0. Engine 0's block comes last.
+std::vector<uint8_t> idleCapabilityTrace(uint64_t flushedNs)
+{
+    core::EventlogWriter w(core::mercuryHeader());
+    w.beginBlock(1, 100);
+    REQUIRE(w.event(core::ev::CreateThread, 100, threadPayload(3).data()));
+    REQUIRE(w.event(core::ev::RunThread, 100, threadPayload(3).data()));
+    REQUIRE(w.event(core::ev::StopThread, 1'000'000, threadPayload(3).u16(core::kStopFinished).u32(0).data()));
+    w.endBlock(1'000'000);
+    if (flushedNs) {
+        w.beginBlock(1, 1'000'000);
+        w.endBlock(flushedNs);
+    }
+    w.beginBlock(0, 100);
+    REQUIRE(w.event(core::ev::CreateThread, 100, threadPayload(2).data()));
+    REQUIRE(w.event(core::ev::RunThread, 100, threadPayload(2).data()));
+    REQUIRE(w.event(core::ev::StopThread, 10'000'000, threadPayload(2).u16(core::kStopFinished).u32(0).data()));
+    w.endBlock(10'000'000);
+    return w.finish();
+}
+
+} // namespace
+
+TEST_CASE("an idle engine whose empty blocks say it was flushed recently is not behind", "[ui][stream][follow]")
+{
+    // The trace spans 10 ms, so an engine is behind when what it has written ends over 1 ms before
+    // the end (1 % of 10 ms is less). Read whole and streamed alike:
+    // - flushed at 9.5 ms: engine 1 wrote everything up to 9.5 ms, 0.5 ms before the end: not behind;
+    // - flushed at 4 ms: behind from 4 ms (not from its last event, at 1 ms);
+    // - never flushed: behind from its last event, at 1 ms, as before.
+    const fs::path dir = test::scratchDir("idle-capability");
+    for (const auto& [flushedNs, expected] : { std::pair<uint64_t, int64_t>(9'500'000, INT64_MAX),
+             std::pair<uint64_t, int64_t>(4'000'000, 4'000'000), std::pair<uint64_t, int64_t>(0, 1'000'000) }) {
+        CAPTURE(flushedNs);
+        const fs::path path = dir / ("flushed-" + std::to_string(flushedNs) + ".eventlog");
+        const std::vector<uint8_t> bytes = idleCapabilityTrace(flushedNs);
+        std::ofstream(path, std::ios::binary)
+            .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        for (const auto& data : { whole(path.string()), streamed(path.string()) }) {
+            CAPTURE(data->isStreamed());
+            REQUIRE(data->endNs == 10'000'000);
+            CHECK(lastEventTimes(*data) == std::vector<int64_t> { 10'000'000, 1'000'000 });
+            CHECK(writtenUntil(*data)[1] == std::max<int64_t>(int64_t(flushedNs), 1'000'000));
+            CHECK(unwrittenFrom(*data) == std::vector<int64_t> { INT64_MAX, expected });
+        }
+    }
+    SECTION("a block cut short is not trusted")
+    {
+        // The file cut inside engine 0's last event: its block's marker says it was closed at 10 ms,
+        // but what came after the cut is lost. Streamed, each block is checked: engine 0 is behind
+        // from its last event left (100 ns) while engine 1's complete empty block still counts; read
+        // whole, the reader does not say which block was cut, so no marker counts.
+        std::vector<uint8_t> bytes = idleCapabilityTrace(9'500'000);
+        bytes.resize(bytes.size() - 2 - 5); // DATA_END, and 5 bytes of the last event's 20
+        const fs::path path = dir / "cut.eventlog";
+        std::ofstream(path, std::ios::binary)
+            .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        const auto read = whole(path.string());
+        REQUIRE(read->trace->truncated);
+        REQUIRE(read->endNs == 10'000'000); // the marker's end time
+        CHECK(unwrittenFrom(*read) == std::vector<int64_t> { 100, 1'000'000 });
+        const auto stream = streamed(path.string());
+        REQUIRE(stream->endNs == 10'000'000);
+        CHECK(unwrittenFrom(*stream) == std::vector<int64_t> { 100, INT64_MAX });
     }
 }

@@ -337,9 +337,52 @@ std::vector<int64_t> lastEventTimes(const TraceData& data)
     return out;
 }
 
-std::vector<int64_t> unwrittenFrom(const TraceData& data)
+namespace {
+
+    // When `engine` closed its latest complete block, by the block's marker (INT64_MIN: not known).
+    // Only a complete block is trusted: a file cut inside one lost the events after the cut.
+    int64_t latestBlockClosed(const TraceData& data, size_t engine)
+    {
+        uint64_t closed = 0;
+        if (data.streamed) {
+            if (engine >= data.streamed->blocks().size() || data.streamed->blocks()[engine].empty())
+                return INT64_MIN;
+            // The engine's last extent ends its last block in the file: complete when it reaches the
+            // end the marker declares.
+            const BlockExtent& b = data.streamed->blocks()[engine].back();
+            if (b.blockEnd == 0 || b.offset + b.bytes != b.blockEnd)
+                return INT64_MIN;
+            closed = b.blockEndNs;
+        } else {
+            if (data.trace->truncated || engine >= data.trace->engines.size())
+                return INT64_MIN;
+            const std::vector<Event>& events = data.trace->engines[engine];
+            // Sorted by time, and a block's events come no earlier than its marker: the last marker
+            // is the latest block's.
+            const auto marker = std::find_if(
+                events.rbegin(), events.rend(), [](const Event& x) { return x.type == ev::BlockMarker; });
+            if (marker == events.rend())
+                return INT64_MIN;
+            closed = data.trace->payload(*marker).u64(4);
+        }
+        // A marker's time past every event of the trace says no more than the trace's end.
+        return closed == 0 ? INT64_MIN : std::min<int64_t>(int64_t(std::min<uint64_t>(closed, INT64_MAX)), data.endNs);
+    }
+
+} // namespace
+
+std::vector<int64_t> writtenUntil(const TraceData& data)
 {
     std::vector<int64_t> out = lastEventTimes(data);
+    for (size_t e = 0; e < out.size(); ++e)
+        out[e] = std::max(out[e], latestBlockClosed(data, e));
+    return out;
+}
+
+std::vector<int64_t> unwrittenFrom(const TraceData& data)
+{
+    const std::vector<int64_t> last = lastEventTimes(data);
+    std::vector<int64_t> out = writtenUntil(data);
     const int64_t lag = std::max<int64_t>((data.endNs - data.startNs) / 100, 1'000'000);
     for (size_t e = 0; e < out.size(); ++e) {
         int64_t& t = out[e];
@@ -347,7 +390,8 @@ std::vector<int64_t> unwrittenFrom(const TraceData& data)
             t = data.startNs;
             continue;
         }
-        const LodSpan* at = data.lod.spanAt(e, uint64_t(t)); // the state its last event left it in
+        // The state its last event left it in.
+        const LodSpan* at = last[e] == INT64_MIN ? nullptr : data.lod.spanAt(e, uint64_t(last[e]));
         const bool asleep = data.flushMs && at && at->state == uint8_t(EngineState::Sleeping);
         if (data.endNs - t <= lag || asleep)
             t = INT64_MAX;

@@ -90,8 +90,15 @@ bool keepOnlyPayloadBytes(core::Trace& trace);
 // what it did is not known yet (it may have been running all along), though the timeline shows it idle.
 std::vector<int64_t> lastEventTimes(const TraceData& data);
 
+// Per engine, the time up to which all its events are in the file: its latest event's time, or the
+// time its latest complete block was closed when that is later (INT64_MIN: nothing of it written).
+// GHC closes every capability's block at each flush (--eventlog-flush-interval), an idle one's empty,
+// so an idle capability's blocks say it did nothing until the flush; our runtime closes a block when
+// it writes it.
+std::vector<int64_t> writtenUntil(const TraceData& data);
+
 // Per engine, where the part of a trace still being written that its events do not cover yet starts:
-// its latest event's time (the trace's start for an engine with none) when that is more than 1 % of
+// writtenUntil (the trace's start for an engine with nothing written) when that is more than 1 % of
 // the trace's span, and at least 1 ms, before the trace's end; INT64_MAX for an engine that is not
 // behind, and for one asleep at its latest event in a trace whose runtime writes wake-ups at once
 // (TraceData::flushMs): it is asleep still. What the live indicator names, the timeline hatches and

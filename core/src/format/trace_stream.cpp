@@ -25,12 +25,15 @@ namespace {
                 next.offset = e.offset;
                 if (marker) {
                     // The decoder trusts a block's size when it covers at least the marker.
-                    const uint64_t declared = payloadIn(stream, e).u32(0);
+                    const Payload p = payloadIn(stream, e);
+                    const uint64_t declared = p.u32(0);
                     next.blockOffset = e.offset;
                     next.blockEnd = declared >= uint64_t(e.headerSize) + e.payloadSize ? e.offset + declared : 0;
+                    next.blockEndNs = p.u64(4);
                 } else if (!extents.empty()) {
                     next.blockOffset = extents.back().blockOffset;
                     next.blockEnd = extents.back().blockEnd;
+                    next.blockEndNs = extents.back().blockEndNs;
                 }
                 extents.push_back(next);
             }
@@ -220,9 +223,8 @@ std::optional<Error> TraceStreamer::State::go(uint64_t endBytes, const Consumer&
         return mapped.error();
     const std::span<const uint8_t> now = mapped.value().first(std::min<uint64_t>(mapped.value().size(), endBytes));
     if (now.size() < position)
-        return Error { ErrorCode::Io, path + " is shorter than what was streamed of it (" + std::to_string(position)
-                + " bytes)",
-            now.size() };
+        return Error { ErrorCode::Io,
+            path + " is shorter than what was streamed of it (" + std::to_string(position) + " bytes)", now.size() };
     file = std::move(again);
     bytes = now;
     options.endBytes = endBytes;
@@ -302,7 +304,8 @@ std::optional<Error> TraceStreamer::State::decodeFrom(uint64_t from, const Consu
     }
     // DATA_END, or a stop before the end (damage, a garbage tail): nothing appended can change
     // what was read. A stop exactly at the end is where a growing file's next block will start.
-    ended = outcome.stop == DecodeStop::DataEnd || (outcome.stop == DecodeStop::Truncated && outcome.position < bytes.size());
+    ended = outcome.stop == DecodeStop::DataEnd
+        || (outcome.stop == DecodeStop::Truncated && outcome.position < bytes.size());
     return std::nullopt;
 }
 
@@ -325,20 +328,11 @@ std::optional<Error> TraceStreamer::advance(uint64_t endBytes, const Consumer& c
     }
 }
 
-void TraceStreamer::setCancel(const std::atomic<bool>* cancel) noexcept
-{
-    m->options.cancel = cancel;
-}
+void TraceStreamer::setCancel(const std::atomic<bool>* cancel) noexcept { m->options.cancel = cancel; }
 
-uint64_t TraceStreamer::position() const noexcept
-{
-    return m->position;
-}
+uint64_t TraceStreamer::position() const noexcept { return m->position; }
 
-bool TraceStreamer::ended() const noexcept
-{
-    return m->ended;
-}
+bool TraceStreamer::ended() const noexcept { return m->ended; }
 
 std::optional<Error> TraceStreamer::fileShrank() const
 {
@@ -409,7 +403,8 @@ Result<Trace> decodeBlocks(
         in.read(reinterpret_cast<char*>(own->data() + base), std::streamsize(b.bytes));
         if (uint64_t(in.gcount()) != b.bytes)
             return Error { ErrorCode::Io,
-                path + " is shorter than when it was read (the events at byte " + std::to_string(b.offset) + " are gone)",
+                path + " is shorter than when it was read (the events at byte " + std::to_string(b.offset)
+                    + " are gone)",
                 b.offset };
         // Decoding from the block's marker gives its events the attribution a whole read gives them:
         // the marker sets the whole block state. An extent inside a block starts in the state the

@@ -43,6 +43,7 @@ struct BlockExtent {
     uint64_t bytes = 0; // from `offset` to the end of the last event
     uint64_t blockOffset = 0; // of the block's marker
     uint64_t blockEnd = 0; // where the marker says the block ends; 0 when its size cannot be trusted
+    uint64_t blockEndNs = 0; // the time the marker says the engine closed the block (0: none given)
     uint64_t firstNs = UINT64_MAX; // earliest event time in the extent (UINT64_MAX if none)
     uint64_t lastNs = 0; // latest event time in the extent
     uint32_t events = 0; // events in the extent, the marker included
