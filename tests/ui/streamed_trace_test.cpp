@@ -366,3 +366,25 @@ TEST_CASE("an idle engine whose empty blocks say it was flushed recently is not 
         CHECK(unwrittenFrom(*stream) == std::vector<int64_t> { 100, INT64_MAX });
     }
 }
+
+TEST_CASE("a streamed trace finds its runtime's flush interval where reading it whole does", "[ui][stream][follow]")
+{
+    // Two RTS_IDENTIFIERs, the first naming a flush interval: both reads take the first that has one.
+    core::EventlogWriter w(core::mercuryHeader());
+    for (const std::string ident : { "sparkscope-0.1.0 cpus=2 flush-ms=100", "sparkscope-0.1.0 cpus=2" }) {
+        core::PayloadBuilder p;
+        p.u32(0);
+        std::vector<uint8_t> payload = p.data();
+        payload.insert(payload.end(), ident.begin(), ident.end());
+        REQUIRE(w.event(core::ev::RtsIdentifier, 0, payload));
+    }
+    w.beginBlock(0, 100);
+    REQUIRE(w.event(core::ev::CreateThread, 100, threadPayload(1).data()));
+    w.endBlock(100);
+    const std::vector<uint8_t> bytes = w.finish();
+    const fs::path path = test::scratchDir("flush-interval") / "two-identifiers.eventlog";
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    CHECK(whole(path.string())->flushMs == std::optional<uint64_t>(100));
+    CHECK(streamed(path.string())->flushMs == std::optional<uint64_t>(100));
+}

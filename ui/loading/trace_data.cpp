@@ -244,8 +244,8 @@ void TraceDataStreamer::Pass::add(const StreamBatch& batch)
             markers.push_back(markerOf(e, batch.payload(e)));
         if (e.type == ev::MerStartParConj || e.type == ev::InternString) [[unlikely]]
             starts.add(e, batch.payload(e), uint32_t(stream), index);
-        if (e.type == ev::RtsIdentifier && e.payloadSize > 4) [[unlikely]]
-            flushMs = flushMsOfIdentifier(batch.payload(e).text(4)); // (after the capset)
+        if (e.type == ev::RtsIdentifier && e.payloadSize > 4 && !flushMs) [[unlikely]]
+            flushMs = flushMsOfIdentifier(batch.payload(e).text(4)); // the first that has it, as flushMsOf
         if (scanner) {
             scanner->add(e, batch.stream);
             marks += Mark::fits(e);
