@@ -12,15 +12,17 @@
 #include "ui/panels/metrics_panels.h"
 #include "ui/panels/metrics_session.h"
 #include "ui/panels/summary_panel.h"
-#include "ui/timeline/timeline_widget.h"
 #include "ui/timeline/frame.h"
+#include "ui/timeline/timeline_widget.h"
 #include "ui/timeline/zoom_state.h"
 
 #include "sparkscope/core/reader.h"
 #include "sparkscope/core/writer.h"
 #include "support/scoped_env.h"
 
+#include <QFileInfo>
 #include <QLabel>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -239,6 +241,81 @@ TEST_CASE("a followed file with a header alone says it waits for the first event
 TEST_CASE("the window catches up with each block of a trace being written", "[ui][follow]")
 {
     catchUpWithEachBlock(false);
+}
+
+// The events of the first `bytes` bytes of the eventlog `all`, read as the follower reads a complete
+// part: those bytes and a DATA_END.
+uint64_t eventsInPart(const std::vector<uint8_t>& all, uint64_t bytes)
+{
+    std::vector<uint8_t> part(all.begin(), all.begin() + std::ptrdiff_t(bytes));
+    part.push_back(0xFF);
+    part.push_back(0xFF);
+    auto trace = core::readTraceFromBytes(std::move(part));
+    REQUIRE(trace);
+    return trace.value().eventCount();
+}
+
+TEST_CASE("the window follows our runtime's trace while a child process writes it", "[ui][follow]")
+{
+    // sparkscope-demo, a child process, runs a workload of about a second with a 20 ms flush
+    // interval while the window follows its trace. However the updates fall (the machine's load
+    // decides how many there are), each one the window showed must be exactly the complete part of
+    // the file at its size — no event lost or made up, read as the finished file's first bytes —
+    // and the sizes must grow; once the child is done the window shows the whole file, says it is
+    // complete, and its metrics are of it.
+    const std::filesystem::path demo = std::filesystem::path(SPARKSCOPE_BINARY_DIR) / "app" / "sparkscope-demo";
+    if (!std::filesystem::exists(demo)) {
+        WARN("NOT RUN: " << demo.string() << " is not built");
+        return;
+    }
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("running.eventlog"));
+    QProcess child;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SPARKSCOPE_TRACE_FLUSH_MS"), QStringLiteral("20"));
+    child.setProcessEnvironment(env);
+    child.setProgram(QString::fromStdString(demo.string()));
+    child.setArguments(
+        { QStringLiteral("sumeuler"), QStringLiteral("--n"), QStringLiteral("8000"), QStringLiteral("--chunk"),
+            QStringLiteral("20"), QStringLiteral("--engines"), QStringLiteral("2"), QStringLiteral("--trace"), path });
+    child.start();
+    REQUIRE(child.waitForStarted(kWaitMs));
+    // The runtime creates the file and writes its header first: follow it from then on.
+    REQUIRE(QTest::qWaitFor([&] { return QFileInfo(path).size() > 0; }, kWaitMs));
+
+    MainWindow window;
+    window.show();
+    std::vector<std::pair<uint64_t, uint64_t>> shown; // (complete bytes, events) of each update
+    QObject::connect(window.follower(), &TraceFollower::updated, &window,
+        [&shown](std::shared_ptr<const TraceData> data, bool, const QStringList&) {
+            shown.emplace_back(data->trace->fileSize, data->eventCount());
+        });
+    window.followTrace(path);
+    REQUIRE(QTest::qWaitFor([&] { return child.state() == QProcess::NotRunning; }, 4 * kWaitMs));
+    REQUIRE(child.exitStatus() == QProcess::NormalExit);
+    REQUIRE(child.exitCode() == 0);
+    REQUIRE(QTest::qWaitFor([&] { return !liveShown(window); }, kWaitMs));
+
+    std::ifstream in(path.toStdString(), std::ios::binary);
+    const std::vector<uint8_t> all { std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>() };
+    auto whole = core::readTraceFromBytes(std::vector<uint8_t>(all));
+    REQUIRE(whole);
+    REQUIRE(whole.value().warnings.empty());
+    CHECK(window.message().contains(QStringLiteral("running.eventlog is complete")));
+    CHECK(shownEvents(window) == whole.value().eventCount());
+    REQUIRE(!shown.empty());
+    INFO(shown.size() << " updates");
+    for (size_t i = 0; i < shown.size(); ++i) {
+        CAPTURE(i, shown[i].first, shown[i].second);
+        if (i > 0)
+            CHECK(shown[i].first > shown[i - 1].first);
+        if (shown[i].first < all.size()) // (the last one, complete, holds DATA_END)
+            CHECK(shown[i].second == eventsInPart(all, shown[i].first));
+    }
+    CHECK(shown.back().second == whole.value().eventCount());
+    REQUIRE(QTest::qWaitFor([&] { return metricsCaughtUp(window); }, kWaitMs));
+    CHECK(window.metrics()->session()->full()->metrics.trace.eventCount == whole.value().eventCount());
 }
 
 TEST_CASE("a trace being written that is big enough to stream is followed streamed", "[ui][follow][stream]")
