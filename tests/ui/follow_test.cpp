@@ -2,9 +2,10 @@
 // block by block into a file the main window follows, and after each block waits until the window's
 // trace holds exactly the events written so far (and the metrics were computed for it); a half
 // written block is seen and waited for, never reported; the view follows the end until the person
-// zooms elsewhere; DATA_END ends following. A child process (sparkscope-demo) writing its trace while
-// the window follows it: each update shown is exactly the file's complete part. Bad input: a damaged block, a file that shrinks and a
-// file replaced while followed each stop following with a message and keep what was shown.
+// zooms elsewhere; DATA_END ends following. A child process (sparkscope-demo) writes its trace while
+// the window follows it: each update shown is exactly the file's complete part. Bad input: a damaged
+// block, a file that shrinks and a file replaced while followed each stop following with a message
+// and keep what was shown.
 // Every wait is for a condition (QTest::qWaitFor with a generous timeout), never a fixed sleep.
 #include "ui/analysis/analysis_view.h"
 #include "ui/analysis/why_panel.h"
