@@ -490,8 +490,8 @@ void MainWindow::onLoaded(std::shared_ptr<const TraceData> data, const QString& 
     // A truncated file lost each engine's buffer not yet written: an engine whose events stop well before
     // the end is hatched from there (unknown, not idle), as the engines behind in a followed trace.
     if (data->trace->truncated) {
-        auto lost = std::make_shared<const std::vector<int64_t>>(unwrittenFrom(*data));
         const std::vector<int64_t> last = writtenUntil(*data);
+        auto lost = std::make_shared<const std::vector<int64_t>>(unwrittenFrom(*data, last));
         QStringList engines;
         for (size_t e = 0; e < lost->size(); ++e)
             if ((*lost)[e] != INT64_MAX)

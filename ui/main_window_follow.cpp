@@ -97,9 +97,9 @@ void MainWindow::updateLive(const TraceData& data)
     // has written nothing for a while may have been running all along. Its row is hatched from there
     // (not idle: unknown), the metrics and the analysis stop where every engine's events are written
     // (unless a selection is shown), and the indicator names the engines behind.
-    auto unwritten = std::make_shared<const std::vector<int64_t>>(unwrittenFrom(data));
-    const int64_t horizon = writtenByAllUntil(*unwritten);
     const std::vector<int64_t> last = writtenUntil(data);
+    auto unwritten = std::make_shared<const std::vector<int64_t>>(unwrittenFrom(data, last));
+    const int64_t horizon = writtenByAllUntil(*unwritten);
     QStringList behind;
     for (size_t e = 0; e < unwritten->size(); ++e)
         if ((*unwritten)[e] != INT64_MAX)

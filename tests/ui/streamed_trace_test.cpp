@@ -369,22 +369,28 @@ TEST_CASE("an idle engine whose empty blocks say it was flushed recently is not 
 
 TEST_CASE("a streamed trace finds its runtime's flush interval where reading it whole does", "[ui][stream][follow]")
 {
-    // Two RTS_IDENTIFIERs, the first naming a flush interval: both reads take the first that has one.
-    core::EventlogWriter w(core::mercuryHeader());
-    for (const std::string ident : { "sparkscope-0.1.0 cpus=2 flush-ms=100", "sparkscope-0.1.0 cpus=2" }) {
-        core::PayloadBuilder p;
-        p.u32(0);
-        std::vector<uint8_t> payload = p.data();
-        payload.insert(payload.end(), ident.begin(), ident.end());
-        REQUIRE(w.event(core::ev::RtsIdentifier, 0, payload));
+    // Two RTS_IDENTIFIERs: both reads take the first that names a flush interval.
+    const fs::path dir = test::scratchDir("flush-interval");
+    int n = 0;
+    for (const auto& [first, second] : { std::pair<std::string, std::string>("flush-ms=100", ""),
+             std::pair<std::string, std::string>("flush-ms=100", "flush-ms=200"),
+             std::pair<std::string, std::string>("", "flush-ms=100") }) {
+        CAPTURE(first, second);
+        core::EventlogWriter w(core::mercuryHeader());
+        for (const std::string& setting : { first, second }) {
+            const std::string ident = "sparkscope-0.1.0 cpus=2" + (setting.empty() ? "" : " " + setting);
+            std::vector<uint8_t> payload = threadPayload(0).data(); // the capset, then the text
+            payload.insert(payload.end(), ident.begin(), ident.end());
+            REQUIRE(w.event(core::ev::RtsIdentifier, 0, payload));
+        }
+        w.beginBlock(0, 100);
+        REQUIRE(w.event(core::ev::CreateThread, 100, threadPayload(1).data()));
+        w.endBlock(100);
+        const std::vector<uint8_t> bytes = w.finish();
+        const fs::path path = dir / ("identifiers-" + std::to_string(n++) + ".eventlog");
+        std::ofstream(path, std::ios::binary)
+            .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        CHECK(whole(path.string())->flushMs == std::optional<uint64_t>(100));
+        CHECK(streamed(path.string())->flushMs == std::optional<uint64_t>(100));
     }
-    w.beginBlock(0, 100);
-    REQUIRE(w.event(core::ev::CreateThread, 100, threadPayload(1).data()));
-    w.endBlock(100);
-    const std::vector<uint8_t> bytes = w.finish();
-    const fs::path path = test::scratchDir("flush-interval") / "two-identifiers.eventlog";
-    std::ofstream(path, std::ios::binary)
-        .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-    CHECK(whole(path.string())->flushMs == std::optional<uint64_t>(100));
-    CHECK(streamed(path.string())->flushMs == std::optional<uint64_t>(100));
 }

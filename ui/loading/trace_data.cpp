@@ -357,15 +357,21 @@ namespace {
             if (data.trace->truncated || engine >= data.trace->engines.size())
                 return INT64_MIN;
             const std::vector<Event>& events = data.trace->engines[engine];
-            // Sorted by time, and a block's events come no earlier than its marker: the last marker
-            // is the latest block's.
+            // A marker is stamped when its engine's block before it was closed, so markers' times grow
+            // block by block and, the events being sorted by time, the last marker is the latest
+            // block's. (A block's events may come a few µs before its marker: GHC stamps GC_START and
+            // GC_END before posting them, and a full buffer flushed in between puts them in the next
+            // block. They are still before the block's end time.)
             const auto marker = std::find_if(
                 events.rbegin(), events.rend(), [](const Event& x) { return x.type == ev::BlockMarker; });
             if (marker == events.rend())
                 return INT64_MIN;
-            closed = data.trace->payload(*marker).u64(4);
+            const Payload p = data.trace->payload(*marker);
+            if (p.u32(0) < 24) // a size that does not cover the marker: the reader did not trust it
+                return INT64_MIN;
+            closed = p.u64(4);
         }
-        // A marker's time past every event of the trace says no more than the trace's end.
+        // (The reader counts a trusted block's end time in the trace's end; this bounds the others.)
         return closed == 0 ? INT64_MIN : std::min<int64_t>(int64_t(std::min<uint64_t>(closed, INT64_MAX)), data.endNs);
     }
 
@@ -379,25 +385,26 @@ std::vector<int64_t> writtenUntil(const TraceData& data)
     return out;
 }
 
-std::vector<int64_t> unwrittenFrom(const TraceData& data)
+std::vector<int64_t> unwrittenFrom(const TraceData& data, std::vector<int64_t> written)
 {
-    const std::vector<int64_t> last = lastEventTimes(data);
-    std::vector<int64_t> out = writtenUntil(data);
+    // The state each engine's last event left it in matters only in a trace that writes wake-ups at once.
+    const std::vector<int64_t> last = data.flushMs ? lastEventTimes(data) : std::vector<int64_t>();
     const int64_t lag = std::max<int64_t>((data.endNs - data.startNs) / 100, 1'000'000);
-    for (size_t e = 0; e < out.size(); ++e) {
-        int64_t& t = out[e];
+    for (size_t e = 0; e < written.size(); ++e) {
+        int64_t& t = written[e];
         if (t == INT64_MIN) { // nothing written yet
             t = data.startNs;
             continue;
         }
-        // The state its last event left it in.
-        const LodSpan* at = last[e] == INT64_MIN ? nullptr : data.lod.spanAt(e, uint64_t(last[e]));
-        const bool asleep = data.flushMs && at && at->state == uint8_t(EngineState::Sleeping);
+        const LodSpan* at = e < last.size() && last[e] != INT64_MIN ? data.lod.spanAt(e, uint64_t(last[e])) : nullptr;
+        const bool asleep = at && at->state == uint8_t(EngineState::Sleeping);
         if (data.endNs - t <= lag || asleep)
             t = INT64_MAX;
     }
-    return out;
+    return written;
 }
+
+std::vector<int64_t> unwrittenFrom(const TraceData& data) { return unwrittenFrom(data, writtenUntil(data)); }
 
 int64_t writtenByAllUntil(const std::vector<int64_t>& unwritten) noexcept
 {

@@ -90,11 +90,12 @@ bool keepOnlyPayloadBytes(core::Trace& trace);
 // what it did is not known yet (it may have been running all along), though the timeline shows it idle.
 std::vector<int64_t> lastEventTimes(const TraceData& data);
 
-// Per engine, the time up to which all its events are in the file: its latest event's time, or the
+// Per engine, the time before which all its events are in the file: its latest event's time, or the
 // time its latest complete block was closed when that is later (INT64_MIN: nothing of it written).
 // GHC closes every capability's block at each flush (--eventlog-flush-interval), an idle one's empty,
 // so an idle capability's blocks say it did nothing until the flush; our runtime closes a block when
-// it writes it.
+// it writes it. (GHC may post GC_START or GC_END a few µs after stamping them, in the next block: far
+// below what counts as behind, below.)
 std::vector<int64_t> writtenUntil(const TraceData& data);
 
 // Per engine, where the part of a trace still being written that its events do not cover yet starts:
@@ -104,6 +105,8 @@ std::vector<int64_t> writtenUntil(const TraceData& data);
 // (TraceData::flushMs): it is asleep still. What the live indicator names, the timeline hatches and
 // the live analysis stops before.
 std::vector<int64_t> unwrittenFrom(const TraceData& data);
+// The same from writtenUntil(data), for a caller that shows those too.
+std::vector<int64_t> unwrittenFrom(const TraceData& data, std::vector<int64_t> written);
 // The earliest of those: where the part every engine has written ends (INT64_MAX: none is behind).
 int64_t writtenByAllUntil(const std::vector<int64_t>& unwritten) noexcept;
 
@@ -159,7 +162,7 @@ private:
         core::ConjunctionStartScanner starts;
         std::vector<uint32_t> handed; // per stream (0: global, e + 1: engine e), events handed out so far
         std::vector<Marker> markers;
-        std::optional<uint64_t> flushMs; // core::flushMsOfIdentifier of the RTS_IDENTIFIER passed
+        std::optional<uint64_t> flushMs; // core::flushMsOfIdentifier of the first RTS_IDENTIFIER passed that names one
         void add(const core::StreamBatch& batch);
     };
     std::shared_ptr<const TraceData> build(Pass pass, core::StreamedTrace s) const;
