@@ -3,7 +3,7 @@
 // Exit codes: 0 ok, 1 problems found, 2 unreadable input or bad usage.
 #include "cli/cli_common.h"
 
-#include "sparkscope/core/huge_pages.h"
+#include "huge_pages.h"
 
 #include <cstdio>
 #include <string>
@@ -34,7 +34,7 @@ std::string mainUsage()
 
 int main(int argc, char** argv)
 {
-    sparkscope::core::preferHugePages(argv); // (huge_pages.h: about half of `analyze`'s CPU time)
+    sparkscope::app::preferHugePages(argv); // (huge_pages.h: about half of `metrics`' CPU time)
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty())
         return usageError("no command given", mainUsage());

@@ -10,7 +10,7 @@
 // it always shows the default dock layout, never the one a person saved (MainWindow::rememberLayout).
 // Without a display (no DISPLAY / WAYLAND_DISPLAY), it runs offscreen. SPARKSCOPE_REPORT_READY=1
 // prints the window's geometry once the metrics are ready (ui/panels/ready_report.h).
-#include "sparkscope/core/huge_pages.h"
+#include "huge_pages.h"
 #include "ui/analysis/analysis_view.h"
 #include "ui/compare/compare_actions.h"
 #include "ui/compare/stacked_timelines.h"
@@ -31,7 +31,7 @@
 
 int main(int argc, char** argv)
 {
-    sparkscope::core::preferHugePages(argv); // (huge_pages.h: a quarter of the CPU time of a big trace's analysis)
+    sparkscope::app::preferHugePages(argv); // (huge_pages.h: a quarter of the CPU time of a big trace's analysis)
     // What needs no window: a screenshot, the metrics export, and the help and version texts (which
     // Qt's platform plugin would otherwise refuse to print without a display).
     const bool headless = [&] {
