@@ -11,6 +11,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <vector>
 
 using namespace sparkscope::app;
 
@@ -35,20 +36,34 @@ TEST_CASE("malloc is asked for huge pages only when the kernel gives them on req
 
 namespace {
 
-// The probe's output (the GLIBC_TUNABLES it ran with, or "(unset)") when the shell runs it after
-// `prefix` ("env -u GLIBC_TUNABLES", "valgrind -q", …).
-std::string probe(const std::string& prefix)
+// The kernel's transparent huge page modes, the one in use in brackets ("" when not told).
+std::string thpMode()
+{
+    std::string mode;
+    std::getline(std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled"), mode);
+    return mode;
+}
+
+// The lines the probe prints when the shell runs it after `prefix` ("env -u GLIBC_TUNABLES",
+// "valgrind -q", …): the GLIBC_TUNABLES it ran with (or "(unset)"), then what else it was asked for.
+std::vector<std::string> probeLines(const std::string& prefix)
 {
     const std::string command = prefix + " '" + SPARKSCOPE_HUGE_PAGES_PROBE + "'";
     std::unique_ptr<FILE, int (*)(FILE*)> out(popen(command.c_str(), "r"), pclose);
     REQUIRE(out);
+    std::vector<std::string> lines;
     std::array<char, 256> line {};
-    REQUIRE(std::fgets(line.data(), int(line.size()), out.get()));
-    std::string text(line.data());
-    if (!text.empty() && text.back() == '\n')
-        text.pop_back();
-    return text;
+    while (std::fgets(line.data(), int(line.size()), out.get())) {
+        std::string text(line.data());
+        if (!text.empty() && text.back() == '\n')
+            text.pop_back();
+        lines.push_back(std::move(text));
+    }
+    REQUIRE(!lines.empty());
+    return lines;
 }
+
+std::string probe(const std::string& prefix) { return probeLines(prefix).front(); }
 
 // glibc's malloc debugging library beside the libc in use: it defines its own malloc, as a tool
 // that preloads itself does.
@@ -68,8 +83,7 @@ std::filesystem::path mallocDebugLibrary()
 
 TEST_CASE("a program that prefers huge pages starts again with the tunable, once", "[app][huge-pages]")
 {
-    std::string mode;
-    std::getline(std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled"), mode);
+    const std::string mode = thpMode();
     INFO("transparent huge pages: " << mode);
     // Unset: set, the program started again (it prints the variable it runs with) — on a kernel that
     // gives huge pages on request, with glibc's malloc (the probe is built as this test is, with or
@@ -101,18 +115,12 @@ TEST_CASE("a program started again keeps its name", "[app][huge-pages]")
 {
     // The kernel names a process after the file it executes: started again through /proc/self/exe,
     // the probe would be "exe" to ps, top and pgrep. Its name is in /proc/self/comm.
-    std::string mode;
-    std::getline(std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled"), mode);
+    const std::string mode = thpMode();
     if (!hugePageTunables(nullptr, nullptr, glibcMallocInUse(), mode)) {
         WARN("NOT CHECKED: nothing starts again here (" << mode << ")");
         return;
     }
-    const std::string command = std::string("env -u GLIBC_TUNABLES -u LD_PRELOAD SPARKSCOPE_PROBE_COMM=1 '")
-        + SPARKSCOPE_HUGE_PAGES_PROBE + "'";
-    std::unique_ptr<FILE, int (*)(FILE*)> out(popen(command.c_str(), "r"), pclose);
-    REQUIRE(out);
-    std::array<char, 256> line {};
-    REQUIRE(std::fgets(line.data(), int(line.size()), out.get())); // the tunables
-    REQUIRE(std::fgets(line.data(), int(line.size()), out.get())); // the name
-    CHECK(std::string(line.data()) == "sparkscope-huge\n"); // (a name is cut to 15 characters)
+    const std::vector<std::string> lines = probeLines("env -u GLIBC_TUNABLES -u LD_PRELOAD SPARKSCOPE_PROBE_COMM=1");
+    REQUIRE(lines.size() == 2); // the tunables, then the name
+    CHECK(lines[1] == "sparkscope-huge"); // (a name is cut to 15 characters)
 }

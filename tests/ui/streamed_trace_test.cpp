@@ -32,6 +32,14 @@ std::shared_ptr<const TraceData> streamed(const std::string& path)
     return data.value();
 }
 
+// Writes `bytes` as the file `path`.
+void writeFileBytes(const fs::path& path, const std::vector<uint8_t>& bytes)
+{
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    REQUIRE(out.good());
+}
+
 std::shared_ptr<const TraceData> whole(const std::string& path)
 {
     auto trace = core::readTrace(path);
@@ -115,11 +123,7 @@ TEST_CASE("a streamed runtime trace draws its ticks as read whole", "[ui][stream
         b.stopThread(uint16_t(i % 2), t + 400, uint32_t(i + 1), core::kStopFinished);
     }
     const fs::path file = test::scratchDir("streamed_trace_runtime") / "runtime.eventlog";
-    {
-        const std::vector<uint8_t> bytes = core::writeTrace(b.roundTrip());
-        std::ofstream out(file, std::ios::binary);
-        out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-    }
+    writeFileBytes(file, core::writeTrace(b.roundTrip()));
     const auto a = whole(file.string());
     const auto s = streamed(file.string());
     checkSameViews(*a, *s);
@@ -137,11 +141,7 @@ TEST_CASE("a streamed trace gives a comparison the anchors reading it whole give
     b.startParConj(0, 100, 0x10, 1).startParConj(1, 100, 0x11, 1).startParConj(0, 200, 0x12, 1);
     b.startParConj(0, 250, 0x13, 2).startParConj(1, 300, 0x14, 1).endAt(400);
     const fs::path file = test::scratchDir("streamed_trace_anchors") / "anchors.eventlog";
-    {
-        const std::vector<uint8_t> bytes = core::writeTrace(b.roundTrip());
-        std::ofstream out(file, std::ios::binary);
-        out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-    }
+    writeFileBytes(file, core::writeTrace(b.roundTrip()));
     const RunAnchors a = anchorsOf(*whole(file.string())), s = anchorsOf(*streamed(file.string()));
     const std::map<std::string, std::vector<int64_t>> expected { { "fib/3", { 100, 100, 200, 300 } },
         { "static#2", { 250 } } };
@@ -336,8 +336,7 @@ TEST_CASE("an idle engine whose empty blocks say it was flushed recently is not 
         CAPTURE(flushedNs);
         const fs::path path = dir / ("flushed-" + std::to_string(flushedNs) + ".eventlog");
         const std::vector<uint8_t> bytes = idleCapabilityTrace(flushedNs);
-        std::ofstream(path, std::ios::binary)
-            .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        writeFileBytes(path, bytes);
         for (const auto& data : { whole(path.string()), streamed(path.string()) }) {
             CAPTURE(data->isStreamed());
             REQUIRE(data->endNs == 10'000'000);
@@ -355,8 +354,7 @@ TEST_CASE("an idle engine whose empty blocks say it was flushed recently is not 
         std::vector<uint8_t> bytes = idleCapabilityTrace(9'500'000);
         bytes.resize(bytes.size() - 2 - 5); // DATA_END, and 5 bytes of the last event's 20
         const fs::path path = dir / "cut.eventlog";
-        std::ofstream(path, std::ios::binary)
-            .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        writeFileBytes(path, bytes);
         const auto read = whole(path.string());
         REQUIRE(read->trace->truncated);
         REQUIRE(read->endNs == 10'000'000); // the marker's end time
@@ -388,8 +386,7 @@ TEST_CASE("a streamed trace finds its runtime's flush interval where reading it 
         w.endBlock(100);
         const std::vector<uint8_t> bytes = w.finish();
         const fs::path path = dir / ("identifiers-" + std::to_string(n++) + ".eventlog");
-        std::ofstream(path, std::ios::binary)
-            .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        writeFileBytes(path, bytes);
         CHECK(whole(path.string())->flushMs == std::optional<uint64_t>(100));
         CHECK(streamed(path.string())->flushMs == std::optional<uint64_t>(100));
     }

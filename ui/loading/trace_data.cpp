@@ -367,7 +367,7 @@ namespace {
             if (marker == events.rend())
                 return INT64_MIN;
             const Payload p = data.trace->payload(*marker);
-            if (p.u32(0) < 24) // a size that does not cover the marker: the reader did not trust it
+            if (p.u32(0) < uint64_t(marker->headerSize) + marker->payloadSize) // the reader did not trust it
                 return INT64_MIN;
             closed = p.u64(4);
         }
